@@ -1,0 +1,222 @@
+// cuda_emitter.cpp — kernels and device functions as CUDA C++: one statement
+// per line, 4-space indentation, each line pointing back to its .hds line.
+#include "codegen/cuda/cuda_emitter.h"
+
+#include <fmt/format.h>
+
+#include "codegen/cuda/code_writer.h"
+#include "codegen/cuda/cuda_expr.h"
+#include "codegen/cuda/cuda_names.h"
+
+namespace hds::codegen {
+
+namespace {
+
+class BodyEmitter {
+  public:
+    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts) : w_(w), m_(m), opts_(opts) {}
+
+    void body(const ir::Stmt& s) {
+        if (auto* b = ir::as<ir::Block>(s)) {
+            for (const ir::Stmt& x : b->stmts) stmt(x);
+        } else {
+            stmt(s);
+        }
+    }
+
+  private:
+    // Trailing "// file.hds:12" the first time a line of the source shows up.
+    std::string origin(const ir::Stmt& s) {
+        if (!s->loc.valid() || opts_.line_directives) return "";
+        if (s->loc.file == last_.file && s->loc.line == last_.line) return "";
+        last_ = s->loc;
+        return fmt::format("  // {}:{}", m_.file_names.at(s->loc.file - 1), s->loc.line);
+    }
+
+    void line_directive(const ir::Stmt& s) {
+        if (!opts_.line_directives || !s->loc.valid()) return;
+        if (s->loc.file == last_.file && s->loc.line == last_.line) return;
+        last_ = s->loc;
+        w_.raw(fmt::format("#line {} \"{}\"", s->loc.line, m_.file_names.at(s->loc.file - 1)));
+    }
+
+    std::string update(std::optional<ir::BinOp> op) { return op ? std::string(ir::op_symbol(*op)) + "=" : "="; }
+
+    void open_block(const std::string& head, const ir::Stmt& s) {
+        w_.line(head + " {" + origin(s));
+        w_.indent();
+    }
+    void close_block() {
+        w_.dedent();
+        w_.line("}");
+    }
+
+    void if_chain(const ir::If* i, const ir::Stmt& s, const std::string& prefix) {
+        if (prefix.empty()) line_directive(s);
+        w_.line(prefix + "if (" + e_.print(i->cond) + ") {" + origin(s));
+        w_.indent();
+        body(i->then_s);
+        w_.dedent();
+        if (!i->else_s) {
+            w_.line("}");
+            return;
+        }
+        if (auto* elif = ir::as<ir::If>(i->else_s)) return if_chain(elif, i->else_s, "} else ");
+        w_.line("} else {");
+        w_.indent();
+        body(i->else_s);
+        close_block();
+    }
+
+    void stmt(const ir::Stmt& s) {
+        if (s->kind != ir::StmtKind::If) line_directive(s);
+        switch (s->kind) {
+            case ir::StmtKind::Decl: {
+                auto* d = ir::as<ir::Decl>(s);
+                w_.line(fmt::format("{}{} {} = {};{}", d->is_const ? "const " : "", cuda_type(d->var->type),
+                                    cuda_ident(d->var->name), e_.print(d->init), origin(s)));
+                break;
+            }
+            case ir::StmtKind::Assign: {
+                auto* a = ir::as<ir::Assign>(s);
+                w_.line(fmt::format("{} {} {};{}", cuda_ident(a->var->name), update(a->op), e_.print(a->value),
+                                    origin(s)));
+                break;
+            }
+            case ir::StmtKind::Store: {
+                auto* st = ir::as<ir::Store>(s);
+                std::vector<std::string> idx;
+                for (const ir::Expr& i : st->indices) idx.push_back(e_.print(i));
+                w_.line(fmt::format("{} {} {};{}", cuda_access(st->buffer, idx), update(st->op), e_.print(st->value),
+                                    origin(s)));
+                break;
+            }
+            case ir::StmtKind::Alloc: {
+                auto* a = ir::as<ir::Alloc>(s);
+                std::string dims;
+                for (const ir::Expr& d : a->buffer->shape) dims += "[" + e_.print(d) + "]";
+                std::string space = a->buffer->scope == ir::Scope::Shared ? "__shared__ " : "";
+                w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
+                                    dims, origin(s)));
+                break;
+            }
+            case ir::StmtKind::For: {
+                auto* f = ir::as<ir::For>(s);
+                std::string v = cuda_ident(f->var->name);
+                auto step = ir::const_int(f->step);
+                std::string inc = step && *step == 1 ? "++" + v : v + " += " + e_.print(f->step);
+                if (f->unroll) w_.raw("#pragma unroll");
+                open_block(fmt::format("for ({} {} = {}; {} < {}; {})", cuda_type(f->var->type), v, e_.print(f->lo),
+                                       v, e_.print(f->hi), inc),
+                           s);
+                body(f->body);
+                close_block();
+                break;
+            }
+            case ir::StmtKind::If: if_chain(ir::as<ir::If>(s), s, ""); break;
+            case ir::StmtKind::Block:
+                open_block("", s);
+                body(s);
+                close_block();
+                break;
+            case ir::StmtKind::Evaluate: w_.line(e_.print(ir::as<ir::Evaluate>(s)->value) + ";" + origin(s)); break;
+            case ir::StmtKind::Return: {
+                auto* r = ir::as<ir::Return>(s);
+                w_.line((r->value ? "return " + e_.print(r->value) + ";" : std::string("return;")) + origin(s));
+                break;
+            }
+            case ir::StmtKind::Break: w_.line("break;" + origin(s)); break;
+            case ir::StmtKind::Continue: w_.line("continue;" + origin(s)); break;
+            case ir::StmtKind::MapFor: w_.line("#error \"task mapping was not lowered\""); break;
+        }
+    }
+
+    CodeWriter& w_;
+    const ir::Module& m_;
+    const CudaOptions& opts_;
+    CudaExprPrinter e_;
+    SourceLoc last_;
+};
+
+std::string where(const ir::Module& m, SourceLoc loc) {
+    return loc.valid() ? fmt::format("{}:{}", m.file_names.at(loc.file - 1), loc.line) : "";
+}
+
+void emit_function(CodeWriter& w, const ir::Module& m, const ir::DeviceFunction& f, const CudaOptions& opts) {
+    std::vector<std::string> params;
+    for (const ir::Var& p : f.params) params.push_back(cuda_type(p->type) + " " + cuda_ident(p->name));
+    w.line(fmt::format("// device fn {} ({})", f.name, where(m, f.loc)));
+    w.line(fmt::format("static __device__ __forceinline__ {} {}({}) {{", f.ret ? cuda_type(*f.ret) : "void",
+                       cuda_ident(f.name), fmt::join(params, ", ")));
+    w.indent();
+    BodyEmitter(w, m, opts).body(f.body);
+    w.dedent();
+    w.line("}");
+    w.blank();
+}
+
+int64_t constant_threads(const ir::Kernel& k) {
+    int64_t n = 1;
+    for (const ir::Expr& b : k.block) {
+        auto c = ir::const_int(b);
+        if (!c) return 0;
+        n *= *c;
+    }
+    return n;
+}
+
+void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const CudaOptions& opts) {
+    std::vector<std::string> params;
+    for (const ir::KernelParam& p : k.params) {
+        if (p.kind == ir::KernelParam::Kind::Scalar) {
+            params.push_back(cuda_type(p.var->type) + " " + cuda_ident(p.var->name));
+        } else {
+            params.push_back(fmt::format("{}{}* __restrict__ {}", p.written ? "" : "const ", cuda_type(p.buffer->elem),
+                                         cuda_ident(p.buffer->name)));
+        }
+    }
+    for (const ir::Var& s : k.sizes) params.push_back("int " + cuda_ident(s->name));
+    int64_t threads = constant_threads(k);
+    std::string bounds = threads > 0 ? fmt::format("__launch_bounds__({}) ", threads) : "";
+    w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
+    w.line(fmt::format("__global__ void {}{}({}) {{", bounds, cuda_ident(k.name), fmt::join(params, ", ")));
+    w.indent();
+    BodyEmitter(w, m, opts).body(k.body);
+    w.dedent();
+    w.line("}");
+    w.blank();
+}
+
+}  // namespace
+
+CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts) {
+    std::string banner = fmt::format("// Generated by hdsc {} from {}. Do not edit: change the .hds file instead.",
+                                     opts.version, m.file_names.empty() ? "?" : m.file_names[0]);
+    CodeWriter cu;
+    cu.line(banner);
+    cu.line(fmt::format("#include \"{}\"", opts.header_include));
+    cu.line("#include \"hds/runtime.h\"");
+    cu.blank();
+    for (const ir::DeviceFunction& f : m.functions) emit_function(cu, m, f, opts);
+    for (const ir::Kernel& k : m.kernels) emit_kernel(cu, m, k, opts);
+    for (const ir::Kernel& k : m.kernels) cu.raw(emit_launcher_definition(k));
+
+    CodeWriter h;
+    h.line(banner);
+    h.line("#pragma once");
+    h.blank();
+    h.line("#include <cuda_bf16.h>");
+    h.line("#include <cuda_fp16.h>");
+    h.line("#include <cuda_runtime.h>");
+    h.blank();
+    h.line("// Host launchers: each checks its arguments (sizes > 0, pointers non-null,");
+    h.line("// 32-bit indexable tensors, grid limits), launches on `stream` and returns");
+    h.line("// cudaErrorInvalidValue / cudaErrorInvalidConfiguration or cudaGetLastError().");
+    h.line("extern \"C\" {");
+    h.blank();
+    for (const ir::Kernel& k : m.kernels) h.raw(emit_launcher_declaration(k));
+    h.line("}  // extern \"C\"");
+    return {cu.str(), h.str()};
+}
+
+}  // namespace hds::codegen

@@ -1,0 +1,28 @@
+// cuda_emitter.h — emits a module as a readable .cu file and a header with
+// host launchers (extern "C", returning cudaError_t).
+#pragma once
+
+#include <string>
+
+#include "ir/ir.h"
+
+namespace hds::codegen {
+
+struct CudaOptions {
+    bool line_directives = false;  // `#line N "file.hds"` instead of trailing comments
+    std::string header_include;    // how the .cu includes the header ("vector_add.h")
+    std::string version;           // hdsc version for the banner
+};
+
+struct CudaOutput {
+    std::string cu;
+    std::string header;
+};
+
+CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts);
+
+// Parts used by emit_cuda, exposed for unit tests.
+std::string emit_launcher_declaration(const ir::Kernel& k);
+std::string emit_launcher_definition(const ir::Kernel& k);
+
+}  // namespace hds::codegen

@@ -1,0 +1,94 @@
+// launcher_emitter.cpp — host launchers: argument validation, grid/block
+// computation from symbolic sizes (in 64-bit), the launch, and cudaError_t.
+#include <fmt/format.h>
+
+#include "codegen/cuda/cuda_emitter.h"
+#include "codegen/cuda/cuda_expr.h"
+#include "codegen/cuda/cuda_names.h"
+
+namespace hds::codegen {
+
+namespace {
+
+std::vector<std::string> launcher_params(const ir::Kernel& k) {
+    std::vector<std::string> params;
+    for (const ir::KernelParam& p : k.params) {
+        if (p.kind == ir::KernelParam::Kind::Scalar)
+            params.push_back(cuda_type(p.var->type) + " " + cuda_ident(p.var->name));
+        else
+            params.push_back(fmt::format("{}{}* {}", p.written ? "" : "const ", cuda_type(p.buffer->elem),
+                                         cuda_ident(p.buffer->name)));
+    }
+    for (const ir::Var& s : k.sizes) params.push_back("int " + cuda_ident(s->name));
+    return params;
+}
+
+std::string three(const std::vector<ir::Expr>& dims, LauncherExprPrinter& p) {
+    std::vector<std::string> out;
+    for (const ir::Expr& d : dims) out.push_back(p.print(d));
+    while (out.size() < 3) out.push_back("1");
+    return fmt::format("{}", fmt::join(out, ", "));
+}
+
+}  // namespace
+
+std::string emit_launcher_declaration(const ir::Kernel& k) {
+    LauncherExprPrinter p;
+    std::vector<std::string> grid, block;
+    CudaExprPrinter plain;
+    for (const ir::Expr& g : k.grid) grid.push_back(plain.print(g));
+    for (const ir::Expr& b : k.block) block.push_back(plain.print(b));
+    std::vector<std::string> params = launcher_params(k);
+    params.push_back("cudaStream_t stream = 0");
+    return fmt::format("// Launches kernel `{}`: grid({}), block({}).\ncudaError_t launch_{}({});\n", k.name,
+                       fmt::join(grid, ", "), fmt::join(block, ", "), k.name, fmt::join(params, ", "));
+}
+
+std::string emit_launcher_definition(const ir::Kernel& k) {
+    LauncherExprPrinter p;
+    std::vector<std::string> params = launcher_params(k);
+    params.push_back("cudaStream_t stream");
+    std::vector<std::string> checks_size, checks_ptr, checks_count, args;
+    for (const ir::Var& s : k.sizes) checks_size.push_back(cuda_ident(s->name) + " <= 0");
+    for (const ir::KernelParam& kp : k.params) {
+        if (kp.kind == ir::KernelParam::Kind::Scalar) {
+            args.push_back(cuda_ident(kp.var->name));
+            continue;
+        }
+        args.push_back(cuda_ident(kp.buffer->name));
+        checks_ptr.push_back(cuda_ident(kp.buffer->name) + " == nullptr");
+        bool symbolic = false;
+        std::vector<std::string> dims;
+        for (const ir::Expr& d : kp.buffer->shape) {
+            symbolic |= !ir::const_int(d).has_value();
+            dims.push_back(p.print(d));
+        }
+        if (symbolic && dims.size() > 1) checks_count.push_back(fmt::format("{} > 2147483647LL", fmt::join(dims, " * ")));
+    }
+    for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));
+
+    std::string out = fmt::format("cudaError_t launch_{}({}) {{\n", k.name, fmt::join(params, ", "));
+    auto check = [&](const std::vector<std::string>& conds, const char* err, const char* why) {
+        if (conds.empty()) return;
+        out += fmt::format("    // {}\n    if ({}) return {};\n", why, fmt::join(conds, " || "), err);
+    };
+    check(checks_size, "cudaErrorInvalidValue", "sizes must be positive");
+    check(checks_ptr, "cudaErrorInvalidValue", "tensors must not be null");
+    check(checks_count, "cudaErrorInvalidValue", "tensors are indexed with 32-bit arithmetic");
+    out += fmt::format("    const long long grid[3] = {{{}}};\n", three(k.grid, p));
+    out += fmt::format("    const long long block[3] = {{{}}};\n", three(k.block, p));
+    check({"grid[0] < 1", "grid[0] > 2147483647LL", "grid[1] < 1", "grid[1] > 65535", "grid[2] < 1",
+           "grid[2] > 65535"},
+          "cudaErrorInvalidConfiguration", "grid limits");
+    bool constant_block = true;
+    for (const ir::Expr& b : k.block) constant_block &= ir::const_int(b).has_value();
+    if (!constant_block)
+        check({"block[0] < 1", "block[1] < 1", "block[2] < 1", "block[0] * block[1] * block[2] > 1024"},
+              "cudaErrorInvalidConfiguration", "block limits");
+    out += fmt::format("    {}<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 0, stream>>>({});\n",
+                       cuda_ident(k.name), fmt::join(args, ", "));
+    out += "    return cudaGetLastError();\n}\n";
+    return out;
+}
+
+}  // namespace hds::codegen

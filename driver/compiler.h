@@ -1,0 +1,30 @@
+// compiler.h — one hdsc invocation: read, parse, check, lower, emit, write.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hds::driver {
+
+struct Options {
+    std::string input;
+    std::string output;  // .cu path; "-" prints to stdout; "" derives <stem>.cu
+    std::string header;  // "" = beside the .cu
+    std::string depfile;
+    std::vector<std::string> include_dirs;
+    std::string emit = "cu";  // tokens | ast | ir | ir-after=PASS | cu
+    bool check_only = false;
+    bool verify = false;  // compare diagnostics with expected-error comments
+    bool line_directives = false;
+    bool verify_ir = false;
+};
+
+// Exit codes: 0 success, 1 errors in the input or its use, 2 internal error.
+enum ExitCode { kSuccess = 0, kUserError = 1, kInternalError = 2 };
+
+int compile(const Options& opts, std::ostream& out, std::ostream& err);
+
+const char* version();
+
+}  // namespace hds::driver

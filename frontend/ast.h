@@ -1,0 +1,242 @@
+// ast.h — the hds abstract syntax tree. Owned by us (no ANTLR types), every node
+// carries its SourceRange. Sema fills in the `type` of expressions and the
+// `symbol` of names; lowering to IR reads both.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/sema_type.h"
+#include "frontend/source_manager.h"
+
+namespace hds {
+
+struct Symbol;
+
+// ---------------------------------------------------------------- types
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct TypeRef {
+    SourceRange range;
+    MemSpace space = MemSpace::None;
+    std::string scalar;  // element type name as written
+    SourceRange scalar_range;
+    bool is_tensor = false;
+    std::vector<ExprPtr> dims;
+};
+
+// ---------------------------------------------------------------- expressions
+enum class ExprKind { IntLit, FloatLit, BoolLit, Name, Member, Index, Unary, Binary, Cond, Call, Cast, List };
+
+enum class UnaryOp { Neg, Not, BitNot };
+enum class BinaryOp { Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr, And, Or };
+
+const char* op_spelling(UnaryOp op);
+const char* op_spelling(BinaryOp op);
+
+struct Expr {
+    ExprKind kind;
+    SourceRange range;
+    SemaType type;                    // set by sema
+    std::optional<ConstValue> value;  // set by sema for compile-time constants
+    bool checked = false;             // sema visited it (each node is checked once)
+    explicit Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
+    virtual ~Expr() = default;
+};
+
+struct IntLit : Expr {
+    uint64_t value = 0;
+    std::optional<ScalarType> suffix;
+    IntLit(SourceRange r) : Expr(ExprKind::IntLit, r) {}
+};
+struct FloatLit : Expr {
+    double value = 0;
+    std::optional<ScalarType> suffix;
+    FloatLit(SourceRange r) : Expr(ExprKind::FloatLit, r) {}
+};
+struct BoolLit : Expr {
+    bool value = false;
+    BoolLit(SourceRange r) : Expr(ExprKind::BoolLit, r) {}
+};
+struct NameExpr : Expr {
+    std::string name;
+    Symbol* symbol = nullptr;  // set by sema
+    NameExpr(SourceRange r) : Expr(ExprKind::Name, r) {}
+};
+struct MemberExpr : Expr {
+    ExprPtr base;
+    std::string member;
+    MemberExpr(SourceRange r) : Expr(ExprKind::Member, r) {}
+};
+struct IndexExpr : Expr {
+    ExprPtr base;
+    std::vector<ExprPtr> indices;
+    IndexExpr(SourceRange r) : Expr(ExprKind::Index, r) {}
+};
+struct UnaryExpr : Expr {
+    UnaryOp op;
+    ExprPtr operand;
+    UnaryExpr(SourceRange r) : Expr(ExprKind::Unary, r) {}
+};
+struct BinaryExpr : Expr {
+    BinaryOp op;
+    ExprPtr lhs, rhs;
+    SourceRange op_range;
+    BinaryExpr(SourceRange r) : Expr(ExprKind::Binary, r) {}
+};
+struct CondExpr : Expr {
+    ExprPtr cond, then_expr, else_expr;
+    CondExpr(SourceRange r) : Expr(ExprKind::Cond, r) {}
+};
+struct CallArg {
+    std::string name;  // empty for positional arguments
+    SourceRange name_range;
+    ExprPtr value;
+};
+struct CallExpr : Expr {
+    std::string callee;
+    SourceRange callee_range;
+    std::vector<CallArg> args;
+    Symbol* symbol = nullptr;  // device function, when the callee is one
+    CallExpr(SourceRange r) : Expr(ExprKind::Call, r) {}
+};
+struct CastExpr : Expr {
+    std::string target;
+    SourceRange target_range;
+    ExprPtr operand;
+    CastExpr(SourceRange r) : Expr(ExprKind::Cast, r) {}
+};
+struct ListExpr : Expr {
+    std::vector<ExprPtr> elems;
+    ListExpr(SourceRange r) : Expr(ExprKind::List, r) {}
+};
+
+// ---------------------------------------------------------------- statements
+enum class StmtKind { Let, Assign, ExprStmt, If, For, Return, Break, Continue, Block };
+
+struct Stmt {
+    StmtKind kind;
+    SourceRange range;
+    explicit Stmt(StmtKind k, SourceRange r) : kind(k), range(r) {}
+    virtual ~Stmt() = default;
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct BlockStmt : Stmt {
+    std::vector<StmtPtr> stmts;
+    BlockStmt(SourceRange r) : Stmt(StmtKind::Block, r) {}
+};
+// `let x: T = e;`, `var x: T = e;`, `var t: shared f32[..];`
+struct LetStmt : Stmt {
+    bool is_mutable = false;
+    std::string name;
+    SourceRange name_range;
+    std::optional<TypeRef> declared;
+    ExprPtr init;              // may be null for local tensors
+    Symbol* symbol = nullptr;  // set by sema
+    LetStmt(SourceRange r) : Stmt(StmtKind::Let, r) {}
+};
+struct AssignStmt : Stmt {
+    std::optional<BinaryOp> op;  // `+=` etc.; nullopt for plain `=`
+    ExprPtr target, value;
+    AssignStmt(SourceRange r) : Stmt(StmtKind::Assign, r) {}
+};
+struct ExprStmt : Stmt {
+    ExprPtr expr;
+    ExprStmt(SourceRange r) : Stmt(StmtKind::ExprStmt, r) {}
+};
+struct IfStmt : Stmt {
+    ExprPtr cond;
+    std::unique_ptr<BlockStmt> then_block;
+    StmtPtr else_stmt;  // BlockStmt or IfStmt, may be null
+    IfStmt(SourceRange r) : Stmt(StmtKind::If, r) {}
+};
+struct LoopVar {
+    std::string name;
+    SourceRange range;
+    Symbol* symbol = nullptr;
+};
+// `for i in lo..hi step s { }` or `for (i, j) in MAPPING on WORKER { }`
+struct ForStmt : Stmt {
+    std::vector<std::pair<std::string, SourceRange>> attributes;
+    std::vector<LoopVar> vars;
+    ExprPtr iterable;  // lo, or the mapping
+    ExprPtr hi, step, on;
+    std::unique_ptr<BlockStmt> body;
+    bool unroll = false;  // set by sema from attributes
+    ForStmt(SourceRange r) : Stmt(StmtKind::For, r) {}
+};
+struct ReturnStmt : Stmt {
+    ExprPtr value;
+    ReturnStmt(SourceRange r) : Stmt(StmtKind::Return, r) {}
+};
+struct JumpStmt : Stmt {
+    JumpStmt(StmtKind k, SourceRange r) : Stmt(k, r) {}
+};
+
+// ---------------------------------------------------------------- declarations
+struct Param {
+    std::string name;
+    SourceRange name_range;
+    TypeRef type;
+    Symbol* symbol = nullptr;
+};
+
+enum class DeclKind { Import, Const, Kernel, DeviceFn };
+
+struct Decl {
+    DeclKind kind;
+    SourceRange range;
+    std::string name;
+    SourceRange name_range;
+    bool from_import = false;  // declared in an imported file
+    explicit Decl(DeclKind k, SourceRange r) : kind(k), range(r) {}
+    virtual ~Decl() = default;
+};
+using DeclPtr = std::unique_ptr<Decl>;
+
+struct ImportDecl : Decl {
+    std::string path;  // as written, quotes removed
+    ImportDecl(SourceRange r) : Decl(DeclKind::Import, r) {}
+};
+struct ConstDecl : Decl {
+    TypeRef type;
+    ExprPtr value;
+    Symbol* symbol = nullptr;
+    ConstDecl(SourceRange r) : Decl(DeclKind::Const, r) {}
+};
+struct KernelDecl : Decl {
+    std::vector<Param> params;
+    std::vector<ExprPtr> grid, block;
+    SourceRange grid_range, block_range;
+    std::unique_ptr<BlockStmt> body;
+    std::vector<Symbol*> sizes;  // symbolic sizes in order of first appearance (sema)
+    KernelDecl(SourceRange r) : Decl(DeclKind::Kernel, r) {}
+};
+struct DeviceFnDecl : Decl {
+    std::vector<Param> params;
+    std::optional<TypeRef> ret;
+    std::unique_ptr<BlockStmt> body;
+    Symbol* symbol = nullptr;
+    DeviceFnDecl(SourceRange r) : Decl(DeclKind::DeviceFn, r) {}
+};
+
+struct Module {
+    std::vector<DeclPtr> decls;  // imported declarations first, in import order
+};
+
+// Checked downcast helpers: `as<IntLit>(e)` asserts the kind in debug builds.
+template <typename T, typename B>
+T& as(B& node) {
+    return static_cast<T&>(node);
+}
+template <typename T, typename B>
+const T& as(const B& node) {
+    return static_cast<const T&>(node);
+}
+
+}  // namespace hds

@@ -1,0 +1,202 @@
+// sema.cpp — semantic analysis of declarations: constants, device functions,
+// kernels (parameters, symbolic sizes, launch configuration).
+#include "frontend/sema.h"
+
+#include "frontend/sema_scope.h"
+
+namespace hds {
+
+Symbol* Scope::lookup(const std::string& name) const {
+    for (const Scope* s = this; s; s = s->parent_)
+        if (Symbol* sym = s->lookup_local(name)) return sym;
+    return nullptr;
+}
+
+Symbol* Scope::lookup_local(const std::string& name) const {
+    auto it = names_.find(name);
+    return it == names_.end() ? nullptr : it->second;
+}
+
+Symbol* Sema::new_symbol(Symbol::Kind kind, const std::string& name, SourceRange range) {
+    symbols_.push_back(Symbol{kind, name, range});
+    return &symbols_.back();
+}
+
+bool Sema::declare(Symbol* s) {
+    if (Symbol* prev = scope_->lookup_local(s->name)) {
+        diags_.error(DiagId::redefinition, s->decl_range, s->name);
+        if (prev->decl_range.valid()) diags_.note(prev->decl_range, "previous definition is here");
+        return false;
+    }
+    scope_->add(s);
+    return true;
+}
+
+bool Sema::resolve_scalar(const std::string& name, SourceRange range, ScalarType* out) {
+    if (auto t = parse_scalar(name)) {
+        *out = *t;
+        return true;
+    }
+    diags_.error(DiagId::unknown_type, range, name);
+    return false;
+}
+
+void Sema::check(Module& m) {
+    scopes_.emplace_back(nullptr);
+    globals_ = scope_ = &scopes_.back();
+    // Functions and kernels are visible everywhere; constants from their
+    // declaration on, so that constant evaluation never sees a cycle.
+    for (auto& d : m.decls) {
+        if (d->kind == DeclKind::DeviceFn) declare_fn(as<DeviceFnDecl>(*d));
+        if (d->kind == DeclKind::Kernel) declare(new_symbol(Symbol::Kind::Kernel, d->name, d->name_range));
+    }
+    for (auto& d : m.decls) {
+        switch (d->kind) {
+            case DeclKind::Const: check_const(as<ConstDecl>(*d)); break;
+            case DeclKind::Kernel: check_kernel(as<KernelDecl>(*d)); break;
+            case DeclKind::DeviceFn: check_fn(as<DeviceFnDecl>(*d)); break;
+            case DeclKind::Import: break;
+        }
+    }
+}
+
+void Sema::check_const(ConstDecl& d) {
+    Symbol* s = new_symbol(Symbol::Kind::Const, d.name, d.name_range);
+    ScalarType t = ScalarType::I32;
+    bool ok = resolve_scalar(d.type.scalar, d.type.scalar_range, &t);
+    if (d.type.is_tensor || d.type.space != MemSpace::None) {
+        diags_.error(DiagId::not_constant, d.type.range, "a constant's type (a scalar)");
+        ok = false;
+    }
+    s->type = SemaType::of(t);
+    if (ok && check_value_as(*d.value, t)) {
+        if (!d.value->value) diags_.error(DiagId::not_constant, d.value->range, "the value of a constant");
+        s->value = d.value->value;
+    }
+    if (!s->value) s->type = SemaType::error();  // uses of it stay quiet
+    d.symbol = s;
+    declare(s);
+}
+
+void Sema::declare_fn(DeviceFnDecl& d) {
+    Symbol* s = new_symbol(Symbol::Kind::DeviceFn, d.name, d.name_range);
+    for (Param& p : d.params) {
+        ScalarType t = ScalarType::I32;
+        if (p.type.is_tensor) diags_.error(DiagId::tensor_param_in_fn, p.type.range);
+        else if (p.type.space != MemSpace::None) diags_.error(DiagId::scalar_space, p.type.range);
+        resolve_scalar(p.type.scalar, p.type.scalar_range, &t);
+        s->param_types.push_back(t);
+    }
+    if (d.ret) {
+        ScalarType t = ScalarType::I32;
+        if (d.ret->is_tensor) diags_.error(DiagId::tensor_param_in_fn, d.ret->range);
+        if (resolve_scalar(d.ret->scalar, d.ret->scalar_range, &t)) s->ret = t;
+    }
+    d.symbol = s;
+    declare(s);
+}
+
+void Sema::check_fn(DeviceFnDecl& f) {
+    ScopeGuard guard(*this);
+    fn_ = &f;
+    for (size_t i = 0; i < f.params.size(); ++i) {
+        Param& p = f.params[i];
+        Symbol* s = new_symbol(Symbol::Kind::ScalarParam, p.name, p.name_range);
+        s->type = SemaType::of(f.symbol->param_types[i]);
+        p.symbol = s;
+        declare(s);
+    }
+    check_block(*f.body, false);
+    if (f.symbol->ret && !ends_with_return(*f.body))
+        diags_.error(DiagId::missing_return_value, f.name_range, f.name, scalar_name(*f.symbol->ret));
+    fn_ = nullptr;
+}
+
+void Sema::check_param_tensor(Param& p, KernelDecl& k, Symbol* s) {
+    if (p.type.space == MemSpace::Shared || p.type.space == MemSpace::Register)
+        diags_.error(DiagId::param_space, p.type.range, space_name(p.type.space));
+    s->tensor.space = MemSpace::Global;
+    s->is_param = true;
+    for (ExprPtr& dim : p.type.dims) {
+        Dim d;
+        // A bare name that is not a constant introduces (or reuses) a size.
+        if (dim->kind == ExprKind::Name) {
+            auto& n = as<NameExpr>(*dim);
+            Symbol* found = scope_->lookup(n.name);
+            if (!found || found->kind == Symbol::Kind::Size) {
+                if (!found) {
+                    found = new_symbol(Symbol::Kind::Size, n.name, n.range);
+                    found->type = SemaType::of(ScalarType::I32);
+                    declare(found);
+                    k.sizes.push_back(found);
+                }
+                n.symbol = found;
+                n.type = found->type;
+                d.size = found;
+                s->tensor.dims.push_back(d);
+                continue;
+            }
+        }
+        check_expr(*dim);
+        if (dim->type.is_error()) {
+            s->tensor.dims.push_back({1, nullptr});
+            continue;
+        }
+        if (!dim->value || dim->value->kind != ConstValue::Kind::Int || dim->value->i <= 0) {
+            diags_.error(DiagId::tensor_dim_invalid, dim->range);
+            d.constant = 1;
+        } else {
+            d.constant = dim->value->i;
+        }
+        s->tensor.dims.push_back(d);
+    }
+}
+
+std::vector<int64_t> Sema::check_launch(std::vector<ExprPtr>& dims, const char* what, SourceRange range) {
+    if (dims.empty() || dims.size() > 3) diags_.error(DiagId::launch_dims, range, what, dims.size());
+    std::vector<int64_t> values;
+    for (ExprPtr& d : dims) {
+        bool ok = check_int(*d, what);
+        values.push_back(ok && d->value ? d->value->i : 0);
+    }
+    return values;
+}
+
+void Sema::check_kernel(KernelDecl& k) {
+    ScopeGuard guard(*this);
+    kernel_ = &k;
+    shared_bytes_ = 0;
+    for (Param& p : k.params) {
+        ScalarType t = ScalarType::F32;
+        resolve_scalar(p.type.scalar, p.type.scalar_range, &t);
+        Symbol* s;
+        if (p.type.is_tensor) {
+            s = new_symbol(Symbol::Kind::Tensor, p.name, p.name_range);
+            s->tensor.elem = t;
+            check_param_tensor(p, k, s);
+            s->type.kind = SemaType::Kind::Tensor;
+            s->type.tensor = &s->tensor;
+        } else {
+            if (p.type.space != MemSpace::None) diags_.error(DiagId::scalar_space, p.type.range);
+            s = new_symbol(Symbol::Kind::ScalarParam, p.name, p.name_range);
+            s->type = SemaType::of(t);
+        }
+        p.symbol = s;
+        declare(s);
+    }
+    check_launch(k.grid, "grid", k.grid_range);
+    block_dims_ = check_launch(k.block, "block", k.block_range);
+    int64_t threads = 1;
+    bool constant = true;
+    for (int64_t b : block_dims_) {
+        threads *= b;
+        constant &= b > 0;
+    }
+    if (constant && threads > 1024) diags_.error(DiagId::block_too_large, k.block_range, threads);
+    check_block(*k.body, false);
+    if (shared_bytes_ > 49152) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared_bytes_);
+    kernel_ = nullptr;
+    block_dims_.clear();
+}
+
+}  // namespace hds

@@ -1,0 +1,82 @@
+// sema.h — semantic analysis: name resolution, constant evaluation, type and
+// shape checking, task-mapping checks. Annotates the AST in place (types,
+// constant values, symbols) and reports every error it finds.
+#pragma once
+
+#include <deque>
+#include <memory>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/symbol.h"
+
+namespace hds {
+
+class Sema {
+  public:
+    explicit Sema(DiagnosticsEngine& diags) : diags_(diags) {}
+    // Checks the whole module; errors go to the diagnostics engine.
+    void check(Module& m);
+
+  private:
+    // declarations (sema.cpp)
+    Symbol* new_symbol(Symbol::Kind kind, const std::string& name, SourceRange range);
+    bool declare(Symbol* s);
+    void check_const(ConstDecl& d);
+    void declare_fn(DeviceFnDecl& d);
+    void check_kernel(KernelDecl& k);
+    void check_fn(DeviceFnDecl& f);
+    bool resolve_scalar(const std::string& name, SourceRange range, ScalarType* out);
+    void check_param_tensor(Param& p, KernelDecl& k, Symbol* s);
+    std::vector<int64_t> check_launch(std::vector<ExprPtr>& dims, const char* what, SourceRange range);
+
+    // statements (sema_stmt.cpp)
+    void check_block(BlockStmt& b, bool new_scope = true);
+    void check_stmt(Stmt& s);
+    void check_let(LetStmt& s);
+    void check_local_tensor(LetStmt& s);
+    void check_assign(AssignStmt& s);
+    void check_for(ForStmt& s);
+    void check_for_mapping(ForStmt& s);
+    void check_return(ReturnStmt& s);
+
+    // expressions (sema_expr.cpp)
+    SemaType check_expr(Expr& e);
+    SemaType check_name(NameExpr& e);
+    SemaType check_index(IndexExpr& e);
+    SemaType check_unary(UnaryExpr& e);
+    SemaType check_binary(BinaryExpr& e);
+    SemaType check_cond(CondExpr& e);
+    SemaType check_cast(CastExpr& e);
+    // Checks `e` and that it converts implicitly to `target`.
+    bool check_value_as(Expr& e, ScalarType target);
+    bool coerce(Expr& e, ScalarType target);
+    // Checks `e` and that it is a value (scalar or literal); reports otherwise.
+    SemaType check_value(Expr& e);
+    bool check_int(Expr& e, const char* what);
+    std::optional<int64_t> check_const_int(Expr& e, const char* what);
+
+    // calls (sema_call.cpp)
+    SemaType check_call(CallExpr& e);
+    SemaType check_mapping_call(CallExpr& e);
+    SemaType check_builtin_call(CallExpr& e, const struct BuiltinInfo& b);
+    SemaType check_fn_call(CallExpr& e, Symbol& fn);
+    bool check_arg_count(CallExpr& e, size_t expected);
+
+    DiagnosticsEngine& diags_;
+    std::deque<Symbol> symbols_;
+    std::deque<Scope> scopes_;
+    Scope* scope_ = nullptr;
+    Scope* globals_ = nullptr;
+
+    // Per function being checked.
+    KernelDecl* kernel_ = nullptr;
+    DeviceFnDecl* fn_ = nullptr;
+    std::vector<int64_t> block_dims_;  // constant block sizes (0 when symbolic)
+    int64_t shared_bytes_ = 0;
+    int loop_depth_ = 0;
+
+    friend class ScopeGuard;
+};
+
+}  // namespace hds

@@ -1,0 +1,49 @@
+// source_manager.h — owns the text of every file the compiler reads and maps
+// (file, line, column) locations back to source lines for diagnostics.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hds {
+
+// A position in a source file. Lines and columns count from 1; line 0 means
+// "no location" (used for diagnostics about the command line or whole files).
+struct SourceLoc {
+    uint32_t file = 0;
+    uint32_t line = 0;
+    uint32_t col = 0;
+    bool valid() const { return line != 0; }
+};
+
+// A half-open range [begin, end) of one file; end may equal begin.
+struct SourceRange {
+    SourceLoc begin;
+    SourceLoc end;
+    bool valid() const { return begin.valid(); }
+};
+
+class SourceManager {
+  public:
+    // Registers a file and returns its id. Ids start at 1 (0 is "no file").
+    uint32_t add_file(std::string path, std::string text);
+    const std::string& path(uint32_t file) const;
+    const std::string& text(uint32_t file) const;
+    // The text of one line without its newline; empty when out of range.
+    std::string_view line_text(uint32_t file, uint32_t line) const;
+    // The file's name without directories, for comments in emitted code.
+    std::string base_name(uint32_t file) const;
+    uint32_t file_count() const { return static_cast<uint32_t>(files_.size()); }
+
+  private:
+    struct File {
+        std::string path;
+        std::string text;
+        std::vector<size_t> line_starts;
+    };
+    std::vector<File> files_;
+};
+
+}  // namespace hds

@@ -1,0 +1,99 @@
+// Hds.g4 — the grammar of the hds kernel language.
+//
+// The parser generated from this file is used only by frontend/ast_builder.cpp,
+// which turns the parse tree into our own AST. Nothing generated is committed:
+// CMake runs Debian's antlr4 tool into the build tree.
+grammar Hds;
+
+file : item* EOF ;
+
+item
+    : importDecl
+    | constDecl
+    | kernelDecl
+    | deviceFnDecl
+    ;
+
+importDecl   : 'import' STRING ';' ;
+constDecl    : 'const' ID ':' typeRef '=' expr ';' ;
+kernelDecl   : 'kernel' ID '(' paramList? ')' launchConfig block ;
+launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ;
+deviceFnDecl : 'device' 'fn' ID '(' paramList? ')' ('->' typeRef)? block ;
+
+paramList : param (',' param)* ;
+param     : ID ':' typeRef ;
+
+typeRef   : memSpace? scalarType ('[' exprList ']')? ;
+memSpace  : 'shared' | 'register' | 'global' ;
+scalarType: ID ;
+
+block : '{' stmt* '}' ;
+
+stmt
+    : attribute* 'for' forTargets 'in' expr forTail block   # forStmt
+    | 'let' ID (':' typeRef)? '=' expr ';'                   # letStmt
+    | 'var' ID ':' typeRef ('=' expr)? ';'                   # varStmt
+    | 'var' ID '=' expr ';'                                  # varInferStmt
+    | 'if' '(' expr ')' block ('else' (block | ifOnly))?     # ifStmt
+    | 'return' expr? ';'                                     # returnStmt
+    | 'break' ';'                                            # breakStmt
+    | 'continue' ';'                                         # continueStmt
+    | expr assignOp expr ';'                                 # assignStmt
+    | expr ';'                                               # exprStmt
+    | block                                                  # blockStmt
+    ;
+
+ifOnly    : 'if' '(' expr ')' block ('else' (block | ifOnly))? ;
+attribute : '@' ID ;
+forTargets: ID | '(' ID (',' ID)* ')' ;
+forTail   : ('..' hi=expr ('step' step=expr)?)? ('on' worker=expr)? ;
+assignOp  : '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '&=' | '|=' | '^=' | '<<=' | '>>=' ;
+
+expr
+    : primary                                               # primaryExpr
+    | expr '.' ID                                           # memberExpr
+    | expr '[' exprList ']'                                 # indexExpr
+    | op=('-' | '!' | '~') expr                             # unaryExpr
+    | expr op=('*' | '/' | '%') expr                        # binaryExpr
+    | expr op=('+' | '-') expr                              # binaryExpr
+    | expr op=('<<' | '>>') expr                            # binaryExpr
+    | expr op=('<' | '<=' | '>' | '>=') expr                # binaryExpr
+    | expr op=('==' | '!=') expr                            # binaryExpr
+    | expr op='&' expr                                      # binaryExpr
+    | expr op='^' expr                                      # binaryExpr
+    | expr op='|' expr                                      # binaryExpr
+    | expr op='&&' expr                                     # binaryExpr
+    | expr op='||' expr                                     # binaryExpr
+    | <assoc=right> expr '?' expr ':' expr                  # condExpr
+    ;
+
+primary
+    : INT                                                   # intLit
+    | FLOAT                                                 # floatLit
+    | ('true' | 'false')                                    # boolLit
+    | 'cast' '<' scalarType '>' '(' expr ')'                # castExpr
+    | ID '(' argList? ')'                                   # callExpr
+    | ID                                                    # nameExpr
+    | '(' expr ')'                                          # parenExpr
+    | '[' exprList? ']'                                     # listExpr
+    ;
+
+argList  : arg (',' arg)* ;
+arg      : (ID '=')? expr ;
+exprList : expr (',' expr)* ;
+
+INT     : ([0-9]+ | '0x' [0-9a-fA-F]+) INTSUFFIX? ;
+FLOAT   : [0-9]+ '.' [0-9]+ EXPONENT? FLOATSUFFIX?
+        | [0-9]+ EXPONENT FLOATSUFFIX?
+        | [0-9]+ FLOATSUFFIX
+        ;
+fragment EXPONENT    : [eE] [+-]? [0-9]+ ;
+fragment FLOATSUFFIX : 'f16' | 'bf16' | 'f32' | 'f64' ;
+fragment INTSUFFIX   : 'i8' | 'i16' | 'i32' | 'i64' | 'u8' | 'u32' | 'u64' ;
+STRING  : '"' (~["\\\r\n] | '\\' .)* '"' ;
+ID      : [a-zA-Z_] [a-zA-Z_0-9]* ;
+WS      : [ \t\r\n]+ -> skip ;
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+// Any other character becomes a token the parser rejects with a located error.
+INVALID : . ;

@@ -1,0 +1,41 @@
+// ir_visitor.h — read-only traversal of IR. Override the visit() overloads you
+// care about; the defaults visit every child.
+#pragma once
+
+#include "ir/ir.h"
+
+namespace hds::ir {
+
+class IRVisitor {
+  public:
+    virtual ~IRVisitor() = default;
+    void visit_expr(const Expr& e);
+    void visit_stmt(const Stmt& s);
+
+  protected:
+    virtual void visit(const IntImm*) {}
+    virtual void visit(const FloatImm*) {}
+    virtual void visit(const BoolImm*) {}
+    virtual void visit(const VarNode*) {}
+    virtual void visit(const SpecialReg*) {}
+    virtual void visit(const Cast* op) { visit_expr(op->value); }
+    virtual void visit(const Unary* op) { visit_expr(op->a); }
+    virtual void visit(const Binary* op);
+    virtual void visit(const Select* op);
+    virtual void visit(const Load* op);
+    virtual void visit(const Call* op);
+
+    virtual void visit(const Decl* op) { visit_expr(op->init); }
+    virtual void visit(const Assign* op) { visit_expr(op->value); }
+    virtual void visit(const Store* op);
+    virtual void visit(const Alloc*) {}
+    virtual void visit(const For* op);
+    virtual void visit(const MapFor* op);
+    virtual void visit(const If* op);
+    virtual void visit(const Block* op);
+    virtual void visit(const Evaluate* op) { visit_expr(op->value); }
+    virtual void visit(const Return* op);
+    virtual void visit(const Jump*) {}
+};
+
+}  // namespace hds::ir

@@ -1,0 +1,26 @@
+// passes.h — the IR -> IR passes, one per file in this directory. The order in
+// which the compiler runs them is in ir/lower.cpp.
+#pragma once
+
+#include "ir/ir.h"
+
+namespace hds::ir {
+
+// lower_task_mappings.cpp: MapFor -> For loops + index arithmetic.
+Stmt lower_task_mappings(const Stmt& body);
+
+// simplify.cpp: folds integer/bool constants, applies x+0, x*1, x*0, x/1,
+// reassociates constant chains, prunes if/select/for on constant conditions.
+Expr simplify(const Expr& e);
+Stmt simplify(const Stmt& body);
+
+// flatten_indices.cpp: multi-dimensional accesses of global buffers become one
+// row-major linear index (shared/register arrays stay multi-dimensional and
+// are emitted as C arrays).
+Stmt flatten_indices(const Stmt& body);
+
+// remove_dead_decls.cpp: drops `let` declarations whose variable is never read
+// and whose initializer has no side effects.
+Stmt remove_dead_decls(const Stmt& body);
+
+}  // namespace hds::ir

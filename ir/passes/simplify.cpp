@@ -1,0 +1,173 @@
+// simplify.cpp — constant folding and algebraic simplification of integer and
+// boolean expressions (index arithmetic above all). Floating-point expressions
+// are left alone so that results match what the user wrote bit for bit.
+#include "ir/ir_mutator.h"
+#include "ir/passes/passes.h"
+
+namespace hds::ir {
+
+namespace {
+
+int64_t wrap_to(ScalarType t, int64_t v) {
+    switch (t) {
+        case ScalarType::I8: return static_cast<int8_t>(v);
+        case ScalarType::I16: return static_cast<int16_t>(v);
+        case ScalarType::I32: return static_cast<int32_t>(v);
+        case ScalarType::U8: return static_cast<uint8_t>(v);
+        case ScalarType::U32: return static_cast<uint32_t>(v);
+        default: return v;
+    }
+}
+
+bool has_call(const Expr& e) {
+    switch (e->kind) {
+        case ExprKind::Call: return true;
+        case ExprKind::Cast: return has_call(static_cast<const Cast*>(e.get())->value);
+        case ExprKind::Unary: return has_call(static_cast<const Unary*>(e.get())->a);
+        case ExprKind::Binary: {
+            auto* b = static_cast<const Binary*>(e.get());
+            return has_call(b->a) || has_call(b->b);
+        }
+        case ExprKind::Select: {
+            auto* s = static_cast<const Select*>(e.get());
+            return has_call(s->cond) || has_call(s->t) || has_call(s->f);
+        }
+        case ExprKind::Load:
+            for (const Expr& i : static_cast<const Load*>(e.get())->indices)
+                if (has_call(i)) return true;
+            return false;
+        default: return false;
+    }
+}
+
+std::optional<bool> const_bool(const Expr& e) {
+    if (auto* b = as<BoolImm>(e)) return b->value;
+    return std::nullopt;
+}
+
+class Simplify : public IRMutator {
+  protected:
+    Expr visit(const Cast* op, const Expr& self) override {
+        Expr v = mutate(op->value);
+        if (auto c = const_int(v)) {
+            if (is_int(op->type)) return IntImm::make(op->type, wrap_to(op->type, *c));
+        }
+        return v == op->value ? self : Cast::make(op->type, v);
+    }
+
+    Expr visit(const Unary* op, const Expr& self) override {
+        Expr a = mutate(op->a);
+        if (auto c = const_int(a)) {
+            if (op->op == UnOp::Neg) return IntImm::make(a->type, wrap_to(a->type, -*c));
+            if (op->op == UnOp::BitNot) return IntImm::make(a->type, wrap_to(a->type, ~*c));
+        }
+        if (auto b = const_bool(a); b && op->op == UnOp::Not) return BoolImm::make(!*b);
+        return a == op->a ? self : Unary::make(op->op, a);
+    }
+
+    Expr visit(const Binary* op, const Expr& self) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (Expr r = fold(op->op, a, b)) return r;
+        return a == op->a && b == op->b ? self : Binary::make(op->op, a, b);
+    }
+
+    Expr visit(const Select* op, const Expr& self) override {
+        Expr c = mutate(op->cond);
+        if (auto b = const_bool(c)) return mutate(*b ? op->t : op->f);
+        Expr t = mutate(op->t), f = mutate(op->f);
+        return c == op->cond && t == op->t && f == op->f ? self : Select::make(c, t, f);
+    }
+
+    Stmt visit(const If* op, const Stmt& self) override {
+        Expr c = mutate(op->cond);
+        if (auto b = const_bool(c)) {
+            if (*b) return mutate(op->then_s);
+            return op->else_s ? mutate(op->else_s) : Block::make(op->loc, {});
+        }
+        return IRMutator::visit(op, self);
+    }
+
+    Stmt visit(const For* op, const Stmt& self) override {
+        auto lo = const_int(mutate(op->lo)), hi = const_int(mutate(op->hi));
+        if (lo && hi && *lo >= *hi) return Block::make(op->loc, {});
+        return IRMutator::visit(op, self);
+    }
+
+  private:
+    // Returns the folded expression, or null when nothing applies.
+    static Expr fold(BinOp op, const Expr& a, const Expr& b) {
+        ScalarType t = a->type;
+        auto ca = const_int(a), cb = const_int(b);
+        if (ca && cb && is_int(t)) {
+            int64_t x = *ca, y = *cb;
+            bool u = is_unsigned_int(t);
+            switch (op) {
+                case BinOp::Add: return IntImm::make(t, wrap_to(t, x + y));
+                case BinOp::Sub: return IntImm::make(t, wrap_to(t, x - y));
+                case BinOp::Mul: return IntImm::make(t, wrap_to(t, x * y));
+                case BinOp::Div:
+                    if (y == 0 || u) return nullptr;
+                    return IntImm::make(t, wrap_to(t, x / y));
+                case BinOp::Mod:
+                    if (y == 0 || u) return nullptr;
+                    return IntImm::make(t, wrap_to(t, x % y));
+                case BinOp::Lt: return BoolImm::make(x < y);
+                case BinOp::Le: return BoolImm::make(x <= y);
+                case BinOp::Gt: return BoolImm::make(x > y);
+                case BinOp::Ge: return BoolImm::make(x >= y);
+                case BinOp::Eq: return BoolImm::make(x == y);
+                case BinOp::Ne: return BoolImm::make(x != y);
+                default: return nullptr;
+            }
+        }
+        if (op == BinOp::And || op == BinOp::Or) {
+            auto ba = const_bool(a), bb = const_bool(b);
+            bool is_and = op == BinOp::And;
+            if (ba) return *ba == is_and ? b : BoolImm::make(*ba);
+            if (bb && !has_call(a)) return *bb == is_and ? a : BoolImm::make(*bb);
+            return nullptr;
+        }
+        if (!is_int(t)) return nullptr;
+        switch (op) {
+            case BinOp::Add:
+                if (ca == 0) return b;
+                if (cb == 0) return a;
+                // (x + c1) + c2 -> x + (c1 + c2)
+                if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b))
+                    return Binary::make(BinOp::Add, ab->a, IntImm::make(t, wrap_to(t, *const_int(ab->b) + *cb)));
+                return nullptr;
+            case BinOp::Sub:
+                if (cb == 0) return a;
+                return nullptr;
+            case BinOp::Mul:
+                if (ca == 1) return b;
+                if (cb == 1) return a;
+                if ((ca == 0 && !has_call(b)) || (cb == 0 && !has_call(a))) return IntImm::make(t, 0);
+                // (x * c1) * c2 -> x * (c1 * c2)
+                if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Mul && const_int(ab->b))
+                    return Binary::make(BinOp::Mul, ab->a, IntImm::make(t, wrap_to(t, *const_int(ab->b) * *cb)));
+                return nullptr;
+            case BinOp::Div:
+                if (cb == 1) return a;
+                return nullptr;
+            case BinOp::Mod:
+                if (cb == 1 && !has_call(a)) return IntImm::make(t, 0);
+                return nullptr;
+            default: return nullptr;
+        }
+    }
+};
+
+}  // namespace
+
+Expr simplify(const Expr& e) {
+    Simplify s;
+    return s.mutate(e);
+}
+
+Stmt simplify(const Stmt& body) {
+    Simplify s;
+    return s.mutate(body);
+}
+
+}  // namespace hds::ir

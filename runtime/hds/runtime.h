@@ -1,0 +1,84 @@
+// hds/runtime.h — the only header code emitted by hdsc includes besides the
+// CUDA toolkit's own. Header-only: conversions that involve __half and
+// __nv_bfloat16 (always rounding to nearest even, through float where CUDA has
+// no direct intrinsic), and math functions on them computed in float.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+namespace hds {
+
+namespace detail {
+template <typename T>
+struct Convert {
+    // Non-half types: C++ conversion rules (what static_cast does).
+    template <typename From>
+    static __host__ __device__ __forceinline__ T from(From x) { return static_cast<T>(x); }
+    static __host__ __device__ __forceinline__ T from(__half x) { return static_cast<T>(__half2float(x)); }
+    static __host__ __device__ __forceinline__ T from(__nv_bfloat16 x) { return static_cast<T>(__bfloat162float(x)); }
+};
+template <>
+struct Convert<__half> {
+    template <typename From>
+    static __host__ __device__ __forceinline__ __half from(From x) { return __float2half_rn(static_cast<float>(x)); }
+    static __host__ __device__ __forceinline__ __half from(double x) { return __double2half(x); }
+    static __host__ __device__ __forceinline__ __half from(__half x) { return x; }
+    static __host__ __device__ __forceinline__ __half from(__nv_bfloat16 x) { return __float2half_rn(__bfloat162float(x)); }
+};
+template <>
+struct Convert<__nv_bfloat16> {
+    template <typename From>
+    static __host__ __device__ __forceinline__ __nv_bfloat16 from(From x) { return __float2bfloat16_rn(static_cast<float>(x)); }
+    static __host__ __device__ __forceinline__ __nv_bfloat16 from(double x) { return __double2bfloat16(x); }
+    static __host__ __device__ __forceinline__ __nv_bfloat16 from(__half x) { return __float2bfloat16_rn(__half2float(x)); }
+    static __host__ __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
+};
+}  // namespace detail
+
+// cast<To>(x): the conversion hds's cast<T>(...) means when f16/bf16 is involved.
+template <typename To, typename From>
+__host__ __device__ __forceinline__ To cast(From x) {
+    return detail::Convert<To>::from(x);
+}
+
+// Math on f16/bf16: computed in f32, rounded back once.
+#define HDS_HALF_UNARY(name, f32fn)                                                                    \
+    __device__ __forceinline__ __half name(__half x) { return __float2half_rn(f32fn(__half2float(x))); } \
+    __device__ __forceinline__ __nv_bfloat16 name(__nv_bfloat16 x) {                                   \
+        return __float2bfloat16_rn(f32fn(__bfloat162float(x)));                                        \
+    }
+HDS_HALF_UNARY(exp, expf)
+HDS_HALF_UNARY(exp2, exp2f)
+HDS_HALF_UNARY(log, logf)
+HDS_HALF_UNARY(log2, log2f)
+HDS_HALF_UNARY(sqrt, sqrtf)
+HDS_HALF_UNARY(rsqrt, rsqrtf)
+HDS_HALF_UNARY(tanh, tanhf)
+HDS_HALF_UNARY(erf, erff)
+HDS_HALF_UNARY(sin, sinf)
+HDS_HALF_UNARY(cos, cosf)
+HDS_HALF_UNARY(floor, floorf)
+HDS_HALF_UNARY(ceil, ceilf)
+HDS_HALF_UNARY(abs, fabsf)
+#undef HDS_HALF_UNARY
+
+#define HDS_HALF_BINARY(name, f32fn)                                                          \
+    __device__ __forceinline__ __half name(__half x, __half y) {                              \
+        return __float2half_rn(f32fn(__half2float(x), __half2float(y)));                      \
+    }                                                                                         \
+    __device__ __forceinline__ __nv_bfloat16 name(__nv_bfloat16 x, __nv_bfloat16 y) {         \
+        return __float2bfloat16_rn(f32fn(__bfloat162float(x), __bfloat162float(y)));          \
+    }
+HDS_HALF_BINARY(min, fminf)
+HDS_HALF_BINARY(max, fmaxf)
+HDS_HALF_BINARY(pow, powf)
+#undef HDS_HALF_BINARY
+
+__device__ __forceinline__ __half fma(__half x, __half y, __half z) { return __hfma(x, y, z); }
+__device__ __forceinline__ __nv_bfloat16 fma(__nv_bfloat16 x, __nv_bfloat16 y, __nv_bfloat16 z) {
+    return __hfma(x, y, z);
+}
+
+}  // namespace hds
