@@ -25,6 +25,7 @@ const std::vector<Pass>& pipeline() {
         {"flatten_indices", flatten_indices, {true, true}},
         {"simplify_flat", [](const Stmt& s) { return simplify(s); }, {true, true}},
         {"remove_dead_decls", remove_dead_decls, {true, true}},
+        {"flatten_blocks", flatten_blocks, {true, true}},
     };
     return passes;
 }
@@ -51,6 +52,7 @@ void run_pipeline(Module& m, const PipelineOptions& opts) {
         if (opts.verify) verify_module(m, p.stage_after, p.name);
         if (opts.dump && opts.dump_after == p.name) print_module(m, *opts.dump);
     }
+    prune_functions(m);
 }
 
 }  // namespace hds::ir

@@ -146,8 +146,9 @@ void emit_function(CodeWriter& w, const ir::Module& m, const ir::DeviceFunction&
     std::vector<std::string> params;
     for (const ir::Var& p : f.params) params.push_back(cuda_type(p->type) + " " + cuda_ident(p->name));
     w.line(fmt::format("// device fn {} ({})", f.name, where(m, f.loc)));
-    w.line(fmt::format("static __device__ __forceinline__ {} {}({}) {{", f.ret ? cuda_type(*f.ret) : "void",
-                       cuda_ident(f.name), fmt::join(params, ", ")));
+    w.line(wrap_list(fmt::format("static __device__ __forceinline__ {} {}(", f.ret ? cuda_type(*f.ret) : "void",
+                                 cuda_ident(f.name)),
+                     params, ") {"));
     w.indent();
     BodyEmitter(w, m, opts).body(f.body);
     w.dedent();
@@ -179,7 +180,7 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     int64_t threads = constant_threads(k);
     std::string bounds = threads > 0 ? fmt::format("__launch_bounds__({}) ", threads) : "";
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
-    w.line(fmt::format("__global__ void {}{}({}) {{", bounds, cuda_ident(k.name), fmt::join(params, ", ")));
+    w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));
     w.indent();
     BodyEmitter(w, m, opts).body(k.body);
     w.dedent();

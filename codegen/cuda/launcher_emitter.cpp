@@ -2,6 +2,9 @@
 // computation from symbolic sizes (in 64-bit), the launch, and cudaError_t.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_emitter.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
@@ -40,8 +43,8 @@ std::string emit_launcher_declaration(const ir::Kernel& k) {
     for (const ir::Expr& b : k.block) block.push_back(plain.print(b));
     std::vector<std::string> params = launcher_params(k);
     params.push_back("cudaStream_t stream = 0");
-    return fmt::format("// Launches kernel `{}`: grid({}), block({}).\ncudaError_t launch_{}({});\n", k.name,
-                       fmt::join(grid, ", "), fmt::join(block, ", "), k.name, fmt::join(params, ", "));
+    return fmt::format("// Launches kernel `{}`: grid({}), block({}).\n{}\n", k.name, fmt::join(grid, ", "),
+                       fmt::join(block, ", "), wrap_list("cudaError_t launch_" + k.name + "(", params, ");"));
 }
 
 std::string emit_launcher_definition(const ir::Kernel& k) {
@@ -63,14 +66,17 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
             symbolic |= !ir::const_int(d).has_value();
             dims.push_back(p.print(d));
         }
-        if (symbolic && dims.size() > 1) checks_count.push_back(fmt::format("{} > 2147483647LL", fmt::join(dims, " * ")));
+        std::string count = fmt::format("{} > 2147483647LL", fmt::join(dims, " * "));
+        bool seen = std::find(checks_count.begin(), checks_count.end(), count) != checks_count.end();
+        if (symbolic && dims.size() > 1 && !seen) checks_count.push_back(count);
     }
     for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));
 
-    std::string out = fmt::format("cudaError_t launch_{}({}) {{\n", k.name, fmt::join(params, ", "));
+    std::string out = wrap_list("cudaError_t launch_" + k.name + "(", params, ") {") + "\n";
     auto check = [&](const std::vector<std::string>& conds, const char* err, const char* why) {
         if (conds.empty()) return;
-        out += fmt::format("    // {}\n    if ({}) return {};\n", why, fmt::join(conds, " || "), err);
+        std::string cond = wrap_list("    if (", conds, ")", " || ");
+        out += fmt::format("    // {}\n{}\n        return {};\n", why, cond, err);
     };
     check(checks_size, "cudaErrorInvalidValue", "sizes must be positive");
     check(checks_ptr, "cudaErrorInvalidValue", "tensors must not be null");
@@ -85,8 +91,10 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
     if (!constant_block)
         check({"block[0] < 1", "block[1] < 1", "block[2] < 1", "block[0] * block[1] * block[2] > 1024"},
               "cudaErrorInvalidConfiguration", "block limits");
-    out += fmt::format("    {}<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 0, stream>>>({});\n",
-                       cuda_ident(k.name), fmt::join(args, ", "));
+    out += wrap_list("    " + cuda_ident(k.name) +
+                         "<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 0, stream>>>(",
+                     args, ");") +
+           "\n";
     out += "    return cudaGetLastError();\n}\n";
     return out;
 }

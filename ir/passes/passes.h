@@ -23,4 +23,11 @@ Stmt flatten_indices(const Stmt& body);
 // and whose initializer has no side effects.
 Stmt remove_dead_decls(const Stmt& body);
 
+// flatten_blocks.cpp: splices nested blocks into their parent where no
+// declaration clashes.
+Stmt flatten_blocks(const Stmt& body);
+
+// prune_functions.cpp: removes device functions that no kernel reaches.
+void prune_functions(Module& m);
+
 }  // namespace hds::ir

@@ -138,6 +138,11 @@ class Simplify : public IRMutator {
                 return nullptr;
             case BinOp::Sub:
                 if (cb == 0) return a;
+                // (x + c1) - c2 -> x + (c1 - c2)
+                if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b)) {
+                    int64_t c = wrap_to(t, *const_int(ab->b) - *cb);
+                    return c == 0 ? ab->a : Binary::make(BinOp::Add, ab->a, IntImm::make(t, c));
+                }
                 return nullptr;
             case BinOp::Mul:
                 if (ca == 1) return b;
