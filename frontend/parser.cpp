@@ -38,10 +38,24 @@ SourceLoc loc_of_offset(uint32_t file, const std::string& text, size_t offset) {
     return loc;
 }
 
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+    for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
+}
+
+// Rewrites ANTLR's wording into ours: "<EOF>" in words, token names in words,
+// and a long set of expected tokens that starts an expression as "an expression".
 std::string clean_message(std::string msg) {
-    // ANTLR spells the end of input "<EOF>"; say it in words.
-    for (size_t p; (p = msg.find("'<EOF>'")) != std::string::npos;) msg.replace(p, 7, "end of file");
-    for (size_t p; (p = msg.find("<EOF>")) != std::string::npos;) msg.replace(p, 5, "end of file");
+    replace_all(msg, "'<EOF>'", "end of file");
+    replace_all(msg, "<EOF>", "end of file");
+    size_t set = msg.find("expecting {");
+    if (set != std::string::npos) {
+        std::string tokens = msg.substr(set);
+        if (tokens.find("INT") != std::string::npos && tokens.find("ID") != std::string::npos)
+            msg = msg.substr(0, set) + "expecting an expression";
+    }
+    replace_all(msg, "expecting ID", "expecting an identifier");
+    replace_all(msg, "expecting INT", "expecting an integer");
+    replace_all(msg, "expecting STRING", "expecting a string");
     return msg;
 }
 
@@ -54,12 +68,19 @@ class ErrorListener : public antlr4::BaseErrorListener {
         SourceLoc e = b;
         if (offending && offending->getType() != antlr4::Token::EOF)
             e.col += static_cast<uint32_t>(offending->getText().size());
-        diags_.error(DiagId::syntax_error, SourceRange{b, e}, clean_message(msg));
+        std::string text = clean_message(msg);
+        if (offending && offending->getType() == HdsLexer::INVALID)
+            text = "unexpected character '" + offending->getText() + "'";
+        if (offending && offending->getType() == antlr4::Token::EOF)
+            text = unclosed_braces_ > 0 ? "unexpected end of file: a '{' is never closed" : "unexpected end of file";
+        diags_.error(DiagId::syntax_error, SourceRange{b, e}, text);
         ++count_;
     }
     size_t count() const { return count_; }
+    void set_unclosed_braces(int n) { unclosed_braces_ = n; }
 
   private:
+    int unclosed_braces_ = 0;
     uint32_t file_;
     DiagnosticsEngine& diags_;
     size_t count_ = 0;
@@ -69,10 +90,12 @@ constexpr int kMaxNesting = 200;
 
 // Deeply nested brackets would overflow the recursive parser and every tree
 // walk after it; reject them up front with a located error.
-bool check_nesting(uint32_t file, antlr4::CommonTokenStream& tokens, DiagnosticsEngine& diags) {
-    int depth = 0;
+bool check_nesting(uint32_t file, antlr4::CommonTokenStream& tokens, DiagnosticsEngine& diags,
+                   ErrorListener& listener) {
+    int depth = 0, braces = 0;
     for (antlr4::Token* t : tokens.getTokens()) {
         std::string s = t->getText();
+        braces += s == "{" ? 1 : s == "}" ? -1 : 0;
         if (s == "(" || s == "[" || s == "{") {
             if (++depth > kMaxNesting) {
                 SourceLoc b{file, static_cast<uint32_t>(t->getLine()),
@@ -85,6 +108,7 @@ bool check_nesting(uint32_t file, antlr4::CommonTokenStream& tokens, Diagnostics
             depth = std::max(0, depth - 1);
         }
     }
+    listener.set_unclosed_braces(braces);
     return true;
 }
 
@@ -106,7 +130,7 @@ std::unique_ptr<Module> parse_file(uint32_t file, const SourceManager& sources,
     lexer.addErrorListener(&listener);
     antlr4::CommonTokenStream tokens(&lexer);
     tokens.fill();
-    if (!check_nesting(file, tokens, diags)) return nullptr;
+    if (!check_nesting(file, tokens, diags, listener)) return nullptr;
     HdsParser parser(&tokens);
     parser.removeErrorListeners();
     parser.addErrorListener(&listener);

@@ -167,21 +167,30 @@ void Sema::check_for(ForStmt& s) {
     }
     SemaType it = check_expr(*s.iterable);
     if (it.kind == SemaType::Kind::Mapping) return check_for_mapping(s);
+    if (it.is_error()) {
+        // Already reported: check the rest quietly, with the loop variables known.
+        for (Expr* e : {s.hi.get(), s.step.get(), s.on.get()})
+            if (e) check_expr(*e);
+        ScopeGuard guard(*this);
+        for (LoopVar& lv : s.vars) {
+            lv.symbol = new_symbol(Symbol::Kind::LoopVar, lv.name, lv.range);
+            declare(lv.symbol);
+        }
+        ++loop_depth_;
+        check_block(*s.body);
+        --loop_depth_;
+        return;
+    }
     if (s.on) {
         diags_.error(DiagId::range_with_on, s.on->range);
         check_expr(*s.on);
     }
     if (s.vars.size() != 1) diags_.error(DiagId::range_multi_var, s.vars[1].range);
     if (!s.hi) {
-        if (!it.is_error())
-            diags_.error(it.kind == SemaType::Kind::Mapping ? DiagId::mapping_needs_on : DiagId::range_needs_bounds,
-                         s.iterable->range);
-        if (it.is_error()) check_block(*s.body);
-        else {
-            ++loop_depth_;
-            check_block(*s.body);
-            --loop_depth_;
-        }
+        diags_.error(DiagId::range_needs_bounds, s.iterable->range);
+        ++loop_depth_;
+        check_block(*s.body);
+        --loop_depth_;
         return;
     }
     bool ok = check_int(*s.iterable, "a loop bound");
