@@ -3,6 +3,7 @@
 #include "frontend/ast_builder.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 namespace hds {
@@ -284,6 +285,7 @@ class Builder {
             std::string text = c->getText();
             split_suffix<FloatLit>(text, e->suffix, {"bf16", "f16", "f32", "f64"});
             e->value = std::strtod(text.c_str(), nullptr);
+            if (std::isinf(e->value)) diags_.error(DiagId::literal_out_of_range, r, c->getText(), "f64");
             return e;
         }
         if (dynamic_cast<HdsParser::BoolLitContext*>(ctx)) {

@@ -52,6 +52,8 @@ std::string clean_message(std::string msg) {
         std::string tokens = msg.substr(set);
         if (tokens.find("INT") != std::string::npos && tokens.find("ID") != std::string::npos)
             msg = msg.substr(0, set) + "expecting an expression";
+        else if (tokens.find("'kernel'") != std::string::npos)
+            msg = msg.substr(0, set) + "expecting a declaration (import, const, kernel or device fn)";
     }
     replace_all(msg, "expecting ID", "expecting an identifier");
     replace_all(msg, "expecting INT", "expecting an integer");
@@ -69,8 +71,12 @@ class ErrorListener : public antlr4::BaseErrorListener {
         if (offending && offending->getType() != antlr4::Token::EOF)
             e.col += static_cast<uint32_t>(offending->getText().size());
         std::string text = clean_message(msg);
-        if (offending && offending->getType() == HdsLexer::INVALID)
-            text = "unexpected character '" + offending->getText() + "'";
+        if (offending && offending->getType() == HdsLexer::INVALID) {
+            std::string c = offending->getText();
+            unsigned char byte = c.empty() ? 0 : static_cast<unsigned char>(c[0]);
+            if (byte < 0x20 || byte == 0x7f) c = fmt::format("\\x{:02x}", byte);
+            text = "unexpected character '" + c + "'";
+        }
         if (offending && offending->getType() == antlr4::Token::EOF)
             text = unclosed_braces_ > 0 ? "unexpected end of file: a '{' is never closed" : "unexpected end of file";
         diags_.error(DiagId::syntax_error, SourceRange{b, e}, text);

@@ -18,8 +18,11 @@ Symbol* Scope::lookup_local(const std::string& name) const {
 }
 
 Symbol* Sema::new_symbol(Symbol::Kind kind, const std::string& name, SourceRange range) {
-    symbols_.push_back(Symbol{kind, name, range});
-    return &symbols_.back();
+    Symbol& s = symbols_.emplace_back();
+    s.kind = kind;
+    s.name = name;
+    s.decl_range = range;
+    return &s;
 }
 
 bool Sema::declare(Symbol* s) {

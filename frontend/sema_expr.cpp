@@ -267,6 +267,19 @@ bool Sema::coerce(Expr& e, ScalarType target) {
     const SemaType& t = e.type;
     if (t.is_error()) return false;
     if (!t.is_value()) return !check_value(e).is_error();
+    if (t.is_untyped() && !e.value) {
+        // `c ? 1 : 2` with a run-time condition: the literals adopt the type.
+        // (Any other untyped expression without a value failed to fold, which
+        // was reported already.)
+        bool ok = e.kind != ExprKind::Cond;
+        if (!ok) {
+            auto& c = as<CondExpr>(e);
+            ok = coerce(*c.then_expr, target);
+            ok &= coerce(*c.else_expr, target);
+        }
+        e.type = SemaType::of(target);
+        return ok;
+    }
     if (t.kind == SemaType::Kind::UntypedInt) {
         if (target == ScalarType::Bool) {
             diags_.error(DiagId::cannot_convert, e.range, t.str(), scalar_name(target));

@@ -48,6 +48,7 @@ struct SemaType {
     const TensorInfo* tensor = nullptr;
     std::shared_ptr<const TaskMapping> mapping;
 
+    SemaType(Kind k = Kind::Error, ScalarType s = ScalarType::I32) : kind(k), scalar(s) {}
     static SemaType error() { return {}; }
     static SemaType void_type() { return {Kind::Void}; }
     static SemaType of(ScalarType t) { return {Kind::Scalar, t}; }

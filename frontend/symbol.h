@@ -16,7 +16,7 @@ struct DeviceFnDecl;
 
 struct Symbol {
     enum class Kind { Const, Size, ScalarParam, Tensor, Local, Mapping, LoopVar, DeviceFn, Kernel };
-    Kind kind;
+    Kind kind = Kind::Local;
     std::string name;
     SourceRange decl_range;
     SemaType type;  // scalar type of values; Tensor / Mapping kinds for those

@@ -43,7 +43,7 @@ class BodyEmitter {
     std::string update(std::optional<ir::BinOp> op) { return op ? std::string(ir::op_symbol(*op)) + "=" : "="; }
 
     void open_block(const std::string& head, const ir::Stmt& s) {
-        w_.line(head + " {" + origin(s));
+        w_.line(head + (head.empty() ? "{" : " {") + origin(s));
         w_.indent();
     }
     void close_block() {

@@ -50,6 +50,19 @@ class LowerTaskMappings : public IRMutator {
         int repeat_atoms = 0;
         for (const MappingAtom& a : m.atoms) repeat_atoms += a.kind == MappingAtom::Kind::Repeat;
         int repeat_seen = 0;
+        // A dimension that only one repeat atom spans uses the task variable
+        // itself as the loop variable: `for (int i = 0; i < 8; ++i)`.
+        std::vector<bool> direct(rank);
+        for (size_t d = 0; d < rank; ++d) {
+            int spanning = 0;
+            bool by_repeat = false;
+            for (const MappingAtom& a : m.atoms) {
+                if (a.shape[d] == 1) continue;
+                ++spanning;
+                by_repeat = a.kind == MappingAtom::Kind::Repeat;
+            }
+            direct[d] = spanning == 1 && by_repeat;
+        }
         for (size_t i = 0; i < k; ++i) {
             const MappingAtom& a = m.atoms[i];
             std::vector<int> order = loop_order(a.ranks);
@@ -59,7 +72,7 @@ class LowerTaskMappings : public IRMutator {
                     if (a.shape[d] == 1) continue;
                     std::string base = op->vars[d]->name + "_r";
                     if (repeat_atoms > 1) base += std::to_string(repeat_seen);
-                    Var v = make_var(ScalarType::I32, names_.fresh(base));
+                    Var v = direct[d] ? op->vars[d] : make_var(ScalarType::I32, names_.fresh(base));
                     loops.push_back({v, a.shape[d]});
                     local[i][d] = v;
                 }
@@ -82,6 +95,7 @@ class LowerTaskMappings : public IRMutator {
         // Task variable declarations: t_d = (... (a1 * s2 + a2) * s3 + a3 ...).
         std::vector<Stmt> decls;
         for (size_t d = 0; d < rank; ++d) {
+            if (direct[d]) continue;
             Expr t;
             for (size_t i = 0; i < k; ++i) {
                 int64_t s = m.atoms[i].shape[d];

@@ -1,1 +1,108 @@
-// placeholder
+// test_sema.cpp — name resolution, constants, types, sizes and mappings.
+#include <catch2/catch.hpp>
+
+#include "frontend/symbol.h"
+#include "tests/unit/test_helpers.h"
+
+using namespace hds;
+using hds::test::check_errors;
+using hds::test::compile;
+using hds::test::contains;
+
+namespace {
+std::string ok_kernel(const std::string& body, const std::string& params = "a: f32[N]") {
+    return "kernel k(" + params + ") grid(1) block(64) {\n" + body + "\n}";
+}
+}  // namespace
+
+TEST_CASE("symbolic sizes are collected in order of first appearance", "[sema]") {
+    auto c = compile("kernel mm(a: f32[M, K], b: f32[K, N], c: f32[M, N]) grid(1) block(1) { }");
+    REQUIRE(c.errors.empty());
+    auto& k = as<KernelDecl>(*c.ast->decls[0]);
+    REQUIRE(k.sizes.size() == 3);
+    CHECK(k.sizes[0]->name == "M");
+    CHECK(k.sizes[1]->name == "K");
+    CHECK(k.sizes[2]->name == "N");
+}
+
+TEST_CASE("constants fold and size tensors", "[sema]") {
+    auto c = compile("const T: i32 = 4 * 8;\nkernel k(a: f32[T, 2]) grid(1) block(T) { var s: shared f32[T / 2]; }");
+    REQUIRE(c.errors.empty());
+    auto& cd = as<ConstDecl>(*c.ast->decls[0]);
+    REQUIRE(cd.symbol->value);
+    CHECK(cd.symbol->value->i == 32);
+    auto& k = as<KernelDecl>(*c.ast->decls[1]);
+    CHECK(k.params[0].symbol->tensor.dims[0].constant == 32);
+    CHECK(k.params[0].symbol->tensor.dims[1].constant == 2);
+}
+
+TEST_CASE("untyped literals take the type of their context", "[sema]") {
+    CHECK(check_errors(ok_kernel("let h: f16 = 1.5; let i: i8 = 100; let d: f64 = 2;")).empty());
+    CHECK(contains(check_errors(ok_kernel("let i: i8 = 200;")), "literal 200 does not fit in 'i8'"));
+    CHECK(contains(check_errors(ok_kernel("let i: u32 = -1;")), "literal -1 does not fit in 'u32'"));
+}
+
+TEST_CASE("no implicit narrowing, but widening and int->float promotion", "[sema]") {
+    CHECK(check_errors(ok_kernel("let x: f32 = h[0]; let y: f64 = x; let z: i64 = n[0]; let w: f32 = n[0];",
+                                 "h: f16[N], n: i32[N]"))
+              .empty());
+    CHECK(contains(check_errors(ok_kernel("let x: f16 = a[0];")), "from 'f32' to 'f16'"));
+    CHECK(contains(check_errors(ok_kernel("let x: i32 = n[0];", "n: i64[N]")), "from 'i64' to 'i32'"));
+    CHECK(contains(check_errors(ok_kernel("let x: u32 = n[0];", "n: i32[N]")), "from 'i32' to 'u32'"));
+    CHECK(contains(check_errors(ok_kernel("let x = h[0] + b[0];", "h: f16[N], b: bf16[N]")),
+                   "invalid operands to '+': 'f16' and 'bf16'"));
+}
+
+TEST_CASE("every error of a file is reported in one run", "[sema]") {
+    std::string err = check_errors(ok_kernel("let x = q; let y: f16 = a[0]; a[0, 1] = 2.0;"));
+    CHECK(contains(err, "unknown name 'q'"));
+    CHECK(contains(err, "from 'f32' to 'f16'"));
+    CHECK(contains(err, "tensor 'a' has rank 1, but 2 indices were given"));
+    CHECK(contains(err, "3 errors generated."));
+}
+
+TEST_CASE("errors do not cascade from an unknown name", "[sema]") {
+    std::string err = check_errors(ok_kernel("let x = q + 1; let y = x * 2.0; a[0] = y;"));
+    CHECK(contains(err, "1 error generated."));
+}
+
+TEST_CASE("mapping worker counts are checked against the block", "[sema]") {
+    CHECK(check_errors(ok_kernel("for (i, j) in spatial(8, 8) on threadIdx.x { a[i * 8 + j] = 0.0; }")).empty());
+    CHECK(contains(check_errors(ok_kernel("for (i, j) in spatial(4, 8) on threadIdx.x { }")),
+                   "task mapping has 32 workers, but the block has 64 threads"));
+    // Any other worker expression is not checked: it is the user's decomposition.
+    CHECK(check_errors(ok_kernel("for (i) in spatial(4) on threadIdx.x / 16 { }")).empty());
+}
+
+TEST_CASE("auto_map follows the sketch's examples", "[sema]") {
+    auto c = compile(ok_kernel("let m = auto_map(8, 96, workers=64); for (i, j) in m on threadIdx.x { }"));
+    REQUIRE(c.errors.empty());
+    auto& k = as<KernelDecl>(*c.ast->decls[0]);
+    auto& let = as<LetStmt>(*k.body->stmts[0]);
+    CHECK(let.symbol->type.mapping->to_string() == "repeat(4, 3) * spatial(2, 32)");
+}
+
+TEST_CASE("shared memory is limited per kernel", "[sema]") {
+    CHECK(check_errors(ok_kernel("var s: shared f32[96, 128];")).empty());
+    CHECK(contains(check_errors(ok_kernel("var s: shared f32[96, 128]; var t: shared f16[2];")),
+                   "uses 49156 bytes of static shared memory"));
+}
+
+TEST_CASE("device functions are checked like kernels", "[sema]") {
+    CHECK(check_errors("device fn f(x: f32) -> f32 { return x * 2.0; }\n" +
+                       ok_kernel("a[0] = f(a[1]);"))
+              .empty());
+    CHECK(contains(check_errors("device fn f(x: f32) -> f32 { return x; }\n" + ok_kernel("a[0] = f(1.0, 2.0);")),
+                   "'f' expects 1 argument, but 2 were given"));
+    CHECK(contains(check_errors("device fn f(x: f32) { }\n" + ok_kernel("a[0] = f(1.0);")),
+                   "'f' returns nothing and cannot be used as a value"));
+}
+
+TEST_CASE("tensors written by a kernel are marked", "[sema]") {
+    auto c = compile("kernel k(a: f32[N], b: f32[N], n: i32[N]) grid(1) block(1) { b[0] = a[0]; atomic_add(n[0], 1); }");
+    REQUIRE(c.errors.empty());
+    auto& k = as<KernelDecl>(*c.ast->decls[0]);
+    CHECK_FALSE(k.params[0].symbol->written);
+    CHECK(k.params[1].symbol->written);
+    CHECK(k.params[2].symbol->written);
+}

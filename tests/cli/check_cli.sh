@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# hdsc's command line: exit codes, error messages, outputs written or not.
+set -uo pipefail
+hdsc=$(realpath "$1")
+root=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+ok=0
+expect() {  # expect DESCRIPTION WANTED_RC PATTERN -- command...
+    local what=$1 want=$2 pattern=$3
+    shift 4
+    "$@" >"$work/out" 2>"$work/err"
+    local rc=$?
+    if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" "$work/out" "$work/err"; then
+        echo "FAIL: $what (exit $rc, wanted $want, pattern '$pattern')"
+        sed 's/^/    /' "$work/err" | head -5
+        fails=$((fails + 1))
+    else
+        ok=$((ok + 1))
+    fi
+}
+ex=$root/examples/vector_add.hds
+
+expect "help" 0 "Usage" -- "$hdsc" --help
+expect "version" 0 "^hdsc [0-9]+\.[0-9]+\.[0-9]+" -- "$hdsc" --version
+expect "no input" 1 "input is required" -- "$hdsc"
+expect "unknown flag" 1 "hdsc: error: .*--frobnicate" -- "$hdsc" --frobnicate "$ex"
+expect "missing file" 1 "cannot read '$work/nope.hds': no such file" -- "$hdsc" "$work/nope.hds"
+expect "directory" 1 "is a directory" -- "$hdsc" "$work"
+expect "bad --emit" 1 "must be tokens, ast, ir" -- "$hdsc" --emit=bogus "$ex"
+expect "bad pass name" 1 "unknown pass 'nosuch'" -- "$hdsc" --emit=ir-after=nosuch "$ex"
+expect "tokens" 0 "^4:8 ID 'vector_add'$" -- "$hdsc" --emit=tokens "$ex"
+expect "ast" 0 "KernelDecl .* 'vector_add'" -- "$hdsc" --emit=ast "$ex"
+expect "ir" 0 "kernel vector_add\(" -- "$hdsc" --emit=ir "$ex"
+expect "ir-after" 0 "for \(ty, tx\) in spatial\(16, 16\)" -- "$hdsc" --emit=ir-after=lower "$root/examples/matmul_tiled.hds"
+expect "stdout" 0 "__global__ void" -- "$hdsc" "$ex" -o -
+expect "unwritable output" 1 "hdsc: error: cannot create '$work/no/dir/x.cu'" -- "$hdsc" "$ex" -o "$work/no/dir/x.cu"
+
+# --check writes nothing.
+(cd "$work" && "$hdsc" --check "$ex") && [[ ! -e "$work/vector_add.cu" ]] && ok=$((ok + 1)) ||
+    { echo "FAIL: --check wrote output"; fails=$((fails + 1)); }
+
+# Default output names: <stem>.cu and <stem>.h in the current directory.
+(cd "$work" && "$hdsc" "$ex") && [[ -s "$work/vector_add.cu" && -s "$work/vector_add.h" ]] && ok=$((ok + 1)) ||
+    { echo "FAIL: default output names"; fails=$((fails + 1)); }
+
+# An error leaves an existing output untouched and creates no temporaries.
+echo "previous" >"$work/keep.cu"
+printf 'kernel k(a: f32[N]) grid(1) block(32) { a[0] = zz; }' >"$work/bad.hds"
+expect "error exit" 1 "bad.hds:1:48: error: unknown name 'zz'" -- "$hdsc" "$work/bad.hds" -o "$work/keep.cu"
+if [[ "$(cat "$work/keep.cu")" != previous ]] || ls "$work" | grep -q '\.tmp\.'; then
+    echo "FAIL: output touched on error"; fails=$((fails + 1))
+else
+    ok=$((ok + 1))
+fi
+
+# --header and --depfile, --line-directives.
+expect "header dir missing" 1 "cannot create .*inc/x.h" -- "$hdsc" "$ex" -o "$work/x.cu" --header "$work/inc/x.h"
+mkdir -p "$work/inc"
+"$hdsc" "$ex" -o "$work/x.cu" --header "$work/inc/x.h" && grep -q '#include "inc/x.h"' "$work/x.cu" && ok=$((ok + 1)) ||
+    { echo "FAIL: --header include path"; fails=$((fails + 1)); }
+"$hdsc" "$root/examples/row_sum.hds" -I "$root/stdlib" -o "$work/r.cu" --depfile "$work/r.d" &&
+    grep -q "r.cu .*r.h: .*row_sum.hds .*warp.hds" "$work/r.d" && ok=$((ok + 1)) ||
+    { echo "FAIL: depfile"; cat "$work/r.d"; fails=$((fails + 1)); }
+expect "line directives" 0 '^#line 7 "vector_add.hds"' -- "$hdsc" "$ex" -o - --line-directives
+
+echo "$ok passed, $fails failed"
+[[ $fails -eq 0 ]]
