@@ -72,8 +72,10 @@ void Sema::check_const(ConstDecl& d) {
         ok = false;
     }
     s->type = SemaType::of(t);
+    size_t errors_before = diags_.error_count();
     if (ok && check_value_as(*d.value, t)) {
-        if (!d.value->value) diags_.error(DiagId::not_constant, d.value->range, "the value of a constant");
+        if (!d.value->value && diags_.error_count() == errors_before)
+            diags_.error(DiagId::not_constant, d.value->range, "the value of a constant");
         s->value = d.value->value;
     }
     if (!s->value) s->type = SemaType::error();  // uses of it stay quiet
