@@ -1,0 +1,124 @@
+"""Side-by-side benchmark of the compiler-core examples against the references
+in the same process: fp32 GEMM vs cuBLAS (torch.matmul, TF32 off), row sum and
+softmax vs torch eager. Medians of CUDA-event timings, reported as ratios.
+
+    python3 bench/bench_core.py --out bench/results     (needs a GPU and torch)
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import datetime
+import json
+import platform
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "gpu"))
+import harness  # noqa: E402
+
+
+def median_ms(fn, warmup=5, reps=30):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def launcher(lib, kernel):
+    fn = lib.launchers[kernel].fn
+
+    def call(*args):
+        err = fn(*args, None)
+        if err:
+            raise RuntimeError(f"launch_{kernel} failed with {err}")
+
+    return call
+
+
+def bench_gemm(rows, m, n, k):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.randn(m, k, device="cuda")
+    b = torch.randn(k, n, device="cuda")
+    ref = torch.matmul(a, b)
+    flops = 2.0 * m * n * k
+    t_ref = median_ms(lambda: torch.matmul(a, b))
+    for kernel in ("matmul_tiled", "matmul_naive"):
+        lib = harness.build(f"examples/{kernel}.hds")
+        c = torch.empty(m, n, device="cuda")
+        run = launcher(lib, kernel)
+        call = lambda: run(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n)  # noqa: E731
+        call()
+        torch.cuda.synchronize()
+        err = ((c.double() - ref.double()).norm() / ref.double().norm()).item()
+        t = median_ms(call, reps=10 if kernel == "matmul_naive" else 30)
+        rows.append({"workload": f"{kernel} fp32 {m}x{n}x{k}", "reference": "cuBLAS fp32 (torch.matmul)",
+                     "hds_ms": t, "ref_ms": t_ref, "hds_TFLOPs": flops / t / 1e9, "ref_TFLOPs": flops / t_ref / 1e9,
+                     "speedup_vs_ref": t_ref / t, "rel_error": err})
+
+
+def bench_rows(rows, r, c):
+    x = torch.randn(r, c, device="cuda")
+    nbytes = x.numel() * 4
+    lib = harness.build("examples/row_sum.hds")
+    y = torch.empty(r, device="cuda")
+    run = launcher(lib, "row_sum")
+    call = lambda: run(x.data_ptr(), y.data_ptr(), r, c)  # noqa: E731
+    call()
+    ref = x.double().sum(dim=1)
+    err = ((y.double() - ref).norm() / ref.norm()).item()
+    t = median_ms(call)
+    t_ref = median_ms(lambda: x.sum(dim=1))
+    rows.append({"workload": f"row_sum fp32 {r}x{c}", "reference": "torch eager", "hds_ms": t, "ref_ms": t_ref,
+                 "hds_GBps": (nbytes + r * 4) / t / 1e6, "speedup_vs_ref": t_ref / t, "rel_error": err})
+
+    lib = harness.build("examples/softmax.hds")
+    y2 = torch.empty(r, c, device="cuda")
+    run = launcher(lib, "softmax")
+    call = lambda: run(x.data_ptr(), y2.data_ptr(), r, c)  # noqa: E731
+    call()
+    ref = torch.softmax(x.double(), dim=1)
+    err = ((y2.double() - ref).norm() / ref.norm()).item()
+    t = median_ms(call)
+    t_ref = median_ms(lambda: torch.softmax(x, dim=1))
+    rows.append({"workload": f"softmax fp32 {r}x{c}", "reference": "torch eager", "hds_ms": t, "ref_ms": t_ref,
+                 "hds_GBps": 2 * nbytes / t / 1e6, "speedup_vs_ref": t_ref / t, "rel_error": err})
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    args = parser.parse_args()
+    rows = []
+    bench_gemm(rows, 4096, 4096, 4096)
+    bench_gemm(rows, 1000, 1003, 517)
+    bench_rows(rows, 8192, 8192)
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    meta = {"date": stamp, "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "host": platform.node()}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "core.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
+    lines = [f"# Compiler-core benchmark ({meta['gpu']}, {stamp}, torch {meta['torch']})", "",
+             "| workload | reference | hds ms | ref ms | hds / ref speed | rel. error |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['workload']} | {r['reference']} | {r['hds_ms']:.3f} | {r['ref_ms']:.3f} | "
+                     f"{r['speedup_vs_ref']:.2f}x | {r['rel_error']:.1e} |")
+    (out / "core.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (see docs/gpu-runs.md): the GPU tests and the
+# benchmark over .cu files emitted here by hdsc (.devcarry/emitted), writing
+# everything under $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/hds-out}
+mkdir -p "$out"
+export HDS_EMITTED_DIR=$PWD/.devcarry/emitted PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv; nvcc --version | tail -2; } >"$out/device.txt" 2>&1
+python3 -m pytest -q -rs tests/gpu 2>&1 | tee "$out/pytest.txt"
+python3 bench/bench_core.py --out "$out" 2>&1 | tee "$out/bench.txt"
+# Memory and race checks of the shared-memory examples on small odd shapes.
+for tool in memcheck racecheck synccheck; do
+    compute-sanitizer --tool $tool --error-exitcode 3 python3 -m pytest -q -x tests/gpu \
+        -k "(matmul and 129-127-9) or (row_sum and 37-255) or (softmax and 64-33) or (vector_add and 257)" \
+        >"$out/sanitizer-$tool.txt" 2>&1
+    echo "compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitizer-$tool.txt") clean summaries)" | tee -a "$out/sanitizer-summary.txt"
+done

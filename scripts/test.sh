@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test: Catch2 unit tests,
+# golden files, error tests, malformed-input and CLI checks, nvcc compiles
+# (all through ctest), then the pytest harness (GPU tests skip without a GPU).
+#   scripts/test.sh              the full suite
+#   scripts/test.sh --sanitize   the same under AddressSanitizer + UBSan
+set -euo pipefail
+source "$(dirname "$0")/setup.sh"
+
+sanitize=0
+for arg in "$@"; do
+    case $arg in
+        --sanitize) sanitize=1 ;;
+        *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+    esac
+done
+
+hds_setup
+if [[ $sanitize -eq 1 ]]; then
+    HDS_BUILD=$HDS_ROOT/build-sanitize
+    hds_build -DCMAKE_BUILD_TYPE=Debug -DHDS_SANITIZE=ON
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+    hds_build
+fi
+
+hds_log "ctest"
+(cd "$HDS_BUILD" && ctest --output-on-failure -j"$(nproc)")
+
+hds_log "pytest"
+HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs "$HDS_ROOT/tests/gpu"

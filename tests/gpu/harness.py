@@ -1,0 +1,184 @@
+"""GPU test harness: compiles a .hds file with hdsc, builds the emitted .cu with
+nvcc into a shared library (plus shim.cu), and calls the generated launchers
+through ctypes on numpy arrays.
+
+    lib = build("examples/matmul_tiled.hds")
+    c = lib.run("matmul_tiled", inputs={"a": a, "b": b}, outputs={"c": (shape, np.float32)},
+                sizes={"M": m, "K": k, "N": n})
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIM = Path(__file__).resolve().parent / "shim.cu"
+CACHE = Path(os.environ.get("HDS_TEST_CACHE", ROOT / "build" / "gpu-tests"))
+
+_C_TYPES = {
+    "float": ctypes.c_float, "double": ctypes.c_double, "int": ctypes.c_int, "long long": ctypes.c_longlong,
+    "unsigned": ctypes.c_uint, "unsigned long long": ctypes.c_ulonglong, "short": ctypes.c_short,
+    "signed char": ctypes.c_byte, "unsigned char": ctypes.c_ubyte, "bool": ctypes.c_bool,
+}
+
+
+def hdsc() -> Path:
+    path = Path(os.environ.get("HDSC", ROOT / "build" / "hdsc"))
+    if not path.exists():
+        raise FileNotFoundError(f"hdsc not found at {path}: build first or set HDSC")
+    return path
+
+
+def nvcc() -> str | None:
+    return shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None)
+
+
+def gpu_unavailable_reason() -> str | None:
+    """None when a CUDA GPU can run kernels here, else why not."""
+    if nvcc() is None:
+        return "nvcc not found"
+    for name in ("libcudart.so", "libcudart.so.13", "libcudart.so.12", "/usr/local/cuda/lib64/libcudart.so"):
+        try:
+            rt = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    else:
+        return "CUDA runtime library not found"
+    count = ctypes.c_int(0)
+    err = rt.cudaGetDeviceCount(ctypes.byref(count))
+    if err != 0 or count.value == 0:
+        return f"no CUDA GPU visible (cudaGetDeviceCount returned error {err})"
+    return None
+
+
+class Launcher:
+    """One `launch_<kernel>` function, its parameter names and C types."""
+
+    def __init__(self, lib: ctypes.CDLL, name: str, params: list[tuple[str, str]]):
+        self.name = name
+        self.params = params  # (C type, name), stream excluded
+        self.fn = getattr(lib, f"launch_{name}")
+        argtypes = []
+        for ctype, _ in params:
+            argtypes.append(ctypes.c_void_p if ctype.endswith("*") else _C_TYPES[ctype])
+        self.fn.argtypes = argtypes + [ctypes.c_void_p]
+        self.fn.restype = ctypes.c_int
+
+
+class Library:
+    def __init__(self, so_path: Path, header: Path):
+        self.lib = ctypes.CDLL(str(so_path))
+        self.lib.hds_alloc.restype = ctypes.c_void_p
+        self.lib.hds_alloc.argtypes = [ctypes.c_size_t]
+        self.lib.hds_free.argtypes = [ctypes.c_void_p]
+        for f in ("hds_to_device", "hds_to_host"):
+            getattr(self.lib, f).argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+        self.lib.hds_fill_bytes.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
+        self.lib.hds_error_string.restype = ctypes.c_char_p
+        self.launchers = {}
+        text = header.read_text()
+        for m in re.finditer(r"cudaError_t launch_(\w+)\(([^;]*?)\);", text, re.S):
+            params = []
+            for p in m.group(2).split(","):
+                p = " ".join(p.split())
+                if p.startswith("cudaStream_t"):
+                    continue
+                ctype, pname = p.rsplit(" ", 1)
+                if pname.startswith("*"):
+                    ctype, pname = ctype + "*", pname[1:]
+                params.append((ctype.replace("const ", ""), pname))
+            self.launchers[m.group(1)] = Launcher(self.lib, m.group(1), params)
+
+    def check(self, err: int, what: str):
+        if err != 0:
+            raise RuntimeError(f"{what}: {self.lib.hds_error_string(err).decode()} ({err})")
+
+    def device(self, array: np.ndarray):
+        ptr = self.lib.hds_alloc(max(array.nbytes, 1))
+        if not ptr:
+            raise MemoryError("cudaMalloc failed")
+        self.check(self.lib.hds_to_device(ptr, array.ctypes.data, array.nbytes), "copy to device")
+        return ptr
+
+    def launch_raw(self, kernel: str, args: list) -> int:
+        """Calls the launcher with raw arguments; returns its cudaError_t."""
+        return self.launchers[kernel].fn(*args, None)
+
+    def run(self, kernel: str, inputs: dict, outputs: dict, sizes: dict, scalars: dict | None = None):
+        """Copies inputs to the GPU, poisons outputs (all bits set: NaN for
+        floats), launches, synchronises and returns the outputs as arrays."""
+        launcher = self.launchers[kernel]
+        scalars = scalars or {}
+        args, allocations, results = [], [], {}
+        try:
+            for ctype, name in launcher.params:
+                if name in inputs:
+                    ptr = self.device(np.ascontiguousarray(inputs[name]))
+                    allocations.append(ptr)
+                    args.append(ptr)
+                elif name in outputs:
+                    shape, dtype = outputs[name]
+                    host = np.empty(shape, dtype=dtype)
+                    ptr = self.lib.hds_alloc(max(host.nbytes, 1))
+                    allocations.append(ptr)
+                    self.check(self.lib.hds_fill_bytes(ptr, 0xFF, host.nbytes), "poison output")
+                    results[name] = (host, ptr)
+                    args.append(ptr)
+                elif name in sizes:
+                    args.append(sizes[name])
+                elif name in scalars:
+                    args.append(scalars[name])
+                else:
+                    raise KeyError(f"no value for parameter '{name}' of launch_{kernel}")
+            self.check(launcher.fn(*args, None), f"launch_{kernel}")
+            self.check(self.lib.hds_synchronize(), f"{kernel} execution")
+            out = {}
+            for name, (host, ptr) in results.items():
+                self.check(self.lib.hds_to_host(host.ctypes.data, ptr, host.nbytes), "copy to host")
+                out[name] = host
+            return out
+        finally:
+            for ptr in allocations:
+                self.lib.hds_free(ptr)
+
+
+def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
+    """hdsc + nvcc -shared; cached by the content of the .hds and hdsc."""
+    source = Path(source)
+    if not source.is_absolute():
+        source = ROOT / source
+    compiler = b"" if os.environ.get("HDS_EMITTED_DIR") else hdsc().read_bytes()
+    key = hashlib.sha256(source.read_bytes() + compiler + SHIM.read_bytes()).hexdigest()[:16]
+    out = CACHE / f"{source.stem}-{key}"
+    so = out / f"lib{source.stem}.so"
+    header = out / f"{source.stem}.h"
+    if not so.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        cu = out / f"{source.stem}.cu"
+        emitted = os.environ.get("HDS_EMITTED_DIR")
+        if emitted:  # .cu/.h emitted elsewhere by hdsc (e.g. on a machine without a GPU)
+            shutil.copy(Path(emitted) / cu.name, cu)
+            shutil.copy(Path(emitted) / header.name, header)
+        else:
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)], check=True)
+        subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
+                        "-gencode", "arch=compute_90,code=sm_90", *extra_flags, str(cu), str(SHIM), "-o", str(so)],
+                       check=True)
+    return Library(so, header)
+
+
+def rel_error(out: np.ndarray, ref: np.ndarray) -> float:
+    """‖out − ref‖ / ‖ref‖ in float64; NaN anywhere (unwritten output) gives inf."""
+    out = out.astype(np.float64)
+    ref = ref.astype(np.float64)
+    if not np.all(np.isfinite(out)):
+        return float("inf")
+    return float(np.linalg.norm(out - ref) / max(np.linalg.norm(ref), 1e-300))

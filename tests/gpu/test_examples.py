@@ -1,0 +1,86 @@
+"""Every example, built with hdsc + nvcc and run on the GPU against numpy on
+odd shapes (not multiples of any tile). Inputs are fresh random data; outputs
+are poisoned with NaN before each run so unwritten elements fail."""
+import numpy as np
+import pytest
+
+import harness
+
+rng = np.random.default_rng(2026)
+gpu = pytest.mark.gpu
+
+
+def rand(*shape, dtype=np.float32):
+    return rng.standard_normal(shape).astype(dtype)
+
+
+@gpu
+@pytest.mark.parametrize("n", [1, 257, 1_000_003])
+def test_vector_add(n):
+    lib = harness.build("examples/vector_add.hds")
+    a, b = rand(n), rand(n)
+    out = lib.run("vector_add", {"a": a, "b": b}, {"c": ((n,), np.float32)}, {"N": n})
+    assert harness.rel_error(out["c"], a.astype(np.float64) + b) < 1e-7
+
+
+@gpu
+@pytest.mark.parametrize("kernel", ["matmul_naive", "matmul_tiled"])
+@pytest.mark.parametrize("m,n,k", [(1000, 1003, 517), (129, 127, 9), (1, 1, 1), (256, 384, 64), (77, 300, 1031)])
+def test_matmul(kernel, m, n, k):
+    lib = harness.build(f"examples/{kernel}.hds")
+    a, b = rand(m, k), rand(k, n)
+    out = lib.run(kernel, {"a": a, "b": b}, {"c": ((m, n), np.float32)}, {"M": m, "K": k, "N": n})
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    assert harness.rel_error(out["c"], ref) < 1e-5
+
+
+@gpu
+@pytest.mark.parametrize("r,c", [(1000, 1003), (3, 1), (1, 5000), (37, 255)])
+def test_row_sum(r, c):
+    lib = harness.build("examples/row_sum.hds")
+    x = rand(r, c)
+    out = lib.run("row_sum", {"x": x}, {"y": ((r,), np.float32)}, {"R": r, "C": c})
+    assert harness.rel_error(out["y"], x.astype(np.float64).sum(axis=1)) < 1e-5
+
+
+@gpu
+@pytest.mark.parametrize("r,c", [(1000, 1003), (7, 1), (2, 4097), (64, 33)])
+def test_softmax(r, c):
+    lib = harness.build("examples/softmax.hds")
+    x = rand(r, c) * 4
+    out = lib.run("softmax", {"x": x}, {"y": ((r, c), np.float32)}, {"R": r, "C": c})
+    x64 = x.astype(np.float64)
+    e = np.exp(x64 - x64.max(axis=1, keepdims=True))
+    assert harness.rel_error(out["y"], e / e.sum(axis=1, keepdims=True)) < 1e-5
+
+
+def _gelu(v):
+    from math import erf
+
+    return 0.5 * v * (1.0 + np.vectorize(erf)(v / np.sqrt(2.0)))
+
+
+@gpu
+@pytest.mark.parametrize("n", [1, 1000, 100_003])
+def test_gelu_f16(n):
+    lib = harness.build("examples/gelu_f16.hds")
+    x, bias = rand(n, dtype=np.float16), rand(n, dtype=np.float16)
+    out = lib.run("gelu_f16", {"x": x, "bias": bias}, {"y": ((n,), np.float16)}, {"N": n})
+    biased = (x + bias).astype(np.float64)  # numpy rounds the f16 sum like __hadd
+    ref = _gelu(biased)
+    assert out["y"].dtype == np.float16
+    assert harness.rel_error(out["y"], ref) < 2e-3
+
+
+@pytest.mark.skipif(harness.nvcc() is None, reason="nvcc not found")
+def test_launchers_reject_bad_arguments():
+    """Argument checks happen on the host before any CUDA call, so this runs
+    without a GPU: null tensors and non-positive sizes are cudaErrorInvalidValue
+    (1); grids over the hardware limits are cudaErrorInvalidConfiguration (9)."""
+    lib = harness.build("examples/matmul_naive.hds")
+    dummy = 1 << 20  # never dereferenced: the launcher must refuse first
+    assert lib.launch_raw("matmul_naive", [None, dummy, dummy, 4, 4, 4]) == 1
+    assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 0, 4, 4]) == 1
+    assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 4, -3, 4]) == 1
+    assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 1 << 16, 1 << 16, 4]) == 1  # M*K >= 2^31
+    assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 1_100_000, 1, 1]) == 9  # grid.y > 65535
