@@ -18,7 +18,9 @@ namespace hds::driver {
 
 namespace fs = std::filesystem;
 
-const char* version() { return "0.1.0"; }
+const char* version() {
+    return "0.1.0";
+}
 
 namespace {
 
@@ -32,14 +34,15 @@ std::string depfile_escape(const std::string& path) {
     return out;
 }
 
-int emit_outputs(const Options& opts, const ir::Module& m, const std::vector<std::string>& inputs,
-                 std::ostream& out, std::ostream& err) {
+int emit_outputs(const Options& opts, const ir::Module& m, const std::vector<std::string>& inputs, std::ostream& out,
+                 std::ostream& err) {
     std::string cu_path = opts.output;
     if (cu_path.empty()) cu_path = fs::path(opts.input).stem().string() + ".cu";
     bool to_stdout = cu_path == "-";
     std::string h_path = opts.header;
-    if (h_path.empty()) h_path = to_stdout ? fs::path(opts.input).stem().string() + ".h"
-                                           : fs::path(cu_path).replace_extension(".h").string();
+    if (h_path.empty())
+        h_path = to_stdout ? fs::path(opts.input).stem().string() + ".h"
+                           : fs::path(cu_path).replace_extension(".h").string();
     codegen::CudaOptions copts;
     copts.line_directives = opts.line_directives;
     copts.version = version();

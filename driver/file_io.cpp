@@ -1,14 +1,14 @@
 // file_io.cpp — reading and atomic writing.
 #include "driver/file_io.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace hds::driver {
 

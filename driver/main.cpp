@@ -9,8 +9,7 @@
 int main(int argc, char** argv) {
     using hds::driver::Options;
     Options opts;
-    CLI::App app{"hdsc: compiles .hds kernels to readable CUDA C++ (a .cu file and a header with launchers)",
-                 "hdsc"};
+    CLI::App app{"hdsc: compiles .hds kernels to readable CUDA C++ (a .cu file and a header with launchers)", "hdsc"};
     app.add_option("input", opts.input, "the .hds file to compile")->required();
     app.add_option("-o,--output", opts.output, "output .cu path ('-' for stdout; default <stem>.cu)");
     app.add_option("--header", opts.header, "output header path (default: beside the .cu)");
@@ -18,16 +17,15 @@ int main(int argc, char** argv) {
     app.add_option("--depfile", opts.depfile, "write a Makefile depfile listing every file read");
     std::string emit_help = "what to print: tokens, ast, ir, ir-after=PASS, or cu (default). PASS is one of:";
     for (const std::string& p : hds::ir::pass_names()) emit_help += " " + p;
-    app.add_option("--emit", opts.emit, emit_help)
-        ->check([](const std::string& v) -> std::string {
-            if (v == "tokens" || v == "ast" || v == "ir" || v == "cu") return "";
-            if (v.rfind("ir-after=", 0) == 0) {
-                for (const std::string& p : hds::ir::pass_names())
-                    if (v.substr(9) == p) return "";
-                return "unknown pass '" + v.substr(9) + "'";
-            }
-            return "must be tokens, ast, ir, ir-after=PASS or cu";
-        });
+    app.add_option("--emit", opts.emit, emit_help)->check([](const std::string& v) -> std::string {
+        if (v == "tokens" || v == "ast" || v == "ir" || v == "cu") return "";
+        if (v.rfind("ir-after=", 0) == 0) {
+            for (const std::string& p : hds::ir::pass_names())
+                if (v.substr(9) == p) return "";
+            return "unknown pass '" + v.substr(9) + "'";
+        }
+        return "must be tokens, ast, ir, ir-after=PASS or cu";
+    });
     app.add_flag("--check", opts.check_only, "only check the input; write nothing");
     app.add_flag("--verify", opts.verify, "check that errors match the file's expected-error comments");
     app.add_flag("--line-directives", opts.line_directives, "emit #line directives instead of line comments");
@@ -40,7 +38,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "hdsc: error: " << e.what() << "\n" << "Run 'hdsc --help' for usage.\n";
+        std::cerr << "hdsc: error: " << e.what() << "\n"
+                  << "Run 'hdsc --help' for usage.\n";
         return hds::driver::kUserError;
     }
     return hds::driver::compile(opts, std::cout, std::cerr);

@@ -17,18 +17,21 @@ class Builder {
     std::unique_ptr<Module> file(HdsParser::FileContext* ctx) {
         auto m = std::make_unique<Module>();
         for (auto* item : ctx->item()) {
-            if (auto* d = item->importDecl()) m->decls.push_back(import_decl(d));
-            else if (auto* d = item->constDecl()) m->decls.push_back(const_decl(d));
-            else if (auto* d = item->kernelDecl()) m->decls.push_back(kernel_decl(d));
-            else if (auto* d = item->deviceFnDecl()) m->decls.push_back(fn_decl(d));
+            if (auto* d = item->importDecl())
+                m->decls.push_back(import_decl(d));
+            else if (auto* d = item->constDecl())
+                m->decls.push_back(const_decl(d));
+            else if (auto* d = item->kernelDecl())
+                m->decls.push_back(kernel_decl(d));
+            else if (auto* d = item->deviceFnDecl())
+                m->decls.push_back(fn_decl(d));
         }
         return m;
     }
 
   private:
     SourceLoc loc(antlr4::Token* t) const {
-        return {file_, static_cast<uint32_t>(t->getLine()),
-                static_cast<uint32_t>(t->getCharPositionInLine() + 1)};
+        return {file_, static_cast<uint32_t>(t->getLine()), static_cast<uint32_t>(t->getCharPositionInLine() + 1)};
     }
     SourceLoc end_loc(antlr4::Token* t) const {
         SourceLoc l = loc(t);
@@ -39,9 +42,7 @@ class Builder {
         antlr4::Token* stop = ctx->getStop() ? ctx->getStop() : ctx->getStart();
         return {loc(ctx->getStart()), end_loc(stop)};
     }
-    SourceRange range(antlr4::tree::TerminalNode* n) const {
-        return {loc(n->getSymbol()), end_loc(n->getSymbol())};
-    }
+    SourceRange range(antlr4::tree::TerminalNode* n) const { return {loc(n->getSymbol()), end_loc(n->getSymbol())}; }
     SourceRange range(antlr4::Token* t) const { return {loc(t), end_loc(t)}; }
 
     DeclPtr import_decl(HdsParser::ImportDeclContext* ctx) {
@@ -123,7 +124,8 @@ class Builder {
         auto s = std::make_unique<IfStmt>(r);
         s->cond = expr(cond);
         s->then_block = block(blocks.at(0));
-        if (blocks.size() > 1) s->else_stmt = block(blocks[1]);
+        if (blocks.size() > 1)
+            s->else_stmt = block(blocks[1]);
         else if (else_if)
             s->else_stmt = if_stmt(range(else_if), else_if->expr(), else_if->block(), else_if->ifOnly());
         return s;
@@ -175,8 +177,7 @@ class Builder {
             if (c->expr()) s->value = expr(c->expr());
             return s;
         }
-        if (dynamic_cast<HdsParser::BreakStmtContext*>(ctx))
-            return std::make_unique<JumpStmt>(StmtKind::Break, r);
+        if (dynamic_cast<HdsParser::BreakStmtContext*>(ctx)) return std::make_unique<JumpStmt>(StmtKind::Break, r);
         if (dynamic_cast<HdsParser::ContinueStmtContext*>(ctx))
             return std::make_unique<JumpStmt>(StmtKind::Continue, r);
         if (auto* c = dynamic_cast<HdsParser::AssignStmtContext*>(ctx)) {
@@ -198,11 +199,11 @@ class Builder {
 
     static BinaryOp binary_op(const std::string& op) {
         static const std::pair<const char*, BinaryOp> table[] = {
-            {"*", BinaryOp::Mul},     {"/", BinaryOp::Div},     {"%", BinaryOp::Mod},    {"+", BinaryOp::Add},
-            {"-", BinaryOp::Sub},     {"<<", BinaryOp::Shl},    {">>", BinaryOp::Shr},   {"<", BinaryOp::Lt},
-            {"<=", BinaryOp::Le},     {">", BinaryOp::Gt},      {">=", BinaryOp::Ge},    {"==", BinaryOp::Eq},
-            {"!=", BinaryOp::Ne},     {"&", BinaryOp::BitAnd},  {"^", BinaryOp::BitXor}, {"|", BinaryOp::BitOr},
-            {"&&", BinaryOp::And},    {"||", BinaryOp::Or}};
+            {"*", BinaryOp::Mul},  {"/", BinaryOp::Div},    {"%", BinaryOp::Mod},    {"+", BinaryOp::Add},
+            {"-", BinaryOp::Sub},  {"<<", BinaryOp::Shl},   {">>", BinaryOp::Shr},   {"<", BinaryOp::Lt},
+            {"<=", BinaryOp::Le},  {">", BinaryOp::Gt},     {">=", BinaryOp::Ge},    {"==", BinaryOp::Eq},
+            {"!=", BinaryOp::Ne},  {"&", BinaryOp::BitAnd}, {"^", BinaryOp::BitXor}, {"|", BinaryOp::BitOr},
+            {"&&", BinaryOp::And}, {"||", BinaryOp::Or}};
         for (const auto& [s, o] : table)
             if (op == s) return o;
         return BinaryOp::Add;  // unreachable for input the grammar accepted

@@ -10,7 +10,6 @@
 
 namespace hds {
 
-std::unique_ptr<Module> build_ast(HdsParser::FileContext* tree, uint32_t file,
-                                  DiagnosticsEngine& diags);
+std::unique_ptr<Module> build_ast(HdsParser::FileContext* tree, uint32_t file, DiagnosticsEngine& diags);
 
 }  // namespace hds

@@ -7,16 +7,19 @@ namespace hds {
 
 const char* op_spelling(UnaryOp op) {
     switch (op) {
-        case UnaryOp::Neg: return "-";
-        case UnaryOp::Not: return "!";
-        case UnaryOp::BitNot: return "~";
+        case UnaryOp::Neg:
+            return "-";
+        case UnaryOp::Not:
+            return "!";
+        case UnaryOp::BitNot:
+            return "~";
     }
     return "?";
 }
 
 const char* op_spelling(BinaryOp op) {
-    static const char* names[] = {"*", "/", "%", "+", "-", "<<", ">>", "<", "<=", ">", ">=",
-                                  "==", "!=", "&", "^", "|", "&&", "||"};
+    static const char* names[] = {
+        "*", "/", "%", "+", "-", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||"};
     return names[static_cast<int>(op)];
 }
 
@@ -28,7 +31,9 @@ class Printer {
 
     void decl(const Decl& d) {
         switch (d.kind) {
-            case DeclKind::Import: head("ImportDecl", d.range, "\"" + as<const ImportDecl>(d).path + "\""); break;
+            case DeclKind::Import:
+                head("ImportDecl", d.range, "\"" + as<const ImportDecl>(d).path + "\"");
+                break;
             case DeclKind::Const: {
                 auto& c = as<const ConstDecl>(d);
                 head("ConstDecl", d.range, fmt::format("'{}' {}", d.name, type(c.type)));
@@ -39,11 +44,16 @@ class Printer {
                 auto& k = as<const KernelDecl>(d);
                 head("KernelDecl", d.range, "'" + d.name + "'");
                 child([&] {
-                    for (const Param& p : k.params) head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
+                    for (const Param& p : k.params)
+                        head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
                     head("Grid", k.grid_range, "");
-                    child([&] { for (const ExprPtr& g : k.grid) expr(*g); });
+                    child([&] {
+                        for (const ExprPtr& g : k.grid) expr(*g);
+                    });
                     head("Block", k.block_range, "");
-                    child([&] { for (const ExprPtr& b : k.block) expr(*b); });
+                    child([&] {
+                        for (const ExprPtr& b : k.block) expr(*b);
+                    });
                     stmt(*k.body);
                 });
                 break;
@@ -52,7 +62,8 @@ class Printer {
                 auto& f = as<const DeviceFnDecl>(d);
                 head("DeviceFnDecl", d.range, fmt::format("'{}'{}", d.name, f.ret ? " -> " + type(*f.ret) : ""));
                 child([&] {
-                    for (const Param& p : f.params) head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
+                    for (const Param& p : f.params)
+                        head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
                     stmt(*f.body);
                 });
                 break;
@@ -85,7 +96,9 @@ class Printer {
         switch (s.kind) {
             case StmtKind::Block: {
                 head("Block", s.range, "");
-                child([&] { for (const StmtPtr& x : as<const BlockStmt>(s).stmts) stmt(*x); });
+                child([&] {
+                    for (const StmtPtr& x : as<const BlockStmt>(s).stmts) stmt(*x);
+                });
                 break;
             }
             case StmtKind::Let: {
@@ -136,18 +149,30 @@ class Printer {
                 head("ReturnStmt", s.range, "");
                 if (auto& v = as<const ReturnStmt>(s).value) child([&] { expr(*v); });
                 break;
-            case StmtKind::Break: head("BreakStmt", s.range, ""); break;
-            case StmtKind::Continue: head("ContinueStmt", s.range, ""); break;
+            case StmtKind::Break:
+                head("BreakStmt", s.range, "");
+                break;
+            case StmtKind::Continue:
+                head("ContinueStmt", s.range, "");
+                break;
         }
     }
 
     void expr(const Expr& e) {
         std::string t = e.checked ? " : " + e.type.str() : "";
         switch (e.kind) {
-            case ExprKind::IntLit: head("IntLit", e.range, std::to_string(as<const IntLit>(e).value) + t); break;
-            case ExprKind::FloatLit: head("FloatLit", e.range, fmt::format("{}", as<const FloatLit>(e).value) + t); break;
-            case ExprKind::BoolLit: head("BoolLit", e.range, (as<const BoolLit>(e).value ? "true" : "false") + t); break;
-            case ExprKind::Name: head("Name", e.range, "'" + as<const NameExpr>(e).name + "'" + t); break;
+            case ExprKind::IntLit:
+                head("IntLit", e.range, std::to_string(as<const IntLit>(e).value) + t);
+                break;
+            case ExprKind::FloatLit:
+                head("FloatLit", e.range, fmt::format("{}", as<const FloatLit>(e).value) + t);
+                break;
+            case ExprKind::BoolLit:
+                head("BoolLit", e.range, (as<const BoolLit>(e).value ? "true" : "false") + t);
+                break;
+            case ExprKind::Name:
+                head("Name", e.range, "'" + as<const NameExpr>(e).name + "'" + t);
+                break;
             case ExprKind::Member: {
                 auto& m = as<const MemberExpr>(e);
                 head("Member", e.range, "." + m.member + t);
@@ -207,7 +232,9 @@ class Printer {
             }
             case ExprKind::List:
                 head("List", e.range, t);
-                child([&] { for (const ExprPtr& x : as<const ListExpr>(e).elems) expr(*x); });
+                child([&] {
+                    for (const ExprPtr& x : as<const ListExpr>(e).elems) expr(*x);
+                });
                 break;
         }
     }

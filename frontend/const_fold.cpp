@@ -8,12 +8,18 @@ namespace hds {
 namespace {
 int64_t wrap(int64_t v, ScalarType t) {
     switch (t) {
-        case ScalarType::I8: return static_cast<int8_t>(v);
-        case ScalarType::I16: return static_cast<int16_t>(v);
-        case ScalarType::I32: return static_cast<int32_t>(v);
-        case ScalarType::U8: return static_cast<uint8_t>(v);
-        case ScalarType::U32: return static_cast<uint32_t>(v);
-        default: return v;
+        case ScalarType::I8:
+            return static_cast<int8_t>(v);
+        case ScalarType::I16:
+            return static_cast<int16_t>(v);
+        case ScalarType::I32:
+            return static_cast<int32_t>(v);
+        case ScalarType::U8:
+            return static_cast<uint8_t>(v);
+        case ScalarType::U32:
+            return static_cast<uint32_t>(v);
+        default:
+            return v;
     }
 }
 }  // namespace
@@ -33,7 +39,8 @@ std::optional<ConstValue> fold_unary(UnaryOp op, const ConstValue& a) {
     switch (op) {
         case UnaryOp::Neg:
             if (a.kind == ConstValue::Kind::Float) return ConstValue::make_float(-a.f);
-            if (a.kind == ConstValue::Kind::Int) return ConstValue::make_int(static_cast<int64_t>(-static_cast<uint64_t>(a.i)));
+            if (a.kind == ConstValue::Kind::Int)
+                return ConstValue::make_int(static_cast<int64_t>(-static_cast<uint64_t>(a.i)));
             return std::nullopt;
         case UnaryOp::Not:
             if (a.kind == ConstValue::Kind::Bool) return ConstValue::make_bool(!a.i);
@@ -58,26 +65,40 @@ std::optional<ConstValue> fold_binary(BinaryOp op, const ConstValue& a, const Co
     if (is_fp) {
         double x = a.as_double(), y = b.as_double();
         switch (op) {
-            case BinaryOp::Add: return ConstValue::make_float(x + y);
-            case BinaryOp::Sub: return ConstValue::make_float(x - y);
-            case BinaryOp::Mul: return ConstValue::make_float(x * y);
-            case BinaryOp::Div: return ConstValue::make_float(x / y);
-            case BinaryOp::Lt: return ConstValue::make_bool(x < y);
-            case BinaryOp::Le: return ConstValue::make_bool(x <= y);
-            case BinaryOp::Gt: return ConstValue::make_bool(x > y);
-            case BinaryOp::Ge: return ConstValue::make_bool(x >= y);
-            case BinaryOp::Eq: return ConstValue::make_bool(x == y);
-            case BinaryOp::Ne: return ConstValue::make_bool(x != y);
-            default: return std::nullopt;
+            case BinaryOp::Add:
+                return ConstValue::make_float(x + y);
+            case BinaryOp::Sub:
+                return ConstValue::make_float(x - y);
+            case BinaryOp::Mul:
+                return ConstValue::make_float(x * y);
+            case BinaryOp::Div:
+                return ConstValue::make_float(x / y);
+            case BinaryOp::Lt:
+                return ConstValue::make_bool(x < y);
+            case BinaryOp::Le:
+                return ConstValue::make_bool(x <= y);
+            case BinaryOp::Gt:
+                return ConstValue::make_bool(x > y);
+            case BinaryOp::Ge:
+                return ConstValue::make_bool(x >= y);
+            case BinaryOp::Eq:
+                return ConstValue::make_bool(x == y);
+            case BinaryOp::Ne:
+                return ConstValue::make_bool(x != y);
+            default:
+                return std::nullopt;
         }
     }
     int64_t x = a.i, y = b.i;
     uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
     auto make = [&](int64_t v) { return ConstValue::make_int(wrap(v, wrap_type)); };
     switch (op) {
-        case BinaryOp::Add: return make(static_cast<int64_t>(ux + uy));
-        case BinaryOp::Sub: return make(static_cast<int64_t>(ux - uy));
-        case BinaryOp::Mul: return make(static_cast<int64_t>(ux * uy));
+        case BinaryOp::Add:
+            return make(static_cast<int64_t>(ux + uy));
+        case BinaryOp::Sub:
+            return make(static_cast<int64_t>(ux - uy));
+        case BinaryOp::Mul:
+            return make(static_cast<int64_t>(ux * uy));
         case BinaryOp::Div:
         case BinaryOp::Mod:
             if (y == 0) {
@@ -87,20 +108,31 @@ std::optional<ConstValue> fold_binary(BinaryOp op, const ConstValue& a, const Co
             if (is_unsigned) return make(static_cast<int64_t>(op == BinaryOp::Div ? ux / uy : ux % uy));
             if (x == INT64_MIN && y == -1) return make(op == BinaryOp::Div ? x : 0);
             return make(op == BinaryOp::Div ? x / y : x % y);
-        case BinaryOp::Shl: return y < 0 || y > 63 ? std::nullopt : std::optional(make(static_cast<int64_t>(ux << y)));
+        case BinaryOp::Shl:
+            return y < 0 || y > 63 ? std::nullopt : std::optional(make(static_cast<int64_t>(ux << y)));
         case BinaryOp::Shr:
             if (y < 0 || y > 63) return std::nullopt;
             return make(is_unsigned ? static_cast<int64_t>(ux >> y) : x >> y);
-        case BinaryOp::BitAnd: return make(x & y);
-        case BinaryOp::BitOr: return make(x | y);
-        case BinaryOp::BitXor: return make(x ^ y);
-        case BinaryOp::Lt: return ConstValue::make_bool(is_unsigned ? ux < uy : x < y);
-        case BinaryOp::Le: return ConstValue::make_bool(is_unsigned ? ux <= uy : x <= y);
-        case BinaryOp::Gt: return ConstValue::make_bool(is_unsigned ? ux > uy : x > y);
-        case BinaryOp::Ge: return ConstValue::make_bool(is_unsigned ? ux >= uy : x >= y);
-        case BinaryOp::Eq: return ConstValue::make_bool(x == y);
-        case BinaryOp::Ne: return ConstValue::make_bool(x != y);
-        default: return std::nullopt;
+        case BinaryOp::BitAnd:
+            return make(x & y);
+        case BinaryOp::BitOr:
+            return make(x | y);
+        case BinaryOp::BitXor:
+            return make(x ^ y);
+        case BinaryOp::Lt:
+            return ConstValue::make_bool(is_unsigned ? ux < uy : x < y);
+        case BinaryOp::Le:
+            return ConstValue::make_bool(is_unsigned ? ux <= uy : x <= y);
+        case BinaryOp::Gt:
+            return ConstValue::make_bool(is_unsigned ? ux > uy : x > y);
+        case BinaryOp::Ge:
+            return ConstValue::make_bool(is_unsigned ? ux >= uy : x >= y);
+        case BinaryOp::Eq:
+            return ConstValue::make_bool(x == y);
+        case BinaryOp::Ne:
+            return ConstValue::make_bool(x != y);
+        default:
+            return std::nullopt;
     }
 }
 

@@ -20,8 +20,12 @@ const DiagInfo kDiagInfo[] = {
 };
 }  // namespace
 
-const char* diag_name(DiagId id) { return kDiagInfo[static_cast<size_t>(id)].name; }
-const char* diag_format(DiagId id) { return kDiagInfo[static_cast<size_t>(id)].format; }
+const char* diag_name(DiagId id) {
+    return kDiagInfo[static_cast<size_t>(id)].name;
+}
+const char* diag_format(DiagId id) {
+    return kDiagInfo[static_cast<size_t>(id)].format;
+}
 
 void DiagnosticsEngine::report(Severity sev, DiagId id, SourceRange range, std::string message) {
     diags_.push_back({sev, id, range, std::move(message), diags_.size()});
@@ -36,13 +40,12 @@ std::string DiagnosticsEngine::format(const Diagnostic& d) const {
     std::ostringstream os;
     const char* sev = d.severity == Severity::Error ? "error" : "note";
     if (!d.range.valid()) {
-        os << (d.range.begin.file ? sources_.path(d.range.begin.file) + ": " : std::string("hdsc: "))
-           << sev << ": " << d.message << "\n";
+        os << (d.range.begin.file ? sources_.path(d.range.begin.file) + ": " : std::string("hdsc: ")) << sev << ": "
+           << d.message << "\n";
         return os.str();
     }
     const SourceLoc& b = d.range.begin;
-    os << sources_.path(b.file) << ":" << b.line << ":" << b.col << ": " << sev << ": " << d.message
-       << "\n";
+    os << sources_.path(b.file) << ":" << b.line << ":" << b.col << ": " << sev << ": " << d.message << "\n";
     std::string_view line = sources_.line_text(b.file, b.line);
     std::string shown;
     std::string marker;
@@ -53,8 +56,7 @@ std::string DiagnosticsEngine::format(const Diagnostic& d) const {
     os << shown << "\n";
     size_t caret = b.col > 0 ? b.col - 1 : 0;
     size_t end = caret + 1;
-    if (d.range.end.file == b.file && d.range.end.line == b.line && d.range.end.col > b.col)
-        end = d.range.end.col - 1;
+    if (d.range.end.file == b.file && d.range.end.line == b.line && d.range.end.col > b.col) end = d.range.end.col - 1;
     end = std::max(end, caret + 1);
     marker.assign(caret, ' ');
     marker += '^';
@@ -86,8 +88,7 @@ std::vector<const Diagnostic*> sorted(const std::vector<Diagnostic>& diags) {
 
 void DiagnosticsEngine::print(std::ostream& os) const {
     for (const Diagnostic* d : sorted(diags_)) os << format(*d);
-    if (error_count_ > 0)
-        os << error_count_ << (error_count_ == 1 ? " error" : " errors") << " generated.\n";
+    if (error_count_ > 0) os << error_count_ << (error_count_ == 1 ? " error" : " errors") << " generated.\n";
 }
 
 bool DiagnosticsEngine::verify(std::ostream& os) const {
@@ -102,8 +103,7 @@ bool DiagnosticsEngine::verify(std::ostream& os) const {
         std::istringstream in(sources_.text(f));
         std::string line;
         for (uint32_t ln = 1; std::getline(in, line); ++ln) {
-            for (auto it = std::sregex_iterator(line.begin(), line.end(), re);
-                 it != std::sregex_iterator(); ++it) {
+            for (auto it = std::sregex_iterator(line.begin(), line.end(), re); it != std::sregex_iterator(); ++it) {
                 const std::smatch& m = *it;
                 long target = ln;
                 if (m[1].matched) {
@@ -132,8 +132,8 @@ bool DiagnosticsEngine::verify(std::ostream& os) const {
     for (const Expected& e : expected) {
         if (e.matched) continue;
         ok = false;
-        os << "verify: " << sources_.path(e.file) << ":" << e.line << ": expected error not reported: {{"
-           << e.text << "}}\n";
+        os << "verify: " << sources_.path(e.file) << ":" << e.line << ": expected error not reported: {{" << e.text
+           << "}}\n";
     }
     if (expected.empty()) {
         os << "verify: no expected-error comments found\n";

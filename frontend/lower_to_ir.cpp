@@ -96,10 +96,13 @@ class Lowerer {
                                                   : ir::SpecialKind::GridDim;
                 return ir::SpecialReg::make(which, m.member[0] - 'x');
             }
-            case ExprKind::Index: return load(as<IndexExpr>(e));
+            case ExprKind::Index:
+                return load(as<IndexExpr>(e));
             case ExprKind::Unary: {
                 auto& u = as<UnaryExpr>(e);
-                auto op = u.op == UnaryOp::Neg ? ir::UnOp::Neg : u.op == UnaryOp::Not ? ir::UnOp::Not : ir::UnOp::BitNot;
+                auto op = u.op == UnaryOp::Neg   ? ir::UnOp::Neg
+                          : u.op == UnaryOp::Not ? ir::UnOp::Not
+                                                 : ir::UnOp::BitNot;
                 return ir::Unary::make(op, expr(*u.operand, type_of(e)));
             }
             case ExprKind::Binary: {
@@ -116,8 +119,10 @@ class Lowerer {
                 auto& c = as<CastExpr>(e);
                 return ir::Cast::make(type_of(e), expr(*c.operand, type_of(*c.operand)));
             }
-            case ExprKind::Call: return call(as<CallExpr>(e));
-            default: break;
+            case ExprKind::Call:
+                return call(as<CallExpr>(e));
+            default:
+                break;
         }
         HDS_CHECK(false, "unexpected expression kind in lowering");
         return nullptr;
@@ -125,24 +130,42 @@ class Lowerer {
 
     static ir::BinOp binop(BinaryOp op) {
         switch (op) {
-            case BinaryOp::Mul: return ir::BinOp::Mul;
-            case BinaryOp::Div: return ir::BinOp::Div;
-            case BinaryOp::Mod: return ir::BinOp::Mod;
-            case BinaryOp::Add: return ir::BinOp::Add;
-            case BinaryOp::Sub: return ir::BinOp::Sub;
-            case BinaryOp::Shl: return ir::BinOp::Shl;
-            case BinaryOp::Shr: return ir::BinOp::Shr;
-            case BinaryOp::Lt: return ir::BinOp::Lt;
-            case BinaryOp::Le: return ir::BinOp::Le;
-            case BinaryOp::Gt: return ir::BinOp::Gt;
-            case BinaryOp::Ge: return ir::BinOp::Ge;
-            case BinaryOp::Eq: return ir::BinOp::Eq;
-            case BinaryOp::Ne: return ir::BinOp::Ne;
-            case BinaryOp::BitAnd: return ir::BinOp::BitAnd;
-            case BinaryOp::BitXor: return ir::BinOp::BitXor;
-            case BinaryOp::BitOr: return ir::BinOp::BitOr;
-            case BinaryOp::And: return ir::BinOp::And;
-            case BinaryOp::Or: return ir::BinOp::Or;
+            case BinaryOp::Mul:
+                return ir::BinOp::Mul;
+            case BinaryOp::Div:
+                return ir::BinOp::Div;
+            case BinaryOp::Mod:
+                return ir::BinOp::Mod;
+            case BinaryOp::Add:
+                return ir::BinOp::Add;
+            case BinaryOp::Sub:
+                return ir::BinOp::Sub;
+            case BinaryOp::Shl:
+                return ir::BinOp::Shl;
+            case BinaryOp::Shr:
+                return ir::BinOp::Shr;
+            case BinaryOp::Lt:
+                return ir::BinOp::Lt;
+            case BinaryOp::Le:
+                return ir::BinOp::Le;
+            case BinaryOp::Gt:
+                return ir::BinOp::Gt;
+            case BinaryOp::Ge:
+                return ir::BinOp::Ge;
+            case BinaryOp::Eq:
+                return ir::BinOp::Eq;
+            case BinaryOp::Ne:
+                return ir::BinOp::Ne;
+            case BinaryOp::BitAnd:
+                return ir::BinOp::BitAnd;
+            case BinaryOp::BitXor:
+                return ir::BinOp::BitXor;
+            case BinaryOp::BitOr:
+                return ir::BinOp::BitOr;
+            case BinaryOp::And:
+                return ir::BinOp::And;
+            case BinaryOp::Or:
+                return ir::BinOp::Or;
         }
         return ir::BinOp::Add;
     }
@@ -173,9 +196,12 @@ class Lowerer {
         ScalarType t = type_of(e);
         for (size_t i = 0; i < e.args.size(); ++i) {
             const Expr& a = *e.args[i].value;
-            if (b->cls == BuiltinClass::Atomic && i == 0) args.push_back(load(as<IndexExpr>(a)));
-            else if (b->cls == BuiltinClass::Shuffle && i == 1) args.push_back(expr(a, ScalarType::I32));
-            else args.push_back(expr(a, t));
+            if (b->cls == BuiltinClass::Atomic && i == 0)
+                args.push_back(load(as<IndexExpr>(a)));
+            else if (b->cls == BuiltinClass::Shuffle && i == 1)
+                args.push_back(expr(a, ScalarType::I32));
+            else
+                args.push_back(expr(a, t));
         }
         return ir::Call::make(t, b->id, args);
     }
@@ -215,21 +241,26 @@ class Lowerer {
                 auto [b, idx] = access(as<IndexExpr>(*a.target));
                 return ir::Store::make(loc, b, idx, expr(*a.value, t), op);
             }
-            case StmtKind::ExprStmt: return ir::Evaluate::make(loc, expr(*as<ExprStmt>(s).expr));
+            case StmtKind::ExprStmt:
+                return ir::Evaluate::make(loc, expr(*as<ExprStmt>(s).expr));
             case StmtKind::If: {
                 auto& i = as<IfStmt>(s);
                 ir::Stmt else_s = i.else_stmt ? stmt(*i.else_stmt) : nullptr;
                 return ir::If::make(loc, expr(*i.cond, ScalarType::Bool), block(*i.then_block), else_s);
             }
-            case StmtKind::For: return for_stmt(as<ForStmt>(s));
+            case StmtKind::For:
+                return for_stmt(as<ForStmt>(s));
             case StmtKind::Return: {
                 auto& r = as<ReturnStmt>(s);
                 ir::Expr v = r.value ? expr(*r.value, *fn_ret_) : nullptr;
                 return ir::Return::make(loc, v);
             }
-            case StmtKind::Break: return ir::Jump::make_break(loc);
-            case StmtKind::Continue: return ir::Jump::make_continue(loc);
-            case StmtKind::Block: return block(as<BlockStmt>(s));
+            case StmtKind::Break:
+                return ir::Jump::make_break(loc);
+            case StmtKind::Continue:
+                return ir::Jump::make_continue(loc);
+            case StmtKind::Block:
+                return block(as<BlockStmt>(s));
         }
         return nullptr;
     }

@@ -19,7 +19,7 @@ namespace hds {
 using FileReader = std::function<std::optional<std::string>(const std::string& path)>;
 
 struct LoadedModule {
-    std::unique_ptr<Module> module;      // null when there were syntax or import errors
+    std::unique_ptr<Module> module;       // null when there were syntax or import errors
     std::vector<std::string> file_paths;  // every file read, main file first (for depfiles)
 };
 

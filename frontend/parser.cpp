@@ -64,8 +64,8 @@ std::string clean_message(std::string msg) {
 class ErrorListener : public antlr4::BaseErrorListener {
   public:
     ErrorListener(uint32_t file, DiagnosticsEngine& diags) : file_(file), diags_(diags) {}
-    void syntaxError(antlr4::Recognizer*, antlr4::Token* offending, size_t line, size_t col,
-                     const std::string& msg, std::exception_ptr) override {
+    void syntaxError(antlr4::Recognizer*, antlr4::Token* offending, size_t line, size_t col, const std::string& msg,
+                     std::exception_ptr) override {
         SourceLoc b{file_, static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1)};
         SourceLoc e = b;
         if (offending && offending->getType() != antlr4::Token::EOF)
@@ -120,8 +120,7 @@ bool check_nesting(uint32_t file, antlr4::CommonTokenStream& tokens, Diagnostics
 
 }  // namespace
 
-std::unique_ptr<Module> parse_file(uint32_t file, const SourceManager& sources,
-                                   DiagnosticsEngine& diags) {
+std::unique_ptr<Module> parse_file(uint32_t file, const SourceManager& sources, DiagnosticsEngine& diags) {
     const std::string& text = sources.text(file);
     size_t bad = find_invalid_utf8(text);
     if (bad != std::string::npos) {

@@ -55,10 +55,17 @@ void Sema::check(Module& m) {
     }
     for (auto& d : m.decls) {
         switch (d->kind) {
-            case DeclKind::Const: check_const(as<ConstDecl>(*d)); break;
-            case DeclKind::Kernel: check_kernel(as<KernelDecl>(*d)); break;
-            case DeclKind::DeviceFn: check_fn(as<DeviceFnDecl>(*d)); break;
-            case DeclKind::Import: break;
+            case DeclKind::Const:
+                check_const(as<ConstDecl>(*d));
+                break;
+            case DeclKind::Kernel:
+                check_kernel(as<KernelDecl>(*d));
+                break;
+            case DeclKind::DeviceFn:
+                check_fn(as<DeviceFnDecl>(*d));
+                break;
+            case DeclKind::Import:
+                break;
         }
     }
 }
@@ -87,8 +94,10 @@ void Sema::declare_fn(DeviceFnDecl& d) {
     Symbol* s = new_symbol(Symbol::Kind::DeviceFn, d.name, d.name_range);
     for (Param& p : d.params) {
         ScalarType t = ScalarType::I32;
-        if (p.type.is_tensor) diags_.error(DiagId::tensor_param_in_fn, p.type.range);
-        else if (p.type.space != MemSpace::None) diags_.error(DiagId::scalar_space, p.type.range);
+        if (p.type.is_tensor)
+            diags_.error(DiagId::tensor_param_in_fn, p.type.range);
+        else if (p.type.space != MemSpace::None)
+            diags_.error(DiagId::scalar_space, p.type.range);
         resolve_scalar(p.type.scalar, p.type.scalar_range, &t);
         s->param_types.push_back(t);
     }

@@ -97,8 +97,8 @@ SemaType Sema::check_mapping_call(CallExpr& e) {
         }
     } else {
         bool column = e.callee.rfind("column_", 0) == 0;
-        auto kind = e.callee.find("spatial") != std::string::npos ? MappingAtom::Kind::Spatial
-                                                                  : MappingAtom::Kind::Repeat;
+        auto kind =
+            e.callee.find("spatial") != std::string::npos ? MappingAtom::Kind::Spatial : MappingAtom::Kind::Repeat;
         MappingAtom atom = TaskMapping::make_atom(kind, dims, column);
         if (!ranks.empty()) {
             std::vector<int> sorted = ranks;
@@ -124,7 +124,8 @@ SemaType Sema::check_builtin_call(CallExpr& e, const BuiltinInfo& b) {
         return SemaType::error();
     }
     switch (b.cls) {
-        case BuiltinClass::Barrier: return SemaType::void_type();
+        case BuiltinClass::Barrier:
+            return SemaType::void_type();
         case BuiltinClass::Shuffle: {
             SemaType v = check_value(*e.args[0].value);
             bool ok = check_int(*e.args[1].value, "a lane");
@@ -144,8 +145,7 @@ SemaType Sema::check_builtin_call(CallExpr& e, const BuiltinInfo& b) {
             SemaType v = check_value(*e.args[1].value);
             if (t.is_error() || v.is_error()) return SemaType::error();
             const IndexExpr* idx = target.kind == ExprKind::Index ? &as<IndexExpr>(target) : nullptr;
-            const NameExpr* base =
-                idx && idx->base->kind == ExprKind::Name ? &as<NameExpr>(*idx->base) : nullptr;
+            const NameExpr* base = idx && idx->base->kind == ExprKind::Name ? &as<NameExpr>(*idx->base) : nullptr;
             if (!base || !base->symbol || base->symbol->kind != Symbol::Kind::Tensor ||
                 base->symbol->tensor.space == MemSpace::Register) {
                 diags_.error(DiagId::atomic_target, target.range, b.name);

@@ -44,7 +44,9 @@ SemaType Sema::check_expr(Expr& e) {
             e.value = ConstValue::make_bool(as<BoolLit>(e).value);
             t = SemaType::of(ScalarType::Bool);
             break;
-        case ExprKind::Name: t = check_name(as<NameExpr>(e)); break;
+        case ExprKind::Name:
+            t = check_name(as<NameExpr>(e));
+            break;
         case ExprKind::Member: {
             auto& m = as<MemberExpr>(e);
             SemaType base = check_expr(*m.base);
@@ -56,12 +58,24 @@ SemaType Sema::check_expr(Expr& e) {
             }
             break;
         }
-        case ExprKind::Index: t = check_index(as<IndexExpr>(e)); break;
-        case ExprKind::Unary: t = check_unary(as<UnaryExpr>(e)); break;
-        case ExprKind::Binary: t = check_binary(as<BinaryExpr>(e)); break;
-        case ExprKind::Cond: t = check_cond(as<CondExpr>(e)); break;
-        case ExprKind::Call: t = check_call(as<CallExpr>(e)); break;
-        case ExprKind::Cast: t = check_cast(as<CastExpr>(e)); break;
+        case ExprKind::Index:
+            t = check_index(as<IndexExpr>(e));
+            break;
+        case ExprKind::Unary:
+            t = check_unary(as<UnaryExpr>(e));
+            break;
+        case ExprKind::Binary:
+            t = check_binary(as<BinaryExpr>(e));
+            break;
+        case ExprKind::Cond:
+            t = check_cond(as<CondExpr>(e));
+            break;
+        case ExprKind::Call:
+            t = check_call(as<CallExpr>(e));
+            break;
+        case ExprKind::Cast:
+            t = check_cast(as<CastExpr>(e));
+            break;
         case ExprKind::List:
             diags_.error(DiagId::list_outside_args, e.range);
             for (ExprPtr& x : as<ListExpr>(e).elems) check_expr(*x);
@@ -119,9 +133,15 @@ SemaType Sema::check_unary(UnaryExpr& e) {
     bool ok = a.is_value();
     if (ok) {
         switch (e.op) {
-            case UnaryOp::Neg: ok = a.is_int_like() || a.is_float_like(); break;
-            case UnaryOp::Not: ok = a.kind == SemaType::Kind::Scalar && a.scalar == ScalarType::Bool; break;
-            case UnaryOp::BitNot: ok = a.is_int_like(); break;
+            case UnaryOp::Neg:
+                ok = a.is_int_like() || a.is_float_like();
+                break;
+            case UnaryOp::Not:
+                ok = a.kind == SemaType::Kind::Scalar && a.scalar == ScalarType::Bool;
+                break;
+            case UnaryOp::BitNot:
+                ok = a.is_int_like();
+                break;
         }
     }
     if (!ok) {
@@ -165,7 +185,9 @@ SemaType Sema::check_binary(BinaryExpr& e) {
         bool common_bool = common->kind == SemaType::Kind::Scalar && common->scalar == ScalarType::Bool;
         switch (e.op) {
             case BinaryOp::Eq:
-            case BinaryOp::Ne: result = SemaType::of(ScalarType::Bool); break;
+            case BinaryOp::Ne:
+                result = SemaType::of(ScalarType::Bool);
+                break;
             case BinaryOp::Lt:
             case BinaryOp::Le:
             case BinaryOp::Gt:
@@ -237,14 +259,19 @@ SemaType Sema::check_value(Expr& e) {
             diags_.error(DiagId::tensor_as_value, e.range, name);
             return SemaType::error();
         }
-        case SemaType::Kind::Mapping: diags_.error(DiagId::mapping_as_value, e.range); return SemaType::error();
+        case SemaType::Kind::Mapping:
+            diags_.error(DiagId::mapping_as_value, e.range);
+            return SemaType::error();
         case SemaType::Kind::Void: {
             std::string name = e.kind == ExprKind::Call ? as<CallExpr>(e).callee : "expression";
             diags_.error(DiagId::void_value, e.range, name);
             return SemaType::error();
         }
-        case SemaType::Kind::Builtin3: diags_.error(DiagId::not_assignable, e.range); return SemaType::error();
-        default: return t;
+        case SemaType::Kind::Builtin3:
+            diags_.error(DiagId::not_assignable, e.range);
+            return SemaType::error();
+        default:
+            return t;
     }
 }
 

@@ -7,7 +7,8 @@ namespace hds {
 
 bool ends_with_return(const Stmt& s) {
     switch (s.kind) {
-        case StmtKind::Return: return true;
+        case StmtKind::Return:
+            return true;
         case StmtKind::Block: {
             auto& b = static_cast<const BlockStmt&>(s);
             return !b.stmts.empty() && ends_with_return(*b.stmts.back());
@@ -16,7 +17,8 @@ bool ends_with_return(const Stmt& s) {
             auto& i = static_cast<const IfStmt&>(s);
             return i.else_stmt && ends_with_return(*i.then_block) && ends_with_return(*i.else_stmt);
         }
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -31,9 +33,13 @@ void Sema::check_block(BlockStmt& b, bool new_scope) {
 
 void Sema::check_stmt(Stmt& s) {
     switch (s.kind) {
-        case StmtKind::Let: return check_let(as<LetStmt>(s));
-        case StmtKind::Assign: return check_assign(as<AssignStmt>(s));
-        case StmtKind::ExprStmt: check_expr(*as<ExprStmt>(s).expr); return;
+        case StmtKind::Let:
+            return check_let(as<LetStmt>(s));
+        case StmtKind::Assign:
+            return check_assign(as<AssignStmt>(s));
+        case StmtKind::ExprStmt:
+            check_expr(*as<ExprStmt>(s).expr);
+            return;
         case StmtKind::If: {
             auto& i = as<IfStmt>(s);
             SemaType c = check_expr(*i.cond);
@@ -43,14 +49,17 @@ void Sema::check_stmt(Stmt& s) {
             if (i.else_stmt) check_stmt(*i.else_stmt);
             return;
         }
-        case StmtKind::For: return check_for(as<ForStmt>(s));
-        case StmtKind::Return: return check_return(as<ReturnStmt>(s));
+        case StmtKind::For:
+            return check_for(as<ForStmt>(s));
+        case StmtKind::Return:
+            return check_return(as<ReturnStmt>(s));
         case StmtKind::Break:
         case StmtKind::Continue:
             if (loop_depth_ == 0)
                 diags_.error(DiagId::break_outside_loop, s.range, s.kind == StmtKind::Break ? "break" : "continue");
             return;
-        case StmtKind::Block: return check_block(as<BlockStmt>(s));
+        case StmtKind::Block:
+            return check_block(as<BlockStmt>(s));
     }
 }
 
@@ -99,9 +108,12 @@ void Sema::check_let(LetStmt& s) {
         bool ok = resolve_scalar(s.declared->scalar, s.declared->scalar_range, &t);
         if (s.declared->space != MemSpace::None) diags_.error(DiagId::scalar_space, s.declared->range);
         sym->type = ok ? SemaType::of(t) : SemaType::error();
-        if (!s.init) diags_.error(DiagId::var_needs_init, s.name_range, s.name);
-        else if (ok) check_value_as(*s.init, t);
-        else check_expr(*s.init);
+        if (!s.init)
+            diags_.error(DiagId::var_needs_init, s.name_range, s.name);
+        else if (ok)
+            check_value_as(*s.init, t);
+        else
+            check_expr(*s.init);
     } else {
         SemaType t = check_expr(*s.init);
         if (t.kind == SemaType::Kind::Mapping && !s.is_mutable) {
@@ -162,8 +174,10 @@ void Sema::check_assign(AssignStmt& s) {
 
 void Sema::check_for(ForStmt& s) {
     for (auto& [name, range] : s.attributes) {
-        if (name == "unroll") s.unroll = true;
-        else diags_.error(DiagId::unknown_attribute, range, name);
+        if (name == "unroll")
+            s.unroll = true;
+        else
+            diags_.error(DiagId::unknown_attribute, range, name);
     }
     SemaType it = check_expr(*s.iterable);
     if (it.kind == SemaType::Kind::Mapping) return check_for_mapping(s);
@@ -224,7 +238,8 @@ void Sema::check_for_mapping(ForStmt& s) {
         diags_.error(DiagId::mapping_with_range, s.hi->range);
         check_expr(*s.hi);
     }
-    if (!s.on) diags_.error(DiagId::mapping_needs_on, s.iterable->range);
+    if (!s.on)
+        diags_.error(DiagId::mapping_needs_on, s.iterable->range);
     else if (check_int(*s.on, "a worker index")) {
         coerce(*s.on, ScalarType::I32);
         // `on threadIdx.d` with a constant block: the worker count must match.

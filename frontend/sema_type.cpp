@@ -7,10 +7,14 @@ namespace hds {
 
 const char* space_name(MemSpace s) {
     switch (s) {
-        case MemSpace::None: return "";
-        case MemSpace::Global: return "global";
-        case MemSpace::Shared: return "shared";
-        case MemSpace::Register: return "register";
+        case MemSpace::None:
+            return "";
+        case MemSpace::Global:
+            return "global";
+        case MemSpace::Shared:
+            return "shared";
+        case MemSpace::Register:
+            return "register";
     }
     return "";
 }
@@ -30,18 +34,26 @@ bool SemaType::is_float_like() const {
 
 std::string SemaType::str() const {
     switch (kind) {
-        case Kind::Error: return "<error>";
-        case Kind::Void: return "void";
-        case Kind::Scalar: return std::string(scalar_name(scalar));
-        case Kind::UntypedInt: return "integer literal";
-        case Kind::UntypedFloat: return "float literal";
+        case Kind::Error:
+            return "<error>";
+        case Kind::Void:
+            return "void";
+        case Kind::Scalar:
+            return std::string(scalar_name(scalar));
+        case Kind::UntypedInt:
+            return "integer literal";
+        case Kind::UntypedFloat:
+            return "float literal";
         case Kind::Tensor: {
             std::string s = tensor->space == MemSpace::Global ? "" : std::string(space_name(tensor->space)) + " ";
             return fmt::format("{}{}[{}d]", s, scalar_name(tensor->elem), tensor->dims.size());
         }
-        case Kind::Mapping: return "mapping " + mapping->to_string();
-        case Kind::Builtin3: return "dim3";
-        case Kind::List: return "list";
+        case Kind::Mapping:
+            return "mapping " + mapping->to_string();
+        case Kind::Builtin3:
+            return "dim3";
+        case Kind::List:
+            return "list";
     }
     return "?";
 }
@@ -58,8 +70,7 @@ std::optional<SemaType> arithmetic_type(const SemaType& a, const SemaType& b) {
         const SemaType& typed = a.is_untyped() ? b : a;
         if (typed.scalar == ScalarType::Bool) return std::nullopt;
         // A float literal next to an integer promotes the expression to f32.
-        if (lit.kind == SemaType::Kind::UntypedFloat && is_int(typed.scalar))
-            return SemaType::of(ScalarType::F32);
+        if (lit.kind == SemaType::Kind::UntypedFloat && is_int(typed.scalar)) return SemaType::of(ScalarType::F32);
         return typed;
     }
     if (auto c = common_type(a.scalar, b.scalar)) return SemaType::of(*c);

@@ -11,9 +11,13 @@ uint32_t SourceManager::add_file(std::string path, std::string text) {
     return static_cast<uint32_t>(files_.size());
 }
 
-const std::string& SourceManager::path(uint32_t file) const { return files_.at(file - 1).path; }
+const std::string& SourceManager::path(uint32_t file) const {
+    return files_.at(file - 1).path;
+}
 
-const std::string& SourceManager::text(uint32_t file) const { return files_.at(file - 1).text; }
+const std::string& SourceManager::text(uint32_t file) const {
+    return files_.at(file - 1).text;
+}
 
 std::string_view SourceManager::line_text(uint32_t file, uint32_t line) const {
     if (file == 0 || file > files_.size()) return {};

@@ -11,11 +11,11 @@ struct InternalError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-#define HDS_CHECK(cond, msg)                                                                        \
-    do {                                                                                            \
-        if (!(cond))                                                                                \
+#define HDS_CHECK(cond, msg)                                                                           \
+    do {                                                                                               \
+        if (!(cond))                                                                                   \
             throw ::hds::InternalError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + \
-                                       std::string(msg));                                           \
+                                       std::string(msg));                                              \
     } while (0)
 
 }  // namespace hds

@@ -13,25 +13,31 @@ bool is_comparison(BinOp op) {
 }
 
 const char* op_symbol(BinOp op) {
-    static const char* names[] = {"+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=",
-                                  "&", "|", "^", "&&", "||"};
+    static const char* names[] = {
+        "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "&&", "||"};
     return names[static_cast<int>(op)];
 }
 
 const char* op_symbol(UnOp op) {
     switch (op) {
-        case UnOp::Neg: return "-";
-        case UnOp::Not: return "!";
-        case UnOp::BitNot: return "~";
+        case UnOp::Neg:
+            return "-";
+        case UnOp::Not:
+            return "!";
+        case UnOp::BitNot:
+            return "~";
     }
     return "?";
 }
 
 const char* scope_name(Scope s) {
     switch (s) {
-        case Scope::Global: return "global";
-        case Scope::Shared: return "shared";
-        case Scope::Register: return "register";
+        case Scope::Global:
+            return "global";
+        case Scope::Shared:
+            return "shared";
+        case Scope::Register:
+            return "register";
     }
     return "?";
 }
@@ -44,9 +50,13 @@ Expr FloatImm::make(ScalarType t, double v) {
     HDS_CHECK(is_float(t), "FloatImm of non-float type");
     return std::make_shared<FloatImm>(t, v);
 }
-Expr BoolImm::make(bool v) { return std::make_shared<BoolImm>(v); }
+Expr BoolImm::make(bool v) {
+    return std::make_shared<BoolImm>(v);
+}
 
-Var make_var(ScalarType t, std::string name) { return std::make_shared<VarNode>(t, std::move(name)); }
+Var make_var(ScalarType t, std::string name) {
+    return std::make_shared<VarNode>(t, std::move(name));
+}
 
 Expr SpecialReg::make(SpecialKind w, int dim) {
     HDS_CHECK(dim >= 0 && dim < 3, "special register dimension out of range");
@@ -75,8 +85,7 @@ Expr Unary::make(UnOp op, Expr a) {
 Expr Binary::make(BinOp op, Expr a, Expr b) {
     HDS_CHECK(a && b, "Binary of null");
     HDS_CHECK(a->type == b->type, std::string("operands of '") + op_symbol(op) + "' differ in type: " +
-                                      std::string(scalar_name(a->type)) + " vs " +
-                                      std::string(scalar_name(b->type)));
+                                      std::string(scalar_name(a->type)) + " vs " + std::string(scalar_name(b->type)));
     bool logical = op == BinOp::And || op == BinOp::Or;
     HDS_CHECK(!logical || a->type == ScalarType::Bool, "&& or || of non-bool");
     ScalarType t = is_comparison(op) || logical ? ScalarType::Bool : a->type;
@@ -186,16 +195,34 @@ Stmt Evaluate::make(SourceLoc l, Expr value) {
     return std::make_shared<Evaluate>(l, std::move(value));
 }
 
-Stmt Return::make(SourceLoc l, Expr value) { return std::make_shared<Return>(l, std::move(value)); }
-Stmt Jump::make_break(SourceLoc l) { return std::make_shared<Jump>(StmtKind::Break, l); }
-Stmt Jump::make_continue(SourceLoc l) { return std::make_shared<Jump>(StmtKind::Continue, l); }
+Stmt Return::make(SourceLoc l, Expr value) {
+    return std::make_shared<Return>(l, std::move(value));
+}
+Stmt Jump::make_break(SourceLoc l) {
+    return std::make_shared<Jump>(StmtKind::Break, l);
+}
+Stmt Jump::make_continue(SourceLoc l) {
+    return std::make_shared<Jump>(StmtKind::Continue, l);
+}
 
-Expr i32(int64_t v) { return IntImm::make(ScalarType::I32, v); }
-Expr add(Expr a, Expr b) { return Binary::make(BinOp::Add, std::move(a), std::move(b)); }
-Expr sub(Expr a, Expr b) { return Binary::make(BinOp::Sub, std::move(a), std::move(b)); }
-Expr mul(Expr a, Expr b) { return Binary::make(BinOp::Mul, std::move(a), std::move(b)); }
-Expr div(Expr a, Expr b) { return Binary::make(BinOp::Div, std::move(a), std::move(b)); }
-Expr mod(Expr a, Expr b) { return Binary::make(BinOp::Mod, std::move(a), std::move(b)); }
+Expr i32(int64_t v) {
+    return IntImm::make(ScalarType::I32, v);
+}
+Expr add(Expr a, Expr b) {
+    return Binary::make(BinOp::Add, std::move(a), std::move(b));
+}
+Expr sub(Expr a, Expr b) {
+    return Binary::make(BinOp::Sub, std::move(a), std::move(b));
+}
+Expr mul(Expr a, Expr b) {
+    return Binary::make(BinOp::Mul, std::move(a), std::move(b));
+}
+Expr div(Expr a, Expr b) {
+    return Binary::make(BinOp::Div, std::move(a), std::move(b));
+}
+Expr mod(Expr a, Expr b) {
+    return Binary::make(BinOp::Mod, std::move(a), std::move(b));
+}
 
 std::optional<int64_t> const_int(const Expr& e) {
     if (auto* i = as<IntImm>(e)) return i->value;

@@ -199,8 +199,13 @@ struct For : StmtNode {
     bool unroll;
     Stmt body;
     For(SourceLoc l, Var v, Expr lo_, Expr hi_, Expr st, bool u, Stmt b)
-        : StmtNode(kKind, l), var(std::move(v)), lo(std::move(lo_)), hi(std::move(hi_)), step(std::move(st)),
-          unroll(u), body(std::move(b)) {}
+        : StmtNode(kKind, l),
+          var(std::move(v)),
+          lo(std::move(lo_)),
+          hi(std::move(hi_)),
+          step(std::move(st)),
+          unroll(u),
+          body(std::move(b)) {}
     static Stmt make(SourceLoc l, Var v, Expr lo, Expr hi, Expr step, bool unroll, Stmt body);
 };
 // `for (vars) in mapping on worker { body }` — removed by lower_task_mappings.
@@ -212,7 +217,11 @@ struct MapFor : StmtNode {
     bool unroll;
     Stmt body;
     MapFor(SourceLoc l, std::vector<Var> v, TaskMapping m, Expr w, bool u, Stmt b)
-        : StmtNode(kKind, l), vars(std::move(v)), mapping(std::move(m)), worker(std::move(w)), unroll(u),
+        : StmtNode(kKind, l),
+          vars(std::move(v)),
+          mapping(std::move(m)),
+          worker(std::move(w)),
+          unroll(u),
           body(std::move(b)) {}
     static Stmt make(SourceLoc l, std::vector<Var> vars, TaskMapping m, Expr worker, bool unroll, Stmt body);
 };
@@ -251,8 +260,8 @@ struct Jump : StmtNode {
 // ------------------------------------------------------------------ functions
 struct KernelParam {
     enum class Kind { Tensor, Scalar } kind;
-    Buffer buffer;  // Tensor
-    Var var;        // Scalar
+    Buffer buffer;         // Tensor
+    Var var;               // Scalar
     bool written = false;  // the kernel stores to (or atomically updates) the tensor
 };
 

@@ -6,17 +6,28 @@ namespace hds::ir {
 Expr IRMutator::mutate(const Expr& e) {
     if (!e) return e;
     switch (e->kind) {
-        case ExprKind::IntImm: return visit(static_cast<const IntImm*>(e.get()), e);
-        case ExprKind::FloatImm: return visit(static_cast<const FloatImm*>(e.get()), e);
-        case ExprKind::BoolImm: return visit(static_cast<const BoolImm*>(e.get()), e);
-        case ExprKind::Var: return visit(static_cast<const VarNode*>(e.get()), e);
-        case ExprKind::SpecialReg: return visit(static_cast<const SpecialReg*>(e.get()), e);
-        case ExprKind::Cast: return visit(static_cast<const Cast*>(e.get()), e);
-        case ExprKind::Unary: return visit(static_cast<const Unary*>(e.get()), e);
-        case ExprKind::Binary: return visit(static_cast<const Binary*>(e.get()), e);
-        case ExprKind::Select: return visit(static_cast<const Select*>(e.get()), e);
-        case ExprKind::Load: return visit(static_cast<const Load*>(e.get()), e);
-        case ExprKind::Call: return visit(static_cast<const Call*>(e.get()), e);
+        case ExprKind::IntImm:
+            return visit(static_cast<const IntImm*>(e.get()), e);
+        case ExprKind::FloatImm:
+            return visit(static_cast<const FloatImm*>(e.get()), e);
+        case ExprKind::BoolImm:
+            return visit(static_cast<const BoolImm*>(e.get()), e);
+        case ExprKind::Var:
+            return visit(static_cast<const VarNode*>(e.get()), e);
+        case ExprKind::SpecialReg:
+            return visit(static_cast<const SpecialReg*>(e.get()), e);
+        case ExprKind::Cast:
+            return visit(static_cast<const Cast*>(e.get()), e);
+        case ExprKind::Unary:
+            return visit(static_cast<const Unary*>(e.get()), e);
+        case ExprKind::Binary:
+            return visit(static_cast<const Binary*>(e.get()), e);
+        case ExprKind::Select:
+            return visit(static_cast<const Select*>(e.get()), e);
+        case ExprKind::Load:
+            return visit(static_cast<const Load*>(e.get()), e);
+        case ExprKind::Call:
+            return visit(static_cast<const Call*>(e.get()), e);
     }
     return e;
 }
@@ -24,18 +35,29 @@ Expr IRMutator::mutate(const Expr& e) {
 Stmt IRMutator::mutate(const Stmt& s) {
     if (!s) return s;
     switch (s->kind) {
-        case StmtKind::Decl: return visit(static_cast<const Decl*>(s.get()), s);
-        case StmtKind::Assign: return visit(static_cast<const Assign*>(s.get()), s);
-        case StmtKind::Store: return visit(static_cast<const Store*>(s.get()), s);
-        case StmtKind::Alloc: return visit(static_cast<const Alloc*>(s.get()), s);
-        case StmtKind::For: return visit(static_cast<const For*>(s.get()), s);
-        case StmtKind::MapFor: return visit(static_cast<const MapFor*>(s.get()), s);
-        case StmtKind::If: return visit(static_cast<const If*>(s.get()), s);
-        case StmtKind::Block: return visit(static_cast<const Block*>(s.get()), s);
-        case StmtKind::Evaluate: return visit(static_cast<const Evaluate*>(s.get()), s);
-        case StmtKind::Return: return visit(static_cast<const Return*>(s.get()), s);
+        case StmtKind::Decl:
+            return visit(static_cast<const Decl*>(s.get()), s);
+        case StmtKind::Assign:
+            return visit(static_cast<const Assign*>(s.get()), s);
+        case StmtKind::Store:
+            return visit(static_cast<const Store*>(s.get()), s);
+        case StmtKind::Alloc:
+            return visit(static_cast<const Alloc*>(s.get()), s);
+        case StmtKind::For:
+            return visit(static_cast<const For*>(s.get()), s);
+        case StmtKind::MapFor:
+            return visit(static_cast<const MapFor*>(s.get()), s);
+        case StmtKind::If:
+            return visit(static_cast<const If*>(s.get()), s);
+        case StmtKind::Block:
+            return visit(static_cast<const Block*>(s.get()), s);
+        case StmtKind::Evaluate:
+            return visit(static_cast<const Evaluate*>(s.get()), s);
+        case StmtKind::Return:
+            return visit(static_cast<const Return*>(s.get()), s);
         case StmtKind::Break:
-        case StmtKind::Continue: return visit(static_cast<const Jump*>(s.get()), s);
+        case StmtKind::Continue:
+            return visit(static_cast<const Jump*>(s.get()), s);
     }
     return s;
 }

@@ -101,14 +101,20 @@ class StmtPrinter {
                 os_ << pad << "{\n";
                 body(s, indent);
                 break;
-            case StmtKind::Evaluate: os_ << pad << e_.print(as<Evaluate>(s)->value) << line << "\n"; break;
+            case StmtKind::Evaluate:
+                os_ << pad << e_.print(as<Evaluate>(s)->value) << line << "\n";
+                break;
             case StmtKind::Return: {
                 auto* r = as<Return>(s);
                 os_ << pad << "return" << (r->value ? " " + e_.print(r->value) : "") << line << "\n";
                 break;
             }
-            case StmtKind::Break: os_ << pad << "break" << line << "\n"; break;
-            case StmtKind::Continue: os_ << pad << "continue" << line << "\n"; break;
+            case StmtKind::Break:
+                os_ << pad << "break" << line << "\n";
+                break;
+            case StmtKind::Continue:
+                os_ << pad << "continue" << line << "\n";
+                break;
         }
     }
 

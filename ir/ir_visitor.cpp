@@ -6,35 +6,57 @@ namespace hds::ir {
 void IRVisitor::visit_expr(const Expr& e) {
     if (!e) return;
     switch (e->kind) {
-        case ExprKind::IntImm: return visit(static_cast<const IntImm*>(e.get()));
-        case ExprKind::FloatImm: return visit(static_cast<const FloatImm*>(e.get()));
-        case ExprKind::BoolImm: return visit(static_cast<const BoolImm*>(e.get()));
-        case ExprKind::Var: return visit(static_cast<const VarNode*>(e.get()));
-        case ExprKind::SpecialReg: return visit(static_cast<const SpecialReg*>(e.get()));
-        case ExprKind::Cast: return visit(static_cast<const Cast*>(e.get()));
-        case ExprKind::Unary: return visit(static_cast<const Unary*>(e.get()));
-        case ExprKind::Binary: return visit(static_cast<const Binary*>(e.get()));
-        case ExprKind::Select: return visit(static_cast<const Select*>(e.get()));
-        case ExprKind::Load: return visit(static_cast<const Load*>(e.get()));
-        case ExprKind::Call: return visit(static_cast<const Call*>(e.get()));
+        case ExprKind::IntImm:
+            return visit(static_cast<const IntImm*>(e.get()));
+        case ExprKind::FloatImm:
+            return visit(static_cast<const FloatImm*>(e.get()));
+        case ExprKind::BoolImm:
+            return visit(static_cast<const BoolImm*>(e.get()));
+        case ExprKind::Var:
+            return visit(static_cast<const VarNode*>(e.get()));
+        case ExprKind::SpecialReg:
+            return visit(static_cast<const SpecialReg*>(e.get()));
+        case ExprKind::Cast:
+            return visit(static_cast<const Cast*>(e.get()));
+        case ExprKind::Unary:
+            return visit(static_cast<const Unary*>(e.get()));
+        case ExprKind::Binary:
+            return visit(static_cast<const Binary*>(e.get()));
+        case ExprKind::Select:
+            return visit(static_cast<const Select*>(e.get()));
+        case ExprKind::Load:
+            return visit(static_cast<const Load*>(e.get()));
+        case ExprKind::Call:
+            return visit(static_cast<const Call*>(e.get()));
     }
 }
 
 void IRVisitor::visit_stmt(const Stmt& s) {
     if (!s) return;
     switch (s->kind) {
-        case StmtKind::Decl: return visit(static_cast<const Decl*>(s.get()));
-        case StmtKind::Assign: return visit(static_cast<const Assign*>(s.get()));
-        case StmtKind::Store: return visit(static_cast<const Store*>(s.get()));
-        case StmtKind::Alloc: return visit(static_cast<const Alloc*>(s.get()));
-        case StmtKind::For: return visit(static_cast<const For*>(s.get()));
-        case StmtKind::MapFor: return visit(static_cast<const MapFor*>(s.get()));
-        case StmtKind::If: return visit(static_cast<const If*>(s.get()));
-        case StmtKind::Block: return visit(static_cast<const Block*>(s.get()));
-        case StmtKind::Evaluate: return visit(static_cast<const Evaluate*>(s.get()));
-        case StmtKind::Return: return visit(static_cast<const Return*>(s.get()));
+        case StmtKind::Decl:
+            return visit(static_cast<const Decl*>(s.get()));
+        case StmtKind::Assign:
+            return visit(static_cast<const Assign*>(s.get()));
+        case StmtKind::Store:
+            return visit(static_cast<const Store*>(s.get()));
+        case StmtKind::Alloc:
+            return visit(static_cast<const Alloc*>(s.get()));
+        case StmtKind::For:
+            return visit(static_cast<const For*>(s.get()));
+        case StmtKind::MapFor:
+            return visit(static_cast<const MapFor*>(s.get()));
+        case StmtKind::If:
+            return visit(static_cast<const If*>(s.get()));
+        case StmtKind::Block:
+            return visit(static_cast<const Block*>(s.get()));
+        case StmtKind::Evaluate:
+            return visit(static_cast<const Evaluate*>(s.get()));
+        case StmtKind::Return:
+            return visit(static_cast<const Return*>(s.get()));
         case StmtKind::Break:
-        case StmtKind::Continue: return visit(static_cast<const Jump*>(s.get()));
+        case StmtKind::Continue:
+            return visit(static_cast<const Jump*>(s.get()));
     }
 }
 
@@ -75,6 +97,8 @@ void IRVisitor::visit(const If* op) {
 void IRVisitor::visit(const Block* op) {
     for (const Stmt& s : op->stmts) visit_stmt(s);
 }
-void IRVisitor::visit(const Return* op) { visit_expr(op->value); }
+void IRVisitor::visit(const Return* op) {
+    visit_expr(op->value);
+}
 
 }  // namespace hds::ir

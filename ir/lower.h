@@ -9,8 +9,8 @@
 namespace hds::ir {
 
 struct PipelineOptions {
-    bool verify = false;        // run the IR verifier after every pass
-    std::string dump_after;     // print the module after this pass ("" = none)
+    bool verify = false;     // run the IR verifier after every pass
+    std::string dump_after;  // print the module after this pass ("" = none)
     std::ostream* dump = nullptr;
 };
 

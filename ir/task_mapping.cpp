@@ -1,8 +1,8 @@
 // task_mapping.cpp — reference semantics of task mappings.
 #include "ir/task_mapping.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <numeric>
 
 namespace hds {
@@ -13,8 +13,12 @@ int64_t product(const std::vector<int64_t>& v) {
 }
 }  // namespace
 
-int64_t MappingAtom::workers() const { return kind == Kind::Spatial ? product(shape) : 1; }
-int64_t MappingAtom::tasks() const { return product(shape); }
+int64_t MappingAtom::workers() const {
+    return kind == Kind::Spatial ? product(shape) : 1;
+}
+int64_t MappingAtom::tasks() const {
+    return product(shape);
+}
 
 int64_t TaskMapping::workers() const {
     int64_t w = 1;
@@ -47,8 +51,7 @@ std::string TaskMapping::to_string() const {
     return fmt::format("{}", fmt::join(parts, " * "));
 }
 
-MappingAtom TaskMapping::make_atom(MappingAtom::Kind kind, std::vector<int64_t> shape,
-                                   bool column_major) {
+MappingAtom TaskMapping::make_atom(MappingAtom::Kind kind, std::vector<int64_t> shape, bool column_major) {
     std::vector<int> ranks(shape.size());
     for (size_t d = 0; d < shape.size(); ++d)
         ranks[d] = column_major ? static_cast<int>(shape.size() - 1 - d) : static_cast<int>(d);

@@ -111,8 +111,10 @@ void verify_module(const Module& m, VerifyStage stage, const std::string& after_
         Verifier v(stage, after_pass + " (kernel " + k.name + ")");
         for (const Var& s : k.sizes) v.define(s, false);
         for (const KernelParam& p : k.params) {
-            if (p.kind == KernelParam::Kind::Tensor) v.define_buffer(p.buffer);
-            else v.define(p.var, false);
+            if (p.kind == KernelParam::Kind::Tensor)
+                v.define_buffer(p.buffer);
+            else
+                v.define(p.var, false);
         }
         v.visit_stmt(k.body);
     }

@@ -9,8 +9,8 @@ namespace hds::codegen {
 
 // head + items joined by `sep` + tail; when longer than `width`, items are
 // packed onto continuation lines aligned one column after the end of `head`.
-inline std::string wrap_list(const std::string& head, const std::vector<std::string>& items,
-                             const std::string& tail, const std::string& sep = ", ", size_t width = 100) {
+inline std::string wrap_list(const std::string& head, const std::vector<std::string>& items, const std::string& tail,
+                             const std::string& sep = ", ", size_t width = 100) {
     std::string one = head;
     for (size_t i = 0; i < items.size(); ++i) one += (i ? sep : "") + items[i];
     one += tail;

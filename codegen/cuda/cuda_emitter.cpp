@@ -79,8 +79,8 @@ class BodyEmitter {
             }
             case ir::StmtKind::Assign: {
                 auto* a = ir::as<ir::Assign>(s);
-                w_.line(fmt::format("{} {} {};{}", cuda_ident(a->var->name), update(a->op), e_.print(a->value),
-                                    origin(s)));
+                w_.line(
+                    fmt::format("{} {} {};{}", cuda_ident(a->var->name), update(a->op), e_.print(a->value), origin(s)));
                 break;
             }
             case ir::StmtKind::Store: {
@@ -106,28 +106,38 @@ class BodyEmitter {
                 auto step = ir::const_int(f->step);
                 std::string inc = step && *step == 1 ? "++" + v : v + " += " + e_.print(f->step);
                 if (f->unroll) w_.raw("#pragma unroll");
-                open_block(fmt::format("for ({} {} = {}; {} < {}; {})", cuda_type(f->var->type), v, e_.print(f->lo),
-                                       v, e_.print(f->hi), inc),
+                open_block(fmt::format("for ({} {} = {}; {} < {}; {})", cuda_type(f->var->type), v, e_.print(f->lo), v,
+                                       e_.print(f->hi), inc),
                            s);
                 body(f->body);
                 close_block();
                 break;
             }
-            case ir::StmtKind::If: if_chain(ir::as<ir::If>(s), s, ""); break;
+            case ir::StmtKind::If:
+                if_chain(ir::as<ir::If>(s), s, "");
+                break;
             case ir::StmtKind::Block:
                 open_block("", s);
                 body(s);
                 close_block();
                 break;
-            case ir::StmtKind::Evaluate: w_.line(e_.print(ir::as<ir::Evaluate>(s)->value) + ";" + origin(s)); break;
+            case ir::StmtKind::Evaluate:
+                w_.line(e_.print(ir::as<ir::Evaluate>(s)->value) + ";" + origin(s));
+                break;
             case ir::StmtKind::Return: {
                 auto* r = ir::as<ir::Return>(s);
                 w_.line((r->value ? "return " + e_.print(r->value) + ";" : std::string("return;")) + origin(s));
                 break;
             }
-            case ir::StmtKind::Break: w_.line("break;" + origin(s)); break;
-            case ir::StmtKind::Continue: w_.line("continue;" + origin(s)); break;
-            case ir::StmtKind::MapFor: w_.line("#error \"task mapping was not lowered\""); break;
+            case ir::StmtKind::Break:
+                w_.line("break;" + origin(s));
+                break;
+            case ir::StmtKind::Continue:
+                w_.line("continue;" + origin(s));
+                break;
+            case ir::StmtKind::MapFor:
+                w_.line("#error \"task mapping was not lowered\"");
+                break;
         }
     }
 
@@ -146,9 +156,9 @@ void emit_function(CodeWriter& w, const ir::Module& m, const ir::DeviceFunction&
     std::vector<std::string> params;
     for (const ir::Var& p : f.params) params.push_back(cuda_type(p->type) + " " + cuda_ident(p->name));
     w.line(fmt::format("// device fn {} ({})", f.name, where(m, f.loc)));
-    w.line(wrap_list(fmt::format("static __device__ __forceinline__ {} {}(", f.ret ? cuda_type(*f.ret) : "void",
-                                 cuda_ident(f.name)),
-                     params, ") {"));
+    w.line(wrap_list(
+        fmt::format("static __device__ __forceinline__ {} {}(", f.ret ? cuda_type(*f.ret) : "void", cuda_ident(f.name)),
+        params, ") {"));
     w.indent();
     BodyEmitter(w, m, opts).body(f.body);
     w.dedent();

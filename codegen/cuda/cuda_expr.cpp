@@ -8,7 +8,9 @@
 namespace hds::codegen {
 
 namespace {
-bool is_half(ScalarType t) { return t == ScalarType::F16 || t == ScalarType::BF16; }
+bool is_half(ScalarType t) {
+    return t == ScalarType::F16 || t == ScalarType::BF16;
+}
 
 // The CUDA function for a math built-in on type t ("expf", "exp", "hds::exp").
 std::string math_name(Builtin b, ScalarType t) {
@@ -31,13 +33,21 @@ std::string cuda_access(const ir::Buffer& b, const std::vector<std::string>& ind
     return s;
 }
 
-std::string CudaExprPrinter::var(const ir::VarNode* v) { return cuda_ident(v->name); }
+std::string CudaExprPrinter::var(const ir::VarNode* v) {
+    return cuda_ident(v->name);
+}
 
-std::string CudaExprPrinter::int_imm(const ir::IntImm* i) { return cuda_int_literal(i->type, i->value); }
+std::string CudaExprPrinter::int_imm(const ir::IntImm* i) {
+    return cuda_int_literal(i->type, i->value);
+}
 
-std::string CudaExprPrinter::float_imm(const ir::FloatImm* f) { return cuda_float_literal(f->type, f->value); }
+std::string CudaExprPrinter::float_imm(const ir::FloatImm* f) {
+    return cuda_float_literal(f->type, f->value);
+}
 
-std::string CudaExprPrinter::special(const ir::SpecialReg* s) { return "(int)" + s->cuda_name(); }
+std::string CudaExprPrinter::special(const ir::SpecialReg* s) {
+    return "(int)" + s->cuda_name();
+}
 
 std::string CudaExprPrinter::cast(const ir::Cast* c, const std::string& value) {
     ScalarType from = c->value->type;
@@ -52,19 +62,31 @@ std::string CudaExprPrinter::load(const ir::Load* l, const std::vector<std::stri
 std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::string>& args) {
     if (c->builtin == Builtin::DeviceFn) return fmt::format("{}({})", cuda_ident(c->function), fmt::join(args, ", "));
     switch (c->builtin) {
-        case Builtin::SyncThreads: return "__syncthreads()";
-        case Builtin::SyncWarp: return "__syncwarp()";
-        case Builtin::ShflXor: return fmt::format("__shfl_xor_sync(0xffffffffu, {}, {})", args[0], args[1]);
-        case Builtin::ShflDown: return fmt::format("__shfl_down_sync(0xffffffffu, {}, {})", args[0], args[1]);
-        case Builtin::ShflUp: return fmt::format("__shfl_up_sync(0xffffffffu, {}, {})", args[0], args[1]);
-        case Builtin::ShflIdx: return fmt::format("__shfl_sync(0xffffffffu, {}, {})", args[0], args[1]);
-        case Builtin::AtomicAdd: return fmt::format("atomicAdd(&{}, {})", args[0], args[1]);
-        case Builtin::AtomicMax: return fmt::format("atomicMax(&{}, {})", args[0], args[1]);
-        case Builtin::AtomicMin: return fmt::format("atomicMin(&{}, {})", args[0], args[1]);
-        default: return fmt::format("{}({})", math_name(c->builtin, c->type), fmt::join(args, ", "));
+        case Builtin::SyncThreads:
+            return "__syncthreads()";
+        case Builtin::SyncWarp:
+            return "__syncwarp()";
+        case Builtin::ShflXor:
+            return fmt::format("__shfl_xor_sync(0xffffffffu, {}, {})", args[0], args[1]);
+        case Builtin::ShflDown:
+            return fmt::format("__shfl_down_sync(0xffffffffu, {}, {})", args[0], args[1]);
+        case Builtin::ShflUp:
+            return fmt::format("__shfl_up_sync(0xffffffffu, {}, {})", args[0], args[1]);
+        case Builtin::ShflIdx:
+            return fmt::format("__shfl_sync(0xffffffffu, {}, {})", args[0], args[1]);
+        case Builtin::AtomicAdd:
+            return fmt::format("atomicAdd(&{}, {})", args[0], args[1]);
+        case Builtin::AtomicMax:
+            return fmt::format("atomicMax(&{}, {})", args[0], args[1]);
+        case Builtin::AtomicMin:
+            return fmt::format("atomicMin(&{}, {})", args[0], args[1]);
+        default:
+            return fmt::format("{}({})", math_name(c->builtin, c->type), fmt::join(args, ", "));
     }
 }
 
-std::string LauncherExprPrinter::var(const ir::VarNode* v) { return "(long long)" + cuda_ident(v->name); }
+std::string LauncherExprPrinter::var(const ir::VarNode* v) {
+    return "(long long)" + cuda_ident(v->name);
+}
 
 }  // namespace hds::codegen

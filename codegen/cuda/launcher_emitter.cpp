@@ -83,8 +83,7 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
     check(checks_count, "cudaErrorInvalidValue", "tensors are indexed with 32-bit arithmetic");
     out += fmt::format("    const long long grid[3] = {{{}}};\n", three(k.grid, p));
     out += fmt::format("    const long long block[3] = {{{}}};\n", three(k.block, p));
-    check({"grid[0] < 1", "grid[0] > 2147483647LL", "grid[1] < 1", "grid[1] > 65535", "grid[2] < 1",
-           "grid[2] > 65535"},
+    check({"grid[0] < 1", "grid[0] > 2147483647LL", "grid[1] < 1", "grid[1] > 65535", "grid[2] < 1", "grid[2] > 65535"},
           "cudaErrorInvalidConfiguration", "grid limits");
     bool constant_block = true;
     for (const ir::Expr& b : k.block) constant_block &= ir::const_int(b).has_value();

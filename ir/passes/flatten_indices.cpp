@@ -14,7 +14,8 @@ class FlattenIndices : public IRMutator {
     Expr visit(const Load* op, const Expr& self) override {
         bool changed = false;
         auto idx = mutate_all(op->indices, &changed);
-        if (op->buffer->scope == Scope::Global && idx.size() > 1) return Load::make(op->buffer, {linear(op->buffer, idx)});
+        if (op->buffer->scope == Scope::Global && idx.size() > 1)
+            return Load::make(op->buffer, {linear(op->buffer, idx)});
         return changed ? Load::make(op->buffer, idx) : self;
     }
 
@@ -34,8 +35,7 @@ class FlattenIndices : public IRMutator {
         for (const Expr& i : idx)
             if (i->type == ScalarType::I64 || i->type == ScalarType::U64) t = ScalarType::I64;
         Expr acc = Cast::make(t, idx[0]);
-        for (size_t d = 1; d < idx.size(); ++d)
-            acc = add(mul(acc, Cast::make(t, b->shape[d])), Cast::make(t, idx[d]));
+        for (size_t d = 1; d < idx.size(); ++d) acc = add(mul(acc, Cast::make(t, b->shape[d])), Cast::make(t, idx[d]));
         return acc;
     }
 };

@@ -10,20 +10,29 @@ namespace {
 
 int64_t wrap_to(ScalarType t, int64_t v) {
     switch (t) {
-        case ScalarType::I8: return static_cast<int8_t>(v);
-        case ScalarType::I16: return static_cast<int16_t>(v);
-        case ScalarType::I32: return static_cast<int32_t>(v);
-        case ScalarType::U8: return static_cast<uint8_t>(v);
-        case ScalarType::U32: return static_cast<uint32_t>(v);
-        default: return v;
+        case ScalarType::I8:
+            return static_cast<int8_t>(v);
+        case ScalarType::I16:
+            return static_cast<int16_t>(v);
+        case ScalarType::I32:
+            return static_cast<int32_t>(v);
+        case ScalarType::U8:
+            return static_cast<uint8_t>(v);
+        case ScalarType::U32:
+            return static_cast<uint32_t>(v);
+        default:
+            return v;
     }
 }
 
 bool has_call(const Expr& e) {
     switch (e->kind) {
-        case ExprKind::Call: return true;
-        case ExprKind::Cast: return has_call(static_cast<const Cast*>(e.get())->value);
-        case ExprKind::Unary: return has_call(static_cast<const Unary*>(e.get())->a);
+        case ExprKind::Call:
+            return true;
+        case ExprKind::Cast:
+            return has_call(static_cast<const Cast*>(e.get())->value);
+        case ExprKind::Unary:
+            return has_call(static_cast<const Unary*>(e.get())->a);
         case ExprKind::Binary: {
             auto* b = static_cast<const Binary*>(e.get());
             return has_call(b->a) || has_call(b->b);
@@ -36,7 +45,8 @@ bool has_call(const Expr& e) {
             for (const Expr& i : static_cast<const Load*>(e.get())->indices)
                 if (has_call(i)) return true;
             return false;
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -102,22 +112,32 @@ class Simplify : public IRMutator {
             int64_t x = *ca, y = *cb;
             bool u = is_unsigned_int(t);
             switch (op) {
-                case BinOp::Add: return IntImm::make(t, wrap_to(t, x + y));
-                case BinOp::Sub: return IntImm::make(t, wrap_to(t, x - y));
-                case BinOp::Mul: return IntImm::make(t, wrap_to(t, x * y));
+                case BinOp::Add:
+                    return IntImm::make(t, wrap_to(t, x + y));
+                case BinOp::Sub:
+                    return IntImm::make(t, wrap_to(t, x - y));
+                case BinOp::Mul:
+                    return IntImm::make(t, wrap_to(t, x * y));
                 case BinOp::Div:
                     if (y == 0 || u) return nullptr;
                     return IntImm::make(t, wrap_to(t, x / y));
                 case BinOp::Mod:
                     if (y == 0 || u) return nullptr;
                     return IntImm::make(t, wrap_to(t, x % y));
-                case BinOp::Lt: return BoolImm::make(x < y);
-                case BinOp::Le: return BoolImm::make(x <= y);
-                case BinOp::Gt: return BoolImm::make(x > y);
-                case BinOp::Ge: return BoolImm::make(x >= y);
-                case BinOp::Eq: return BoolImm::make(x == y);
-                case BinOp::Ne: return BoolImm::make(x != y);
-                default: return nullptr;
+                case BinOp::Lt:
+                    return BoolImm::make(x < y);
+                case BinOp::Le:
+                    return BoolImm::make(x <= y);
+                case BinOp::Gt:
+                    return BoolImm::make(x > y);
+                case BinOp::Ge:
+                    return BoolImm::make(x >= y);
+                case BinOp::Eq:
+                    return BoolImm::make(x == y);
+                case BinOp::Ne:
+                    return BoolImm::make(x != y);
+                default:
+                    return nullptr;
             }
         }
         if (op == BinOp::And || op == BinOp::Or) {
@@ -158,7 +178,8 @@ class Simplify : public IRMutator {
             case BinOp::Mod:
                 if (cb == 1 && !has_call(a)) return IntImm::make(t, 0);
                 return nullptr;
-            default: return nullptr;
+            default:
+                return nullptr;
         }
     }
 };

@@ -15,24 +15,34 @@ template <typename T>
 struct Convert {
     // Non-half types: C++ conversion rules (what static_cast does).
     template <typename From>
-    static __host__ __device__ __forceinline__ T from(From x) { return static_cast<T>(x); }
+    static __host__ __device__ __forceinline__ T from(From x) {
+        return static_cast<T>(x);
+    }
     static __host__ __device__ __forceinline__ T from(__half x) { return static_cast<T>(__half2float(x)); }
     static __host__ __device__ __forceinline__ T from(__nv_bfloat16 x) { return static_cast<T>(__bfloat162float(x)); }
 };
 template <>
 struct Convert<__half> {
     template <typename From>
-    static __host__ __device__ __forceinline__ __half from(From x) { return __float2half_rn(static_cast<float>(x)); }
+    static __host__ __device__ __forceinline__ __half from(From x) {
+        return __float2half_rn(static_cast<float>(x));
+    }
     static __host__ __device__ __forceinline__ __half from(double x) { return __double2half(x); }
     static __host__ __device__ __forceinline__ __half from(__half x) { return x; }
-    static __host__ __device__ __forceinline__ __half from(__nv_bfloat16 x) { return __float2half_rn(__bfloat162float(x)); }
+    static __host__ __device__ __forceinline__ __half from(__nv_bfloat16 x) {
+        return __float2half_rn(__bfloat162float(x));
+    }
 };
 template <>
 struct Convert<__nv_bfloat16> {
     template <typename From>
-    static __host__ __device__ __forceinline__ __nv_bfloat16 from(From x) { return __float2bfloat16_rn(static_cast<float>(x)); }
+    static __host__ __device__ __forceinline__ __nv_bfloat16 from(From x) {
+        return __float2bfloat16_rn(static_cast<float>(x));
+    }
     static __host__ __device__ __forceinline__ __nv_bfloat16 from(double x) { return __double2bfloat16(x); }
-    static __host__ __device__ __forceinline__ __nv_bfloat16 from(__half x) { return __float2bfloat16_rn(__half2float(x)); }
+    static __host__ __device__ __forceinline__ __nv_bfloat16 from(__half x) {
+        return __float2bfloat16_rn(__half2float(x));
+    }
     static __host__ __device__ __forceinline__ __nv_bfloat16 from(__nv_bfloat16 x) { return x; }
 };
 }  // namespace detail
@@ -44,10 +54,12 @@ __host__ __device__ __forceinline__ To cast(From x) {
 }
 
 // Math on f16/bf16: computed in f32, rounded back once.
-#define HDS_HALF_UNARY(name, f32fn)                                                                    \
-    __device__ __forceinline__ __half name(__half x) { return __float2half_rn(f32fn(__half2float(x))); } \
-    __device__ __forceinline__ __nv_bfloat16 name(__nv_bfloat16 x) {                                   \
-        return __float2bfloat16_rn(f32fn(__bfloat162float(x)));                                        \
+#define HDS_HALF_UNARY(name, f32fn)                                  \
+    __device__ __forceinline__ __half name(__half x) {               \
+        return __float2half_rn(f32fn(__half2float(x)));              \
+    }                                                                \
+    __device__ __forceinline__ __nv_bfloat16 name(__nv_bfloat16 x) { \
+        return __float2bfloat16_rn(f32fn(__bfloat162float(x)));      \
     }
 HDS_HALF_UNARY(exp, expf)
 HDS_HALF_UNARY(exp2, exp2f)
@@ -64,19 +76,21 @@ HDS_HALF_UNARY(ceil, ceilf)
 HDS_HALF_UNARY(abs, fabsf)
 #undef HDS_HALF_UNARY
 
-#define HDS_HALF_BINARY(name, f32fn)                                                          \
-    __device__ __forceinline__ __half name(__half x, __half y) {                              \
-        return __float2half_rn(f32fn(__half2float(x), __half2float(y)));                      \
-    }                                                                                         \
-    __device__ __forceinline__ __nv_bfloat16 name(__nv_bfloat16 x, __nv_bfloat16 y) {         \
-        return __float2bfloat16_rn(f32fn(__bfloat162float(x), __bfloat162float(y)));          \
+#define HDS_HALF_BINARY(name, f32fn)                                                  \
+    __device__ __forceinline__ __half name(__half x, __half y) {                      \
+        return __float2half_rn(f32fn(__half2float(x), __half2float(y)));              \
+    }                                                                                 \
+    __device__ __forceinline__ __nv_bfloat16 name(__nv_bfloat16 x, __nv_bfloat16 y) { \
+        return __float2bfloat16_rn(f32fn(__bfloat162float(x), __bfloat162float(y)));  \
     }
 HDS_HALF_BINARY(min, fminf)
 HDS_HALF_BINARY(max, fmaxf)
 HDS_HALF_BINARY(pow, powf)
 #undef HDS_HALF_BINARY
 
-__device__ __forceinline__ __half fma(__half x, __half y, __half z) { return __hfma(x, y, z); }
+__device__ __forceinline__ __half fma(__half x, __half y, __half z) {
+    return __hfma(x, y, z);
+}
 __device__ __forceinline__ __nv_bfloat16 fma(__nv_bfloat16 x, __nv_bfloat16 y, __nv_bfloat16 z) {
     return __hfma(x, y, z);
 }

@@ -8,11 +8,13 @@ using hds::test::compile;
 using hds::test::contains;
 
 TEST_CASE("kernels take restrict pointers, const when only read", "[codegen]") {
-    auto c = compile("kernel copy(a: f32[N], b: f32[N]) grid((N + 63) / 64) block(64) {\n"
-                     "  let i = blockIdx.x * 64 + threadIdx.x;\n  if (i < N) { b[i] = a[i]; }\n}");
+    auto c = compile(
+        "kernel copy(a: f32[N], b: f32[N]) grid((N + 63) / 64) block(64) {\n"
+        "  let i = blockIdx.x * 64 + threadIdx.x;\n  if (i < N) { b[i] = a[i]; }\n}");
     REQUIRE(c.errors.empty());
-    CHECK(contains(c.cu, "__global__ void __launch_bounds__(64) copy(const float* __restrict__ a, "
-                         "float* __restrict__ b,\n"));
+    CHECK(contains(c.cu,
+                   "__global__ void __launch_bounds__(64) copy(const float* __restrict__ a, "
+                   "float* __restrict__ b,\n"));
     CHECK(contains(c.cu, "if (i < N) {  // test.hds:3\n        b[i] = a[i];\n"));
 }
 
@@ -38,8 +40,9 @@ TEST_CASE("symbolic blocks are validated at launch", "[codegen]") {
 }
 
 TEST_CASE("literals are spelled with their type", "[codegen]") {
-    auto c = compile("kernel k(f: f32[N], d: f64[N], h: f16[N], l: i64[N], u: u32[N]) grid(1) block(1) {\n"
-                     "  f[0] = 1.5; d[0] = 0.1; h[0] = 2.0; l[0] = 3; u[0] = 4;\n}");
+    auto c = compile(
+        "kernel k(f: f32[N], d: f64[N], h: f16[N], l: i64[N], u: u32[N]) grid(1) block(1) {\n"
+        "  f[0] = 1.5; d[0] = 0.1; h[0] = 2.0; l[0] = 3; u[0] = 4;\n}");
     REQUIRE(c.errors.empty());
     CHECK(contains(c.cu, "f[0] = 1.5f;"));
     CHECK(contains(c.cu, "d[0] = 0.1;"));
@@ -49,9 +52,10 @@ TEST_CASE("literals are spelled with their type", "[codegen]") {
 }
 
 TEST_CASE("math and conversions pick the CUDA function for the type", "[codegen]") {
-    auto c = compile("kernel k(f: f32[N], d: f64[N], h: f16[N], n: i32[N]) grid(1) block(1) {\n"
-                     "  f[0] = exp(f[1]); d[0] = exp(d[1]); h[0] = exp(h[1]); n[0] = max(n[1], 3);\n"
-                     "  f[2] = cast<f32>(h[2]) + cast<f32>(n[2]);\n}");
+    auto c = compile(
+        "kernel k(f: f32[N], d: f64[N], h: f16[N], n: i32[N]) grid(1) block(1) {\n"
+        "  f[0] = exp(f[1]); d[0] = exp(d[1]); h[0] = exp(h[1]); n[0] = max(n[1], 3);\n"
+        "  f[2] = cast<f32>(h[2]) + cast<f32>(n[2]);\n}");
     REQUIRE(c.errors.empty());
     CHECK(contains(c.cu, "f[0] = expf(f[1]);"));
     CHECK(contains(c.cu, "d[0] = exp(d[1]);"));
@@ -69,20 +73,22 @@ TEST_CASE("C++ keywords used as names are escaped", "[codegen]") {
 }
 
 TEST_CASE("unroll attributes become pragmas and unused device fns are dropped", "[codegen]") {
-    auto c = compile("device fn unused(x: f32) -> f32 { return x; }\n"
-                     "kernel k(a: f32[N]) grid(1) block(1) { @unroll for i in 0..4 { a[i] = 0.0; } }");
+    auto c = compile(
+        "device fn unused(x: f32) -> f32 { return x; }\n"
+        "kernel k(a: f32[N]) grid(1) block(1) { @unroll for i in 0..4 { a[i] = 0.0; } }");
     REQUIRE(c.errors.empty());
     CHECK(contains(c.cu, "#pragma unroll\n    for (int i = 0; i < 4; ++i) {"));
     CHECK_FALSE(contains(c.cu, "unused"));
 }
 
 TEST_CASE("parenthesisation follows precedence", "[codegen]") {
-    auto c = compile("kernel k(a: i32[N]) grid(1) block(1) {\n"
-                     "  let x = a[0]; let y = a[1];\n"
-                     "  a[2] = (x + y) * (x - y) - (x - y) + -(x);\n"
-                     "  a[3] = x & 3 | y << 1;\n"
-                     "  a[4] = (x < y || x == 2 && y > 0) ? 1 : 0;\n"
-                     "  let h: f16 = x < y ? 1.0 : 2.0;\n  a[5] = cast<i32>(h);\n}");
+    auto c = compile(
+        "kernel k(a: i32[N]) grid(1) block(1) {\n"
+        "  let x = a[0]; let y = a[1];\n"
+        "  a[2] = (x + y) * (x - y) - (x - y) + -(x);\n"
+        "  a[3] = x & 3 | y << 1;\n"
+        "  a[4] = (x < y || x == 2 && y > 0) ? 1 : 0;\n"
+        "  let h: f16 = x < y ? 1.0 : 2.0;\n  a[5] = cast<i32>(h);\n}");
     REQUIRE(c.errors.empty());
     CHECK(contains(c.cu, "a[2] = (x + y) * (x - y) - (x - y) + -x;"));
     CHECK(contains(c.cu, "a[3] = (x & 3) | (y << 1);"));

@@ -38,7 +38,9 @@ Compiled compile(const std::string& source, const std::string& name) {
     return out;
 }
 
-std::string check_errors(const std::string& source) { return compile(source).errors; }
+std::string check_errors(const std::string& source) {
+    return compile(source).errors;
+}
 
 bool contains(const std::string& haystack, const std::string& needle) {
     return haystack.find(needle) != std::string::npos;

@@ -12,9 +12,9 @@ namespace hds::test {
 
 struct Compiled {
     std::shared_ptr<void> sema;  // owns the symbols the AST points to
-    std::string errors;  // printed diagnostics ("" when none)
+    std::string errors;          // printed diagnostics ("" when none)
     std::unique_ptr<Module> ast;
-    ir::Module ir;       // after the full pass pipeline (empty on errors)
+    ir::Module ir;  // after the full pass pipeline (empty on errors)
     std::string cu, header;
 };
 

@@ -83,8 +83,8 @@ TEST_CASE("syntax errors are located and all reported", "[parser]") {
 
 TEST_CASE("unterminated blocks and stray characters", "[parser]") {
     CHECK(contains(check_errors("kernel k(a: f32[N]) grid(1) block(1) {"), "a '{' is never closed"));
-    CHECK(contains(check_errors("kernel k(a: f32[N]) grid(1) block(1) { a[0] = 1.0 ` ; }"),
-                   "unexpected character '`'"));
+    CHECK(
+        contains(check_errors("kernel k(a: f32[N]) grid(1) block(1) { a[0] = 1.0 ` ; }"), "unexpected character '`'"));
 }
 
 TEST_CASE("deep nesting is rejected before it can exhaust the stack", "[parser]") {

@@ -63,9 +63,9 @@ TEST_CASE("remove_dead_decls drops unused pure lets only", "[passes]") {
     Var c = make_var(ScalarType::F32, "c"), v = make_var(ScalarType::I32, "v");
     Buffer out = make_buffer("out", ScalarType::I32, {i32(4)}, Scope::Global);
     Expr call = Call::make(ScalarType::F32, Builtin::ShflXor, {FloatImm::make(ScalarType::F32, 1), i32(1)});
-    Stmt s = Block::make({}, {Decl::make({}, a, i32(1), true), Decl::make({}, b, add(a, i32(1)), true),
-                              Decl::make({}, c, call, true), Decl::make({}, v, i32(0), false),
-                              Store::make({}, out, {i32(0)}, i32(2))});
+    Stmt s = Block::make(
+        {}, {Decl::make({}, a, i32(1), true), Decl::make({}, b, add(a, i32(1)), true), Decl::make({}, c, call, true),
+             Decl::make({}, v, i32(0), false), Store::make({}, out, {i32(0)}, i32(2))});
     Stmt result = remove_dead_decls(s);
     auto* r = as<Block>(result);
     REQUIRE(r);
@@ -84,8 +84,8 @@ TEST_CASE("flatten_blocks keeps braces only where names would clash", "[passes]"
     Stmt result = flatten_blocks(s);
     auto* r = as<Block>(result);
     REQUIRE(r->stmts.size() == 3);
-    CHECK(as<Block>(r->stmts[1]));     // kept: would redeclare i
-    CHECK(as<Decl>(r->stmts[2]));      // spliced
+    CHECK(as<Block>(r->stmts[1]));  // kept: would redeclare i
+    CHECK(as<Decl>(r->stmts[2]));   // spliced
 }
 
 TEST_CASE("the verifier rejects broken IR", "[passes]") {

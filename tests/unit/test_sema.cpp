@@ -89,9 +89,7 @@ TEST_CASE("shared memory is limited per kernel", "[sema]") {
 }
 
 TEST_CASE("device functions are checked like kernels", "[sema]") {
-    CHECK(check_errors("device fn f(x: f32) -> f32 { return x * 2.0; }\n" +
-                       ok_kernel("a[0] = f(a[1]);"))
-              .empty());
+    CHECK(check_errors("device fn f(x: f32) -> f32 { return x * 2.0; }\n" + ok_kernel("a[0] = f(a[1]);")).empty());
     CHECK(contains(check_errors("device fn f(x: f32) -> f32 { return x; }\n" + ok_kernel("a[0] = f(1.0, 2.0);")),
                    "'f' expects 1 argument, but 2 were given"));
     CHECK(contains(check_errors("device fn f(x: f32) { }\n" + ok_kernel("a[0] = f(1.0);")),
@@ -99,7 +97,8 @@ TEST_CASE("device functions are checked like kernels", "[sema]") {
 }
 
 TEST_CASE("tensors written by a kernel are marked", "[sema]") {
-    auto c = compile("kernel k(a: f32[N], b: f32[N], n: i32[N]) grid(1) block(1) { b[0] = a[0]; atomic_add(n[0], 1); }");
+    auto c =
+        compile("kernel k(a: f32[N], b: f32[N], n: i32[N]) grid(1) block(1) { b[0] = a[0]; atomic_add(n[0], 1); }");
     REQUIRE(c.errors.empty());
     auto& k = as<KernelDecl>(*c.ast->decls[0]);
     CHECK_FALSE(k.params[0].symbol->written);

@@ -67,12 +67,19 @@ struct MiniInterpreter {
         REQUIRE(b != nullptr);
         int64_t x = eval(b->a), y = eval(b->b);
         switch (b->op) {
-            case BinOp::Add: return x + y;
-            case BinOp::Sub: return x - y;
-            case BinOp::Mul: return x * y;
-            case BinOp::Div: return x / y;
-            case BinOp::Mod: return x % y;
-            default: FAIL("unexpected operator"); return 0;
+            case BinOp::Add:
+                return x + y;
+            case BinOp::Sub:
+                return x - y;
+            case BinOp::Mul:
+                return x * y;
+            case BinOp::Div:
+                return x / y;
+            case BinOp::Mod:
+                return x % y;
+            default:
+                FAIL("unexpected operator");
+                return 0;
         }
     }
 
