@@ -6,20 +6,24 @@
 namespace hds {
 
 namespace {
-int64_t wrap(int64_t v, ScalarType t) {
-    switch (t) {
-        case ScalarType::I8:
-            return static_cast<int8_t>(v);
-        case ScalarType::I16:
-            return static_cast<int16_t>(v);
-        case ScalarType::I32:
-            return static_cast<int32_t>(v);
-        case ScalarType::U8:
-            return static_cast<uint8_t>(v);
-        case ScalarType::U32:
-            return static_cast<uint32_t>(v);
+// The comparison operators on any ordered type; nullopt for other operators.
+template <typename T>
+std::optional<bool> compare(BinaryOp op, T x, T y) {
+    switch (op) {
+        case BinaryOp::Lt:
+            return x < y;
+        case BinaryOp::Le:
+            return x <= y;
+        case BinaryOp::Gt:
+            return x > y;
+        case BinaryOp::Ge:
+            return x >= y;
+        case BinaryOp::Eq:
+            return x == y;
+        case BinaryOp::Ne:
+            return x != y;
         default:
-            return v;
+            return std::nullopt;
     }
 }
 }  // namespace
@@ -30,9 +34,9 @@ ConstValue convert_const(const ConstValue& v, ScalarType t) {
     if (v.kind == ConstValue::Kind::Float) {
         double f = std::trunc(v.f);
         if (!(f > -9.2e18 && f < 9.2e18)) f = 0;  // out of range: undefined in C; pick 0
-        return ConstValue::make_int(wrap(static_cast<int64_t>(f), t));
+        return ConstValue::make_int(wrap_int(static_cast<int64_t>(f), t));
     }
-    return ConstValue::make_int(wrap(v.i, t));
+    return ConstValue::make_int(wrap_int(v.i, t));
 }
 
 std::optional<ConstValue> fold_unary(UnaryOp op, const ConstValue& a) {
@@ -73,25 +77,14 @@ std::optional<ConstValue> fold_binary(BinaryOp op, const ConstValue& a, const Co
                 return ConstValue::make_float(x * y);
             case BinaryOp::Div:
                 return ConstValue::make_float(x / y);
-            case BinaryOp::Lt:
-                return ConstValue::make_bool(x < y);
-            case BinaryOp::Le:
-                return ConstValue::make_bool(x <= y);
-            case BinaryOp::Gt:
-                return ConstValue::make_bool(x > y);
-            case BinaryOp::Ge:
-                return ConstValue::make_bool(x >= y);
-            case BinaryOp::Eq:
-                return ConstValue::make_bool(x == y);
-            case BinaryOp::Ne:
-                return ConstValue::make_bool(x != y);
             default:
+                if (auto c = compare(op, x, y)) return ConstValue::make_bool(*c);
                 return std::nullopt;
         }
     }
     int64_t x = a.i, y = b.i;
     uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
-    auto make = [&](int64_t v) { return ConstValue::make_int(wrap(v, wrap_type)); };
+    auto make = [&](int64_t v) { return ConstValue::make_int(wrap_int(v, wrap_type)); };
     switch (op) {
         case BinaryOp::Add:
             return make(static_cast<int64_t>(ux + uy));
@@ -119,20 +112,11 @@ std::optional<ConstValue> fold_binary(BinaryOp op, const ConstValue& a, const Co
             return make(x | y);
         case BinaryOp::BitXor:
             return make(x ^ y);
-        case BinaryOp::Lt:
-            return ConstValue::make_bool(is_unsigned ? ux < uy : x < y);
-        case BinaryOp::Le:
-            return ConstValue::make_bool(is_unsigned ? ux <= uy : x <= y);
-        case BinaryOp::Gt:
-            return ConstValue::make_bool(is_unsigned ? ux > uy : x > y);
-        case BinaryOp::Ge:
-            return ConstValue::make_bool(is_unsigned ? ux >= uy : x >= y);
-        case BinaryOp::Eq:
-            return ConstValue::make_bool(x == y);
-        case BinaryOp::Ne:
-            return ConstValue::make_bool(x != y);
-        default:
+        default: {
+            auto c = is_unsigned ? compare(op, ux, uy) : compare(op, x, y);
+            if (c) return ConstValue::make_bool(*c);
             return std::nullopt;
+        }
     }
 }
 

@@ -83,6 +83,23 @@ std::optional<ScalarType> common_type(ScalarType a, ScalarType b) {
     return std::nullopt;
 }
 
+int64_t wrap_int(int64_t v, ScalarType t) {
+    switch (t) {
+        case ScalarType::I8:
+            return static_cast<int8_t>(v);
+        case ScalarType::I16:
+            return static_cast<int16_t>(v);
+        case ScalarType::I32:
+            return static_cast<int32_t>(v);
+        case ScalarType::U8:
+            return static_cast<uint8_t>(v);
+        case ScalarType::U32:
+            return static_cast<uint32_t>(v);
+        default:
+            return v;
+    }
+}
+
 bool int_fits(int64_t v, ScalarType t) {
     switch (t) {
         case ScalarType::I8:

@@ -29,6 +29,10 @@ bool converts_implicitly(ScalarType from, ScalarType to);
 // conversions restricted to what converts_implicitly allows), if any.
 std::optional<ScalarType> common_type(ScalarType a, ScalarType b);
 
+// Wraps an integer value to the width of integer type `t`, as the device's
+// two's-complement arithmetic does (64-bit types are returned unchanged).
+int64_t wrap_int(int64_t value, ScalarType t);
+
 // Whether an integer value fits in the integer type `t`.
 bool int_fits(int64_t value, ScalarType t);
 

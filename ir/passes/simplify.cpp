@@ -8,21 +8,15 @@ namespace hds::ir {
 
 namespace {
 
-int64_t wrap_to(ScalarType t, int64_t v) {
-    switch (t) {
-        case ScalarType::I8:
-            return static_cast<int8_t>(v);
-        case ScalarType::I16:
-            return static_cast<int16_t>(v);
-        case ScalarType::I32:
-            return static_cast<int32_t>(v);
-        case ScalarType::U8:
-            return static_cast<uint8_t>(v);
-        case ScalarType::U32:
-            return static_cast<uint32_t>(v);
-        default:
-            return v;
-    }
+// Two's-complement arithmetic without signed-overflow undefined behaviour.
+int64_t add_wrap(int64_t x, int64_t y) {
+    return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+}
+int64_t sub_wrap(int64_t x, int64_t y) {
+    return static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+}
+int64_t mul_wrap(int64_t x, int64_t y) {
+    return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
 }
 
 bool has_call(const Expr& e) {
@@ -60,7 +54,7 @@ class Simplify : public IRMutator {
     Expr visit(const Cast* op, const Expr& self) override {
         Expr v = mutate(op->value);
         if (auto c = const_int(v)) {
-            if (is_int(op->type)) return IntImm::make(op->type, wrap_to(op->type, *c));
+            if (is_int(op->type)) return IntImm::make(op->type, wrap_int(*c, op->type));
         }
         return v == op->value ? self : Cast::make(op->type, v);
     }
@@ -68,8 +62,8 @@ class Simplify : public IRMutator {
     Expr visit(const Unary* op, const Expr& self) override {
         Expr a = mutate(op->a);
         if (auto c = const_int(a)) {
-            if (op->op == UnOp::Neg) return IntImm::make(a->type, wrap_to(a->type, -*c));
-            if (op->op == UnOp::BitNot) return IntImm::make(a->type, wrap_to(a->type, ~*c));
+            if (op->op == UnOp::Neg) return IntImm::make(a->type, wrap_int(sub_wrap(0, *c), a->type));
+            if (op->op == UnOp::BitNot) return IntImm::make(a->type, wrap_int(~*c, a->type));
         }
         if (auto b = const_bool(a); b && op->op == UnOp::Not) return BoolImm::make(!*b);
         return a == op->a ? self : Unary::make(op->op, a);
@@ -113,17 +107,17 @@ class Simplify : public IRMutator {
             bool u = is_unsigned_int(t);
             switch (op) {
                 case BinOp::Add:
-                    return IntImm::make(t, wrap_to(t, x + y));
+                    return IntImm::make(t, wrap_int(add_wrap(x, y), t));
                 case BinOp::Sub:
-                    return IntImm::make(t, wrap_to(t, x - y));
+                    return IntImm::make(t, wrap_int(sub_wrap(x, y), t));
                 case BinOp::Mul:
-                    return IntImm::make(t, wrap_to(t, x * y));
+                    return IntImm::make(t, wrap_int(mul_wrap(x, y), t));
                 case BinOp::Div:
-                    if (y == 0 || u) return nullptr;
-                    return IntImm::make(t, wrap_to(t, x / y));
+                    if (y == 0 || u || (x == INT64_MIN && y == -1)) return nullptr;
+                    return IntImm::make(t, wrap_int(x / y, t));
                 case BinOp::Mod:
-                    if (y == 0 || u) return nullptr;
-                    return IntImm::make(t, wrap_to(t, x % y));
+                    if (y == 0 || u || (x == INT64_MIN && y == -1)) return nullptr;
+                    return IntImm::make(t, wrap_int(x % y, t));
                 case BinOp::Lt:
                     return BoolImm::make(x < y);
                 case BinOp::Le:
@@ -154,13 +148,14 @@ class Simplify : public IRMutator {
                 if (cb == 0) return a;
                 // (x + c1) + c2 -> x + (c1 + c2)
                 if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b))
-                    return Binary::make(BinOp::Add, ab->a, IntImm::make(t, wrap_to(t, *const_int(ab->b) + *cb)));
+                    return Binary::make(BinOp::Add, ab->a,
+                                        IntImm::make(t, wrap_int(add_wrap(*const_int(ab->b), *cb), t)));
                 return nullptr;
             case BinOp::Sub:
                 if (cb == 0) return a;
                 // (x + c1) - c2 -> x + (c1 - c2)
                 if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b)) {
-                    int64_t c = wrap_to(t, *const_int(ab->b) - *cb);
+                    int64_t c = wrap_int(sub_wrap(*const_int(ab->b), *cb), t);
                     return c == 0 ? ab->a : Binary::make(BinOp::Add, ab->a, IntImm::make(t, c));
                 }
                 return nullptr;
@@ -170,7 +165,8 @@ class Simplify : public IRMutator {
                 if ((ca == 0 && !has_call(b)) || (cb == 0 && !has_call(a))) return IntImm::make(t, 0);
                 // (x * c1) * c2 -> x * (c1 * c2)
                 if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Mul && const_int(ab->b))
-                    return Binary::make(BinOp::Mul, ab->a, IntImm::make(t, wrap_to(t, *const_int(ab->b) * *cb)));
+                    return Binary::make(BinOp::Mul, ab->a,
+                                        IntImm::make(t, wrap_int(mul_wrap(*const_int(ab->b), *cb), t)));
                 return nullptr;
             case BinOp::Div:
                 if (cb == 1) return a;
