@@ -1,8 +1,6 @@
 // parser.cpp — the ANTLR driver: UTF-8 check, error listener, nesting guard.
 #include "frontend/parser.h"
 
-#include <antlr4-runtime.h>
-
 #include "HdsLexer.h"
 #include "HdsParser.h"
 #include "frontend/ast_builder.h"

@@ -4,14 +4,17 @@
 # (all through ctest), then the pytest harness (GPU tests skip without a GPU).
 #   scripts/test.sh              the full suite
 #   scripts/test.sh --sanitize   the same under AddressSanitizer + UBSan
+#   scripts/test.sh --fuzz       also a 60 s libFuzzer run (scripts/fuzz.sh)
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 
 sanitize=0
+fuzz=0
 for arg in "$@"; do
     case $arg in
         --sanitize) sanitize=1 ;;
-        *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+        --fuzz) fuzz=1 ;;
+        *) echo "usage: scripts/test.sh [--sanitize] [--fuzz]" >&2; exit 2 ;;
     esac
 done
 
@@ -29,3 +32,8 @@ hds_log "ctest"
 
 hds_log "pytest"
 HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs "$HDS_ROOT/tests/gpu"
+
+if [[ $fuzz -eq 1 ]]; then
+    hds_log "fuzzing for 60 s"
+    "$HDS_ROOT/scripts/fuzz.sh" 60
+fi

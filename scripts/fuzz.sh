@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target with clang (ASan + UBSan) in build-fuzz/ and runs
+# it, seeded from examples/ and tests/, with the keyword dictionary.
+#   scripts/fuzz.sh [SECONDS]        default 60; e.g. 3600 for a long run
+# Crashing inputs are saved as tests/crash/fuzz-<hash>.hds: commit each one as
+# a regression test (tests/crash runs every file there) after fixing it.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+build=$root/build-fuzz
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHDS_FUZZ=ON \
+    -DHDS_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" --target hdsc_fuzzer -j"$(nproc)"
+corpus=$build/corpus
+mkdir -p "$corpus" "$build/artifacts"
+cp "$root"/examples/*.hds "$root"/tests/golden/*.hds "$root"/tests/errors/*.hds "$root"/tests/crash/*.hds \
+    "$root"/stdlib/*.hds "$corpus/"
+status=0
+"$build/hdsc_fuzzer" "$corpus" -dict="$root/fuzz/hds.dict" -max_total_time="$seconds" -max_len=4096 \
+    -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25 || status=$?
+for crash in "$build"/artifacts/*; do
+    [[ -e $crash ]] || continue
+    cp "$crash" "$root/tests/crash/fuzz-$(sha1sum "$crash" | cut -c1-12).hds"
+    echo "saved $crash as a regression input in tests/crash/"
+done
+exit $status
