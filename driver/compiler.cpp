@@ -6,11 +6,10 @@
 
 #include "codegen/cuda/cuda_emitter.h"
 #include "driver/file_io.h"
+#include "driver/session.h"
 #include "frontend/ast_printer.h"
 #include "frontend/lower_to_ir.h"
-#include "frontend/module_loader.h"
 #include "frontend/parser.h"
-#include "frontend/sema.h"
 #include "ir/ir_printer.h"
 #include "ir/lower.h"
 
@@ -70,37 +69,24 @@ int emit_outputs(const Options& opts, const ir::Module& m, const std::vector<std
 }
 
 int run(const Options& opts, std::ostream& out, std::ostream& err) {
-    std::string why;
-    std::optional<std::string> text = read_file(opts.input, &why);
-    if (!text) {
-        err << "hdsc: error: cannot read '" << opts.input << "': " << why << "\n";
-        return kUserError;
-    }
-    SourceManager sources;
-    DiagnosticsEngine diags(sources);
-    uint32_t main_file = sources.add_file(opts.input, std::move(*text));
+    Session s;
+    if (!s.open(opts.input, err)) return kUserError;
     if (opts.emit == "tokens") {
-        dump_tokens(main_file, sources, out);
+        dump_tokens(s.main_file, s.sources, out);
         return kSuccess;
     }
-    FileReader reader = [](const std::string& p) { return read_file(p); };
-    LoadedModule loaded = load_module(main_file, sources, diags, opts.include_dirs, reader);
-    Sema sema(diags);
-    if (loaded.module) sema.check(*loaded.module);
-    if (opts.verify) {
-        bool ok = diags.verify(err);
-        return ok ? kSuccess : kUserError;
-    }
-    if (diags.has_errors()) {
-        diags.print(err);
+    bool ok = s.check(opts.include_dirs);
+    if (opts.verify) return s.diags.verify(err) ? kSuccess : kUserError;
+    if (!ok) {
+        s.diags.print(err);
         return kUserError;
     }
     if (opts.emit == "ast") {
-        print_ast(*loaded.module, out);
+        print_ast(*s.loaded.module, out);
         return kSuccess;
     }
     if (opts.check_only) return kSuccess;
-    ir::Module m = lower_to_ir(*loaded.module, sources);
+    ir::Module m = lower_to_ir(*s.loaded.module, s.sources);
     ir::PipelineOptions popts;
     popts.verify = opts.verify_ir;
 #ifndef NDEBUG
@@ -111,7 +97,7 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
     popts.dump = &out;
     ir::run_pipeline(m, popts);
     if (!popts.dump_after.empty()) return kSuccess;
-    return emit_outputs(opts, m, loaded.file_paths, out, err);
+    return emit_outputs(opts, m, s.loaded.file_paths, out, err);
 }
 
 }  // namespace

@@ -4,13 +4,25 @@
 #include <iostream>
 
 #include "driver/compiler.h"
+#include "driver/run_command.h"
 #include "ir/lower.h"
 
 int main(int argc, char** argv) {
     using hds::driver::Options;
     Options opts;
     CLI::App app{"hdsc: compiles .hds kernels to readable CUDA C++ (a .cu file and a header with launchers)", "hdsc"};
-    app.add_option("input", opts.input, "the .hds file to compile")->required();
+    app.require_subcommand(0, 1);
+    hds::driver::RunOptions run;
+    CLI::App* run_cmd = app.add_subcommand("run", "run one kernel on the CPU emulator (CUDA semantics, with checks)");
+    run_cmd->add_option("input", run.input, "the .hds file")->required();
+    run_cmd->add_option("--kernel", run.kernel, "the kernel to run")->required();
+    run_cmd->add_option("--inputs", run.inputs, "comma-separated .npy files: tensor parameters in order, or NAME=FILE");
+    run_cmd->add_option("--outputs", run.outputs, "comma-separated .npy files: written tensors in order, or NAME=FILE");
+    run_cmd->add_option("--sizes", run.sizes, "NAME=VALUE,... (default: from the input shapes)");
+    run_cmd->add_option("--scalars", run.scalars, "NAME=VALUE,... for scalar parameters");
+    run_cmd->add_option("-I", run.include_dirs, "directory searched by import \"...\"");
+    run_cmd->add_flag("--racecheck", run.racecheck, "report shared-memory races between threads of a block");
+    app.add_option("input", opts.input, "the .hds file to compile");
     app.add_option("-o,--output", opts.output, "output .cu path ('-' for stdout; default <stem>.cu)");
     app.add_option("--header", opts.header, "output header path (default: beside the .cu)");
     app.add_option("-I", opts.include_dirs, "directory searched by import \"...\" (repeatable)");
@@ -40,6 +52,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         std::cerr << "hdsc: error: " << e.what() << "\n"
                   << "Run 'hdsc --help' for usage.\n";
+        return hds::driver::kUserError;
+    }
+    if (run_cmd->parsed()) return hds::driver::run_on_emulator(run, std::cout, std::cerr);
+    if (opts.input.empty()) {
+        std::cerr << "hdsc: error: input is required\nRun 'hdsc --help' for usage.\n";
         return hds::driver::kUserError;
     }
     return hds::driver::compile(opts, std::cout, std::cerr);

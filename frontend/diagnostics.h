@@ -40,6 +40,11 @@ class DiagnosticsEngine {
     void error(DiagId id, SourceRange range, const Args&... args) {
         report(Severity::Error, id, range, fmt::format(fmt::runtime(diag_format(id)), args...));
     }
+    // An error found while running a program (the CPU emulator), not a
+    // compile-time diagnostic; printed the same way.
+    void runtime_error(SourceRange range, std::string message) {
+        report(Severity::Error, DiagId::syntax_error, range, std::move(message));
+    }
     // A note explains the error reported just before it ("declared here").
     void note(SourceRange range, std::string message);
 

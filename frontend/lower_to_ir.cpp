@@ -180,7 +180,7 @@ class Lowerer {
 
     ir::Expr load(const IndexExpr& e) {
         auto [b, idx] = access(e);
-        return ir::Load::make(b, idx);
+        return ir::Load::make(b, idx, e.range.begin);
     }
 
     ir::Expr call(const CallExpr& e) {

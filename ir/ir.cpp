@@ -121,9 +121,9 @@ static void check_indices(const Buffer& b, const std::vector<Expr>& indices) {
     for (const Expr& i : indices) HDS_CHECK(i && is_int(i->type), "index is not an integer");
 }
 
-Expr Load::make(Buffer b, std::vector<Expr> indices) {
+Expr Load::make(Buffer b, std::vector<Expr> indices, SourceLoc loc) {
     check_indices(b, indices);
-    return std::make_shared<Load>(std::move(b), std::move(indices));
+    return std::make_shared<Load>(std::move(b), std::move(indices), loc);
 }
 
 Expr Call::make(ScalarType t, Builtin b, std::vector<Expr> args, std::string function) {

@@ -123,8 +123,10 @@ struct Load : ExprNode {
     static constexpr ExprKind kKind = ExprKind::Load;
     Buffer buffer;
     std::vector<Expr> indices;  // one per dimension, or one after flattening
-    Load(Buffer b, std::vector<Expr> idx) : ExprNode(kKind, b->elem), buffer(std::move(b)), indices(std::move(idx)) {}
-    static Expr make(Buffer b, std::vector<Expr> indices);
+    SourceLoc loc;              // the .hds access, for the emulator's error messages
+    Load(Buffer b, std::vector<Expr> idx, SourceLoc l)
+        : ExprNode(kKind, b->elem), buffer(std::move(b)), indices(std::move(idx)), loc(l) {}
+    static Expr make(Buffer b, std::vector<Expr> indices, SourceLoc loc = {});
 };
 struct Call : ExprNode {
     static constexpr ExprKind kKind = ExprKind::Call;

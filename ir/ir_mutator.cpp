@@ -91,7 +91,7 @@ Expr IRMutator::visit(const Select* op, const Expr& self) {
 Expr IRMutator::visit(const Load* op, const Expr& self) {
     bool changed = false;
     auto idx = mutate_all(op->indices, &changed);
-    return changed ? Load::make(op->buffer, idx) : self;
+    return changed ? Load::make(op->buffer, idx, op->loc) : self;
 }
 Expr IRMutator::visit(const Call* op, const Expr& self) {
     bool changed = false;

@@ -44,12 +44,15 @@ void run_pipeline(Module& m, const PipelineOptions& opts) {
     if (opts.verify) verify_module(m, {}, "lowering from the AST");
     if (opts.dump && opts.dump_after == "lower") print_module(m, *opts.dump);
     for (const Pass& p : pipeline()) {
+        if (!opts.flatten && (p.name == "flatten_indices" || p.name == "simplify_flat")) continue;
         for_each_body(m, p.run);
         for (Kernel& k : m.kernels) {
             for (Expr& g : k.grid) g = simplify(g);
             for (Expr& b : k.block) b = simplify(b);
         }
-        if (opts.verify) verify_module(m, p.stage_after, p.name);
+        VerifyStage stage = p.stage_after;
+        stage.indices_flattened &= opts.flatten;
+        if (opts.verify) verify_module(m, stage, p.name);
         if (opts.dump && opts.dump_after == p.name) print_module(m, *opts.dump);
     }
     prune_functions(m);

@@ -12,6 +12,7 @@ struct PipelineOptions {
     bool verify = false;     // run the IR verifier after every pass
     std::string dump_after;  // print the module after this pass ("" = none)
     std::ostream* dump = nullptr;
+    bool flatten = true;  // false keeps multi-dimensional global accesses (the CPU emulator checks each index)
 };
 
 // Names of the passes, in order (for --emit=ir-after=NAME).

@@ -4,13 +4,13 @@
 
 #include "saxpy.h"
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        cudaError_t err_ = (call);                                                     \
-        if (err_ != cudaSuccess) {                                                     \
-            std::printf("%s failed: %s\n", #call, cudaGetErrorString(err_));           \
-            return 1;                                                                  \
-        }                                                                              \
+#define CHECK(call)                                                          \
+    do {                                                                     \
+        cudaError_t err_ = (call);                                           \
+        if (err_ != cudaSuccess) {                                           \
+            std::printf("%s failed: %s\n", #call, cudaGetErrorString(err_)); \
+            return 1;                                                        \
+        }                                                                    \
     } while (0)
 
 int main() {

@@ -15,8 +15,8 @@ class FlattenIndices : public IRMutator {
         bool changed = false;
         auto idx = mutate_all(op->indices, &changed);
         if (op->buffer->scope == Scope::Global && idx.size() > 1)
-            return Load::make(op->buffer, {linear(op->buffer, idx)});
-        return changed ? Load::make(op->buffer, idx) : self;
+            return Load::make(op->buffer, {linear(op->buffer, idx)}, op->loc);
+        return changed ? Load::make(op->buffer, idx, op->loc) : self;
     }
 
     Stmt visit(const Store* op, const Stmt& self) override {

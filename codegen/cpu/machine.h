@@ -1,0 +1,106 @@
+// machine.h — the emulator's run-time state (values, threads, blocks,
+// buffers) and the compiled form of IR: closures over that state.
+// Internal to codegen/cpu/.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "codegen/cpu/fiber.h"
+#include "frontend/source_manager.h"
+#include "ir/ir.h"
+
+namespace hds::emu {
+
+// One scalar: integers and bool in i (f16/bf16 as their bits), f32 in f, f64 in d.
+union Value {
+    int64_t i;
+    double d;
+    float f;
+};
+
+enum class ThreadState { Runnable, AtBarrier, AtShuffle, Done };
+
+// A run-time error inside a thread; carries the .hds location.
+struct Trap {
+    SourceLoc loc;
+    std::string message;
+};
+
+struct SharedBuf {
+    std::vector<Value> data;
+    std::vector<uint8_t> written;      // uninitialized-read check
+    std::vector<int32_t> writer;       // racecheck: last writing thread
+    std::vector<int64_t> write_epoch;  // ... and the barrier interval it wrote in
+    std::vector<int32_t> reader;       // last reading thread (-2: several)
+    std::vector<int64_t> read_epoch;
+};
+
+struct Machine;
+
+struct Block {
+    int id[3] = {0, 0, 0};
+    std::vector<SharedBuf> shared;
+    int64_t epoch = 0;  // barrier intervals so far
+};
+
+struct Thread {
+    int id[3] = {0, 0, 0};
+    int linear = 0;  // x + y*bx + z*bx*by
+    std::vector<Value> stack;
+    size_t base = 0;                         // current frame's first slot
+    std::vector<std::vector<Value>> locals;  // register arrays of the kernel body
+    ThreadState state = ThreadState::Runnable;
+    SourceLoc wait_loc;  // the barrier or shuffle it waits at
+    Value shfl_value{}, shfl_result{};
+    int shfl_src = 0;
+    Value ret{};
+    Fiber* fiber = nullptr;  // null when the kernel needs no synchronisation
+    Block* block = nullptr;
+    Machine* machine = nullptr;
+};
+
+struct GlobalBuf {
+    std::string name;
+    ScalarType elem;
+    std::vector<int64_t> shape;
+    std::vector<Value> data;
+};
+
+struct Machine {
+    std::vector<GlobalBuf> globals;
+    int grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    bool racecheck = false;
+    std::vector<std::string> file_names;
+};
+
+using Eval = std::function<Value(Thread&)>;
+enum class Flow { Next, Break, Continue, Return };
+using Exec = std::function<Flow(Thread&)>;
+
+// A compiled kernel or device function.
+struct Program {
+    Exec body;
+    size_t slots = 0;                            // scalar slots of one frame
+    std::vector<size_t> param_slots;             // device functions: argument slots
+    std::vector<size_t> size_slots;              // kernels: slot of each size, in ir::Kernel::sizes order
+    std::vector<size_t> scalar_param_slots;      // kernels: slot of each scalar parameter, in order
+    std::vector<std::vector<int64_t>> shared_shapes;  // shared arrays, by shared index
+    std::vector<ScalarType> shared_types;
+    std::vector<std::string> shared_names;
+    size_t register_arrays = 0;
+    bool needs_sync = false;  // uses barriers or shuffles: run threads as fibers
+};
+
+// Compiles a kernel (with every device function it calls) to closures.
+// Global buffers are numbered in kernel parameter order.
+Program compile_kernel(const ir::Module& m, const ir::Kernel& k);
+
+// Value conversions used by the compiler and the launcher.
+Value convert(Value v, ScalarType from, ScalarType to);
+double to_double(Value v, ScalarType t);
+Value from_double(double d, ScalarType t);
+
+}  // namespace hds::emu

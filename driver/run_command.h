@@ -1,0 +1,24 @@
+// run_command.h — `hdsc run`: executes one kernel on the CPU emulator with
+// .npy inputs and outputs.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hds::driver {
+
+struct RunOptions {
+    std::string input;
+    std::string kernel;
+    std::vector<std::string> include_dirs;
+    std::string sizes;    // "M=4,N=5" (optional: inferred from input shapes)
+    std::string scalars;  // "alpha=2.0,n=3"
+    std::string inputs;   // "a.npy,b.npy" (tensor parameters in order) or "a=a.npy,..."
+    std::string outputs;  // "c.npy" (written tensor parameters in order) or "c=c.npy"
+    bool racecheck = false;
+};
+
+int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err);
+
+}  // namespace hds::driver

@@ -1,0 +1,27 @@
+// session.cpp — reading and checking one input.
+#include "driver/session.h"
+
+#include "driver/file_io.h"
+
+namespace hds::driver {
+
+bool Session::open(const std::string& input, std::ostream& err) {
+    std::string why;
+    std::optional<std::string> text = read_file(input, &why);
+    if (!text) {
+        err << "hdsc: error: cannot read '" << input << "': " << why << "\n";
+        return false;
+    }
+    main_file = sources.add_file(input, std::move(*text));
+    return true;
+}
+
+bool Session::check(const std::vector<std::string>& include_dirs) {
+    FileReader reader = [](const std::string& p) { return read_file(p); };
+    loaded = load_module(main_file, sources, diags, include_dirs, reader);
+    sema_ = std::make_unique<Sema>(diags);
+    if (loaded.module) sema_->check(*loaded.module);
+    return loaded.module && !diags.has_errors();
+}
+
+}  // namespace hds::driver

@@ -1,0 +1,33 @@
+// session.h — one input file through the front end: reading, imports,
+// checking. Owns the sources, diagnostics and symbols later stages point into.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "frontend/module_loader.h"
+#include "frontend/sema.h"
+
+namespace hds::driver {
+
+class Session {
+  public:
+    Session() : diags(sources) {}
+    // Reads the main file; on failure prints "hdsc: error: ..." and returns false.
+    bool open(const std::string& input, std::ostream& err);
+    // Parses (with imports) and checks; returns false when there were errors
+    // (not yet printed: `diags` has them).
+    bool check(const std::vector<std::string>& include_dirs);
+
+    SourceManager sources;
+    DiagnosticsEngine diags;
+    uint32_t main_file = 0;
+    LoadedModule loaded;
+
+  private:
+    std::unique_ptr<Sema> sema_;
+};
+
+}  // namespace hds::driver
