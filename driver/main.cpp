@@ -20,12 +20,13 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--outputs", run.outputs, "comma-separated .npy files: written tensors in order, or NAME=FILE");
     run_cmd->add_option("--sizes", run.sizes, "NAME=VALUE,... (default: from the input shapes)");
     run_cmd->add_option("--scalars", run.scalars, "NAME=VALUE,... for scalar parameters");
-    run_cmd->add_option("-I", run.include_dirs, "directory searched by import \"...\"");
+    run_cmd->add_option("-I", run.include_dirs, "directory searched by import \"...\"")->allow_extra_args(false);
     run_cmd->add_flag("--racecheck", run.racecheck, "report shared-memory races between threads of a block");
     app.add_option("input", opts.input, "the .hds file to compile");
     app.add_option("-o,--output", opts.output, "output .cu path ('-' for stdout; default <stem>.cu)");
     app.add_option("--header", opts.header, "output header path (default: beside the .cu)");
-    app.add_option("-I", opts.include_dirs, "directory searched by import \"...\" (repeatable)");
+    app.add_option("-I", opts.include_dirs, "directory searched by import \"...\" (repeatable)")
+        ->allow_extra_args(false);
     app.add_option("--depfile", opts.depfile, "write a Makefile depfile listing every file read");
     std::string emit_help = "what to print: tokens, ast, ir, ir-after=PASS, or cu (default). PASS is one of:";
     for (const std::string& p : hds::ir::pass_names()) emit_help += " " + p;

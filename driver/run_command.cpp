@@ -102,8 +102,7 @@ int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err
 
     emu::LaunchArgs args;
     std::map<std::string, double> sizes;
-    if (!parse_numbers(opts.sizes, "size", &sizes, err) ||
-        !parse_numbers(opts.scalars, "scalar", &args.scalars, err))
+    if (!parse_numbers(opts.sizes, "size", &sizes, err) || !parse_numbers(opts.scalars, "scalar", &args.scalars, err))
         return kUserError;
     for (const auto& [name, v] : sizes) args.sizes[name] = static_cast<int64_t>(v);
     for (const auto& [name, path] : inputs) {

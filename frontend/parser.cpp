@@ -10,14 +10,32 @@ namespace hds {
 namespace {
 
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos.
+// Strict (RFC 3629): no overlong forms, no surrogates, nothing past U+10FFFF,
+// which is what ANTLR's decoder accepts without throwing.
 size_t find_invalid_utf8(const std::string& s) {
     size_t i = 0;
+    auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
     while (i < s.size()) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        unsigned char c = byte(i);
+        size_t len = 0;
+        unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+        if (c < 0x80)
+            len = 1;
+        else if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        }
         if (len == 0 || i + len > s.size()) return i;
-        for (size_t k = 1; k < len; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return i;
+        if (len > 1 && (byte(i + 1) < lo || byte(i + 1) > hi)) return i;
+        for (size_t k = 2; k < len; ++k)
+            if ((byte(i + k) >> 6) != 2) return i;
         i += len;
     }
     return std::string::npos;

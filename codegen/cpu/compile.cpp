@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <type_traits>
 
 #include "codegen/cpu/machine.h"
 #include "codegen/cpu/values.h"
@@ -27,6 +28,57 @@ std::string format_ids(const Thread& t) {
 
 [[noreturn]] void trap(const Thread& t, SourceLoc loc, const std::string& what) {
     throw Trap{loc, what + " in " + format_ids(t)};
+}
+
+// Operand readers: a variable's slot, a constant, or any expression. The
+// i32 fast paths below are instantiated for each pair, so the common
+// `var op constant` index arithmetic needs no nested closure calls.
+struct SlotRead {
+    size_t s;
+    Value operator()(Thread& t) const { return t.stack[t.base + s]; }
+};
+struct ConstRead {
+    Value v;
+    Value operator()(Thread&) const { return v; }
+};
+struct EvalRead {
+    Eval e;
+    Value operator()(Thread& t) const { return e(t); }
+};
+
+template <typename A, typename B>
+Eval i32_op(ir::BinOp op, A a, B b) {
+    auto u = [](Value v) { return static_cast<uint32_t>(v.i); };
+    switch (op) {
+        case ir::BinOp::Add:
+            return [a, b, u](Thread& t) { return Value{static_cast<int32_t>(u(a(t)) + u(b(t)))}; };
+        case ir::BinOp::Sub:
+            return [a, b, u](Thread& t) { return Value{static_cast<int32_t>(u(a(t)) - u(b(t)))}; };
+        case ir::BinOp::Mul:
+            return [a, b, u](Thread& t) { return Value{static_cast<int32_t>(u(a(t)) * u(b(t)))}; };
+        case ir::BinOp::Lt:
+            return [a, b](Thread& t) { return Value{a(t).i < b(t).i}; };
+        case ir::BinOp::Le:
+            return [a, b](Thread& t) { return Value{a(t).i <= b(t).i}; };
+        case ir::BinOp::Gt:
+            return [a, b](Thread& t) { return Value{a(t).i > b(t).i}; };
+        case ir::BinOp::Ge:
+            return [a, b](Thread& t) { return Value{a(t).i >= b(t).i}; };
+        case ir::BinOp::Eq:
+            return [a, b](Thread& t) { return Value{a(t).i == b(t).i}; };
+        case ir::BinOp::Ne:
+            return [a, b](Thread& t) { return Value{a(t).i != b(t).i}; };
+        default:
+            break;
+    }
+    if constexpr (std::is_same_v<B, ConstRead>) {  // division by a constant other than 0 and -1
+        if (b.v.i != 0 && b.v.i != -1) {
+            int64_t d = b.v.i;
+            if (op == ir::BinOp::Div) return [a, d](Thread& t) { return Value{a(t).i / d}; };
+            if (op == ir::BinOp::Mod) return [a, d](Thread& t) { return Value{a(t).i % d}; };
+        }
+    }
+    return nullptr;
 }
 
 class Compiler {
@@ -75,7 +127,8 @@ class Compiler {
                 size_t s = slot(ir::as<ir::VarNode>(e));
                 return [s](Thread& t) { return t.stack[t.base + s]; };
             }
-            case ir::ExprKind::SpecialReg: return special(ir::as<ir::SpecialReg>(e));
+            case ir::ExprKind::SpecialReg:
+                return special(ir::as<ir::SpecialReg>(e));
             case ir::ExprKind::Cast: {
                 auto* c = ir::as<ir::Cast>(e);
                 Eval v = expr(c->value);
@@ -89,14 +142,17 @@ class Compiler {
                 ScalarType ty = u->a->type;
                 return [a, op, ty](Thread& t) { return apply_unary(op, ty, a(t)); };
             }
-            case ir::ExprKind::Binary: return binary(ir::as<ir::Binary>(e));
+            case ir::ExprKind::Binary:
+                return binary(ir::as<ir::Binary>(e));
             case ir::ExprKind::Select: {
                 auto* s = ir::as<ir::Select>(e);
                 Eval c = expr(s->cond), x = expr(s->t), y = expr(s->f);
                 return [c, x, y](Thread& t) { return c(t).i ? x(t) : y(t); };
             }
-            case ir::ExprKind::Load: return load(ir::as<ir::Load>(e));
-            case ir::ExprKind::Call: return call(ir::as<ir::Call>(e));
+            case ir::ExprKind::Load:
+                return load(ir::as<ir::Load>(e));
+            case ir::ExprKind::Call:
+                return call(ir::as<ir::Call>(e));
         }
         HDS_CHECK(false, "emulator: unknown expression");
         return nullptr;
@@ -105,10 +161,14 @@ class Compiler {
     Eval special(const ir::SpecialReg* s) {
         int d = s->dim;
         switch (s->which) {
-            case ir::SpecialKind::ThreadIdx: return [d](Thread& t) { return Value{t.id[d]}; };
-            case ir::SpecialKind::BlockIdx: return [d](Thread& t) { return Value{t.block->id[d]}; };
-            case ir::SpecialKind::BlockDim: return [d](Thread& t) { return Value{t.machine->block[d]}; };
-            case ir::SpecialKind::GridDim: return [d](Thread& t) { return Value{t.machine->grid[d]}; };
+            case ir::SpecialKind::ThreadIdx:
+                return [d](Thread& t) { return Value{t.id[d]}; };
+            case ir::SpecialKind::BlockIdx:
+                return [d](Thread& t) { return Value{t.block->id[d]}; };
+            case ir::SpecialKind::BlockDim:
+                return [d](Thread& t) { return Value{t.machine->block[d]}; };
+            case ir::SpecialKind::GridDim:
+                return [d](Thread& t) { return Value{t.machine->grid[d]}; };
         }
         return nullptr;
     }
@@ -119,11 +179,27 @@ class Compiler {
         ScalarType ty = b->a->type;
         // The common cases of index arithmetic and f32 math, without the generic switch.
         if (ty == ScalarType::I32) {
+            auto with_rhs = [&](auto lhs) -> Eval {
+                if (auto* v = ir::as<ir::VarNode>(b->b)) return i32_op(op, lhs, SlotRead{slot(v)});
+                if (auto* c = ir::as<ir::IntImm>(b->b)) return i32_op(op, lhs, ConstRead{Value{c->value}});
+                return i32_op(op, lhs, EvalRead{y});
+            };
+            Eval fast;
+            if (auto* v = ir::as<ir::VarNode>(b->a))
+                fast = with_rhs(SlotRead{slot(v)});
+            else if (auto* c = ir::as<ir::IntImm>(b->a))
+                fast = with_rhs(ConstRead{Value{c->value}});
+            else
+                fast = with_rhs(EvalRead{x});
+            if (fast) return fast;
             auto u32 = [](Value v) { return static_cast<uint32_t>(v.i); };
             switch (op) {
-                case ir::BinOp::Add: return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) + u32(y(t)))}; };
-                case ir::BinOp::Sub: return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) - u32(y(t)))}; };
-                case ir::BinOp::Mul: return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) * u32(y(t)))}; };
+                case ir::BinOp::Add:
+                    return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) + u32(y(t)))}; };
+                case ir::BinOp::Sub:
+                    return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) - u32(y(t)))}; };
+                case ir::BinOp::Mul:
+                    return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) * u32(y(t)))}; };
                 case ir::BinOp::Div:
                 case ir::BinOp::Mod: {
                     SourceLoc loc = loc_;
@@ -135,13 +211,20 @@ class Compiler {
                         return Value{div ? a / b : a % b};
                     };
                 }
-                case ir::BinOp::Lt: return [x, y](Thread& t) { return Value{x(t).i < y(t).i}; };
-                case ir::BinOp::Le: return [x, y](Thread& t) { return Value{x(t).i <= y(t).i}; };
-                case ir::BinOp::Gt: return [x, y](Thread& t) { return Value{x(t).i > y(t).i}; };
-                case ir::BinOp::Ge: return [x, y](Thread& t) { return Value{x(t).i >= y(t).i}; };
-                case ir::BinOp::Eq: return [x, y](Thread& t) { return Value{x(t).i == y(t).i}; };
-                case ir::BinOp::Ne: return [x, y](Thread& t) { return Value{x(t).i != y(t).i}; };
-                default: break;
+                case ir::BinOp::Lt:
+                    return [x, y](Thread& t) { return Value{x(t).i < y(t).i}; };
+                case ir::BinOp::Le:
+                    return [x, y](Thread& t) { return Value{x(t).i <= y(t).i}; };
+                case ir::BinOp::Gt:
+                    return [x, y](Thread& t) { return Value{x(t).i > y(t).i}; };
+                case ir::BinOp::Ge:
+                    return [x, y](Thread& t) { return Value{x(t).i >= y(t).i}; };
+                case ir::BinOp::Eq:
+                    return [x, y](Thread& t) { return Value{x(t).i == y(t).i}; };
+                case ir::BinOp::Ne:
+                    return [x, y](Thread& t) { return Value{x(t).i != y(t).i}; };
+                default:
+                    break;
             }
         }
         if (ty == ScalarType::F32) {
@@ -151,11 +234,16 @@ class Compiler {
                 return r;
             };
             switch (op) {
-                case ir::BinOp::Add: return [x, y, make](Thread& t) { return make(x(t).f + y(t).f); };
-                case ir::BinOp::Sub: return [x, y, make](Thread& t) { return make(x(t).f - y(t).f); };
-                case ir::BinOp::Mul: return [x, y, make](Thread& t) { return make(x(t).f * y(t).f); };
-                case ir::BinOp::Div: return [x, y, make](Thread& t) { return make(x(t).f / y(t).f); };
-                default: break;
+                case ir::BinOp::Add:
+                    return [x, y, make](Thread& t) { return make(x(t).f + y(t).f); };
+                case ir::BinOp::Sub:
+                    return [x, y, make](Thread& t) { return make(x(t).f - y(t).f); };
+                case ir::BinOp::Mul:
+                    return [x, y, make](Thread& t) { return make(x(t).f * y(t).f); };
+                case ir::BinOp::Div:
+                    return [x, y, make](Thread& t) { return make(x(t).f / y(t).f); };
+                default:
+                    break;
             }
         }
         if (op == ir::BinOp::And) return [x, y](Thread& t) { return Value{x(t).i && y(t).i}; };
@@ -182,8 +270,9 @@ class Compiler {
         // Indices compare as unsigned: a negative signed index is out of range too.
         auto fail = [name, verb, loc, any_unsigned](Thread& t, int64_t i, size_t d, int64_t size) {
             std::string shown = any_unsigned ? std::to_string(static_cast<uint64_t>(i)) : std::to_string(i);
-            trap(t, loc, fmt::format("out-of-bounds {} of '{}': index {} of dimension {} (size {})", verb, name, shown,
-                                     d, size));
+            trap(t, loc,
+                 fmt::format("out-of-bounds {} of '{}': index {} of dimension {} (size {})", verb, name, shown, d,
+                             size));
         };
         bool global = ref.scope == ir::Scope::Global;
         if (idx.size() == 1) {
@@ -244,8 +333,10 @@ class Compiler {
                                  fmt::format("shared-memory race on '{}' (element {}): read after a write by "
                                              "thread {} with no syncthreads() between",
                                              name, i, buf.writer[i]));
-                        if (buf.read_epoch[i] != t.block->epoch) buf.reader[i] = t.linear;
-                        else if (buf.reader[i] != t.linear) buf.reader[i] = -2;
+                        if (buf.read_epoch[i] != t.block->epoch)
+                            buf.reader[i] = t.linear;
+                        else if (buf.reader[i] != t.linear)
+                            buf.reader[i] = -2;
                         buf.read_epoch[i] = t.block->epoch;
                     }
                     return buf.data[i];
@@ -324,10 +415,11 @@ class Compiler {
                              name, i, buf.writer[i]));
         if (buf.read_epoch[i] == epoch && buf.reader[i] != t.linear)
             trap(t, loc,
-                 fmt::format("shared-memory race on '{}' (element {}): write after a read by {} with no "
-                             "syncthreads() between",
-                             name, i, buf.reader[i] == -2 ? std::string("other threads")
-                                                          : "thread " + std::to_string(buf.reader[i])));
+                 fmt::format(
+                     "shared-memory race on '{}' (element {}): write after a read by {} with no "
+                     "syncthreads() between",
+                     name, i,
+                     buf.reader[i] == -2 ? std::string("other threads") : "thread " + std::to_string(buf.reader[i])));
         buf.writer[i] = t.linear;
         buf.write_epoch[i] = epoch;
     }
@@ -337,7 +429,8 @@ class Compiler {
         for (const ir::Expr& a : c->args) args.push_back(expr(a));
         SourceLoc loc = loc_;
         switch (c->builtin) {
-            case Builtin::DeviceFn: return device_call(c, args);
+            case Builtin::DeviceFn:
+                return device_call(c, args);
             case Builtin::SyncThreads:
                 p_.needs_sync = true;
                 return [loc](Thread& t) {
@@ -346,7 +439,8 @@ class Compiler {
                     t.fiber->yield();
                     return Value{0};
                 };
-            case Builtin::SyncWarp: return [](Thread&) { return Value{0}; };  // lanes run in lock-step order
+            case Builtin::SyncWarp:
+                return [](Thread&) { return Value{0}; };  // lanes run in lock-step order
             case Builtin::ShflXor:
             case Builtin::ShflDown:
             case Builtin::ShflUp:
@@ -371,7 +465,8 @@ class Compiler {
             }
             case Builtin::AtomicAdd:
             case Builtin::AtomicMax:
-            case Builtin::AtomicMin: return atomic(c, args[1]);
+            case Builtin::AtomicMin:
+                return atomic(c, args[1]);
             default: {
                 Builtin b = c->builtin;
                 ScalarType ty = c->type;
@@ -405,7 +500,8 @@ class Compiler {
                                                          : &t.block->shared[ref.index].data[i];
             if (ref.scope == ir::Scope::Shared) t.block->shared[ref.index].written[i] = 1;
             Value old = *slot;
-            if (b == Builtin::AtomicAdd) *slot = *apply_binary(ir::BinOp::Add, ty, old, v);
+            if (b == Builtin::AtomicAdd)
+                *slot = *apply_binary(ir::BinOp::Add, ty, old, v);
             else {
                 Value args[2] = {old, v};
                 *slot = apply_math(b == Builtin::AtomicMax ? Builtin::Max : Builtin::Min, ty, args);
@@ -491,9 +587,12 @@ class Compiler {
                     return Flow::Next;
                 };
             }
-            case ir::StmtKind::Store: return store(ir::as<ir::Store>(s));
-            case ir::StmtKind::Alloc: return alloc(ir::as<ir::Alloc>(s));
-            case ir::StmtKind::For: return for_loop(ir::as<ir::For>(s));
+            case ir::StmtKind::Store:
+                return store(ir::as<ir::Store>(s));
+            case ir::StmtKind::Alloc:
+                return alloc(ir::as<ir::Alloc>(s));
+            case ir::StmtKind::For:
+                return for_loop(ir::as<ir::For>(s));
             case ir::StmtKind::If: {
                 auto* i = ir::as<ir::If>(s);
                 Eval c = expr(i->cond);
@@ -529,9 +628,12 @@ class Compiler {
                     return Flow::Return;
                 };
             }
-            case ir::StmtKind::Break: return [](Thread&) { return Flow::Break; };
-            case ir::StmtKind::Continue: return [](Thread&) { return Flow::Continue; };
-            case ir::StmtKind::MapFor: HDS_CHECK(false, "emulator: task mapping not lowered");
+            case ir::StmtKind::Break:
+                return [](Thread&) { return Flow::Break; };
+            case ir::StmtKind::Continue:
+                return [](Thread&) { return Flow::Continue; };
+            case ir::StmtKind::MapFor:
+                HDS_CHECK(false, "emulator: task mapping not lowered");
         }
         return nullptr;
     }
@@ -564,7 +666,8 @@ class Compiler {
         ScalarType ty = f->var->type;
         if (ty == ScalarType::I32)
             return [lo, hi, step, sl, body](Thread& t) {
-                for (int64_t i = lo(t).i; i < hi(t).i; i = static_cast<int32_t>(static_cast<uint32_t>(i) + static_cast<uint32_t>(step(t).i))) {
+                for (int64_t i = lo(t).i; i < hi(t).i;
+                     i = static_cast<int32_t>(static_cast<uint32_t>(i) + static_cast<uint32_t>(step(t).i))) {
                     t.stack[t.base + sl] = Value{i};
                     Flow fl = body(t);
                     if (fl == Flow::Break) break;
@@ -575,9 +678,8 @@ class Compiler {
         bool u = is_unsigned_int(ty);
         return [lo, hi, step, sl, body, ty, u](Thread& t) {
             // Like the emitted C loop: the bound and step are evaluated every iteration.
-            for (int64_t i = lo(t).i;; i = wrap_int(static_cast<int64_t>(static_cast<uint64_t>(i) +
-                                                                           static_cast<uint64_t>(step(t).i)),
-                                                     ty)) {
+            for (int64_t i = lo(t).i;;
+                 i = wrap_int(static_cast<int64_t>(static_cast<uint64_t>(i) + static_cast<uint64_t>(step(t).i)), ty)) {
                 int64_t end = hi(t).i;
                 if (u ? static_cast<uint64_t>(i) >= static_cast<uint64_t>(end) : i >= end) break;
                 t.stack[t.base + sl] = Value{i};

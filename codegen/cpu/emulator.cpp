@@ -42,8 +42,8 @@ std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
             const std::string& size = ir::as<ir::VarNode>(dim)->name;
             auto [pos, fresh] = args.sizes.emplace(size, t.shape[d]);
             if (!fresh && pos->second != t.shape[d])
-                return fmt::format("size {} is {} but dimension {} of '{}' is {}", size, pos->second, d,
-                                   p.buffer->name, t.shape[d]);
+                return fmt::format("size {} is {} but dimension {} of '{}' is {}", size, pos->second, d, p.buffer->name,
+                                   t.shape[d]);
         }
     }
     for (const ir::Var& s : k.sizes) {
@@ -60,8 +60,10 @@ std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
             auto c = ir::const_int(dim);
             t.shape.push_back(c ? *c : args.sizes.at(ir::as<ir::VarNode>(dim)->name));
         }
-        if (is_float(t.elem)) t.f.assign(t.size(), 0.0);
-        else t.i.assign(t.size(), 0);
+        if (is_float(t.elem))
+            t.f.assign(t.size(), 0.0);
+        else
+            t.i.assign(t.size(), 0);
         args.tensors[p.buffer->name] = std::move(t);
     }
     return "";
@@ -205,7 +207,8 @@ class BlockRunner {
             const Thread* waiting = nullptr;
             for (const Thread& t : threads_) {
                 if (t.state == ThreadState::AtBarrier) {
-                    if (waiting && !(t.wait_loc.line == waiting->wait_loc.line && t.wait_loc.col == waiting->wait_loc.col))
+                    if (waiting &&
+                        !(t.wait_loc.line == waiting->wait_loc.line && t.wait_loc.col == waiting->wait_loc.col))
                         return divergence(t, fmt::format("threads wait at different barriers (this one and line {})",
                                                          waiting->wait_loc.line));
                     ++at_barrier, waiting = &t;
@@ -214,7 +217,8 @@ class BlockRunner {
             }
             if (done == n) return std::nullopt;
             if (at_barrier > 0 && done > 0)
-                return divergence(*waiting, "syncthreads() not reached by every thread of the block (barrier divergence)");
+                return divergence(*waiting,
+                                  "syncthreads() not reached by every thread of the block (barrier divergence)");
             ++block.epoch;
             for (Thread& t : threads_) t.state = ThreadState::Runnable;
         }
@@ -243,7 +247,8 @@ std::optional<EmuError> run_kernel(const ir::Module& m, const std::string& kerne
     machine.racecheck = opts.racecheck;
     for (int d = 0; d < 3; ++d) {
         machine.grid[d] = d < static_cast<int>(k->grid.size()) ? static_cast<int>(launch_dim(k->grid[d], *k, args)) : 1;
-        machine.block[d] = d < static_cast<int>(k->block.size()) ? static_cast<int>(launch_dim(k->block[d], *k, args)) : 1;
+        machine.block[d] =
+            d < static_cast<int>(k->block.size()) ? static_cast<int>(launch_dim(k->block[d], *k, args)) : 1;
         if (machine.grid[d] < 1 || machine.block[d] < 1)
             return EmuError{k->loc, fmt::format("launch of '{}' with an empty grid or block", kernel)};
     }
@@ -270,8 +275,10 @@ std::optional<EmuError> run_kernel(const ir::Module& m, const std::string& kerne
         Tensor& t = args.tensors.at(p.buffer->name);
         const GlobalBuf& buf = machine.globals[g++];
         for (int64_t i = 0; i < t.size(); ++i) {
-            if (is_float(t.elem)) t.f[i] = to_double(buf.data[i], t.elem);
-            else t.i[i] = buf.data[i].i;
+            if (is_float(t.elem))
+                t.f[i] = to_double(buf.data[i], t.elem);
+            else
+                t.i[i] = buf.data[i].i;
         }
     }
     return std::nullopt;

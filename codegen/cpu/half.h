@@ -21,9 +21,9 @@ inline uint32_t round_to_format(double d, int frac, int bias, int exp_bits) {
     if (a == 0) return sign;
     int e;
     std::frexp(a, &e);
-    e -= 1;                                   // a in [2^e, 2^(e+1))
-    const int min_e = 1 - bias;               // smallest normal exponent
-    if (e < min_e) e = min_e;                 // subnormals share it
+    e -= 1;                                              // a in [2^e, 2^(e+1))
+    const int min_e = 1 - bias;                          // smallest normal exponent
+    if (e < min_e) e = min_e;                            // subnormals share it
     double r = std::nearbyint(std::ldexp(a, frac - e));  // ties to even
     if (r == 0) return sign;
     uint64_t m = static_cast<uint64_t>(r);
@@ -45,9 +45,17 @@ inline double from_format(uint32_t bits, int frac, int bias, int exp_bits) {
     return sign * std::ldexp(static_cast<double>(m + (1u << frac)), static_cast<int>(e) - bias - frac);
 }
 
-inline uint16_t to_half(double d) { return static_cast<uint16_t>(round_to_format(d, 10, 15, 5)); }
-inline double half_to_double(uint16_t h) { return from_format(h, 10, 15, 5); }
-inline uint16_t to_bf16(double d) { return static_cast<uint16_t>(round_to_format(d, 7, 127, 8)); }
-inline double bf16_to_double(uint16_t b) { return from_format(b, 7, 127, 8); }
+inline uint16_t to_half(double d) {
+    return static_cast<uint16_t>(round_to_format(d, 10, 15, 5));
+}
+inline double half_to_double(uint16_t h) {
+    return from_format(h, 10, 15, 5);
+}
+inline uint16_t to_bf16(double d) {
+    return static_cast<uint16_t>(round_to_format(d, 7, 127, 8));
+}
+inline double bf16_to_double(uint16_t b) {
+    return from_format(b, 7, 127, 8);
+}
 
 }  // namespace hds::emu

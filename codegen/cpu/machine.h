@@ -83,10 +83,10 @@ using Exec = std::function<Flow(Thread&)>;
 // A compiled kernel or device function.
 struct Program {
     Exec body;
-    size_t slots = 0;                            // scalar slots of one frame
-    std::vector<size_t> param_slots;             // device functions: argument slots
-    std::vector<size_t> size_slots;              // kernels: slot of each size, in ir::Kernel::sizes order
-    std::vector<size_t> scalar_param_slots;      // kernels: slot of each scalar parameter, in order
+    size_t slots = 0;                                 // scalar slots of one frame
+    std::vector<size_t> param_slots;                  // device functions: argument slots
+    std::vector<size_t> size_slots;                   // kernels: slot of each size, in ir::Kernel::sizes order
+    std::vector<size_t> scalar_param_slots;           // kernels: slot of each scalar parameter, in order
     std::vector<std::vector<int64_t>> shared_shapes;  // shared arrays, by shared index
     std::vector<ScalarType> shared_types;
     std::vector<std::string> shared_names;

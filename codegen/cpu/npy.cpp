@@ -19,10 +19,10 @@ struct Dtype {
     ScalarType type;
     int bytes;
 };
-const Dtype kDtypes[] = {{"|b1", ScalarType::Bool, 1}, {"|i1", ScalarType::I8, 1},   {"<i2", ScalarType::I16, 2},
-                         {"<i4", ScalarType::I32, 4},  {"<i8", ScalarType::I64, 8},  {"|u1", ScalarType::U8, 1},
-                         {"<u4", ScalarType::U32, 4},  {"<u8", ScalarType::U64, 8},  {"<f2", ScalarType::F16, 2},
-                         {"<f4", ScalarType::F32, 4},  {"<f8", ScalarType::F64, 8},  {"<u2", ScalarType::BF16, 2}};
+const Dtype kDtypes[] = {{"|b1", ScalarType::Bool, 1}, {"|i1", ScalarType::I8, 1},  {"<i2", ScalarType::I16, 2},
+                         {"<i4", ScalarType::I32, 4},  {"<i8", ScalarType::I64, 8}, {"|u1", ScalarType::U8, 1},
+                         {"<u4", ScalarType::U32, 4},  {"<u8", ScalarType::U64, 8}, {"<f2", ScalarType::F16, 2},
+                         {"<f4", ScalarType::F32, 4},  {"<f8", ScalarType::F64, 8}, {"<u2", ScalarType::BF16, 2}};
 
 template <typename T>
 T read_as(const char* p) {
@@ -72,18 +72,42 @@ std::string read_npy(const std::string& path, ScalarType want, Tensor* out) {
     out->i.clear();
     for (int64_t k = 0; k < n; ++k, p += dt->bytes) {
         switch (dt->type) {
-            case ScalarType::Bool: out->i.push_back(*p != 0); break;
-            case ScalarType::I8: out->i.push_back(read_as<int8_t>(p)); break;
-            case ScalarType::I16: out->i.push_back(read_as<int16_t>(p)); break;
-            case ScalarType::I32: out->i.push_back(read_as<int32_t>(p)); break;
-            case ScalarType::I64: out->i.push_back(read_as<int64_t>(p)); break;
-            case ScalarType::U8: out->i.push_back(read_as<uint8_t>(p)); break;
-            case ScalarType::U32: out->i.push_back(read_as<uint32_t>(p)); break;
-            case ScalarType::U64: out->i.push_back(static_cast<int64_t>(read_as<uint64_t>(p))); break;
-            case ScalarType::F16: out->f.push_back(half_to_double(read_as<uint16_t>(p))); break;
-            case ScalarType::BF16: out->f.push_back(bf16_to_double(read_as<uint16_t>(p))); break;
-            case ScalarType::F32: out->f.push_back(read_as<float>(p)); break;
-            case ScalarType::F64: out->f.push_back(read_as<double>(p)); break;
+            case ScalarType::Bool:
+                out->i.push_back(*p != 0);
+                break;
+            case ScalarType::I8:
+                out->i.push_back(read_as<int8_t>(p));
+                break;
+            case ScalarType::I16:
+                out->i.push_back(read_as<int16_t>(p));
+                break;
+            case ScalarType::I32:
+                out->i.push_back(read_as<int32_t>(p));
+                break;
+            case ScalarType::I64:
+                out->i.push_back(read_as<int64_t>(p));
+                break;
+            case ScalarType::U8:
+                out->i.push_back(read_as<uint8_t>(p));
+                break;
+            case ScalarType::U32:
+                out->i.push_back(read_as<uint32_t>(p));
+                break;
+            case ScalarType::U64:
+                out->i.push_back(static_cast<int64_t>(read_as<uint64_t>(p)));
+                break;
+            case ScalarType::F16:
+                out->f.push_back(half_to_double(read_as<uint16_t>(p)));
+                break;
+            case ScalarType::BF16:
+                out->f.push_back(bf16_to_double(read_as<uint16_t>(p)));
+                break;
+            case ScalarType::F32:
+                out->f.push_back(read_as<float>(p));
+                break;
+            case ScalarType::F64:
+                out->f.push_back(read_as<double>(p));
+                break;
         }
     }
     return "";
@@ -106,18 +130,42 @@ std::string npy_bytes(const Tensor& t) {
     out += header;
     for (int64_t k = 0; k < t.size(); ++k) {
         switch (t.elem) {
-            case ScalarType::Bool: out += static_cast<char>(t.i[k] != 0); break;
-            case ScalarType::I8: write_as<int8_t>(out, static_cast<int8_t>(t.i[k])); break;
-            case ScalarType::I16: write_as<int16_t>(out, static_cast<int16_t>(t.i[k])); break;
-            case ScalarType::I32: write_as<int32_t>(out, static_cast<int32_t>(t.i[k])); break;
-            case ScalarType::I64: write_as<int64_t>(out, t.i[k]); break;
-            case ScalarType::U8: write_as<uint8_t>(out, static_cast<uint8_t>(t.i[k])); break;
-            case ScalarType::U32: write_as<uint32_t>(out, static_cast<uint32_t>(t.i[k])); break;
-            case ScalarType::U64: write_as<uint64_t>(out, static_cast<uint64_t>(t.i[k])); break;
-            case ScalarType::F16: write_as<uint16_t>(out, to_half(t.f[k])); break;
-            case ScalarType::BF16: write_as<uint16_t>(out, to_bf16(t.f[k])); break;
-            case ScalarType::F32: write_as<float>(out, static_cast<float>(t.f[k])); break;
-            case ScalarType::F64: write_as<double>(out, t.f[k]); break;
+            case ScalarType::Bool:
+                out += static_cast<char>(t.i[k] != 0);
+                break;
+            case ScalarType::I8:
+                write_as<int8_t>(out, static_cast<int8_t>(t.i[k]));
+                break;
+            case ScalarType::I16:
+                write_as<int16_t>(out, static_cast<int16_t>(t.i[k]));
+                break;
+            case ScalarType::I32:
+                write_as<int32_t>(out, static_cast<int32_t>(t.i[k]));
+                break;
+            case ScalarType::I64:
+                write_as<int64_t>(out, t.i[k]);
+                break;
+            case ScalarType::U8:
+                write_as<uint8_t>(out, static_cast<uint8_t>(t.i[k]));
+                break;
+            case ScalarType::U32:
+                write_as<uint32_t>(out, static_cast<uint32_t>(t.i[k]));
+                break;
+            case ScalarType::U64:
+                write_as<uint64_t>(out, static_cast<uint64_t>(t.i[k]));
+                break;
+            case ScalarType::F16:
+                write_as<uint16_t>(out, to_half(t.f[k]));
+                break;
+            case ScalarType::BF16:
+                write_as<uint16_t>(out, to_bf16(t.f[k]));
+                break;
+            case ScalarType::F32:
+                write_as<float>(out, static_cast<float>(t.f[k]));
+                break;
+            case ScalarType::F64:
+                write_as<double>(out, t.f[k]);
+                break;
         }
     }
     return out;

@@ -1,0 +1,56 @@
+"""Python API over `hdsc run` (the CPU emulator), for tests that compare
+kernels with numpy without a GPU:
+
+    out = emulator.run("examples/matmul_tiled.hds", "matmul_tiled", {"a": a, "b": b}, ["c"])
+    out["c"]  # numpy array
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class EmulatorError(Exception):
+    """`hdsc run` reported an error (exit 1); the message is its stderr."""
+
+
+def hdsc() -> Path:
+    return Path(os.environ.get("HDSC", ROOT / "build" / "hdsc"))
+
+
+def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = None,
+        scalars: dict | None = None, racecheck: bool = False) -> dict:
+    source = Path(source)
+    if not source.is_absolute():
+        source = ROOT / source
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        in_args = []
+        for name, array in inputs.items():
+            path = tmp / f"in_{name}.npy"
+            np.save(path, np.ascontiguousarray(array))
+            in_args.append(f"{name}={path}")
+        out_args = [f"{name}={tmp / f'out_{name}.npy'}" for name in outputs]
+        cmd = [str(hdsc()), "run", str(source), "--kernel", kernel, "-I", str(ROOT / "stdlib")]
+        if in_args:
+            cmd += ["--inputs", ",".join(in_args)]
+        if out_args:
+            cmd += ["--outputs", ",".join(out_args)]
+        if sizes:
+            cmd += ["--sizes", ",".join(f"{k}={v}" for k, v in sizes.items())]
+        if scalars:
+            cmd += ["--scalars", ",".join(f"{k}={v!r}" for k, v in scalars.items())]
+        if racecheck:
+            cmd.append("--racecheck")
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode == 1:
+            raise EmulatorError(proc.stderr)
+        if proc.returncode != 0:
+            raise RuntimeError(f"hdsc run crashed (exit {proc.returncode}):\n{proc.stderr}")
+        return {name: np.load(tmp / f"out_{name}.npy") for name in outputs}

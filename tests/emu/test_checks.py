@@ -1,0 +1,95 @@
+"""Each emulator check fires on a small faulty kernel, at the right .hds
+location, naming block and thread; and stays silent on correct code."""
+import re
+
+import numpy as np
+import pytest
+
+import emulator
+
+FAULTY = "tests/emu/faulty.hds"
+
+
+def error_of(kernel, inputs, outputs, racecheck=False):
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, kernel, inputs, outputs, racecheck=racecheck)
+    return str(e.value)
+
+
+def located(message, line, col):
+    return re.search(rf"faulty\.hds:{line}:{col}: error: ", message) is not None
+
+
+def test_out_of_bounds_global_read():
+    msg = error_of("oob_read", {"a": np.zeros(32, np.float32)}, ["b"])
+    assert located(msg, 6, 22), msg
+    assert "out-of-bounds read of 'a': index 32 of dimension 0 (size 32)" in msg
+    assert "block (0, 0, 0) thread (31, 0, 0)" in msg
+    assert "b[threadIdx.x] = a[threadIdx.x + 1];\n" in msg and "^" in msg
+
+
+def test_out_of_bounds_shared_write():
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, "oob_shared", {}, ["out"], sizes={"N": 32})
+    msg = str(e.value)
+    assert located(msg, 13, 5), msg
+    assert "out-of-bounds write of 's': index 32 of dimension 0 (size 32)" in msg
+    assert "thread (31, 0, 0)" in msg
+
+
+def test_uninitialized_shared_read():
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, "uninit_shared", {}, ["out"], sizes={"N": 32})
+    msg = str(e.value)
+    assert located(msg, 24, 24), msg
+    assert "read of uninitialized shared memory 's' (element 32)" in msg
+    assert "thread (0, 0, 0)" in msg
+
+
+def test_race_reported_only_with_racecheck():
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, "missing_barrier", {}, ["out"], sizes={"N": 64}, racecheck=True)
+    msg = str(e.value)
+    assert located(msg, 32, 24), msg
+    assert "shared-memory race on 's' (element 0): read after a write by thread 0" in msg
+    assert "thread (1, 0, 0)" in msg
+    # Without --racecheck the (racy) kernel runs: threads execute one after another.
+    emulator.run(FAULTY, "missing_barrier", {}, ["out"], sizes={"N": 64})
+
+
+def test_no_race_with_barrier():
+    out = emulator.run(FAULTY, "with_barrier", {}, ["out"], sizes={"N": 64}, racecheck=True)["out"]
+    np.testing.assert_array_equal(out, np.arange(63, -1, -1, dtype=np.float32))
+
+
+def test_barrier_divergence():
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, "divergent_barrier", {}, ["out"], sizes={"N": 64})
+    msg = str(e.value)
+    assert located(msg, 48, 9), msg
+    assert "syncthreads() not reached by every thread of the block" in msg
+
+
+def test_shuffle_divergence():
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, "divergent_shuffle", {}, ["out"], sizes={"N": 32})
+    msg = str(e.value)
+    assert located(msg, 58, 9), msg
+    assert "warp shuffle not reached by every lane" in msg
+
+
+def test_integer_division_by_zero():
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(FAULTY, "div_zero", {"d": np.zeros(1, np.int32)}, ["out"])
+    assert "integer division by zero" in str(e.value)
+
+
+@pytest.mark.parametrize("example,kernel,inputs,sizes", [
+    ("examples/matmul_tiled.hds", "matmul_tiled", {"a": (70, 33), "b": (33, 130)}, None),
+    ("examples/softmax.hds", "softmax", {"x": (5, 300)}, None),
+    ("examples/row_sum.hds", "row_sum", {"x": (5, 300)}, None),
+])
+def test_checks_silent_on_correct_examples(example, kernel, inputs, sizes):
+    rng = np.random.default_rng(1)
+    arrays = {k: rng.standard_normal(s).astype(np.float32) for k, s in inputs.items()}
+    emulator.run(example, kernel, arrays, [], sizes=sizes, racecheck=True)
