@@ -21,7 +21,7 @@ class EmulatorError(Exception):
 
 
 def hdsc() -> Path:
-    return Path(os.environ.get("HDSC", ROOT / "build" / "hdsc"))
+    return Path(os.environ.get("HDSC", ROOT / "build" / "hdsc")).resolve()
 
 
 def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = None,
