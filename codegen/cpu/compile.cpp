@@ -275,6 +275,35 @@ class Compiler {
                              size));
         };
         bool global = ref.scope == ir::Scope::Global;
+        if (!global && indices.size() <= 2) {
+            // Shared and register arrays have constant shapes: the dimensions and
+            // variable or constant indices are read without further calls.
+            auto reader = [&](const ir::Expr& e, const Eval& ev, auto k) {
+                if (auto* v = ir::as<ir::VarNode>(e)) return k(SlotRead{slot(v)});
+                if (auto* c = ir::as<ir::IntImm>(e)) return k(ConstRead{Value{c->value}});
+                return k(EvalRead{ev});
+            };
+            int64_t d0 = ref.shape[0];
+            if (indices.size() == 1)
+                return reader(indices[0], idx[0], [&](auto a) -> Indexer {
+                    return [a, d0, fail](Thread& t) {
+                        int64_t i = a(t).i;
+                        if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(d0)) fail(t, i, 0, d0);
+                        return i;
+                    };
+                });
+            int64_t d1 = ref.shape[1];
+            return reader(indices[0], idx[0], [&](auto a) -> Indexer {
+                return reader(indices[1], idx[1], [&](auto b) -> Indexer {
+                    return [a, b, d0, d1, fail](Thread& t) {
+                        int64_t i = a(t).i, j = b(t).i;
+                        if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(d0)) fail(t, i, 0, d0);
+                        if (static_cast<uint64_t>(j) >= static_cast<uint64_t>(d1)) fail(t, j, 1, d1);
+                        return i * d1 + j;
+                    };
+                });
+            });
+        }
         if (idx.size() == 1) {
             Eval i0 = idx[0];
             return [ref, i0, fail, global](Thread& t) {

@@ -18,6 +18,35 @@ int64_t saturate(double d) {
         return static_cast<int64_t>(std::numeric_limits<I>::max());
     return static_cast<int64_t>(static_cast<I>(std::trunc(d)));
 }
+// Arithmetic and comparisons on a float type T; `make` turns a T result into a Value.
+template <typename T, typename Make>
+Value float_binary(ir::BinOp op, T x, T y, Make make) {
+    using ir::BinOp;
+    switch (op) {
+        case BinOp::Add:
+            return make(x + y);
+        case BinOp::Sub:
+            return make(x - y);
+        case BinOp::Mul:
+            return make(x * y);
+        case BinOp::Div:
+            return make(x / y);
+        case BinOp::Lt:
+            return Value{x < y};
+        case BinOp::Le:
+            return Value{x <= y};
+        case BinOp::Gt:
+            return Value{x > y};
+        case BinOp::Ge:
+            return Value{x >= y};
+        case BinOp::Eq:
+            return Value{x == y};
+        case BinOp::Ne:
+            return Value{x != y};
+        default:
+            return make(T(0));  // the checker allows no other operator on floats
+    }
+}
 }  // namespace
 
 double to_double(Value v, ScalarType t) {
@@ -105,7 +134,6 @@ Value convert(Value v, ScalarType from, ScalarType to) {
 
 std::optional<Value> apply_binary(ir::BinOp op, ScalarType t, Value a, Value b) {
     using ir::BinOp;
-    Value r{};
     if (t == ScalarType::Bool || is_int(t)) {
         bool u = is_unsigned_int(t);
         uint64_t ux = static_cast<uint64_t>(a.i), uy = static_cast<uint64_t>(b.i);
@@ -152,61 +180,14 @@ std::optional<Value> apply_binary(ir::BinOp op, ScalarType t, Value a, Value b) 
         }
     }
     if (t == ScalarType::F32) {
-        float x = a.f, y = b.f;
-        switch (op) {
-            case BinOp::Add:
-                r.f = x + y;
-                return r;
-            case BinOp::Sub:
-                r.f = x - y;
-                return r;
-            case BinOp::Mul:
-                r.f = x * y;
-                return r;
-            case BinOp::Div:
-                r.f = x / y;
-                return r;
-            case BinOp::Lt:
-                return Value{x < y};
-            case BinOp::Le:
-                return Value{x <= y};
-            case BinOp::Gt:
-                return Value{x > y};
-            case BinOp::Ge:
-                return Value{x >= y};
-            case BinOp::Eq:
-                return Value{x == y};
-            case BinOp::Ne:
-                return Value{x != y};
-            default:
-                return r;
-        }
+        return float_binary(op, a.f, b.f, [](float f) {
+            Value v{};
+            v.f = f;
+            return v;
+        });
     }
-    double x = to_double(a, t), y = to_double(b, t);
-    switch (op) {
-        case BinOp::Add:
-            return from_double(x + y, t);
-        case BinOp::Sub:
-            return from_double(x - y, t);
-        case BinOp::Mul:
-            return from_double(x * y, t);
-        case BinOp::Div:
-            return from_double(x / y, t);
-        case BinOp::Lt:
-            return Value{x < y};
-        case BinOp::Le:
-            return Value{x <= y};
-        case BinOp::Gt:
-            return Value{x > y};
-        case BinOp::Ge:
-            return Value{x >= y};
-        case BinOp::Eq:
-            return Value{x == y};
-        case BinOp::Ne:
-            return Value{x != y};
-        default:
-            return r;
-    }
+    // f64 directly; f16/bf16 exactly in double, rounded once.
+    return float_binary(op, to_double(a, t), to_double(b, t), [t](double d) { return from_double(d, t); });
 }
 
 Value apply_unary(ir::UnOp op, ScalarType t, Value a) {
