@@ -12,6 +12,9 @@ namespace {
 
 class Lowerer {
   public:
+    // `fn_ret` is the result type of the device function being lowered.
+    explicit Lowerer(std::optional<ScalarType> fn_ret = std::nullopt) : fn_ret_(fn_ret) {}
+
     ir::Kernel kernel(const KernelDecl& k) {
         ir::Kernel out;
         out.name = k.name;
@@ -284,10 +287,7 @@ class Lowerer {
         return ir::For::make(loc, v, expr(*f.iterable, t), expr(*f.hi, t), step, f.unroll, block(*f.body));
     }
 
-  public:
     std::optional<ScalarType> fn_ret_;
-
-  private:
     std::unordered_map<const Symbol*, ir::Var> vars_;
     std::unordered_map<const Symbol*, ir::Buffer> buffers_;
 };
@@ -299,13 +299,11 @@ ir::Module lower_to_ir(const Module& ast, const SourceManager& sources) {
     for (uint32_t f = 1; f <= sources.file_count(); ++f) m.file_names.push_back(sources.base_name(f));
     m.source_path = sources.file_count() ? sources.path(1) : "";
     for (const DeclPtr& d : ast.decls) {
-        Lowerer l;
         if (d->kind == DeclKind::DeviceFn) {
             auto& f = as<DeviceFnDecl>(*d);
-            l.fn_ret_ = f.symbol->ret;
-            m.functions.push_back(l.function(f));
+            m.functions.push_back(Lowerer(f.symbol->ret).function(f));
         } else if (d->kind == DeclKind::Kernel && !d->from_import) {
-            m.kernels.push_back(l.kernel(as<KernelDecl>(*d)));
+            m.kernels.push_back(Lowerer().kernel(as<KernelDecl>(*d)));
         }
     }
     return m;

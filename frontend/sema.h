@@ -38,6 +38,8 @@ class Sema {
     void check_assign(AssignStmt& s);
     void check_for(ForStmt& s);
     void check_for_mapping(ForStmt& s);
+    // Declares the loop variables (of `var_type`, or quietly erroneous) and checks the body.
+    void check_loop_body(ForStmt& s, std::optional<ScalarType> var_type);
     void check_return(ReturnStmt& s);
 
     // expressions (sema_expr.cpp)

@@ -185,15 +185,7 @@ void Sema::check_for(ForStmt& s) {
         // Already reported: check the rest quietly, with the loop variables known.
         for (Expr* e : {s.hi.get(), s.step.get(), s.on.get()})
             if (e) check_expr(*e);
-        ScopeGuard guard(*this);
-        for (LoopVar& lv : s.vars) {
-            lv.symbol = new_symbol(Symbol::Kind::LoopVar, lv.name, lv.range);
-            declare(lv.symbol);
-        }
-        ++loop_depth_;
-        check_block(*s.body);
-        --loop_depth_;
-        return;
+        return check_loop_body(s, std::nullopt);
     }
     if (s.on) {
         diags_.error(DiagId::range_with_on, s.on->range);
@@ -202,10 +194,7 @@ void Sema::check_for(ForStmt& s) {
     if (s.vars.size() != 1) diags_.error(DiagId::range_multi_var, s.vars[1].range);
     if (!s.hi) {
         diags_.error(DiagId::range_needs_bounds, s.iterable->range);
-        ++loop_depth_;
-        check_block(*s.body);
-        --loop_depth_;
-        return;
+        return check_loop_body(s, std::nullopt);
     }
     bool ok = check_int(*s.iterable, "a loop bound");
     ok &= check_int(*s.hi, "a loop bound");
@@ -222,11 +211,16 @@ void Sema::check_for(ForStmt& s) {
         coerce(*s.hi, var_type);
         if (s.step) coerce(*s.step, var_type);
     }
+    check_loop_body(s, var_type);
+}
+
+void Sema::check_loop_body(ForStmt& s, std::optional<ScalarType> var_type) {
     ScopeGuard guard(*this);
-    Symbol* v = new_symbol(Symbol::Kind::LoopVar, s.vars[0].name, s.vars[0].range);
-    v->type = SemaType::of(var_type);
-    s.vars[0].symbol = v;
-    declare(v);
+    for (LoopVar& lv : s.vars) {
+        lv.symbol = new_symbol(Symbol::Kind::LoopVar, lv.name, lv.range);
+        if (var_type) lv.symbol->type = SemaType::of(*var_type);  // else: error type, uses stay quiet
+        declare(lv.symbol);
+    }
     ++loop_depth_;
     check_block(*s.body);
     --loop_depth_;
@@ -256,16 +250,7 @@ void Sema::check_for_mapping(ForStmt& s) {
     if (s.vars.size() != m.rank())
         diags_.error(DiagId::mapping_rank_mismatch, s.vars.front().range, m.rank(), s.vars.size(),
                      s.vars.size() == 1 ? " was" : "s were");
-    ScopeGuard guard(*this);
-    for (LoopVar& lv : s.vars) {
-        Symbol* v = new_symbol(Symbol::Kind::LoopVar, lv.name, lv.range);
-        v->type = SemaType::of(ScalarType::I32);
-        lv.symbol = v;
-        declare(v);
-    }
-    ++loop_depth_;
-    check_block(*s.body);
-    --loop_depth_;
+    check_loop_body(s, ScalarType::I32);
 }
 
 void Sema::check_return(ReturnStmt& s) {
