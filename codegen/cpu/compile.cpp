@@ -192,39 +192,16 @@ class Compiler {
             else
                 fast = with_rhs(EvalRead{x});
             if (fast) return fast;
-            auto u32 = [](Value v) { return static_cast<uint32_t>(v.i); };
-            switch (op) {
-                case ir::BinOp::Add:
-                    return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) + u32(y(t)))}; };
-                case ir::BinOp::Sub:
-                    return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) - u32(y(t)))}; };
-                case ir::BinOp::Mul:
-                    return [x, y, u32](Thread& t) { return Value{static_cast<int32_t>(u32(x(t)) * u32(y(t)))}; };
-                case ir::BinOp::Div:
-                case ir::BinOp::Mod: {
-                    SourceLoc loc = loc_;
-                    bool div = op == ir::BinOp::Div;
-                    return [x, y, loc, div](Thread& t) {
-                        int64_t a = x(t).i, b = y(t).i;
-                        if (b == 0) trap(t, loc, "integer division by zero");
-                        if (b == -1) return Value{static_cast<int32_t>(div ? 0u - static_cast<uint32_t>(a) : 0u)};
-                        return Value{div ? a / b : a % b};
-                    };
-                }
-                case ir::BinOp::Lt:
-                    return [x, y](Thread& t) { return Value{x(t).i < y(t).i}; };
-                case ir::BinOp::Le:
-                    return [x, y](Thread& t) { return Value{x(t).i <= y(t).i}; };
-                case ir::BinOp::Gt:
-                    return [x, y](Thread& t) { return Value{x(t).i > y(t).i}; };
-                case ir::BinOp::Ge:
-                    return [x, y](Thread& t) { return Value{x(t).i >= y(t).i}; };
-                case ir::BinOp::Eq:
-                    return [x, y](Thread& t) { return Value{x(t).i == y(t).i}; };
-                case ir::BinOp::Ne:
-                    return [x, y](Thread& t) { return Value{x(t).i != y(t).i}; };
-                default:
-                    break;
+            // Left: division by a run-time value, which must check for zero.
+            if (op == ir::BinOp::Div || op == ir::BinOp::Mod) {
+                SourceLoc loc = loc_;
+                bool div = op == ir::BinOp::Div;
+                return [x, y, loc, div](Thread& t) {
+                    int64_t a = x(t).i, b = y(t).i;
+                    if (b == 0) trap(t, loc, "integer division by zero");
+                    if (b == -1) return Value{static_cast<int32_t>(div ? 0u - static_cast<uint32_t>(a) : 0u)};
+                    return Value{div ? a / b : a % b};
+                };
             }
         }
         if (ty == ScalarType::F32) {
