@@ -40,11 +40,4 @@ class IRMutator {
     virtual Stmt visit(const Jump*, const Stmt& self) { return self; }
 };
 
-// Applies a statement pass to every kernel and device function of a module.
-template <typename F>
-void for_each_body(Module& m, F&& f) {
-    for (auto& fn : m.functions) fn.body = f(fn.body);
-    for (auto& k : m.kernels) k.body = f(k.body);
-}
-
 }  // namespace hds::ir

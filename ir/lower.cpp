@@ -12,22 +12,41 @@
 namespace hds::ir {
 
 namespace {
+// What a pass may know besides the body: the constant block dimensions of the
+// kernel (0 where symbolic; empty for a device function).
+using BlockDims = std::vector<int64_t>;
+
 struct Pass {
     std::string name;
-    std::function<Stmt(const Stmt&)> run;
+    std::function<Stmt(const Stmt&, const BlockDims&)> run;
     VerifyStage stage_after;
 };
 
+template <Stmt (*F)(const Stmt&)>
+Stmt body_only(const Stmt& s, const BlockDims&) {
+    return F(s);
+}
+Stmt simplify_stmt(const Stmt& s) {
+    return simplify(s);
+}
+
 const std::vector<Pass>& pipeline() {
     static const std::vector<Pass> passes = {
-        {"lower_task_mappings", lower_task_mappings, {true, false}},
-        {"simplify", [](const Stmt& s) { return simplify(s); }, {true, false}},
-        {"flatten_indices", flatten_indices, {true, true}},
-        {"simplify_flat", [](const Stmt& s) { return simplify(s); }, {true, true}},
-        {"remove_dead_decls", remove_dead_decls, {true, true}},
-        {"flatten_blocks", flatten_blocks, {true, true}},
+        {"lower_task_mappings", body_only<lower_task_mappings>, {true, false}},
+        {"simplify", body_only<simplify_stmt>, {true, false}},
+        {"simplify_ranges", simplify_ranges, {true, false}},
+        {"flatten_indices", body_only<flatten_indices>, {true, true}},
+        {"simplify_flat", body_only<simplify_stmt>, {true, true}},
+        {"remove_dead_decls", body_only<remove_dead_decls>, {true, true}},
+        {"flatten_blocks", body_only<flatten_blocks>, {true, true}},
     };
     return passes;
+}
+
+BlockDims block_dims(const Kernel& k) {
+    BlockDims dims;
+    for (const Expr& b : k.block) dims.push_back(const_int(b).value_or(0));
+    return dims;
 }
 }  // namespace
 
@@ -45,7 +64,8 @@ void run_pipeline(Module& m, const PipelineOptions& opts) {
     if (opts.dump && opts.dump_after == "lower") print_module(m, *opts.dump);
     for (const Pass& p : pipeline()) {
         if (!opts.flatten && (p.name == "flatten_indices" || p.name == "simplify_flat")) continue;
-        for_each_body(m, p.run);
+        for (DeviceFunction& f : m.functions) f.body = p.run(f.body, {});
+        for (Kernel& k : m.kernels) k.body = p.run(k.body, block_dims(k));
         for (Kernel& k : m.kernels) {
             for (Expr& g : k.grid) g = simplify(g);
             for (Expr& b : k.block) b = simplify(b);

@@ -14,6 +14,11 @@ Stmt lower_task_mappings(const Stmt& body);
 Expr simplify(const Expr& e);
 Stmt simplify(const Stmt& body);
 
+// simplify_ranges.cpp: x / c and x % c for a positive constant c, using the
+// ranges of thread indices (`block`: the kernel's constant block dimensions,
+// 0 where symbolic; empty for device functions), loop variables and lets.
+Stmt simplify_ranges(const Stmt& body, const std::vector<int64_t>& block);
+
 // flatten_indices.cpp: multi-dimensional accesses of global buffers become one
 // row-major linear index (shared/register arrays stay multi-dimensional and
 // are emitted as C arrays).

@@ -96,3 +96,29 @@ TEST_CASE("parenthesisation follows precedence", "[codegen]") {
     // Literal branches of a run-time conditional adopt the declared type.
     CHECK(contains(c.cu, "x < y ? __half(1.0f) : __half(2.0f)"));
 }
+
+TEST_CASE("a repeat index recovered by division addresses a register array directly", "[codegen]") {
+    auto c = compile(R"(kernel k(a: f32[M, K], out: f32[M, K]) grid(1) block(256) {
+    var pa: register f32[4];
+    @unroll for (m, k) in repeat(4, 1) * spatial(32, 8) on threadIdx.x {
+        pa[m / 32] = a[m, k];
+    }
+    @unroll for (m, k) in repeat(4, 1) * spatial(32, 8) on threadIdx.x {
+        out[m, k] = pa[m / 32] + cast<f32>(m % 32);
+    }
+})");
+    REQUIRE(c.errors.empty());
+    CHECK(contains(c.cu, "pa[m_r] = a[m * K + k];"));
+    CHECK(contains(c.cu, "out[m * K + k] = pa[m_r_2] + static_cast<float>((int)threadIdx.x / 8);"));
+}
+
+TEST_CASE("without a constant block size only the provable part of a division goes", "[codegen]") {
+    auto c = compile(R"(kernel k(a: f32[M], t: i32) grid(1) block(t) {
+    for (m) in repeat(4) * spatial(32) on threadIdx.x / 8 {
+        a[m] = cast<f32>(m / 32);
+    }
+})");
+    REQUIRE(c.errors.empty());
+    // threadIdx.x may reach 1023: the part past the repeat index stays.
+    CHECK(contains(c.cu, "static_cast<float>(m_r + (int)threadIdx.x / 8 / 32)"));
+}

@@ -141,3 +141,58 @@ TEST_CASE("lowered mapping loops enumerate exactly the mapping's tasks", "[mappi
     ranked.ranks = {2, 0, 1};
     check_lowering({{ranked, atom(K::Repeat, {2, 1, 2}, true)}});
 }
+
+namespace {
+
+// Stores out[i / c, i % c, j / d, j % d] for every task (i, j) of `m`, then
+// checks that simplify_ranges (with the block size known, and unknown) leaves
+// every stored index the same for every worker.
+void check_range_simplification(const TaskMapping& m, int64_t c, int64_t d, bool expect_no_division) {
+    Var i = make_var(ScalarType::I32, "i"), j = make_var(ScalarType::I32, "j");
+    std::vector<int64_t> shape = m.task_shape();
+    Buffer out = make_buffer("out", ScalarType::I32, {i32(shape[0]), i32(c), i32(shape[1]), i32(d)}, Scope::Global);
+    Stmt body = Block::make(
+        {}, {Store::make({}, out, {div(i, i32(c)), mod(i, i32(c)), div(j, i32(d)), mod(j, i32(d))}, i32(0))});
+    Stmt loop = MapFor::make({}, {i, j}, m, SpecialReg::make(SpecialKind::ThreadIdx, 0), true, body);
+    Stmt plain = simplify(lower_task_mappings(Block::make({}, {loop})));
+    Stmt known = simplify_ranges(plain, {m.workers()});
+    Stmt unknown = simplify_ranges(plain, {0});
+    for (int64_t w = 0; w < m.workers(); ++w) {
+        MiniInterpreter a, b, u;
+        a.tid = b.tid = u.tid = w;
+        a.run(plain);
+        b.run(known);
+        u.run(unknown);
+        INFO(m.to_string() << " c=" << c << " d=" << d << " worker " << w);
+        REQUIRE(b.stores == a.stores);
+        REQUIRE(u.stores == a.stores);
+    }
+    if (expect_no_division) {
+        // i / c is exactly the repeat loop variable: no division is left in the index.
+        struct FindStore : IRMutator {
+            Expr first_index;
+            Stmt visit(const Store* op, const Stmt& self) override {
+                first_index = op->indices[0];
+                return self;
+            }
+        } find;
+        find.mutate(known);
+        REQUIRE(find.first_index);
+        CHECK(as<VarNode>(find.first_index) != nullptr);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("range simplification keeps every index and removes repeat-index divisions", "[passes][mapping]") {
+    using K = MappingAtom::Kind;
+    auto atom = [](K k, std::vector<int64_t> s) { return TaskMapping::make_atom(k, s, false); };
+    // m = m_r * 32 + tid / 8: m / 32 is m_r, m % 32 is tid / 8.
+    check_range_simplification({{atom(K::Repeat, {4, 1}), atom(K::Spatial, {32, 8})}}, 32, 8, false);
+    // i = i_r * 64 + tid / 4 ... with 256 workers: divisions by 64 vanish.
+    check_range_simplification({{atom(K::Repeat, {2, 2}), atom(K::Spatial, {64, 4})}}, 64, 4, false);
+    check_range_simplification({{atom(K::Repeat, {2, 3}), atom(K::Spatial, {16, 16}), atom(K::Repeat, {4, 4})}}, 64, 3,
+                               false);
+    check_range_simplification({{atom(K::Spatial, {8, 8}), atom(K::Repeat, {4, 4})}}, 3, 5, false);
+    check_range_simplification({{atom(K::Repeat, {4, 2}), atom(K::Spatial, {32, 32})}}, 32, 32, true);
+}
