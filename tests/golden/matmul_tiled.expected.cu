@@ -6,8 +6,8 @@
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    __shared__ float sa[8][132];  // matmul_tiled.hds:18
-    __shared__ float sb[8][128];  // matmul_tiled.hds:19
+    __shared__ float sa[16][132];  // matmul_tiled.hds:18
+    __shared__ float sb[16][128];  // matmul_tiled.hds:19
     float acc[8][8];  // matmul_tiled.hds:20
     float ra[8];  // matmul_tiled.hds:21
     float rb[8];  // matmul_tiled.hds:22
@@ -22,22 +22,22 @@ __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
     }
     const int ty = (int)threadIdx.x / 16;  // matmul_tiled.hds:31
     const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < K; k0 += 8) {  // matmul_tiled.hds:32
+    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_tiled.hds:32
 #pragma unroll
-        for (int m_r = 0; m_r < 4; ++m_r) {  // matmul_tiled.hds:34
-            const int m = m_r * 32 + (int)threadIdx.x / 8;
-            const int k = (int)threadIdx.x % 8;
+        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_tiled.hds:34
+            const int m = m_r * 16 + (int)threadIdx.x / 16;
+            const int k = (int)threadIdx.x % 16;
             sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_tiled.hds:35
         }
 #pragma unroll
-        for (int k_r = 0; k_r < 4; ++k_r) {  // matmul_tiled.hds:38
+        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_tiled.hds:38
             const int k = k_r * 2 + (int)threadIdx.x / 128;
             const int n = (int)threadIdx.x % 128;
             sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_tiled.hds:39
         }
         __syncthreads();  // matmul_tiled.hds:41
 #pragma unroll
-        for (int kk = 0; kk < 8; ++kk) {  // matmul_tiled.hds:42
+        for (int kk = 0; kk < 16; ++kk) {  // matmul_tiled.hds:42
 #pragma unroll
             for (int i = 0; i < 8; ++i) {  // matmul_tiled.hds:43
                 ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_tiled.hds:44
