@@ -84,6 +84,7 @@ class Lowerer {
     }
 
     ir::Expr expr(const Expr& e) {
+        if (e.value && e.kind != ExprKind::Call) return immediate(*e.value, type_of(e));
         switch (e.kind) {
             case ExprKind::Name: {
                 const Symbol* s = as<NameExpr>(e).symbol;
@@ -244,8 +245,12 @@ class Lowerer {
                 auto [b, idx] = access(as<IndexExpr>(*a.target));
                 return ir::Store::make(loc, b, idx, expr(*a.value, t), op);
             }
-            case StmtKind::ExprStmt:
-                return ir::Evaluate::make(loc, expr(*as<ExprStmt>(s).expr));
+            case StmtKind::ExprStmt: {
+                // Only calls have effects; `x + 1;` alone does nothing and is dropped.
+                const Expr& e = *as<ExprStmt>(s).expr;
+                if (e.kind != ExprKind::Call) return nullptr;
+                return ir::Evaluate::make(loc, expr(e));
+            }
             case StmtKind::If: {
                 auto& i = as<IfStmt>(s);
                 ir::Stmt else_s = i.else_stmt ? stmt(*i.else_stmt) : nullptr;

@@ -60,13 +60,16 @@ class RangeSimplify : public IRMutator {
             switch (s->which) {
                 case SpecialKind::ThreadIdx: {
                     int64_t n = s->dim < static_cast<int>(block_.size()) && block_[s->dim] > 0 ? block_[s->dim]
-                                : s->dim < static_cast<int>(block_.size())                    ? 1024
-                                                                                              : 1;
+                                : s->dim < static_cast<int>(block_.size())                     ? 1024
+                                                                                               : 1;
                     return Interval{0, n - 1};
                 }
-                case SpecialKind::BlockIdx: return Interval{0, s->dim == 0 ? INT32_MAX - 1 : 65534};
-                case SpecialKind::BlockDim: return Interval{1, 1024};
-                case SpecialKind::GridDim: return Interval{1, s->dim == 0 ? INT32_MAX : 65535};
+                case SpecialKind::BlockIdx:
+                    return Interval{0, s->dim == 0 ? INT32_MAX - 1 : 65534};
+                case SpecialKind::BlockDim:
+                    return Interval{1, 1024};
+                case SpecialKind::GridDim:
+                    return Interval{1, s->dim == 0 ? INT32_MAX : 65535};
             }
         }
         auto* b = as<Binary>(e);
@@ -75,8 +78,12 @@ class RangeSimplify : public IRMutator {
         if (!x || !y) return std::nullopt;
         __int128 lo, hi;
         switch (b->op) {
-            case BinOp::Add: lo = (__int128)x->lo + y->lo, hi = (__int128)x->hi + y->hi; break;
-            case BinOp::Sub: lo = (__int128)x->lo - y->hi, hi = (__int128)x->hi - y->lo; break;
+            case BinOp::Add:
+                lo = (__int128)x->lo + y->lo, hi = (__int128)x->hi + y->hi;
+                break;
+            case BinOp::Sub:
+                lo = (__int128)x->lo - y->hi, hi = (__int128)x->hi - y->lo;
+                break;
             case BinOp::Mul: {
                 if (x->lo < 0 || y->lo < 0) return std::nullopt;
                 lo = (__int128)x->lo * y->lo, hi = (__int128)x->hi * y->hi;
@@ -90,7 +97,8 @@ class RangeSimplify : public IRMutator {
                 if (x->lo < 0 || y->lo <= 0) return std::nullopt;
                 lo = 0, hi = std::min(x->hi, y->hi - 1);
                 break;
-            default: return std::nullopt;
+            default:
+                return std::nullopt;
         }
         // Bounds that could wrap tell nothing.
         __int128 min = b->type == ScalarType::I32 ? INT32_MIN : INT64_MIN;

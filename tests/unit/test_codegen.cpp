@@ -122,3 +122,11 @@ TEST_CASE("without a constant block size only the provable part of a division go
     // threadIdx.x may reach 1023: the part past the repeat index stays.
     CHECK(contains(c.cu, "static_cast<float>(m_r + (int)threadIdx.x / 8 / 32)"));
 }
+
+TEST_CASE("expression statements without effects are dropped", "[codegen]") {
+    auto c = compile("kernel k(a: f32[N]) grid(1) block(1) {\n  5;\n  a[0] + 1.0;\n  syncthreads();\n  a[0] = 2.0;\n}");
+    REQUIRE(c.errors.empty());
+    CHECK_FALSE(contains(c.cu, "5;"));
+    CHECK_FALSE(contains(c.cu, "a[0] + 1.0f;"));
+    CHECK(contains(c.cu, "__syncthreads();  // test.hds:4"));
+}
