@@ -267,9 +267,11 @@ SemaType Sema::check_value(Expr& e) {
             diags_.error(DiagId::void_value, e.range, name);
             return SemaType::error();
         }
-        case SemaType::Kind::Builtin3:
-            diags_.error(DiagId::not_assignable, e.range);
+        case SemaType::Kind::Builtin3: {
+            std::string name = e.kind == ExprKind::Name ? as<NameExpr>(e).name : "expression";
+            diags_.error(DiagId::builtin3_as_value, e.range, name, name);
             return SemaType::error();
+        }
         default:
             return t;
     }

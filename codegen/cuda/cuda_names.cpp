@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "ir/builtins.h"
 #include "ir/expr_printer.h"
 
 namespace hds::codegen {
@@ -82,6 +83,12 @@ std::string cuda_ident(const std::string& name) {
         "while",   "dim3",     "warpSize",  "threadIdx", "blockIdx", "blockDim", "gridDim",   "min",   "max",
         "abs",     "hds",      "stream",    "std",       "INFINITY", "NAN"};
     if (reserved.count(name) || name.rfind("__", 0) == 0) return name + "_";
+    // CUDA's math functions (exp, expf, ...) are overloaded globals: a device function or
+    // variable of the same name would clash with them.
+    for (const BuiltinInfo& b : all_builtins()) {
+        std::string f = b.name;
+        if (name == f || name == f + "f" || (f == "abs" && (name == "fabs" || name == "fabsf"))) return name + "_";
+    }
     return name;
 }
 

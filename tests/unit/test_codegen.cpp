@@ -130,3 +130,12 @@ TEST_CASE("expression statements without effects are dropped", "[codegen]") {
     CHECK_FALSE(contains(c.cu, "a[0] + 1.0f;"));
     CHECK(contains(c.cu, "__syncthreads();  // test.hds:4"));
 }
+
+TEST_CASE("names of CUDA math functions are escaped", "[codegen]") {
+    auto c = compile(
+        "device fn exp(x: f32) -> f32 { return x; }\n"
+        "kernel k(a: f32[N]) grid(1) block(1) { let expf = 2.0; a[0] = exp(expf) + exp(1.0); }");
+    REQUIRE(c.errors.empty());
+    CHECK(contains(c.cu, "static __device__ __forceinline__ float exp_(float x)"));
+    CHECK(contains(c.cu, "a[0] = exp_(expf_) + exp_(1.0f);"));
+}
