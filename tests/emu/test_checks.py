@@ -85,11 +85,15 @@ def test_integer_division_by_zero():
 
 
 @pytest.mark.parametrize("example,kernel,inputs,sizes", [
+    ("examples/vector_add.hds", "vector_add", {"a": (300,), "b": (300,)}, None),
+    ("examples/matmul_naive.hds", "matmul_naive", {"a": (20, 33), "b": (33, 17)}, None),
     ("examples/matmul_tiled.hds", "matmul_tiled", {"a": (70, 33), "b": (33, 130)}, None),
     ("examples/softmax.hds", "softmax", {"x": (5, 300)}, None),
     ("examples/row_sum.hds", "row_sum", {"x": (5, 300)}, None),
+    ("examples/gelu_f16.hds", "gelu_f16", {"x": (300,), "bias": (300,)}, None),
 ])
 def test_checks_silent_on_correct_examples(example, kernel, inputs, sizes):
     rng = np.random.default_rng(1)
-    arrays = {k: rng.standard_normal(s).astype(np.float32) for k, s in inputs.items()}
+    dtype = np.float16 if kernel == "gelu_f16" else np.float32
+    arrays = {k: rng.standard_normal(s).astype(dtype) for k, s in inputs.items()}
     emulator.run(example, kernel, arrays, [], sizes=sizes, racecheck=True)
