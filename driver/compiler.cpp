@@ -103,13 +103,7 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int compile(const Options& opts, std::ostream& out, std::ostream& err) {
-    try {
-        return run(opts, out, err);
-    } catch (const std::exception& e) {
-        err << "hdsc: internal compiler error: " << e.what() << "\n"
-            << "hdsc: please report this with the input file\n";
-        return kInternalError;
-    }
+    return guard_internal_errors(err, [&] { return run(opts, out, err); });
 }
 
 }  // namespace hds::driver

@@ -25,6 +25,19 @@ enum ExitCode { kSuccess = 0, kUserError = 1, kInternalError = 2 };
 
 int compile(const Options& opts, std::ostream& out, std::ostream& err);
 
+// Runs `f` (returning an exit code); a broken invariant or any other escaping
+// exception becomes "internal compiler error" and exit code 2, never a crash.
+template <typename F>
+int guard_internal_errors(std::ostream& err, F&& f) {
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        err << "hdsc: internal compiler error: " << e.what() << "\n"
+            << "hdsc: please report this with the input file\n";
+        return kInternalError;
+    }
+}
+
 const char* version();
 
 }  // namespace hds::driver

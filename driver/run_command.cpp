@@ -64,9 +64,7 @@ bool parse_numbers(const std::string& list, const char* what, std::map<std::stri
     return true;
 }
 
-}  // namespace
-
-int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err) {
+int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     Session s;
     if (!s.open(opts.input, err)) return kUserError;
     if (!s.check(opts.include_dirs)) {
@@ -138,6 +136,12 @@ int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err
     for (const auto& [name, path] : outputs) out << "; " << name << " -> " << path;
     out << "\n";
     return kSuccess;
+}
+
+}  // namespace
+
+int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err) {
+    return guard_internal_errors(err, [&] { return run(opts, out, err); });
 }
 
 }  // namespace hds::driver
