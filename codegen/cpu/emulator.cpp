@@ -71,6 +71,16 @@ std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
 
 namespace {
 
+// Sets a fresh frame's size and scalar-parameter slots from the launch arguments.
+void bind_frame(Thread& t, const Program& p, const ir::Kernel& k, const LaunchArgs& args) {
+    t.stack.assign(p.slots, Value{0});
+    for (size_t i = 0; i < k.sizes.size(); ++i) t.stack[p.size_slots[i]] = Value{args.sizes.at(k.sizes[i]->name)};
+    size_t scalar = 0;
+    for (const ir::KernelParam& kp : k.params)
+        if (kp.kind == ir::KernelParam::Kind::Scalar)
+            t.stack[p.scalar_param_slots[scalar++]] = from_double(args.scalars.at(kp.var->name), kp.var->type);
+}
+
 // Evaluates a launch dimension (grid or block) from the sizes and scalars.
 int64_t launch_dim(const ir::Expr& e, const ir::Kernel& k, const LaunchArgs& args) {
     // A one-statement kernel `let launch_dim = e;` over the same sizes and scalars.
@@ -86,14 +96,9 @@ int64_t launch_dim(const ir::Expr& e, const ir::Kernel& k, const LaunchArgs& arg
     shell.body = ir::Block::make({}, {ir::Decl::make({}, result, e, true)});
     ir::Module mod;
     Program prog = compile_kernel(mod, shell);
-    t.stack.assign(prog.slots, Value{0});
-    for (size_t i = 0; i < k.sizes.size(); ++i) t.stack[prog.size_slots[i]] = Value{args.sizes.at(k.sizes[i]->name)};
-    size_t scalar = 0;
-    for (const ir::KernelParam& kp : k.params)
-        if (kp.kind == ir::KernelParam::Kind::Scalar)
-            t.stack[prog.scalar_param_slots[scalar++]] = from_double(args.scalars.at(kp.var->name), kp.var->type);
-    prog.body(t);
-    return t.stack[prog.slots - 1].i;
+    bind_frame(t, prog, k, args);
+    prog.body(t);                      // may throw a Trap (say, a division by a zero scalar)
+    return t.stack[prog.slots - 1].i;  // `result` was the last slot allocated
 }
 
 SharedBuf make_shared(int64_t n) {
@@ -151,13 +156,7 @@ class BlockRunner {
         t.id[2] = linear / (m_.block[0] * m_.block[1]);
         t.block = &block;
         t.machine = &m_;
-        t.stack.assign(p_.slots, Value{0});
-        for (size_t i = 0; i < k_.sizes.size(); ++i)
-            t.stack[p_.size_slots[i]] = Value{args_.sizes.at(k_.sizes[i]->name)};
-        size_t scalar = 0;
-        for (const ir::KernelParam& kp : k_.params)
-            if (kp.kind == ir::KernelParam::Kind::Scalar)
-                t.stack[p_.scalar_param_slots[scalar++]] = from_double(args_.scalars.at(kp.var->name), kp.var->type);
+        bind_frame(t, p_, k_, args_);
     }
 
     void run_body(Thread& t) {
@@ -246,9 +245,17 @@ std::optional<EmuError> run_kernel(const ir::Module& m, const std::string& kerne
     Machine machine;
     machine.racecheck = opts.racecheck;
     for (int d = 0; d < 3; ++d) {
-        machine.grid[d] = d < static_cast<int>(k->grid.size()) ? static_cast<int>(launch_dim(k->grid[d], *k, args)) : 1;
-        machine.block[d] =
-            d < static_cast<int>(k->block.size()) ? static_cast<int>(launch_dim(k->block[d], *k, args)) : 1;
+        int64_t g = 1, b = 1;
+        try {
+            if (d < static_cast<int>(k->grid.size())) g = launch_dim(k->grid[d], *k, args);
+            if (d < static_cast<int>(k->block.size())) b = launch_dim(k->block[d], *k, args);
+        } catch (const Trap&) {
+            return EmuError{k->loc, "computing the launch configuration: integer division by zero"};
+        }
+        if (g > INT32_MAX || b > 1024)
+            return EmuError{k->loc, fmt::format("launch of '{}' with a grid or block over the limits", kernel)};
+        machine.grid[d] = static_cast<int>(g);
+        machine.block[d] = static_cast<int>(b);
         if (machine.grid[d] < 1 || machine.block[d] < 1)
             return EmuError{k->loc, fmt::format("launch of '{}' with an empty grid or block", kernel)};
     }

@@ -53,3 +53,15 @@ def test_positional_outputs_name_written_tensors(vectors):
     assert proc.returncode == 0, proc.stderr
     assert "c -> c.npy" in proc.stdout
     np.testing.assert_array_equal(np.load(vectors / "c.npy"), np.full(10, 2, np.float32))
+
+
+def test_launch_configuration_errors_are_reported(tmp_path):
+    src = tmp_path / "dz.hds"
+    src.write_text("kernel k(a: f32[N], t: i32) grid(N / t) block(1) { a[0] = 1.0; }\n")
+    proc = hdsc_run(str(src), "--kernel", "k", "--sizes", "N=4", "--scalars", "t=0", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "dz.hds:1:1: error: computing the launch configuration: integer division by zero" in proc.stderr
+    src.write_text("kernel k(a: f32[N], t: i32) grid(1) block(t) { a[0] = 1.0; }\n")
+    proc = hdsc_run(str(src), "--kernel", "k", "--sizes", "N=4", "--scalars", "t=2048", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "over the limits" in proc.stderr
