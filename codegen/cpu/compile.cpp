@@ -173,24 +173,24 @@ class Compiler {
         return nullptr;
     }
 
+    // Calls k with the cheapest reader of `e`: its variable's slot, its constant,
+    // or its compiled closure `ev`.
+    template <typename K>
+    auto with_operand(const ir::Expr& e, const Eval& ev, K k) {
+        if (auto* v = ir::as<ir::VarNode>(e)) return k(SlotRead{slot(v)});
+        if (auto* c = ir::as<ir::IntImm>(e)) return k(ConstRead{Value{c->value}});
+        return k(EvalRead{ev});
+    }
+
     Eval binary(const ir::Binary* b) {
         Eval x = expr(b->a), y = expr(b->b);
         ir::BinOp op = b->op;
         ScalarType ty = b->a->type;
         // The common cases of index arithmetic and f32 math, without the generic switch.
         if (ty == ScalarType::I32) {
-            auto with_rhs = [&](auto lhs) -> Eval {
-                if (auto* v = ir::as<ir::VarNode>(b->b)) return i32_op(op, lhs, SlotRead{slot(v)});
-                if (auto* c = ir::as<ir::IntImm>(b->b)) return i32_op(op, lhs, ConstRead{Value{c->value}});
-                return i32_op(op, lhs, EvalRead{y});
-            };
-            Eval fast;
-            if (auto* v = ir::as<ir::VarNode>(b->a))
-                fast = with_rhs(SlotRead{slot(v)});
-            else if (auto* c = ir::as<ir::IntImm>(b->a))
-                fast = with_rhs(ConstRead{Value{c->value}});
-            else
-                fast = with_rhs(EvalRead{x});
+            Eval fast = with_operand(b->a, x, [&](auto lhs) -> Eval {
+                return with_operand(b->b, y, [&](auto rhs) -> Eval { return i32_op(op, lhs, rhs); });
+            });
             if (fast) return fast;
             // Left: division by a run-time value, which must check for zero.
             if (op == ir::BinOp::Div || op == ir::BinOp::Mod) {
@@ -255,14 +255,9 @@ class Compiler {
         if (!global && indices.size() <= 2) {
             // Shared and register arrays have constant shapes: the dimensions and
             // variable or constant indices are read without further calls.
-            auto reader = [&](const ir::Expr& e, const Eval& ev, auto k) {
-                if (auto* v = ir::as<ir::VarNode>(e)) return k(SlotRead{slot(v)});
-                if (auto* c = ir::as<ir::IntImm>(e)) return k(ConstRead{Value{c->value}});
-                return k(EvalRead{ev});
-            };
             int64_t d0 = ref.shape[0];
             if (indices.size() == 1)
-                return reader(indices[0], idx[0], [&](auto a) -> Indexer {
+                return with_operand(indices[0], idx[0], [&](auto a) -> Indexer {
                     return [a, d0, fail](Thread& t) {
                         int64_t i = a(t).i;
                         if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(d0)) fail(t, i, 0, d0);
@@ -270,8 +265,8 @@ class Compiler {
                     };
                 });
             int64_t d1 = ref.shape[1];
-            return reader(indices[0], idx[0], [&](auto a) -> Indexer {
-                return reader(indices[1], idx[1], [&](auto b) -> Indexer {
+            return with_operand(indices[0], idx[0], [&](auto a) -> Indexer {
+                return with_operand(indices[1], idx[1], [&](auto b) -> Indexer {
                     return [a, b, d0, d1, fail](Thread& t) {
                         int64_t i = a(t).i, j = b(t).i;
                         if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(d0)) fail(t, i, 0, d0);

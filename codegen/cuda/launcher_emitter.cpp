@@ -36,7 +36,6 @@ std::string three(const std::vector<ir::Expr>& dims, LauncherExprPrinter& p) {
 }  // namespace
 
 std::string emit_launcher_declaration(const ir::Kernel& k) {
-    LauncherExprPrinter p;
     std::vector<std::string> grid, block;
     CudaExprPrinter plain;
     for (const ir::Expr& g : k.grid) grid.push_back(plain.print(g));
