@@ -2,9 +2,13 @@
 #include "driver/compiler.h"
 
 #include <filesystem>
+#include <functional>
 #include <sstream>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "codegen/cuda/graph_emitter.h"
+#include "driver/graph_compile.h"
+#include "graph/graph_printer.h"
 #include "driver/file_io.h"
 #include "driver/session.h"
 #include "frontend/ast_printer.h"
@@ -33,15 +37,16 @@ std::string depfile_escape(const std::string& path) {
     return out;
 }
 
-int emit_outputs(const Options& opts, const ir::Module& m, const std::vector<std::string>& inputs, std::ostream& out,
-                 std::ostream& err) {
-    std::string cu_path = opts.output;
-    if (cu_path.empty()) cu_path = fs::path(opts.input).stem().string() + ".cu";
+using Emitter = std::function<codegen::CudaOutput(const codegen::CudaOptions&)>;
+
+// Writes `<stem>.cu` and its header (and the depfile), or prints the .cu for "-o -".
+int emit_outputs(const Options& opts, const std::string& stem, std::string cu_path, const Emitter& emit,
+                 const std::vector<std::string>& inputs, std::ostream& out, std::ostream& err) {
+    if (cu_path.empty()) cu_path = stem + ".cu";
     bool to_stdout = cu_path == "-";
     std::string h_path = opts.header;
     if (h_path.empty())
-        h_path = to_stdout ? fs::path(opts.input).stem().string() + ".h"
-                           : fs::path(cu_path).replace_extension(".h").string();
+        h_path = to_stdout ? stem + ".h" : fs::path(cu_path).replace_extension(".h").string();
     codegen::CudaOptions copts;
     copts.line_directives = opts.line_directives;
     copts.version = version();
@@ -49,7 +54,7 @@ int emit_outputs(const Options& opts, const ir::Module& m, const std::vector<std
     fs::path cu_dir = fs::absolute(cu_path, ec).parent_path();
     fs::path rel = fs::absolute(h_path, ec).lexically_relative(cu_dir);
     copts.header_include = rel.empty() ? fs::path(h_path).filename().string() : rel.string();
-    codegen::CudaOutput code = codegen::emit_cuda(m, copts);
+    codegen::CudaOutput code = emit(copts);
     if (to_stdout) {
         out << code.cu;
         return kSuccess;
@@ -64,6 +69,29 @@ int emit_outputs(const Options& opts, const ir::Module& m, const std::vector<std
     if (!write_files_atomically(files, &why)) {
         err << "hdsc: error: " << why << "\n";
         return kUserError;
+    }
+    return kSuccess;
+}
+
+// A file with graphs: one .cu and header per graph.
+int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::PipelineOptions& popts,
+                std::ostream& out, std::ostream& err) {
+    bool several = s.graphs.size() > 1;
+    if (opts.emit == "cu" && several && !opts.output.empty() && opts.output != "-") {
+        err << "hdsc: error: '" << opts.input << "' declares " << s.graphs.size()
+            << " graphs; write them with --out-dir DIR (one .cu per graph)\n";
+        return kUserError;
+    }
+    for (auto& g : s.graphs) {
+        graph::Program p = compile_graph(*g, m, popts, opts.emit == "graph" ? &out : nullptr);
+        if (opts.emit == "dot") graph::print_dot(*g, out);
+        if (opts.emit != "cu") continue;
+        std::string cu_path = opts.output;
+        if (cu_path.empty() || several) cu_path = (fs::path(opts.out_dir) / (g->name + ".cu")).string();
+        int rc = emit_outputs(
+            opts, g->name, cu_path, [&](const codegen::CudaOptions& c) { return codegen::emit_graph_cuda(p, c); },
+            s.loaded.file_paths, out, err);
+        if (rc != kSuccess) return rc;
     }
     return kSuccess;
 }
@@ -95,9 +123,12 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
     if (opts.emit == "ir") popts.dump_after = ir::pass_names().back();
     if (opts.emit.rfind("ir-after=", 0) == 0) popts.dump_after = opts.emit.substr(9);
     popts.dump = &out;
+    if (!s.graphs.empty()) return emit_graphs(opts, s, m, popts, out, err);
     ir::run_pipeline(m, popts);
     if (!popts.dump_after.empty()) return kSuccess;
-    return emit_outputs(opts, m, s.loaded.file_paths, out, err);
+    return emit_outputs(
+        opts, fs::path(opts.input).stem().string(), opts.output,
+        [&](const codegen::CudaOptions& c) { return codegen::emit_cuda(m, c); }, s.loaded.file_paths, out, err);
 }
 
 }  // namespace

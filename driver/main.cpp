@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     hds::driver::RunOptions run;
     CLI::App* run_cmd = app.add_subcommand("run", "run one kernel on the CPU emulator (CUDA semantics, with checks)");
     run_cmd->add_option("input", run.input, "the .hds file")->required();
-    run_cmd->add_option("--kernel", run.kernel, "the kernel to run")->required();
+    run_cmd->add_option("--kernel", run.kernel, "the kernel or graph to run")->required();
     run_cmd->add_option("--inputs", run.inputs, "comma-separated .npy files: tensor parameters in order, or NAME=FILE");
     run_cmd->add_option("--outputs", run.outputs, "comma-separated .npy files: written tensors in order, or NAME=FILE");
     run_cmd->add_option("--sizes", run.sizes, "NAME=VALUE,... (default: from the input shapes)");
@@ -25,19 +25,22 @@ int main(int argc, char** argv) {
     app.add_option("input", opts.input, "the .hds file to compile");
     app.add_option("-o,--output", opts.output, "output .cu path ('-' for stdout; default <stem>.cu)");
     app.add_option("--header", opts.header, "output header path (default: beside the .cu)");
+    app.add_option("--out-dir", opts.out_dir, "directory for <graph>.cu and <graph>.h of files with graphs");
     app.add_option("-I", opts.include_dirs, "directory searched by import \"...\" (repeatable)")
         ->allow_extra_args(false);
     app.add_option("--depfile", opts.depfile, "write a Makefile depfile listing every file read");
-    std::string emit_help = "what to print: tokens, ast, ir, ir-after=PASS, or cu (default). PASS is one of:";
+    std::string emit_help =
+        "what to print: tokens, ast, graph (after each graph pass), dot, ir, ir-after=PASS, or cu (default). "
+        "PASS is one of:";
     for (const std::string& p : hds::ir::pass_names()) emit_help += " " + p;
     app.add_option("--emit", opts.emit, emit_help)->check([](const std::string& v) -> std::string {
-        if (v == "tokens" || v == "ast" || v == "ir" || v == "cu") return "";
+        if (v == "tokens" || v == "ast" || v == "graph" || v == "dot" || v == "ir" || v == "cu") return "";
         if (v.rfind("ir-after=", 0) == 0) {
             for (const std::string& p : hds::ir::pass_names())
                 if (v.substr(9) == p) return "";
             return "unknown pass '" + v.substr(9) + "'";
         }
-        return "must be tokens, ast, ir, ir-after=PASS or cu";
+        return "must be tokens, ast, graph, dot, ir, ir-after=PASS or cu";
     });
     app.add_flag("--check", opts.check_only, "only check the input; write nothing");
     app.add_flag("--verify", opts.verify, "check that errors match the file's expected-error comments");

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "codegen/cpu/emulator.h"
+#include "codegen/cpu/graph_runner.h"
+#include "driver/graph_compile.h"
 #include "codegen/cpu/npy.h"
 #include "driver/compiler.h"
 #include "driver/file_io.h"
@@ -64,6 +66,66 @@ bool parse_numbers(const std::string& list, const char* what, std::map<std::stri
     return true;
 }
 
+bool read_inputs(const std::vector<std::pair<std::string, std::string>>& inputs, const std::vector<ir::Buffer>& params,
+                 std::map<std::string, emu::Tensor>* tensors, std::ostream& err) {
+    for (const auto& [name, path] : inputs) {
+        ScalarType elem = ScalarType::F32;
+        for (const ir::Buffer& b : params)
+            if (b->name == name) elem = b->elem;
+        emu::Tensor t;
+        if (std::string why = emu::read_npy(path, elem, &t); !why.empty()) {
+            err << "hdsc: error: " << why << "\n";
+            return false;
+        }
+        (*tensors)[name] = std::move(t);
+    }
+    return true;
+}
+
+int report(const emu::EmuError& e, Session& s, std::ostream& err) {
+    if (!e.loc.valid()) {
+        err << "hdsc: error: " << e.message << "\n";
+    } else {
+        s.diags.runtime_error(SourceRange{e.loc, e.loc}, e.message);
+        s.diags.print(err);
+    }
+    return kUserError;
+}
+
+int write_outputs(const RunOptions& opts, const std::vector<std::pair<std::string, std::string>>& outputs,
+                  const std::map<std::string, emu::Tensor>& tensors, std::ostream& out, std::ostream& err) {
+    std::vector<OutputFile> files;
+    for (const auto& [name, path] : outputs) files.push_back({path, emu::npy_bytes(tensors.at(name))});
+    std::string why;
+    if (!write_files_atomically(files, &why)) {
+        err << "hdsc: error: " << why << "\n";
+        return kUserError;
+    }
+    out << "hdsc run: " << opts.kernel << " finished";
+    for (const auto& [name, path] : outputs) out << "; " << name << " -> " << path;
+    out << "\n";
+    return kSuccess;
+}
+
+// A graph: inputs are its parameters in order, the output is its result.
+int run_graph(const RunOptions& opts, Session& s, const graph::Program& p, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> in_names;
+    for (const ir::Buffer& b : p.inputs) in_names.push_back(b->name);
+    std::vector<std::pair<std::string, std::string>> inputs, outputs;
+    if (!bind_list(opts.inputs, in_names, "graph input", &inputs, err)) return kUserError;
+    if (!bind_list(opts.outputs, {p.output->name}, "graph output", &outputs, err)) return kUserError;
+    std::map<std::string, emu::Tensor> tensors;
+    std::map<std::string, double> given;
+    if (!parse_numbers(opts.sizes, "size", &given, err) || !read_inputs(inputs, p.inputs, &tensors, err))
+        return kUserError;
+    std::map<std::string, int64_t> sizes;
+    for (const auto& [name, v] : given) sizes[name] = static_cast<int64_t>(v);
+    emu::EmuOptions eopts;
+    eopts.racecheck = opts.racecheck;
+    if (auto e = emu::run_program(p, tensors, sizes, eopts)) return report(*e, s, err);
+    return write_outputs(opts, outputs, tensors, out, err);
+}
+
 int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     Session s;
     if (!s.open(opts.input, err)) return kUserError;
@@ -74,6 +136,8 @@ int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     ir::Module m = lower_to_ir(*s.loaded.module, s.sources);
     ir::PipelineOptions popts;
     popts.flatten = false;
+    for (auto& g : s.graphs)
+        if (g->name == opts.kernel) return run_graph(opts, s, compile_graph(*g, m, popts), out, err);
     ir::run_pipeline(m, popts);
     const ir::Kernel* k = nullptr;
     for (const ir::Kernel& x : m.kernels)
@@ -103,39 +167,14 @@ int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     if (!parse_numbers(opts.sizes, "size", &sizes, err) || !parse_numbers(opts.scalars, "scalar", &args.scalars, err))
         return kUserError;
     for (const auto& [name, v] : sizes) args.sizes[name] = static_cast<int64_t>(v);
-    for (const auto& [name, path] : inputs) {
-        ScalarType elem = ScalarType::F32;
-        for (const ir::KernelParam& p : k->params)
-            if (p.kind == ir::KernelParam::Kind::Tensor && p.buffer->name == name) elem = p.buffer->elem;
-        emu::Tensor t;
-        if (std::string why = emu::read_npy(path, elem, &t); !why.empty()) {
-            err << "hdsc: error: " << why << "\n";
-            return kUserError;
-        }
-        args.tensors[name] = std::move(t);
-    }
+    std::vector<ir::Buffer> params;
+    for (const ir::KernelParam& p : k->params)
+        if (p.kind == ir::KernelParam::Kind::Tensor) params.push_back(p.buffer);
+    if (!read_inputs(inputs, params, &args.tensors, err)) return kUserError;
     emu::EmuOptions eopts;
     eopts.racecheck = opts.racecheck;
-    if (auto e = emu::run_kernel(m, opts.kernel, args, eopts)) {
-        if (!e->loc.valid()) {
-            err << "hdsc: error: " << e->message << "\n";
-        } else {
-            s.diags.runtime_error(SourceRange{e->loc, e->loc}, e->message);
-            s.diags.print(err);
-        }
-        return kUserError;
-    }
-    std::vector<OutputFile> files;
-    for (const auto& [name, path] : outputs) files.push_back({path, emu::npy_bytes(args.tensors.at(name))});
-    std::string why;
-    if (!write_files_atomically(files, &why)) {
-        err << "hdsc: error: " << why << "\n";
-        return kUserError;
-    }
-    out << "hdsc run: " << opts.kernel << " finished";
-    for (const auto& [name, path] : outputs) out << "; " << name << " -> " << path;
-    out << "\n";
-    return kSuccess;
+    if (auto e = emu::run_kernel(m, opts.kernel, args, eopts)) return report(*e, s, err);
+    return write_outputs(opts, outputs, args.tensors, out, err);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "driver/session.h"
 
 #include "driver/file_io.h"
+#include "graph/graph_builder.h"
 
 namespace hds::driver {
 
@@ -21,7 +22,12 @@ bool Session::check(const std::vector<std::string>& include_dirs) {
     loaded = load_module(main_file, sources, diags, include_dirs, reader);
     sema_ = std::make_unique<Sema>(diags);
     if (loaded.module) sema_->check(*loaded.module);
-    return loaded.module && !diags.has_errors();
+    if (!loaded.module || diags.has_errors()) return false;
+    for (const DeclPtr& d : loaded.module->decls) {
+        if (d->kind != DeclKind::Graph || d->from_import) continue;
+        if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags)) graphs.push_back(std::move(g));
+    }
+    return !diags.has_errors();
 }
 
 }  // namespace hds::driver

@@ -9,6 +9,7 @@
 
 #include "frontend/module_loader.h"
 #include "frontend/sema.h"
+#include "graph/graph.h"
 
 namespace hds::driver {
 
@@ -25,6 +26,8 @@ class Session {
     DiagnosticsEngine diags;
     uint32_t main_file = 0;
     LoadedModule loaded;
+    // The graphs declared in the main file, built once the module checks.
+    std::vector<std::unique_ptr<graph::Graph>> graphs;
 
   private:
     std::unique_ptr<Sema> sema_;

@@ -30,7 +30,7 @@ struct TypeRef {
 };
 
 // ---------------------------------------------------------------- expressions
-enum class ExprKind { IntLit, FloatLit, BoolLit, Name, Member, Index, Unary, Binary, Cond, Call, Cast, List };
+enum class ExprKind { IntLit, FloatLit, BoolLit, Name, Member, Index, Unary, Binary, Cond, Call, Cast, List, Spread, Reduce };
 
 enum class UnaryOp { Neg, Not, BitNot };
 enum class BinaryOp { Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr, And, Or };
@@ -114,6 +114,25 @@ struct ListExpr : Expr {
     std::vector<ExprPtr> elems;
     ListExpr(SourceRange r) : Expr(ExprKind::List, r) {}
 };
+// `*S` in an op's shapes, `*i` in its index lists: a list of dimensions or
+// indices of a rank fixed when the op is instantiated.
+struct SpreadExpr : Expr {
+    std::string name;
+    SpreadExpr(SourceRange r) : Expr(ExprKind::Spread, r) {}
+};
+// `sum(k in 0..K, l in 0..L) body` in a compute definition (also max, min).
+struct ReduceRange {
+    std::string name;
+    SourceRange range;
+    ExprPtr lo, hi;
+};
+struct ReduceExpr : Expr {
+    std::string reducer;
+    SourceRange reducer_range;
+    std::vector<ReduceRange> ranges;
+    ExprPtr body;
+    ReduceExpr(SourceRange r) : Expr(ExprKind::Reduce, r) {}
+};
 
 // ---------------------------------------------------------------- statements
 enum class StmtKind { Let, Assign, ExprStmt, If, For, Return, Break, Continue, Block };
@@ -183,10 +202,17 @@ struct Param {
     std::string name;
     SourceRange name_range;
     TypeRef type;
+    ExprPtr default_value;  // op attributes only (`eps: f32 = 1e-5`)
     Symbol* symbol = nullptr;
 };
 
-enum class DeclKind { Import, Const, Kernel, DeviceFn };
+// `<T, U>` after a kernel's or an op's name: element-type variables.
+struct TypeParam {
+    std::string name;
+    SourceRange range;
+};
+
+enum class DeclKind { Import, Const, Kernel, DeviceFn, Op, Graph };
 
 struct Decl {
     DeclKind kind;
@@ -210,6 +236,7 @@ struct ConstDecl : Decl {
     ConstDecl(SourceRange r) : Decl(DeclKind::Const, r) {}
 };
 struct KernelDecl : Decl {
+    std::vector<TypeParam> type_params;  // a generic kernel is checked when an op instantiates it
     std::vector<Param> params;
     std::vector<ExprPtr> grid, block;
     SourceRange grid_range, block_range;
@@ -223,6 +250,35 @@ struct DeviceFnDecl : Decl {
     std::unique_ptr<BlockStmt> body;
     Symbol* symbol = nullptr;
     DeviceFnDecl(SourceRange r) : Decl(DeclKind::DeviceFn, r) {}
+};
+
+// `compute y[i, j] = value;` in an op.
+struct ComputeDef {
+    SourceRange range;
+    std::string name;
+    SourceRange name_range;
+    std::vector<ExprPtr> indices;  // names or one spread
+    ExprPtr value;
+};
+// `schedule simt = matmul_simt;` in an op.
+struct ScheduleRef {
+    SourceRange range;
+    std::string name, kernel;
+    SourceRange kernel_range;
+};
+struct OpDecl : Decl {
+    std::vector<TypeParam> type_params;
+    std::vector<Param> params;  // tensors, then scalar attributes
+    TypeRef result;
+    std::vector<ComputeDef> computes;
+    std::vector<ScheduleRef> schedules;
+    OpDecl(SourceRange r) : Decl(DeclKind::Op, r) {}
+};
+struct GraphDecl : Decl {
+    std::vector<Param> params;
+    TypeRef result;
+    std::unique_ptr<BlockStmt> body;
+    GraphDecl(SourceRange r) : Decl(DeclKind::Graph, r) {}
 };
 
 struct Module {

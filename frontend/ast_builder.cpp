@@ -25,6 +25,10 @@ class Builder {
                 m->decls.push_back(kernel_decl(d));
             else if (auto* d = item->deviceFnDecl())
                 m->decls.push_back(fn_decl(d));
+            else if (auto* d = item->opDecl())
+                m->decls.push_back(op_decl(d));
+            else if (auto* d = item->graphDecl())
+                m->decls.push_back(graph_decl(d));
         }
         return m;
     }
@@ -69,14 +73,57 @@ class Builder {
             param.name = p->ID()->getText();
             param.name_range = range(p->ID());
             param.type = type_ref(p->typeRef());
+            if (p->expr()) param.default_value = expr(p->expr());
             out.push_back(std::move(param));
         }
+    }
+
+    std::vector<TypeParam> type_params(HdsParser::TypeParamsContext* ctx) {
+        std::vector<TypeParam> out;
+        if (ctx)
+            for (auto* id : ctx->ID()) out.push_back({id->getText(), range(id)});
+        return out;
+    }
+
+    DeclPtr op_decl(HdsParser::OpDeclContext* ctx) {
+        auto d = std::make_unique<OpDecl>(range(ctx));
+        d->name = ctx->ID()->getText();
+        d->name_range = range(ctx->ID());
+        d->type_params = type_params(ctx->typeParams());
+        params(ctx->paramList(), d->params);
+        d->result = type_ref(ctx->typeRef());
+        for (auto* item : ctx->opItem()) {
+            if (auto* c = dynamic_cast<HdsParser::ComputeItemContext*>(item)) {
+                ComputeDef def;
+                def.range = range(c);
+                def.name = c->ID()->getText();
+                def.name_range = range(c->ID());
+                def.indices = expr_list(c->exprList());
+                def.value = expr(c->expr());
+                d->computes.push_back(std::move(def));
+            } else {
+                auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
+                d->schedules.push_back({range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1))});
+            }
+        }
+        return d;
+    }
+
+    DeclPtr graph_decl(HdsParser::GraphDeclContext* ctx) {
+        auto d = std::make_unique<GraphDecl>(range(ctx));
+        d->name = ctx->ID()->getText();
+        d->name_range = range(ctx->ID());
+        params(ctx->paramList(), d->params);
+        d->result = type_ref(ctx->typeRef());
+        d->body = block(ctx->block());
+        return d;
     }
 
     DeclPtr kernel_decl(HdsParser::KernelDeclContext* ctx) {
         auto d = std::make_unique<KernelDecl>(range(ctx));
         d->name = ctx->ID()->getText();
         d->name_range = range(ctx->ID());
+        d->type_params = type_params(ctx->typeParams());
         params(ctx->paramList(), d->params);
         auto* lc = ctx->launchConfig();
         d->grid = expr_list(lc->exprList(0));
@@ -327,6 +374,20 @@ class Builder {
             ExprPtr inner = expr(c->expr());
             inner->range = r;  // keep the parentheses in the range
             return inner;
+        }
+        if (auto* c = dynamic_cast<HdsParser::SpreadExprContext*>(ctx)) {
+            auto e = std::make_unique<SpreadExpr>(r);
+            e->name = c->ID()->getText();
+            return e;
+        }
+        if (auto* c = dynamic_cast<HdsParser::ReduceExprContext*>(ctx)) {
+            auto e = std::make_unique<ReduceExpr>(r);
+            e->reducer = c->ID()->getText();
+            e->reducer_range = range(c->ID());
+            for (auto* rr : c->reduceRange())
+                e->ranges.push_back({rr->ID()->getText(), range(rr->ID()), expr(rr->expr(0)), expr(rr->expr(1))});
+            e->body = expr(c->expr());
+            return e;
         }
         auto* c = dynamic_cast<HdsParser::ListExprContext*>(ctx);
         auto e = std::make_unique<ListExpr>(r);

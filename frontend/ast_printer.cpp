@@ -58,6 +58,34 @@ class Printer {
                 });
                 break;
             }
+            case DeclKind::Op: {
+                auto& o = as<const OpDecl>(d);
+                head("OpDecl", d.range, fmt::format("'{}' -> {}", d.name, type(o.result)));
+                child([&] {
+                    for (const Param& p : o.params)
+                        head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
+                    for (const ComputeDef& c : o.computes) {
+                        head("Compute", c.range, "'" + c.name + "'");
+                        child([&] {
+                            for (const ExprPtr& i : c.indices) expr(*i);
+                            expr(*c.value);
+                        });
+                    }
+                    for (const ScheduleRef& s : o.schedules)
+                        head("Schedule", s.range, fmt::format("'{}' = '{}'", s.name, s.kernel));
+                });
+                break;
+            }
+            case DeclKind::Graph: {
+                auto& g = as<const GraphDecl>(d);
+                head("GraphDecl", d.range, fmt::format("'{}' -> {}", d.name, type(g.result)));
+                child([&] {
+                    for (const Param& p : g.params)
+                        head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
+                    stmt(*g.body);
+                });
+                break;
+            }
             case DeclKind::DeviceFn: {
                 auto& f = as<const DeviceFnDecl>(d);
                 head("DeviceFnDecl", d.range, fmt::format("'{}'{}", d.name, f.ret ? " -> " + type(*f.ret) : ""));
@@ -228,6 +256,24 @@ class Printer {
                 auto& c = as<const CastExpr>(e);
                 head("Cast", e.range, "<" + c.target + ">" + t);
                 child([&] { expr(*c.operand); });
+                break;
+            }
+            case ExprKind::Spread:
+                head("Spread", e.range, "'*" + as<const SpreadExpr>(e).name + "'");
+                break;
+            case ExprKind::Reduce: {
+                auto& r = as<const ReduceExpr>(e);
+                head("Reduce", e.range, "'" + r.reducer + "'");
+                child([&] {
+                    for (const ReduceRange& rr : r.ranges) {
+                        head("Range", rr.range, "'" + rr.name + "'");
+                        child([&] {
+                            expr(*rr.lo);
+                            expr(*rr.hi);
+                        });
+                    }
+                    expr(*r.body);
+                });
                 break;
             }
             case ExprKind::List:

@@ -299,6 +299,10 @@ class Lowerer {
 
 }  // namespace
 
+ir::Kernel lower_kernel(const KernelDecl& k) {
+    return Lowerer().kernel(k);
+}
+
 ir::Module lower_to_ir(const Module& ast, const SourceManager& sources) {
     ir::Module m;
     for (uint32_t f = 1; f <= sources.file_count(); ++f) m.file_names.push_back(sources.base_name(f));
@@ -307,7 +311,7 @@ ir::Module lower_to_ir(const Module& ast, const SourceManager& sources) {
         if (d->kind == DeclKind::DeviceFn) {
             auto& f = as<DeviceFnDecl>(*d);
             m.functions.push_back(Lowerer(f.symbol->ret).function(f));
-        } else if (d->kind == DeclKind::Kernel && !d->from_import) {
+        } else if (d->kind == DeclKind::Kernel && !d->from_import && as<KernelDecl>(*d).type_params.empty()) {
             m.kernels.push_back(Lowerer().kernel(as<KernelDecl>(*d)));
         }
     }

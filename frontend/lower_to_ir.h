@@ -13,3 +13,8 @@ namespace hds {
 ir::Module lower_to_ir(const Module& ast, const SourceManager& sources);
 
 }  // namespace hds
+
+namespace hds {
+// Lowers one checked kernel (an instantiation made by the graph layer).
+ir::Kernel lower_kernel(const KernelDecl& k);
+}  // namespace hds

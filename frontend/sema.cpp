@@ -3,6 +3,7 @@
 #include "frontend/sema.h"
 
 #include "frontend/sema_scope.h"
+#include "ir/internal_error.h"
 
 namespace hds {
 
@@ -59,15 +60,29 @@ void Sema::check(Module& m) {
                 check_const(as<ConstDecl>(*d));
                 break;
             case DeclKind::Kernel:
-                check_kernel(as<KernelDecl>(*d));
+                // Generic kernels are checked per instantiation (check_instance).
+                if (as<KernelDecl>(*d).type_params.empty()) check_kernel(as<KernelDecl>(*d));
                 break;
             case DeclKind::DeviceFn:
                 check_fn(as<DeviceFnDecl>(*d));
                 break;
             case DeclKind::Import:
+            case DeclKind::Op:     // checked by the graph layer, per instantiation
+            case DeclKind::Graph:  // checked by the graph layer
                 break;
         }
     }
+}
+
+void Sema::check_instance(KernelDecl& k) {
+    HDS_CHECK(globals_, "check_instance before check");
+    scope_ = globals_;
+    check_kernel(k);
+}
+
+void Sema::check_no_defaults(std::vector<Param>& params) {
+    for (Param& p : params)
+        if (p.default_value) diags_.error(DiagId::default_outside_op, p.default_value->range);
 }
 
 void Sema::check_const(ConstDecl& d) {
@@ -111,6 +126,7 @@ void Sema::declare_fn(DeviceFnDecl& d) {
 }
 
 void Sema::check_fn(DeviceFnDecl& f) {
+    check_no_defaults(f.params);
     ScopeGuard guard(*this);
     fn_ = &f;
     for (size_t i = 0; i < f.params.size(); ++i) {
@@ -177,6 +193,7 @@ std::vector<int64_t> Sema::check_launch(std::vector<ExprPtr>& dims, const char* 
 }
 
 void Sema::check_kernel(KernelDecl& k) {
+    check_no_defaults(k.params);
     ScopeGuard guard(*this);
     kernel_ = &k;
     shared_bytes_ = 0;

@@ -17,6 +17,9 @@ class Sema {
     explicit Sema(DiagnosticsEngine& diags) : diags_(diags) {}
     // Checks the whole module; errors go to the diagnostics engine.
     void check(Module& m);
+    // Checks a kernel made after check(m) (an instantiated generic kernel or an
+    // op's compute definition) against m's global names.
+    void check_instance(KernelDecl& k);
 
   private:
     // declarations (sema.cpp)
@@ -25,6 +28,7 @@ class Sema {
     void check_const(ConstDecl& d);
     void declare_fn(DeviceFnDecl& d);
     void check_kernel(KernelDecl& k);
+    void check_no_defaults(std::vector<Param>& params);
     void check_fn(DeviceFnDecl& f);
     bool resolve_scalar(const std::string& name, SourceRange range, ScalarType* out);
     void check_param_tensor(Param& p, KernelDecl& k, Symbol* s);

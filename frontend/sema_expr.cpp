@@ -80,6 +80,12 @@ SemaType Sema::check_expr(Expr& e) {
             diags_.error(DiagId::list_outside_args, e.range);
             for (ExprPtr& x : as<ListExpr>(e).elems) check_expr(*x);
             break;
+        case ExprKind::Spread:
+            diags_.error(DiagId::spread_outside_op, e.range, as<SpreadExpr>(e).name);
+            break;
+        case ExprKind::Reduce:
+            diags_.error(DiagId::reduce_outside_compute, e.range, as<ReduceExpr>(e).reducer);
+            break;
     }
     e.type = t;
     return t;

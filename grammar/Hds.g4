@@ -12,16 +12,30 @@ item
     | constDecl
     | kernelDecl
     | deviceFnDecl
+    | opDecl
+    | graphDecl
     ;
 
 importDecl   : 'import' STRING ';' ;
 constDecl    : 'const' ID ':' typeRef '=' expr ';' ;
-kernelDecl   : 'kernel' ID '(' paramList? ')' launchConfig block ;
+kernelDecl   : 'kernel' ID typeParams? '(' paramList? ')' launchConfig block ;
+typeParams   : '<' ID (',' ID)* '>' ;
 launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ;
 deviceFnDecl : 'device' 'fn' ID '(' paramList? ')' ('->' typeRef)? block ;
 
 paramList : param (',' param)* ;
-param     : ID ':' typeRef ;
+param     : ID ':' typeRef ('=' expr)? ;
+
+// Operators: generic over element types (typeParams) and shapes (`*S` spreads);
+// `compute` defines a tensor elementwise (the last one is the result),
+// `schedule` names a generic kernel that implements the op.
+opDecl    : 'op' ID typeParams? '(' paramList? ')' '->' typeRef '{' opItem* '}' ;
+opItem
+    : 'compute' ID '[' exprList ']' '=' expr ';'            # computeItem
+    | 'schedule' ID '=' ID ';'                              # scheduleItem
+    ;
+// Graphs: `let` and `return` statements over operator calls.
+graphDecl : 'graph' ID '(' paramList? ')' '->' typeRef block ;
 
 typeRef   : memSpace? scalarType ('[' exprList ']')? ;
 memSpace  : 'shared' | 'register' | 'global' ;
@@ -76,7 +90,11 @@ primary
     | ID                                                    # nameExpr
     | '(' expr ')'                                          # parenExpr
     | '[' exprList? ']'                                     # listExpr
+    | '*' ID                                                # spreadExpr
+    | ID '(' reduceRange (',' reduceRange)* ')' expr        # reduceExpr
     ;
+
+reduceRange : ID 'in' expr '..' expr ;
 
 argList  : arg (',' arg)* ;
 arg      : (ID '=')? expr ;

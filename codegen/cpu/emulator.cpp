@@ -15,8 +15,36 @@ int64_t Tensor::size() const {
     return n;
 }
 
+std::optional<int64_t> eval_size(const ir::Expr& e, const std::map<std::string, int64_t>& sizes) {
+    if (auto c = ir::const_int(e)) return *c;
+    if (auto* v = ir::as<ir::VarNode>(e)) {
+        auto it = sizes.find(v->name);
+        return it == sizes.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    }
+    if (auto* c = ir::as<ir::Cast>(e)) return eval_size(c->value, sizes);
+    auto* b = ir::as<ir::Binary>(e);
+    if (!b) return std::nullopt;
+    auto x = eval_size(b->a, sizes), y = eval_size(b->b, sizes);
+    if (!x || !y) return std::nullopt;
+    switch (b->op) {
+        case ir::BinOp::Add:
+            return *x + *y;
+        case ir::BinOp::Sub:
+            return *x - *y;
+        case ir::BinOp::Mul:
+            return *x * *y;
+        case ir::BinOp::Div:
+            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x / *y);
+        case ir::BinOp::Mod:
+            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x % *y);
+        default:
+            return std::nullopt;
+    }
+}
+
 std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
-    // Sizes from tensor shapes, checked for consistency.
+    // Sizes from tensor shapes, checked for consistency; dimensions that are
+    // expressions of sizes (graph temporaries) are checked once sizes are known.
     for (const ir::KernelParam& p : k.params) {
         if (p.kind != ir::KernelParam::Kind::Tensor) {
             if (!args.scalars.count(p.var->name)) return fmt::format("no value for scalar parameter '{}'", p.var->name);
@@ -32,18 +60,12 @@ std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
             return fmt::format("'{}' holds {} but the kernel expects {}", p.buffer->name, scalar_name(t.elem),
                                scalar_name(p.buffer->elem));
         for (size_t d = 0; d < t.shape.size(); ++d) {
-            const ir::Expr& dim = p.buffer->shape[d];
-            if (auto c = ir::const_int(dim)) {
-                if (*c != t.shape[d])
-                    return fmt::format("dimension {} of '{}' is {} but the kernel expects {}", d, p.buffer->name,
-                                       t.shape[d], *c);
-                continue;
-            }
-            const std::string& size = ir::as<ir::VarNode>(dim)->name;
-            auto [pos, fresh] = args.sizes.emplace(size, t.shape[d]);
+            auto* v = ir::as<ir::VarNode>(p.buffer->shape[d]);
+            if (!v) continue;
+            auto [pos, fresh] = args.sizes.emplace(v->name, t.shape[d]);
             if (!fresh && pos->second != t.shape[d])
-                return fmt::format("size {} is {} but dimension {} of '{}' is {}", size, pos->second, d, p.buffer->name,
-                                   t.shape[d]);
+                return fmt::format("size {} is {} but dimension {} of '{}' is {}", v->name, pos->second, d,
+                                   p.buffer->name, t.shape[d]);
         }
     }
     for (const ir::Var& s : k.sizes) {
@@ -51,15 +73,26 @@ std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
         if (it == args.sizes.end()) return fmt::format("size {} is not given and no input tensor has it", s->name);
         if (it->second <= 0 || it->second > INT32_MAX) return fmt::format("size {} must be in 1..2^31-1", s->name);
     }
-    // Tensors without an input start zeroed, with the shape the sizes give.
     for (const ir::KernelParam& p : k.params) {
-        if (p.kind != ir::KernelParam::Kind::Tensor || args.tensors.count(p.buffer->name)) continue;
+        if (p.kind != ir::KernelParam::Kind::Tensor) continue;
+        std::vector<int64_t> shape;
+        for (const ir::Expr& dim : p.buffer->shape) {
+            auto v = eval_size(dim, args.sizes);
+            if (!v || *v <= 0) return fmt::format("a dimension of '{}' is not a positive size", p.buffer->name);
+            shape.push_back(*v);
+        }
+        auto it = args.tensors.find(p.buffer->name);
+        if (it != args.tensors.end()) {
+            for (size_t d = 0; d < shape.size(); ++d)
+                if (it->second.shape[d] != shape[d])
+                    return fmt::format("dimension {} of '{}' is {} but the kernel expects {}", d, p.buffer->name,
+                                       it->second.shape[d], shape[d]);
+            continue;
+        }
+        // Tensors without an input start zeroed, with the shape the sizes give.
         Tensor t;
         t.elem = p.buffer->elem;
-        for (const ir::Expr& dim : p.buffer->shape) {
-            auto c = ir::const_int(dim);
-            t.shape.push_back(c ? *c : args.sizes.at(ir::as<ir::VarNode>(dim)->name));
-        }
+        t.shape = shape;
         if (is_float(t.elem))
             t.f.assign(t.size(), 0.0);
         else

@@ -52,4 +52,7 @@ std::optional<EmuError> run_kernel(const ir::Module& m, const std::string& kerne
 // parameters. Returns an error message, or "" when the arguments fit.
 std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args);
 
+// The value of a dimension expression over sizes (nullopt if a size is unknown).
+std::optional<int64_t> eval_size(const ir::Expr& e, const std::map<std::string, int64_t>& sizes);
+
 }  // namespace hds::emu

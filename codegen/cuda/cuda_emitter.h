@@ -21,6 +21,9 @@ struct CudaOutput {
 
 CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts);
 
+// The device functions and kernels of `m`, without launchers.
+std::string emit_device_code(const ir::Module& m, const CudaOptions& opts);
+
 // Parts used by emit_cuda, exposed for unit tests.
 std::string emit_launcher_declaration(const ir::Kernel& k);
 std::string emit_launcher_definition(const ir::Kernel& k);

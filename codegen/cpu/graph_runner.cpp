@@ -1,0 +1,40 @@
+// graph_runner.cpp — a graph's kernels in order on the emulator.
+#include "codegen/cpu/graph_runner.h"
+
+#include <fmt/format.h>
+
+namespace hds::emu {
+
+std::optional<EmuError> run_program(const graph::Program& p, std::map<std::string, Tensor>& tensors,
+                                    std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
+    for (const ir::Buffer& in : p.inputs) {
+        auto it = tensors.find(in->name);
+        if (it == tensors.end()) return EmuError{{}, fmt::format("no value for graph input '{}'", in->name)};
+        const Tensor& t = it->second;
+        if (t.shape.size() != in->shape.size())
+            return EmuError{{}, fmt::format("'{}' has rank {} but the graph expects rank {}", in->name, t.shape.size(),
+                                            in->shape.size())};
+        for (size_t d = 0; d < t.shape.size(); ++d) {
+            auto* v = ir::as<ir::VarNode>(in->shape[d]);
+            if (!v) continue;
+            auto [pos, fresh] = sizes.emplace(v->name, t.shape[d]);
+            if (!fresh && pos->second != t.shape[d])
+                return EmuError{{}, fmt::format("size {} is {} but dimension {} of '{}' is {}", v->name, pos->second,
+                                                d, in->name, t.shape[d])};
+        }
+    }
+    for (const ir::Kernel& k : p.module.kernels) {
+        LaunchArgs args;
+        args.sizes = sizes;
+        for (const ir::KernelParam& prm : k.params) {
+            auto it = tensors.find(prm.buffer->name);
+            if (it != tensors.end()) args.tensors[prm.buffer->name] = it->second;
+        }
+        if (auto e = run_kernel(p.module, k.name, args, opts)) return e;
+        for (const ir::KernelParam& prm : k.params)
+            if (prm.written) tensors[prm.buffer->name] = std::move(args.tensors.at(prm.buffer->name));
+    }
+    return std::nullopt;
+}
+
+}  // namespace hds::emu

@@ -1,0 +1,264 @@
+// graph_emitter.cpp — kernels plus host code that runs them in order over one
+// workspace (see graph_emitter.h).
+#include "codegen/cuda/graph_emitter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/cuda/code_writer.h"
+#include "codegen/cuda/cuda_expr.h"
+#include "codegen/cuda/cuda_names.h"
+#include "ir/scalar_type.h"
+
+namespace hds::codegen {
+
+namespace {
+
+class HostEmitter {
+  public:
+    HostEmitter(const graph::Program& p) : p_(p) {}
+
+    // `const __half* x, ..., __half* out, int B`
+    std::vector<std::string> data_params() const {
+        std::vector<std::string> out;
+        for (const ir::Buffer& b : p_.inputs) out.push_back("const " + cuda_type(b->elem) + "* " + cuda_ident(b->name));
+        out.push_back(cuda_type(p_.output->elem) + "* " + cuda_ident(p_.output->name));
+        for (const ir::Var& s : p_.sizes) out.push_back("int " + cuda_ident(s->name));
+        return out;
+    }
+    std::vector<std::string> data_args() const {
+        std::vector<std::string> out;
+        for (const ir::Buffer& b : p_.inputs) out.push_back(cuda_ident(b->name));
+        out.push_back(cuda_ident(p_.output->name));
+        for (const ir::Var& s : p_.sizes) out.push_back(cuda_ident(s->name));
+        return out;
+    }
+    std::vector<std::string> size_params() const {
+        std::vector<std::string> out;
+        for (const ir::Var& s : p_.sizes) out.push_back("int " + cuda_ident(s->name));
+        return out;
+    }
+
+    std::string bytes(const ir::Buffer& b) {
+        std::string s = fmt::format("sizeof({})", cuda_type(b->elem));
+        for (const ir::Expr& d : b->shape) s += " * " + launch_.print(d);
+        return s;
+    }
+
+    std::string header() {
+        CodeWriter h;
+        std::string api = p_.name;
+        h.line(fmt::format("// Graph `{}`: {} kernel(s). Tensors are dense, row-major, on the device.", api,
+                           p_.module.kernels.size()));
+        h.line("// Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).");
+        h.line(wrap_list(fmt::format("size_t {}_workspace_size(", api), size_params(), ");"));
+        h.line("// Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null");
+        h.line("// tensor, a missing workspace or a tensor of 2^31 elements or more, else the first");
+        h.line("// launch error.");
+        auto run = data_params();
+        run.push_back("void* workspace");
+        run.push_back("cudaStream_t stream = 0");
+        h.line(wrap_list(fmt::format("cudaError_t {}_run(", api), run, ");"));
+        h.line("// Captures one run into an executable CUDA graph (`stream` must not be the legacy");
+        h.line("// default stream); replay it with NAME_replay and free it with cudaGraphExecDestroy.");
+        auto cap = data_params();
+        cap.push_back("void* workspace");
+        cap.push_back("cudaStream_t stream");
+        cap.push_back("cudaGraphExec_t* exec");
+        h.line(wrap_list(fmt::format("cudaError_t {}_capture(", api), cap, ");"));
+        h.line(fmt::format("cudaError_t {}_replay(cudaGraphExec_t exec, cudaStream_t stream);", api));
+        return h.str();
+    }
+
+    std::string source() {
+        CodeWriter w;
+        std::string api = p_.name;
+        // Slot sizes.
+        w.line(fmt::format("// Workspace slots of `{}`: temporaries whose lifetimes do not overlap share one.", api));
+        w.line(wrap_list(fmt::format("static void {}_slots(", api), with(size_params(), "size_t* slot"), ") {"));
+        w.indent();
+        for (int s = 0; s < p_.slots; ++s) {
+            std::vector<std::string> sizes;
+            for (size_t t = 0; t < p_.temps.size(); ++t)
+                if (p_.slot_of[t] == s) sizes.push_back(fmt::format("(size_t)({})", bytes(p_.temps[t])));
+            std::string v = sizes[0];
+            for (size_t i = 1; i < sizes.size(); ++i) v = fmt::format("std::max({}, {})", v, sizes[i]);
+            w.line(fmt::format("slot[{}] = ({} + 255) / 256 * 256;", s, v));
+        }
+        if (p_.slots == 0) w.line("(void)slot;");
+        w.dedent();
+        w.line("}");
+        w.blank();
+        std::vector<std::string> size_args;
+        for (const ir::Var& s : p_.sizes) size_args.push_back(cuda_ident(s->name));
+        w.line(wrap_list(fmt::format("size_t {}_workspace_size(", api), size_params(), ") {"));
+        w.indent();
+        w.line(fmt::format("size_t slot[{}] = {{0}};", std::max(p_.slots, 1)));
+        w.line(wrap_list(fmt::format("{}_slots(", api), with(size_args, "slot"), ");"));
+        w.line("size_t total = 0;");
+        w.line(fmt::format("for (int i = 0; i < {}; ++i) total += slot[i];", p_.slots));
+        w.line("return total;");
+        w.dedent();
+        w.line("}");
+        w.blank();
+        run_function(w);
+        capture_functions(w);
+        return w.str();
+    }
+
+  private:
+    static std::vector<std::string> with(std::vector<std::string> v, const std::string& x) {
+        v.push_back(x);
+        return v;
+    }
+
+    void run_function(CodeWriter& w) {
+        std::string api = p_.name;
+        auto params = data_params();
+        params.push_back("void* workspace");
+        params.push_back("cudaStream_t stream");
+        w.line(wrap_list(fmt::format("cudaError_t {}_run(", api), params, ") {"));
+        w.indent();
+        std::vector<std::string> bad;
+        for (const ir::Var& s : p_.sizes) bad.push_back(cuda_ident(s->name) + " <= 0");
+        for (const ir::Buffer& b : p_.inputs) bad.push_back(cuda_ident(b->name) + " == nullptr");
+        bad.push_back(cuda_ident(p_.output->name) + " == nullptr");
+        w.line("// sizes must be positive, tensors not null");
+        w.line(wrap_list("if (", bad, ")", " || "));
+        w.line("    return cudaErrorInvalidValue;");
+        std::vector<std::string> counts;
+        auto count = [&](const ir::Buffer& b) {
+            std::string c;
+            for (const ir::Expr& d : b->shape) c += (c.empty() ? "" : " * ") + launch_.print(d);
+            if (!c.empty() && std::find(counts.begin(), counts.end(), c) == counts.end()) counts.push_back(c);
+        };
+        for (const ir::Buffer& b : p_.inputs) count(b);
+        count(p_.output);
+        for (const ir::Buffer& b : p_.temps) count(b);
+        std::vector<std::string> too_big;
+        for (const std::string& c : counts)
+            if (c.find("(long long)") != std::string::npos) too_big.push_back(c + " > 2147483647LL");
+        if (!too_big.empty()) {
+            w.line("// tensors are indexed with 32-bit arithmetic");
+            w.line(wrap_list("if (", too_big, ")", " || "));
+            w.line("    return cudaErrorInvalidValue;");
+        }
+        std::vector<std::string> size_args;
+        for (const ir::Var& s : p_.sizes) size_args.push_back(cuda_ident(s->name));
+        if (p_.slots > 0) {
+            w.line(fmt::format("size_t slot[{}];", p_.slots));
+            w.line(wrap_list(fmt::format("{}_slots(", api), with(size_args, "slot"), ");"));
+            w.line("if (workspace == nullptr) return cudaErrorInvalidValue;");
+            w.line("char* base = static_cast<char*>(workspace);");
+            w.line(fmt::format("size_t offset[{}] = {{0}};", p_.slots));
+            if (p_.slots > 1)
+                w.line(fmt::format("for (int i = 1; i < {}; ++i) offset[i] = offset[i - 1] + slot[i - 1];", p_.slots));
+            for (size_t t = 0; t < p_.temps.size(); ++t) {
+                const ir::Buffer& b = p_.temps[t];
+                w.line(fmt::format("{0}* {1} = reinterpret_cast<{0}*>(base + offset[{2}]);", cuda_type(b->elem),
+                                   cuda_ident(b->name), p_.slot_of[t]));
+            }
+        } else {
+            w.line("(void)workspace;");
+        }
+        w.line("cudaError_t err = cudaSuccess;");
+        for (size_t i = 0; i < p_.module.kernels.size(); ++i) launch(w, p_.module.kernels[i], p_.origins[i]);
+        w.line("return cudaSuccess;");
+        w.dedent();
+        w.line("}");
+        w.blank();
+    }
+
+    std::string dims(const std::vector<ir::Expr>& d) {
+        std::vector<std::string> out;
+        for (const ir::Expr& e : d) out.push_back(fmt::format("(unsigned)({})", launch_.print(e)));
+        while (out.size() < 3) out.push_back("1");
+        return fmt::format("dim3({})", fmt::join(out, ", "));
+    }
+
+    void launch(CodeWriter& w, const ir::Kernel& k, const std::string& origin) {
+        w.line("// " + origin);
+        std::vector<std::string> args;
+        for (const ir::KernelParam& p : k.params) args.push_back(cuda_ident(p.buffer->name));
+        for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));
+        for (size_t d = 0; d < k.grid.size(); ++d) {
+            if (ir::const_int(k.grid[d])) continue;  // constants were checked by the compiler
+            w.line(fmt::format("if ({} > {}) return cudaErrorInvalidConfiguration;", launch_.print(k.grid[d]),
+                               d == 0 ? "2147483647LL" : "65535LL"));
+        }
+        w.line(wrap_list(fmt::format("{}<<<{}, {}, 0, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block)),
+                         args, ");"));
+        w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
+    }
+
+    void capture_functions(CodeWriter& w) {
+        std::string api = p_.name;
+        auto params = data_params();
+        params.push_back("void* workspace");
+        params.push_back("cudaStream_t stream");
+        params.push_back("cudaGraphExec_t* exec");
+        w.line(wrap_list(fmt::format("cudaError_t {}_capture(", api), params, ") {"));
+        w.indent();
+        w.line("if (exec == nullptr || stream == nullptr) return cudaErrorInvalidValue;");
+        w.line("cudaError_t err = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);");
+        w.line("if (err != cudaSuccess) return err;");
+        w.line(wrap_list(fmt::format("cudaError_t run = {}_run(", api), with(with(data_args(), "workspace"), "stream"),
+                         ");"));
+        w.line("cudaGraph_t graph = nullptr;");
+        w.line("err = cudaStreamEndCapture(stream, &graph);");
+        w.line("if (run != cudaSuccess || err != cudaSuccess) {");
+        w.line("    if (graph != nullptr) cudaGraphDestroy(graph);");
+        w.line("    return run != cudaSuccess ? run : err;");
+        w.line("}");
+        w.line("err = cudaGraphInstantiateWithFlags(exec, graph, 0);");
+        w.line("cudaGraphDestroy(graph);");
+        w.line("return err;");
+        w.dedent();
+        w.line("}");
+        w.blank();
+        w.line(fmt::format("cudaError_t {}_replay(cudaGraphExec_t exec, cudaStream_t stream) {{", api));
+        w.line("    return exec == nullptr ? cudaErrorInvalidValue : cudaGraphLaunch(exec, stream);");
+        w.line("}");
+    }
+
+    const graph::Program& p_;
+    LauncherExprPrinter launch_;
+};
+
+}  // namespace
+
+CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
+    std::string banner = fmt::format("// Generated by hdsc {} from {}. Do not edit: change the .hds file instead.",
+                                     opts.version, p.module.file_names.empty() ? "?" : p.module.file_names[0]);
+    HostEmitter host(p);
+    CodeWriter cu;
+    cu.line(banner);
+    cu.line(fmt::format("#include \"{}\"", opts.header_include));
+    cu.line("#include \"hds/runtime.h\"");
+    cu.blank();
+    cu.line("#include <algorithm>");
+    cu.blank();
+    cu.raw(emit_device_code(p.module, opts));
+    cu.line("extern \"C\" {");
+    cu.blank();
+    cu.raw(host.source());
+    cu.line("}  // extern \"C\"");
+
+    CodeWriter h;
+    h.line(banner);
+    h.line("#pragma once");
+    h.blank();
+    h.line("#include <cuda_bf16.h>");
+    h.line("#include <cuda_fp16.h>");
+    h.line("#include <cuda_runtime.h>");
+    h.line("#include <stddef.h>");
+    h.blank();
+    h.line("extern \"C\" {");
+    h.blank();
+    h.raw(host.header());
+    h.line("}  // extern \"C\"");
+    return {cu.str(), h.str()};
+}
+
+}  // namespace hds::codegen

@@ -1,0 +1,109 @@
+// anchor.cpp — instantiating an op's hand-written schedule kernel over graph buffers.
+#include "graph/anchor.h"
+
+#include "frontend/ast_clone.h"
+#include "frontend/lower_to_ir.h"
+#include "graph/rewrite.h"
+#include "ir/ir_mutator.h"
+
+namespace hds::graph {
+
+namespace {
+
+const KernelDecl* find_kernel(const Module& m, const std::string& name) {
+    for (const DeclPtr& d : m.decls)
+        if (d->kind == DeclKind::Kernel && d->name == name) return &as<KernelDecl>(*d);
+    return nullptr;
+}
+
+// Stores into the schedule's result parameter go to the graph buffer instead.
+class StoreRetarget : public ir::IRMutator {
+  public:
+    StoreRetarget(const ir::Buffer& from, const ir::Buffer& to) : from_(from), to_(to) {}
+
+  protected:
+    ir::Stmt visit(const ir::Store* op, const ir::Stmt& self) override {
+        ir::Stmt s = ir::IRMutator::visit(op, self);
+        auto* st = ir::as<ir::Store>(s);
+        if (st->buffer != from_) return s;
+        return ir::Store::make(st->loc, to_, st->indices, st->value, st->op);
+    }
+
+  private:
+    ir::Buffer from_, to_;
+};
+
+}  // namespace
+
+Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
+                         const Bindings& b, Node* result) {
+    const OpDecl& op = *call.op;
+    const ScheduleRef& sched = op.schedules.front();
+    const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
+    if (!generic || generic->type_params.empty()) {
+        o.diags().error(DiagId::schedule_unknown_kernel, sched.kernel_range, sched.kernel, sched.kernel);
+        return nullptr;
+    }
+    // Tensor parameters by name: the op's tensors and its result.
+    std::map<std::string, ir::Buffer> targets;
+    std::string expected;
+    size_t arg = 0;
+    for (const Param& p : op.params) {
+        if (!p.type.is_tensor) continue;
+        targets[p.name] = call.args[arg++]->buffer;
+        expected += "'" + p.name + "', ";
+    }
+    const std::string& out_name = op.computes.back().name;
+    targets[out_name] = result->buffer;
+    expected += "and the result '" + out_name + "' as tensor parameters, and no scalars";
+    bool params_ok = generic->params.size() == targets.size();
+    for (const Param& p : generic->params) params_ok &= p.type.is_tensor && targets.count(p.name);
+    if (!params_ok) {
+        o.diags().error(DiagId::schedule_params, generic->name_range, generic->name, expected);
+        o.diags().note(sched.range, "used as a schedule here");
+        return nullptr;
+    }
+
+    CloneMap map;
+    for (const TypeParam& tp : generic->type_params) {
+        auto it = types.find(tp.name);
+        if (it != types.end()) map.types[tp.name] = scalar_name(it->second);
+    }
+    auto k = clone_kernel(*generic, op.name + "_" + sched.name, map);
+    size_t errors = o.diags().error_count();
+    o.sema().check_instance(*k);
+    if (o.diags().error_count() != errors) {
+        o.diags().note(call.range, "in the schedule of '" + op.name + "' instantiated here");
+        o.keep(std::move(k));
+        return nullptr;
+    }
+    ir::Kernel ik = lower_kernel(*k);
+    o.keep(std::move(k));
+
+    VarMap sizes;
+    for (const ir::Var& s : ik.sizes) {
+        auto it = b.sizes.find(s->name);
+        if (it != b.sizes.end()) sizes[s.get()] = it->second;
+    }
+    ir::Stmt body = ik.body;
+    for (const ir::KernelParam& p : ik.params) {
+        const ir::Buffer& to = targets.at(p.buffer->name);
+        if (p.buffer->name == out_name) {
+            body = StoreRetarget(p.buffer, to).mutate(body);
+            continue;
+        }
+        body = replace_loads(body, [&](const ir::Load& l) -> ir::Expr {
+            return l.buffer == p.buffer ? ir::Load::make(to, l.indices, l.loc) : nullptr;
+        });
+    }
+    ik.body = substitute(body, sizes);
+    for (ir::Expr& g : ik.grid) g = substitute(g, sizes);
+    for (ir::Expr& bl : ik.block) bl = substitute(bl, sizes);
+    ik.params.clear();  // recomputed when the node becomes a kernel
+    ik.sizes.clear();
+    result->kind = Node::Kind::Anchor;
+    result->anchor = std::move(ik);
+    return result;
+}
+
+}  // namespace hds::graph

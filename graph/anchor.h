@@ -1,0 +1,22 @@
+// anchor.h — ops with a hand-written schedule (`schedule simt = matmul_simt;`):
+// the generic kernel is instantiated for the call's element types, its sizes
+// are bound to the call's dimensions and its tensor parameters to graph
+// buffers, so fusion can later rewrite its loads (prologues) and its stores
+// (epilogues), as in Hidet's post-scheduling fusion.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "graph/op_instance.h"
+
+namespace hds::graph {
+
+class Instance;
+
+// Turns `result` (the op's last compute) into an anchor node running the op's
+// first schedule. Returns `result`, or null after reporting errors.
+Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
+                         const Bindings& b, Node* result);
+
+}  // namespace hds::graph

@@ -1,0 +1,121 @@
+// graph.cpp — graph containers and queries.
+#include "graph/graph.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ir/internal_error.h"
+#include "ir/ir_visitor.h"
+
+namespace hds::graph {
+
+const char* reduce_name(ReduceKind k) {
+    switch (k) {
+        case ReduceKind::Sum:
+            return "sum";
+        case ReduceKind::Max:
+            return "max";
+        case ReduceKind::Min:
+            return "min";
+    }
+    return "?";
+}
+
+ir::Expr Reduction::init() const {
+    ScalarType t = acc->type;
+    if (kind == ReduceKind::Sum) return is_float(t) ? ir::FloatImm::make(t, 0.0) : ir::IntImm::make(t, 0);
+    bool low = kind == ReduceKind::Max;  // max starts from the lowest value
+    if (is_float(t)) {
+        double big = t == ScalarType::F64 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+        return ir::FloatImm::make(t, low ? -big : big);
+    }
+    int64_t lo = t == ScalarType::I64 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int32_t>::min();
+    int64_t hi = t == ScalarType::I64 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int32_t>::max();
+    return ir::IntImm::make(t, low ? lo : hi);
+}
+
+ir::Expr Reduction::combine(ir::Expr a, ir::Expr b) const {
+    switch (kind) {
+        case ReduceKind::Sum:
+            return ir::Binary::make(ir::BinOp::Add, std::move(a), std::move(b));
+        case ReduceKind::Max:
+            return ir::Call::make(acc->type, Builtin::Max, {std::move(a), std::move(b)});
+        case ReduceKind::Min:
+            return ir::Call::make(acc->type, Builtin::Min, {std::move(a), std::move(b)});
+    }
+    return nullptr;
+}
+
+Node* Graph::add(std::unique_ptr<Node> n) {
+    nodes.push_back(std::move(n));
+    return nodes.back().get();
+}
+
+std::string Graph::fresh_name(const std::string& base) {
+    std::string name = base;
+    for (int i = 2; names.count(name); ++i) name = base + "_" + std::to_string(i);
+    names.insert(name);
+    return name;
+}
+
+Node* Graph::producer(const ir::Buffer& b) const {
+    for (const auto& n : nodes)
+        if (!n->dead && n->buffer == b) return n.get();
+    return nullptr;
+}
+
+std::vector<Node*> Graph::live() const {
+    std::vector<Node*> out;
+    for (const auto& n : nodes)
+        if (!n->dead) out.push_back(n.get());
+    return out;
+}
+
+namespace {
+
+class ReadCollector : public ir::IRVisitor {
+  public:
+    std::vector<ir::Buffer> found;
+
+  protected:
+    void visit(const ir::Load* op) override {
+        ir::IRVisitor::visit(op);
+        if (op->buffer->scope != ir::Scope::Global) return;
+        for (const ir::Buffer& b : found)
+            if (b == op->buffer) return;
+        found.push_back(op->buffer);
+    }
+};
+
+}  // namespace
+
+std::vector<ir::Buffer> reads(const Node& n) {
+    ReadCollector c;
+    switch (n.kind) {
+        case Node::Kind::Input:
+        case Node::Kind::Constant:
+            break;
+        case Node::Kind::Compute:
+            if (n.compute.reduction) {
+                for (const ir::Expr& e : n.compute.reduction->lo) c.visit_expr(e);
+                for (const ir::Expr& e : n.compute.reduction->hi) c.visit_expr(e);
+                c.visit_expr(n.compute.reduction->body);
+            }
+            c.visit_expr(n.compute.value);
+            break;
+        case Node::Kind::Anchor:
+            c.visit_stmt(n.anchor.body);
+            break;
+    }
+    return c.found;
+}
+
+int use_count(const Graph& g, const ir::Buffer& b) {
+    int uses = g.output && g.output->buffer == b ? 1 : 0;
+    for (Node* n : g.live())
+        for (const ir::Buffer& r : reads(*n))
+            if (r == b) ++uses;
+    return uses;
+}
+
+}  // namespace hds::graph

@@ -1,0 +1,339 @@
+// graph_builder.cpp — graph declarations to graph IR.
+#include "graph/graph_builder.h"
+
+#include "graph/layout_ops.h"
+#include "graph/op_instance.h"
+#include "graph/shapes.h"
+
+namespace hds::graph {
+
+namespace {
+
+class GraphBuilder {
+  public:
+    GraphBuilder(const GraphDecl& d, const Module& m, Sema& sema, DiagnosticsEngine& diags)
+        : d_(d), m_(m), diags_(diags), g_(std::make_unique<Graph>()), ops_(m, sema, diags, *g_) {}
+
+    std::unique_ptr<Graph> build() {
+        g_->name = d_.name;
+        g_->loc = d_.range.begin;
+        bool ok = params();
+        for (const StmtPtr& s : d_.body->stmts) ok &= stmt(*s);
+        if (ok && !g_->output) {
+            diags_.error(DiagId::graph_no_return, d_.name_range, d_.name);
+            ok = false;
+        }
+        return ok && !diags_.has_errors() ? std::move(g_) : nullptr;
+    }
+
+  private:
+    // A graph dimension: a literal, a size name, or + - * of those.
+    ir::Expr dim(const Expr& e, bool declare) {
+        int64_t v = 0;
+        if (int_value(&e, &v) && v > 0) return ir::i32(v);
+        if (e.kind == ExprKind::Name) {
+            const std::string& n = as<NameExpr>(e).name;
+            for (const ir::Var& s : g_->sizes)
+                if (s->name == n) return s;
+            if (declare) {
+                g_->sizes.push_back(ir::make_var(ScalarType::I32, n));
+                g_->names.insert(n);
+                return g_->sizes.back();
+            }
+            diags_.error(DiagId::unknown_name, e.range, n);
+            return nullptr;
+        }
+        if (e.kind == ExprKind::Binary) {
+            auto& b = as<BinaryExpr>(e);
+            ir::Expr l = dim(*b.lhs, false), r = l ? dim(*b.rhs, false) : nullptr;
+            if (!r) return nullptr;
+            if (b.op == BinaryOp::Add) return ir::add(l, r);
+            if (b.op == BinaryOp::Sub) return ir::sub(l, r);
+            if (b.op == BinaryOp::Mul) return ir::mul(l, r);
+        }
+        diags_.error(DiagId::tensor_dim_invalid, e.range);
+        return nullptr;
+    }
+
+    bool params() {
+        bool ok = true;
+        for (const Param& p : d_.params) {
+            if (!p.type.is_tensor || p.default_value) {
+                diags_.error(DiagId::graph_param_not_tensor, p.name_range);
+                ok = false;
+                continue;
+            }
+            auto elem = parse_scalar(p.type.scalar);
+            if (!elem) {
+                diags_.error(DiagId::unknown_type, p.type.scalar_range, p.type.scalar);
+                ok = false;
+                continue;
+            }
+            Shape shape;
+            for (const ExprPtr& e : p.type.dims) {
+                ir::Expr d = e->kind == ExprKind::Name || e->kind == ExprKind::IntLit ? dim(*e, true) : nullptr;
+                if (!d) {
+                    if (e->kind != ExprKind::Name && e->kind != ExprKind::IntLit)
+                        diags_.error(DiagId::tensor_dim_invalid, e->range);
+                    ok = false;
+                    d = ir::i32(1);
+                }
+                shape.push_back(d);
+            }
+            auto n = std::make_unique<Node>();
+            n->kind = Node::Kind::Input;
+            n->ops = "input";
+            n->loc = p.name_range.begin;
+            if (g_->names.count(p.name)) {
+                diags_.error(DiagId::redefinition, p.name_range, p.name);
+                ok = false;
+            }
+            g_->names.insert(p.name);
+            n->buffer = ir::make_buffer(p.name, *elem, shape, ir::Scope::Global);
+            env_[p.name] = g_->add(std::move(n));
+            g_->inputs.push_back(env_[p.name]);
+        }
+        return ok;
+    }
+
+    bool stmt(const Stmt& s) {
+        if (s.kind == StmtKind::Let) {
+            auto& l = as<LetStmt>(s);
+            if (l.is_mutable || !l.init) {
+                diags_.error(DiagId::graph_stmt, s.range);
+                return false;
+            }
+            if (env_.count(l.name)) {
+                diags_.error(DiagId::redefinition, l.name_range, l.name);
+                return false;
+            }
+            Node* n = value(*l.init, std::nullopt, l.name);
+            if (!n) return false;
+            env_[l.name] = n;
+            return true;
+        }
+        if (s.kind == StmtKind::Return) {
+            auto& r = as<ReturnStmt>(s);
+            if (!r.value || g_->output) {
+                diags_.error(DiagId::graph_stmt, s.range);
+                return false;
+            }
+            Node* n = value(*r.value, std::nullopt, "out");
+            if (!n) return false;
+            return set_output(n, r);
+        }
+        diags_.error(DiagId::graph_stmt, s.range);
+        return false;
+    }
+
+    bool set_output(Node* n, const ReturnStmt& r) {
+        Shape want;
+        for (const ExprPtr& e : d_.result.dims) {
+            ir::Expr d = dim(*e, false);
+            if (!d) return false;
+            want.push_back(d);
+        }
+        auto elem = parse_scalar(d_.result.scalar);
+        if (!elem || *elem != n->buffer->elem || !same_shape(want, n->buffer->shape)) {
+            diags_.error(DiagId::graph_result_mismatch, r.value->range, d_.name, scalar_name(n->buffer->elem),
+                         shape_str(n->buffer->shape), d_.result.scalar, shape_str(want));
+            return false;
+        }
+        if (n->kind == Node::Kind::Input || n->kind == Node::Kind::Constant) {
+            // The output must be a buffer of its own: copy.
+            n = copy_of(n);
+        }
+        g_->output = n;
+        return true;
+    }
+
+    Node* copy_of(Node* src) {
+        auto n = std::make_unique<Node>();
+        n->kind = Node::Kind::Compute;
+        n->ops = "copy";
+        n->loc = src->loc;
+        n->buffer = ir::make_buffer(g_->fresh_name("out"), src->buffer->elem, src->buffer->shape, ir::Scope::Global);
+        std::vector<ir::Expr> idx;
+        for (size_t d = 0; d < src->buffer->shape.size(); ++d) {
+            n->compute.axes.push_back(ir::make_var(ScalarType::I32, "i" + std::to_string(d)));
+            idx.push_back(n->compute.axes.back());
+        }
+        n->compute.value = ir::Load::make(src->buffer, idx);
+        return g_->add(std::move(n));
+    }
+
+    Node* constant(const Expr& e, ScalarType elem) {
+        auto n = std::make_unique<Node>();
+        n->kind = Node::Kind::Constant;
+        n->ops = "constant";
+        n->loc = e.range.begin;
+        double v = e.kind == ExprKind::FloatLit ? as<FloatLit>(e).value : static_cast<double>(as<IntLit>(e).value);
+        n->constant = is_float(elem) ? ir::FloatImm::make(elem, v) : ir::IntImm::make(elem, static_cast<int64_t>(v));
+        n->buffer = ir::make_buffer(g_->fresh_name("c"), elem, {}, ir::Scope::Global);
+        return g_->add(std::move(n));
+    }
+
+    // Ops may be overloaded on their number of tensors (`max(a, b)`, `max(x)`).
+    const OpDecl* find_op(const std::string& name, size_t tensors) {
+        const OpDecl* any = nullptr;
+        for (const DeclPtr& d : m_.decls) {
+            if (d->kind != DeclKind::Op || d->name != name) continue;
+            auto& op = as<OpDecl>(*d);
+            size_t n = 0;
+            for (const Param& p : op.params) n += p.type.is_tensor;
+            if (n == tensors) return &op;
+            if (!any) any = &op;
+        }
+        return any;
+    }
+
+    // `hint`: element type for untyped literals (the other operand's).
+    Node* value(const Expr& e, std::optional<ScalarType> hint, const std::string& name) {
+        switch (e.kind) {
+            case ExprKind::Name: {
+                auto it = env_.find(as<NameExpr>(e).name);
+                if (it != env_.end()) return it->second;
+                diags_.error(DiagId::unknown_name, e.range, as<NameExpr>(e).name);
+                return nullptr;
+            }
+            case ExprKind::IntLit:
+            case ExprKind::FloatLit:
+                return constant(e, hint.value_or(e.kind == ExprKind::IntLit ? ScalarType::I32 : ScalarType::F32));
+            case ExprKind::Unary: {
+                auto& u = as<UnaryExpr>(e);
+                if (u.op != UnaryOp::Neg) break;
+                return call_op("neg", e.range, {u.operand.get()}, {}, name);
+            }
+            case ExprKind::Binary: {
+                auto& b = as<BinaryExpr>(e);
+                static const std::map<BinaryOp, const char*> names = {
+                    {BinaryOp::Add, "add"}, {BinaryOp::Sub, "sub"}, {BinaryOp::Mul, "mul"}, {BinaryOp::Div, "div"}};
+                auto it = names.find(b.op);
+                if (it == names.end()) break;
+                return call_op(it->second, e.range, {b.lhs.get(), b.rhs.get()}, {}, name);
+            }
+            case ExprKind::Call: {
+                auto& c = as<CallExpr>(e);
+                std::vector<const Expr*> args;
+                std::vector<const CallArg*> named;
+                for (const CallArg& a : c.args) {
+                    if (a.name.empty())
+                        args.push_back(a.value.get());
+                    else
+                        named.push_back(&a);
+                }
+                return call_op(c.callee, e.range, args, named, name, c.callee_range);
+            }
+            default:
+                break;
+        }
+        diags_.error(DiagId::graph_expr, e.range);
+        return nullptr;
+    }
+
+    Node* call_op(const std::string& op, SourceRange range, const std::vector<const Expr*>& args,
+                  const std::vector<const CallArg*>& named, const std::string& name, SourceRange callee = {}) {
+        // Tensors first, so that literals can take their element type.
+        std::optional<ScalarType> hint;
+        std::vector<Node*> nodes(args.size(), nullptr);
+        bool ok = true;
+        for (size_t i = 0; i < args.size(); ++i) {
+            if (args[i]->kind == ExprKind::IntLit || args[i]->kind == ExprKind::FloatLit) continue;
+            nodes[i] = value(*args[i], std::nullopt, "");
+            ok &= nodes[i] != nullptr;
+            if (nodes[i] && !hint) hint = nodes[i]->buffer->elem;
+        }
+        if (!ok) return nullptr;
+        for (size_t i = 0; i < args.size(); ++i)
+            if (!nodes[i]) nodes[i] = value(*args[i], hint, "");
+        std::map<std::string, const Expr*> attrs;
+        std::map<std::string, SourceRange> attr_ranges;
+        for (const CallArg* a : named) {
+            attrs[a->name] = a->value.get();
+            attr_ranges[a->name] = a->name_range;
+        }
+        if (is_layout_op(op))
+            return build_layout_op({op, nodes, attrs, range, name}, *g_, diags_,
+                                   [&](const Expr& e) { return dim(e, false); });
+        const OpDecl* decl = find_op(op, nodes.size());
+        if (!decl) {
+            diags_.error(DiagId::unknown_op, callee.valid() ? callee : range, op);
+            return nullptr;
+        }
+        if (attrs.count("axes") && !nodes.empty()) {
+            Node* moved = axes_last(nodes[0], attrs.at("axes"), op, range);
+            if (!moved) return nullptr;
+            nodes[0] = moved;
+            attrs.erase("axes");
+        }
+        OpCall call;
+        call.op = decl;
+        call.args = nodes;
+        for (const Expr* a : args) call.arg_ranges.push_back(a->range);
+        call.attrs = attrs;
+        call.attr_ranges = attr_ranges;
+        call.range = range;
+        call.result_name = name;
+        return ops_.instantiate(call);
+    }
+
+    // `op(x, axes=[a, b])` for an op over the last dimension: permute the axes
+    // last and merge them (both fuse into the op's loads).
+    Node* axes_last(Node* x, const Expr* axes_expr, const std::string& op, SourceRange range) {
+        std::vector<int64_t> axes;
+        size_t rank = x->buffer->shape.size();
+        bool ok = int_list(axes_expr, &axes) && !axes.empty();
+        for (int64_t& a : axes) {
+            if (a < 0) a += static_cast<int64_t>(rank);
+            ok &= a >= 0 && a < static_cast<int64_t>(rank);
+        }
+        for (size_t i = 1; ok && i < axes.size(); ++i) ok = axes[i] > axes[i - 1];
+        if (!ok) {
+            diags_.error(DiagId::layout_attr, axes_expr->range, op, "axes=[...], increasing dimensions of its argument");
+            return nullptr;
+        }
+        std::vector<int64_t> perm = axes_last_permutation(axes, rank);
+        auto list = std::make_unique<ListExpr>(range);
+        for (int64_t p : perm) {
+            auto lit = std::make_unique<IntLit>(range);
+            lit->value = static_cast<uint64_t>(p);
+            list->elems.push_back(std::move(lit));
+        }
+        bool identity = true;
+        for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
+        Node* p = identity ? x : build_layout_op({"permute", {x}, {{"dims", list.get()}}, range, ""}, *g_, diags_, {});
+        keep_.push_back(std::move(list));
+        if (!p || axes.size() == 1) return p;
+        Shape out(p->buffer->shape.begin(), p->buffer->shape.end() - static_cast<long>(axes.size()));
+        Shape merged(p->buffer->shape.end() - static_cast<long>(axes.size()), p->buffer->shape.end());
+        out.push_back(numel(merged));
+        return reshape_to(p, out, range);
+    }
+
+    Node* reshape_to(Node* x, const Shape& shape, SourceRange range) {
+        auto list = std::make_unique<ListExpr>(range);
+        for (size_t i = 0; i < shape.size(); ++i) list->elems.push_back(std::make_unique<NameExpr>(range));
+        std::vector<ir::Expr> dims = shape;
+        size_t next = 0;
+        Node* n = build_layout_op({"reshape", {x}, {{"shape", list.get()}}, range, ""}, *g_, diags_,
+                                  [&](const Expr&) { return dims[next++]; });
+        keep_.push_back(std::move(list));
+        return n;
+    }
+
+    const GraphDecl& d_;
+    const Module& m_;
+    DiagnosticsEngine& diags_;
+    std::unique_ptr<Graph> g_;
+    OpInstantiator ops_;
+    std::map<std::string, Node*> env_;
+    std::vector<ExprPtr> keep_;
+};
+
+}  // namespace
+
+std::unique_ptr<Graph> build_graph(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags) {
+    return GraphBuilder(decl, m, sema, diags).build();
+}
+
+}  // namespace hds::graph

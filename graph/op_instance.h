@@ -1,0 +1,60 @@
+// op_instance.h — instantiating an op for one call in a graph: binding its
+// element types and shapes to the arguments (numpy broadcasting for
+// elementwise ops), then turning each `compute` definition into a graph node.
+//
+// A compute definition is checked by the ordinary checker: it becomes a
+// synthetic kernel whose scalar parameters are the compute's indices and whose
+// stores hold the value (and reduction body) to extract, so errors point into
+// the op's source with a note at the call.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/sema.h"
+#include "graph/graph.h"
+#include "graph/shapes.h"
+
+namespace hds::graph {
+
+struct OpCall {
+    const OpDecl* op = nullptr;
+    std::vector<Node*> args;  // tensor arguments, in parameter order
+    std::vector<SourceRange> arg_ranges;
+    std::map<std::string, const Expr*> attrs;  // named arguments
+    std::map<std::string, SourceRange> attr_ranges;
+    SourceRange range;        // the call
+    std::string result_name;  // for the result's buffer ("" = the op's name)
+};
+
+class OpInstantiator {
+  public:
+    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g)
+        : module_(module), sema_(sema), diags_(diags), g_(g) {}
+
+    // Adds the op's nodes; returns the result node, or null after reporting errors.
+    Node* instantiate(const OpCall& call);
+
+    const Module& module() const { return module_; }
+    Sema& sema() { return sema_; }
+    DiagnosticsEngine& diags() { return diags_; }
+    Graph& graph() { return g_; }
+    // Keeps a checked synthetic declaration alive (symbols point into it).
+    void keep(std::unique_ptr<KernelDecl> k) { synthetic_.push_back(std::move(k)); }
+
+  private:
+    const Module& module_;
+    Sema& sema_;
+    DiagnosticsEngine& diags_;
+    Graph& g_;
+    std::vector<std::unique_ptr<KernelDecl>> synthetic_;  // kept alive: symbols point into them
+    friend class Instance;
+};
+
+// Element type in which an op computes values of type t (f16/bf16 widen to f32).
+ScalarType opmath(ScalarType t);
+
+}  // namespace hds::graph

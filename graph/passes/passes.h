@@ -1,0 +1,24 @@
+// passes.h — graph → graph passes, one per file, run in this order by
+// run_graph_passes() (graph/pipeline.cpp):
+#pragma once
+
+#include "graph/graph.h"
+
+namespace hds::graph {
+
+// cse.cpp: nodes with the same definition (up to renaming their axes) are one.
+void eliminate_common_subexpressions(Graph& g);
+// fold_constants.cpp: literals are inlined into their users; rank-0 computes
+// of literals are evaluated.
+void fold_constants(Graph& g);
+// fuse_epilogues.cpp: an injective node that reads a reduction's or an
+// anchor's result at its own indices, as that result's only user, becomes
+// part of how the result is stored (bias + activation after matmul, scaling
+// after a reduction).
+void fuse_epilogues(Graph& g);
+// inline_injective.cpp: the remaining injective nodes are inlined into their
+// users (prologues of reductions and anchors, chains of elementwise ops),
+// except the output and nodes an anchor would recompute per tile.
+void inline_injective(Graph& g);
+
+}  // namespace hds::graph

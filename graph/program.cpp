@@ -1,0 +1,147 @@
+// program.cpp — kernels for the nodes that survived fusion, and the workspace plan.
+#include "graph/program.h"
+
+#include <algorithm>
+#include <set>
+
+#include "graph/schedule.h"
+#include "ir/ir_visitor.h"
+
+namespace hds::graph {
+
+bool Program::is_temp(const ir::Buffer& b) const {
+    return std::find(temps.begin(), temps.end(), b) != temps.end();
+}
+
+namespace {
+
+// Global buffers and variables a kernel body touches.
+class Uses : public ir::IRVisitor {
+  public:
+    std::vector<ir::Buffer> buffers;
+    std::set<const ir::VarNode*> vars;
+    std::set<const ir::BufferNode*> written;
+
+    void buffer(const ir::Buffer& b) {
+        if (b->scope != ir::Scope::Global) return;
+        if (std::find(buffers.begin(), buffers.end(), b) == buffers.end()) buffers.push_back(b);
+        for (const ir::Expr& d : b->shape) visit_expr(d);
+    }
+
+  protected:
+    void visit(const ir::VarNode* v) override { vars.insert(v); }
+    void visit(const ir::Load* op) override {
+        ir::IRVisitor::visit(op);
+        buffer(op->buffer);
+    }
+    void visit(const ir::Store* op) override {
+        ir::IRVisitor::visit(op);
+        buffer(op->buffer);
+        written.insert(op->buffer.get());
+    }
+};
+
+std::string kernel_name(const Graph& g, size_t index, const std::string& ops) {
+    std::string name = g.name + "_k" + std::to_string(index);
+    std::string part;
+    int count = 0;
+    for (size_t i = 0; i <= ops.size(); ++i) {
+        if (i < ops.size() && ops[i] != '+') {
+            part += ops[i];
+            continue;
+        }
+        if (++count <= 3) name += "_" + part;
+        part.clear();
+    }
+    return name;
+}
+
+ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
+    ir::Kernel k;
+    k.name = kernel_name(g, index, n.ops);
+    k.loc = n.loc;
+    if (n.kind == Node::Kind::Anchor) {
+        k.body = n.anchor.body;
+        k.grid = n.anchor.grid;
+        k.block = n.anchor.block;
+    } else if (n.compute.injective()) {
+        schedule_injective(n, k);
+    } else {
+        schedule_reduction(n, k);
+    }
+    Uses u;
+    u.visit_stmt(k.body);
+    for (const ir::Expr& e : k.grid) u.visit_expr(e);
+    for (const ir::Expr& e : k.block) u.visit_expr(e);
+    std::vector<ir::Buffer> bufs = u.buffers;
+    for (const ir::Buffer& b : bufs) u.buffer(b);  // sizes in shapes
+    // Inputs first (in graph order), then what the kernel computes.
+    std::stable_sort(bufs.begin(), bufs.end(), [&](const ir::Buffer& a, const ir::Buffer& b) {
+        return !u.written.count(a.get()) && u.written.count(b.get());
+    });
+    for (const ir::Buffer& b : bufs) {
+        ir::KernelParam p;
+        p.kind = ir::KernelParam::Kind::Tensor;
+        p.buffer = b;
+        p.written = u.written.count(b.get()) > 0;
+        k.params.push_back(p);
+    }
+    for (const ir::Var& s : g.sizes)
+        if (u.vars.count(s.get())) k.sizes.push_back(s);
+    return k;
+}
+
+// Greedy slot reuse: a temporary takes the first slot whose last reader ran
+// before the temporary's producer.
+void plan_workspace(Program& p) {
+    std::vector<size_t> def(p.temps.size()), last(p.temps.size());
+    for (size_t t = 0; t < p.temps.size(); ++t) {
+        for (size_t k = 0; k < p.module.kernels.size(); ++k) {
+            for (const ir::KernelParam& prm : p.module.kernels[k].params) {
+                if (prm.buffer != p.temps[t]) continue;
+                if (prm.written) def[t] = k;  // one kernel writes each temporary
+                last[t] = std::max(last[t], k);
+            }
+        }
+    }
+    std::vector<size_t> slot_free_after;  // last use of the slot's current temporary
+    for (size_t t = 0; t < p.temps.size(); ++t) {
+        int slot = -1;
+        for (size_t s = 0; s < slot_free_after.size() && slot < 0; ++s)
+            if (slot_free_after[s] < def[t]) slot = static_cast<int>(s);
+        if (slot < 0) {
+            slot = static_cast<int>(slot_free_after.size());
+            slot_free_after.push_back(0);
+        }
+        slot_free_after[slot] = last[t];
+        p.slot_of.push_back(slot);
+    }
+    p.slots = static_cast<int>(slot_free_after.size());
+}
+
+}  // namespace
+
+Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& functions,
+                       const std::vector<std::string>& file_names) {
+    Program p;
+    p.name = g.name;
+    p.loc = g.loc;
+    p.sizes = g.sizes;
+    for (const Node* in : g.inputs) p.inputs.push_back(in->buffer);
+    p.output = g.output->buffer;
+    p.module.functions = functions;
+    p.module.file_names = file_names;
+    for (Node* n : g.live()) {
+        if (n->kind == Node::Kind::Input || n->kind == Node::Kind::Constant) continue;
+        p.module.kernels.push_back(make_kernel(g, *n, p.module.kernels.size()));
+        std::string where = n->loc.valid() && n->loc.file <= file_names.size()
+                                ? file_names[n->loc.file - 1] + ":" + std::to_string(n->loc.line)
+                                : "";
+        p.origins.push_back(n->ops + (where.empty() ? "" : " (" + where + ")"));
+        if (n->buffer != p.output) p.temps.push_back(n->buffer);
+    }
+    plan_workspace(p);
+    return p;
+}
+
+}  // namespace hds::graph

@@ -1,0 +1,23 @@
+// schedule.h — automatic schedules for compute nodes (Hidet's rule-based
+// scheduling): one thread per output element for injective nodes; for
+// reductions either one block per output element (threads stride over the
+// reduced elements, then a warp-shuffle and shared-memory block reduction) or
+// one thread per output element looping over the reduction, whichever reads
+// memory contiguously.
+#pragma once
+
+#include "graph/graph.h"
+
+namespace hds::graph {
+
+constexpr int kThreads = 256;
+
+// Body, grid and block of the kernel computing `n` (a compute node).
+void schedule_injective(const Node& n, ir::Kernel& k);
+void schedule_reduction(const Node& n, ir::Kernel& k);
+
+// Declarations `const int axes[d] = ...` unravelling `flat` over `shape`.
+std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes, const std::vector<ir::Expr>& shape,
+                              SourceLoc loc);
+
+}  // namespace hds::graph
