@@ -169,7 +169,7 @@ class GraphBuilder {
         n->loc = e.range.begin;
         double v = e.kind == ExprKind::FloatLit ? as<FloatLit>(e).value : static_cast<double>(as<IntLit>(e).value);
         n->constant = is_float(elem) ? ir::FloatImm::make(elem, v) : ir::IntImm::make(elem, static_cast<int64_t>(v));
-        n->buffer = ir::make_buffer(g_->fresh_name("c"), elem, {}, ir::Scope::Global);
+        n->buffer = ir::make_buffer(g_->fresh_name("c"), elem, {ir::i32(1)}, ir::Scope::Global);
         return g_->add(std::move(n));
     }
 

@@ -363,19 +363,18 @@ class Instance {
             }
             if (e.kind == ExprKind::Reduce && reduce_seen_) return mk_name("__acc", e.range);
             if (e.kind != ExprKind::Index) return nullptr;
-            // Loads of f16/bf16 inputs are computed in f32.
             auto& ix = as<IndexExpr>(e);
-            if (ix.base->kind != ExprKind::Name) return nullptr;
-            for (size_t i = 0; i < tensors_.size(); ++i) {
+            auto copy = std::make_unique<IndexExpr>(e.range);
+            copy->base = clone_expr(*ix.base, map);
+            copy->indices = clone_list(ix.indices, map);
+            if (copy->indices.empty()) copy->indices.push_back(mk_int(0, e.range));  // rank 0, stored as [1]
+            // Loads of f16/bf16 inputs are computed in f32.
+            for (size_t i = 0; ix.base->kind == ExprKind::Name && i < tensors_.size(); ++i) {
                 if (tensors_[i]->name != as<NameExpr>(*ix.base).name) continue;
                 ScalarType t = c_.args[i]->buffer->elem;
-                if (opmath(t) == t) return nullptr;
-                auto copy = std::make_unique<IndexExpr>(e.range);
-                copy->base = clone_expr(*ix.base, map);
-                copy->indices = clone_list(ix.indices, map);
-                return mk_cast(opmath(t), std::move(copy), e.range);
+                if (opmath(t) != t) return mk_cast(opmath(t), std::move(copy), e.range);
             }
-            return nullptr;
+            return copy;
         };
         return m;
     }
@@ -415,6 +414,7 @@ class Instance {
             std::vector<ExprPtr> dims;
             for (const Expr* d : cdims_ast_[i]) dims.push_back(clone_expr(*d, map));
             dims = clone_list(dims, map);  // expand spreads
+            if (dims.empty()) dims.push_back(mk_int(1, op_.computes[i].name_range));  // rank 0, stored as [1]
             k->params.push_back(mk_param(op_.computes[i].name, elem_of(i), std::move(dims), op_.computes[i].name_range));
         }
         std::vector<ExprPtr> out_dims, out_idx;
@@ -422,6 +422,10 @@ class Instance {
         for (ExprPtr& i : clone_list(c.indices, map)) {
             k->params.push_back(mk_param(as<NameExpr>(*i).name, ScalarType::I32, {}, i->range));
             out_idx.push_back(std::move(i));
+        }
+        if (out_idx.empty()) {  // rank 0, stored as [1]
+            out_dims.push_back(mk_int(1, r));
+            out_idx.push_back(mk_int(0, r));
         }
         k->params.push_back(mk_param("__out", elem_of(ci), std::move(out_dims), r));
         ScalarType acc = opmath(elem_of(ci));
@@ -478,7 +482,8 @@ class Instance {
         node->loc = c_.range.begin;
         bool last = ci + 1 == op_.computes.size();
         std::string base = last ? (c_.result_name.empty() ? op_.name : c_.result_name) : op_.name + "_" + c.name;
-        node->buffer = ir::make_buffer(o_.graph().fresh_name(base), elem_of(ci), cdims_[ci], ir::Scope::Global);
+        node->buffer =
+            ir::make_buffer(o_.graph().fresh_name(base), elem_of(ci), storage_shape(cdims_[ci]), ir::Scope::Global);
 
         // Scalars of the synthetic kernel -> axes, reduction variables, acc; sizes -> bound dims.
         VarMap vars;
@@ -494,6 +499,7 @@ class Instance {
             vars[scalars.at(n).get()] = v;
             out.axes.push_back(v);
         }
+        if (out.axes.empty()) out.axes.push_back(ir::make_var(ScalarType::I32, "i0"));  // rank 0: shape [1]
         for (const ir::Var& s : ik.sizes) {
             const std::string& n = s->name;
             auto pos = n.find("__");
@@ -513,6 +519,7 @@ class Instance {
             if (it == sources.end()) return nullptr;
             const ir::Buffer& b = it->second.first->buffer;
             auto idx = it->second.second ? broadcast_indices(b->shape, full, l.indices) : l.indices;
+            if (idx.size() < b->shape.size()) idx.push_back(ir::i32(0));  // a rank-0 value stored as [1]
             return ir::Load::make(b, idx, l.loc);
         };
         auto fix = [&](const ir::Expr& e) { return substitute(replace_loads(e, to_graph), vars); };

@@ -34,6 +34,10 @@ ir::Expr numel(const Shape& s) {
     return n;
 }
 
+Shape storage_shape(const Shape& s) {
+    return s.empty() ? Shape{ir::i32(1)} : s;
+}
+
 ir::Expr eval_dim(const Expr& e, const Bindings& b, std::string* unbound) {
     switch (e.kind) {
         case ExprKind::IntLit:

@@ -19,6 +19,8 @@ bool same_dim(const ir::Expr& a, const ir::Expr& b);
 bool same_shape(const Shape& a, const Shape& b);
 std::string shape_str(const Shape& s);  // "[B, 768]"
 ir::Expr numel(const Shape& s);
+// Buffers have at least one dimension: a rank-0 value is stored as shape [1].
+Shape storage_shape(const Shape& s);
 
 // What an op's size names and spreads stand for in one instantiation.
 struct Bindings {

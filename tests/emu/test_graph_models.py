@@ -1,0 +1,104 @@
+"""The example graphs (MLP, transformer encoder block, ResNet basic block) at
+small sizes on the CPU emulator against numpy, and the number of kernels
+hdsc fuses the full-size examples into."""
+import re
+import subprocess
+from math import erf
+
+import numpy as np
+import pytest
+
+import emulator
+
+rng = np.random.default_rng(9)
+verf = np.vectorize(erf)
+
+
+def f32(*shape, scale=1.0):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+def gelu(x):
+    return 0.5 * x * (1 + verf(x / np.sqrt(2)))
+
+
+def close(out, ref, tol):
+    err = np.linalg.norm(out.astype(np.float64) - ref) / np.linalg.norm(ref)
+    assert err < tol, err
+
+
+@pytest.mark.parametrize("example,kernels", [("mlp", 2), ("resnet_block", 2), ("transformer_block", 15)])
+def test_fused_kernel_count(example, kernels):
+    cu = subprocess.run([str(emulator.hdsc()), str(emulator.ROOT / "examples" / f"{example}.hds"), "-I",
+                         str(emulator.ROOT / "stdlib"), "-o", "-"], capture_output=True, text=True, check=True).stdout
+    assert len(re.findall(r"^__global__", cu, re.M)) == kernels
+
+
+def test_mlp_f16():
+    src = """graph mlp(x: f16[B, 16], w1: f16[16, 40], b1: f16[40], w2: f16[40, 16], b2: f16[16]) -> f16[B, 16] {
+        let h = gelu(matmul(x, w1) + b1);
+        return matmul(h, w2) + b2;
+    }"""
+    x, w1, b1 = f32(3, 16).astype(np.float16), f32(16, 40, scale=0.25).astype(np.float16), f32(40).astype(np.float16)
+    w2, b2 = f32(40, 16, scale=0.25).astype(np.float16), f32(16).astype(np.float16)
+    out = emulator.run_graph(src, "mlp", {"x": x, "w1": w1, "b1": b1, "w2": w2, "b2": b2})
+    assert out.dtype == np.float16
+    h = gelu(x.astype(np.float64) @ w1 + b1)
+    close(out, h @ w2 + b2, 5e-3)
+
+
+def layer_norm(x, g, b):
+    return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * g + b
+
+
+def test_transformer_block():
+    src = """graph blk(x: f32[S, 32], g1: f32[32], b1: f32[32], wq: f32[32, 32], wk: f32[32, 32], wv: f32[32, 32],
+                      wo: f32[32, 32], g2: f32[32], b2: f32[32], w1: f32[32, 48], c1: f32[48], w2: f32[48, 32],
+                      c2: f32[32]) -> f32[S, 32] {
+        let h = layer_norm(x, g1, b1);
+        let q = permute(reshape(matmul(h, wq), shape=[S, 4, 8]), dims=[1, 0, 2]);
+        let k = permute(reshape(matmul(h, wk), shape=[S, 4, 8]), dims=[1, 0, 2]);
+        let v = permute(reshape(matmul(h, wv), shape=[S, 4, 8]), dims=[1, 0, 2]);
+        let a = attention(q, k, v, scale=0.35355339);
+        let x1 = x + matmul(reshape(permute(a, dims=[1, 0, 2]), shape=[S, 32]), wo);
+        let h2 = layer_norm(x1, g2, b2);
+        return x1 + matmul(gelu(matmul(h2, w1) + c1), w2) + c2;
+    }"""
+    p = {"x": f32(5, 32), "g1": f32(32), "b1": f32(32), "wq": f32(32, 32, scale=0.2), "wk": f32(32, 32, scale=0.2),
+         "wv": f32(32, 32, scale=0.2), "wo": f32(32, 32, scale=0.2), "g2": f32(32), "b2": f32(32),
+         "w1": f32(32, 48, scale=0.2), "c1": f32(48), "w2": f32(48, 32, scale=0.2), "c2": f32(32)}
+    out = emulator.run_graph(src, "blk", p)
+    d = {k: v.astype(np.float64) for k, v in p.items()}
+    h = layer_norm(d["x"], d["g1"], d["b1"])
+    heads = lambda t: t.reshape(5, 4, 8).transpose(1, 0, 2)
+    q, k, v = heads(h @ d["wq"]), heads(h @ d["wk"]), heads(h @ d["wv"])
+    s = q @ k.transpose(0, 2, 1) * 0.35355339
+    e = np.exp(s - s.max(-1, keepdims=True))
+    a = (e / e.sum(-1, keepdims=True)) @ v
+    x1 = d["x"] + a.transpose(1, 0, 2).reshape(5, 32) @ d["wo"]
+    h2 = layer_norm(x1, d["g2"], d["b2"])
+    close(out, x1 + gelu(h2 @ d["w1"] + d["c1"]) @ d["w2"] + d["c2"], 1e-5)
+
+
+def test_resnet_block():
+    src = """graph blk(x: f32[N, 4, 6, 5], w1: f32[4, 4, 3, 3], s1: f32[4, 1, 1], t1: f32[4, 1, 1],
+                      w2: f32[4, 4, 3, 3], s2: f32[4, 1, 1], t2: f32[4, 1, 1]) -> f32[N, 4, 6, 5] {
+        let y1 = relu(conv2d(x, w1, stride=1, pad=1) * s1 + t1);
+        let y2 = conv2d(y1, w2, stride=1, pad=1) * s2 + t2;
+        return relu(y2 + x);
+    }"""
+    p = {"x": f32(2, 4, 6, 5), "w1": f32(4, 4, 3, 3), "s1": f32(4, 1, 1), "t1": f32(4, 1, 1),
+         "w2": f32(4, 4, 3, 3), "s2": f32(4, 1, 1), "t2": f32(4, 1, 1)}
+    out = emulator.run_graph(src, "blk", p)
+
+    def conv(x, w):
+        xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        y = np.zeros((x.shape[0], w.shape[0], 6, 5))
+        for i in range(6):
+            for j in range(5):
+                y[:, :, i, j] = np.einsum("ncrs,ocrs->no", xp[:, :, i:i + 3, j:j + 3], w)
+        return y
+
+    d = {k: v.astype(np.float64) for k, v in p.items()}
+    y1 = np.maximum(conv(d["x"], d["w1"]) * d["s1"] + d["t1"], 0)
+    close(out, np.maximum(conv(y1, d["w2"]) * d["s2"] + d["t2"] + d["x"], 0), 1e-5)

@@ -1,0 +1,203 @@
+"""Every stdlib operator in a graph, run on the CPU emulator against numpy on
+odd shapes, including broadcasting, f16, reductions over any axes and fused
+chains. The same graphs compile to CUDA (tests/gpu runs the examples)."""
+from math import erf
+
+import numpy as np
+import pytest
+
+import emulator
+
+rng = np.random.default_rng(5)
+verf = np.vectorize(erf)
+
+
+def f32(*shape, lo=None):
+    x = rng.standard_normal(shape).astype(np.float32)
+    return np.abs(x) + lo if lo is not None else x
+
+
+def graph(params: dict, result: str, body: str, inputs: dict) -> np.ndarray:
+    """One graph `g(params) -> result { body }` run on `inputs`."""
+    sig = ", ".join(f"{n}: {t}" for n, t in params.items())
+    return emulator.run_graph(f"graph g({sig}) -> {result} {{\n{body}\n}}\n", "g", inputs)
+
+
+def close(out, ref, tol=1e-5):
+    ref = np.asarray(ref, dtype=np.float64)
+    assert out.shape == ref.shape
+    err = np.linalg.norm(out.astype(np.float64) - ref) / max(np.linalg.norm(ref), 1e-30)
+    assert err < tol, err
+
+
+UNARY = {
+    "neg": lambda x: -x, "abs": np.abs, "exp": np.exp, "log": np.log, "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x), "tanh": np.tanh, "relu": lambda x: np.maximum(x, 0),
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "silu": lambda x: x / (1 + np.exp(-x)),
+    "gelu": lambda x: 0.5 * x * (1 + verf(x / np.sqrt(2))),
+}
+
+
+@pytest.mark.parametrize("op", sorted(UNARY))
+def test_unary(op):
+    x = f32(3, 37, lo=0.1 if op in ("log", "sqrt", "rsqrt") else None)
+    out = graph({"x": "f32[A, 37]"}, "f32[A, 37]", f"return {op}(x);", {"x": x})
+    close(out, UNARY[op](x.astype(np.float64)))
+
+
+def test_unary_f16_rounds_once():
+    x = f32(5, 9).astype(np.float16)
+    out = graph({"x": "f16[5, 9]"}, "f16[5, 9]", "return gelu(x);", {"x": x})
+    assert out.dtype == np.float16
+    ref = UNARY["gelu"](x.astype(np.float64)).astype(np.float16)
+    assert np.max(np.abs(out.astype(np.float64) - ref.astype(np.float64))) <= 2e-3
+
+
+BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum,
+          "min": np.minimum, "pow": np.power}
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_broadcast(op):
+    a, b = f32(5, 1, 7, lo=0.5), f32(3, 1, lo=0.5)
+    out = graph({"a": "f32[5, 1, 7]", "b": "f32[3, 1]"}, "f32[5, 3, 7]", f"return {op}(a, b);", {"a": a, "b": b})
+    close(out, BINARY[op](a.astype(np.float64), b))
+
+
+def test_operators_and_literals():
+    a, b = f32(4, 6), f32(6)
+    out = graph({"a": "f32[4, 6]", "b": "f32[6]"}, "f32[4, 6]", "return -(a * 2.0 + b) / 4.0 - 1.0;", {"a": a, "b": b})
+    close(out, -(a.astype(np.float64) * 2 + b) / 4 - 1)
+
+
+def test_where_and_casts():
+    c = rng.standard_normal((3, 5)) > 0
+    a, b = f32(3, 5), f32(5)
+    out = graph({"c": "bool[3, 5]", "a": "f32[3, 5]", "b": "f32[5]"}, "f16[3, 5]",
+                "return to_f16(where(c, a, b));", {"c": c, "a": a, "b": b})
+    np.testing.assert_array_equal(out, np.where(c, a, b).astype(np.float16))
+    h = f32(7).astype(np.float16)
+    np.testing.assert_array_equal(graph({"h": "f16[7]"}, "f32[7]", "return to_f32(h);", {"h": h}), h.astype(np.float32))
+
+
+@pytest.mark.parametrize("op,ref", [("sum", np.sum), ("mean", np.mean), ("max", np.max), ("min", np.min)])
+def test_reduce_last_axis(op, ref):
+    x = f32(3, 301)
+    out = graph({"x": "f32[R, 301]"}, "f32[R]", f"return {op}(x);", {"x": x})
+    close(out, ref(x.astype(np.float64), axis=1))
+
+
+@pytest.mark.parametrize("axes,shape", [([0], "[5, 7]"), ([0, 2], "[5]"), ([1], "[3, 7]")])
+def test_reduce_any_axes(axes, shape):
+    x = f32(3, 5, 7)
+    out = graph({"x": "f32[3, 5, 7]"}, f"f32{shape}", f"return sum(x, axes={axes});", {"x": x})
+    close(out, x.astype(np.float64).sum(axis=tuple(axes)))
+
+
+def test_sum_f16_accumulates_in_f32():
+    x = (np.ones((2, 3000)) * 0.1).astype(np.float16)
+    out = graph({"x": "f16[2, 3000]"}, "f16[2]", "return sum(x);", {"x": x})
+    ref = x.astype(np.float64).sum(axis=1).astype(np.float16)  # an f16 accumulator would stall near 256
+    np.testing.assert_array_equal(out, ref)
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_softmax_and_log_softmax():
+    x = f32(7, 33) * 3
+    close(graph({"x": "f32[7, 33]"}, "f32[7, 33]", "return softmax(x);", {"x": x}), softmax(x.astype(np.float64)))
+    close(graph({"x": "f32[7, 33]"}, "f32[7, 33]", "return log_softmax(x);", {"x": x}),
+          np.log(softmax(x.astype(np.float64))))
+
+
+def test_layer_norm_and_rms_norm():
+    x, g, b = f32(5, 37), f32(37), f32(37)
+    xd = x.astype(np.float64)
+    ref = (xd - xd.mean(1, keepdims=True)) / np.sqrt(xd.var(1, keepdims=True) + 1e-5) * g + b
+    out = graph({"x": "f32[R, 37]", "g": "f32[37]", "b": "f32[37]"}, "f32[R, 37]", "return layer_norm(x, g, b);",
+                {"x": x, "g": g, "b": b})
+    close(out, ref)
+    ref = xd / np.sqrt((xd * xd).mean(1, keepdims=True) + 1e-3) * g
+    out = graph({"x": "f32[R, 37]", "g": "f32[37]"}, "f32[R, 37]", "return rms_norm(x, g, eps=1e-3);", {"x": x, "g": g})
+    close(out, ref)
+
+
+def test_matmul_with_prologue_and_epilogue():
+    # transpose fuses into the schedule's loads, bias + relu into its stores
+    at, b, c = f32(29, 37), f32(29, 45), f32(45)
+    out = graph({"at": "f32[K, M]", "b": "f32[K, N]", "c": "f32[N]"}, "f32[M, N]",
+                "return relu(matmul(transpose(at), b) + c);", {"at": at, "b": b, "c": c})
+    close(out, np.maximum(at.T.astype(np.float64) @ b + c, 0))
+
+
+def test_bmm_and_linear():
+    a, b = f32(2, 5, 7), f32(2, 7, 3)
+    close(graph({"a": "f32[2, 5, 7]", "b": "f32[2, 7, 3]"}, "f32[2, 5, 3]", "return bmm(a, b);", {"a": a, "b": b}),
+          a.astype(np.float64) @ b)
+    x, w, bias = f32(4, 6), f32(3, 6), f32(3)
+    close(graph({"x": "f32[4, 6]", "w": "f32[3, 6]", "bias": "f32[3]"}, "f32[4, 3]", "return linear(x, w, bias);",
+                {"x": x, "w": w, "bias": bias}), x.astype(np.float64) @ w.T + bias)
+
+
+def conv_ref(x, w, stride, pad):
+    n, c, h, wd = x.shape
+    o, _, r, s = w.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ho, wo = (h + 2 * pad - r) // stride + 1, (wd + 2 * pad - s) // stride + 1
+    y = np.zeros((n, o, ho, wo))
+    for p in range(ho):
+        for q in range(wo):
+            patch = xp[:, :, p * stride:p * stride + r, q * stride:q * stride + s]
+            y[:, :, p, q] = np.einsum("ncrs,ocrs->no", patch, w)
+    return y
+
+
+@pytest.mark.parametrize("stride,pad,out_hw", [(1, 1, "7, 6"), (2, 0, "3, 2")])
+def test_conv2d(stride, pad, out_hw):
+    x, w = f32(2, 3, 7, 6), f32(4, 3, 3, 3)
+    out = graph({"x": "f32[2, 3, 7, 6]", "w": "f32[4, 3, 3, 3]"}, f"f32[2, 4, {out_hw}]",
+                f"return conv2d(x, w, stride={stride}, pad={pad});", {"x": x, "w": w})
+    close(out, conv_ref(x, w, stride, pad))
+
+
+def test_pools():
+    x = f32(1, 2, 7, 9)
+    out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 3, 4]", "return max_pool2d(x);", {"x": x})
+    close(out, x[:, :, :6, :8].reshape(1, 2, 3, 2, 4, 2).max(axis=(3, 5)))
+    out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 3, 4]", "return avg_pool2d(x);", {"x": x})
+    close(out, x[:, :, :6, :8].astype(np.float64).reshape(1, 2, 3, 2, 4, 2).mean(axis=(3, 5)))
+
+
+def test_layout_ops():
+    x, y = f32(2, 3, 5), f32(2, 3, 4)
+    close(graph({"x": "f32[2, 3, 5]"}, "f32[5, 2, 3]", "return permute(x, dims=[2, 0, 1]);", {"x": x}),
+          x.transpose(2, 0, 1))
+    close(graph({"x": "f32[2, 3, 5]"}, "f32[6, 5]", "return reshape(x, shape=[-1, 5]);", {"x": x}), x.reshape(6, 5))
+    close(graph({"x": "f32[2, 3, 5]"}, "f32[2, 3, 2]", "return slice(x, axis=2, start=1, end=3);", {"x": x}),
+          x[:, :, 1:3])
+    close(graph({"x": "f32[2, 3, 5]", "y": "f32[2, 3, 4]"}, "f32[2, 3, 9]", "return concat(x, y, axis=-1);",
+                {"x": x, "y": y}), np.concatenate([x, y], axis=-1))
+
+
+def test_embedding():
+    table, ids = f32(10, 4), np.array([[3, 0, 9], [1, 1, 2]], dtype=np.int32)
+    out = graph({"table": "f32[10, 4]", "ids": "i32[2, 3]"}, "f32[2, 3, 4]", "return embedding(table, ids);",
+                {"table": table, "ids": ids})
+    np.testing.assert_array_equal(out, table[ids])
+
+
+def test_attention():
+    q, k, v = f32(2, 5, 8), f32(2, 6, 8), f32(2, 6, 3)
+    out = graph({"q": "f32[2, 5, 8]", "k": "f32[2, 6, 8]", "v": "f32[2, 6, 3]"}, "f32[2, 5, 3]",
+                "return attention(q, k, v, scale=0.35);", {"q": q, "k": k, "v": v})
+    s = q.astype(np.float64) @ k.transpose(0, 2, 1) * 0.35
+    close(out, softmax(s) @ v)
+
+
+def test_common_subexpressions_and_symbolic_batch():
+    x = f32(3, 4)
+    out = graph({"x": "f32[B, 4]"}, "f32[B, 4]", "let a = exp(x);\nlet b = exp(x);\nreturn a + b;", {"x": x})
+    close(out, 2 * np.exp(x.astype(np.float64)))
