@@ -215,7 +215,9 @@ CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts) {
     cu.line(fmt::format("#include \"{}\"", opts.header_include));
     cu.line("#include \"hds/runtime.h\"");
     cu.blank();
-    cu.raw(emit_device_code(m, opts));
+    std::string device = emit_device_code(m, opts);
+    if (!device.empty()) device.pop_back();  // raw() ends the text with a newline
+    cu.raw(device);
     for (const ir::Kernel& k : m.kernels) cu.raw(emit_launcher_definition(k));
 
     CodeWriter h;
