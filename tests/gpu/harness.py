@@ -182,3 +182,66 @@ def rel_error(out: np.ndarray, ref: np.ndarray) -> float:
     if not np.all(np.isfinite(out)):
         return float("inf")
     return float(np.linalg.norm(out - ref) / max(np.linalg.norm(ref), 1e-300))
+
+
+class Graph:
+    """The host API of one emitted graph (`NAME_run`, `NAME_workspace_size`,
+    `NAME_capture`, `NAME_replay`), called on torch CUDA tensors."""
+
+    def __init__(self, so_path: Path, header: Path):
+        self.lib = ctypes.CDLL(str(so_path))
+        text = header.read_text()
+        m = re.search(r"cudaError_t (\w+)_run\(([^;]*?)\);", text, re.S)
+        self.name = m.group(1)
+        self.params = []  # (C type, name) of tensors and sizes, in order
+        for p in m.group(2).split(","):
+            p = " ".join(p.split())
+            if p.startswith(("cudaStream_t", "void* workspace")):
+                continue
+            ctype, pname = p.rsplit(" ", 1)
+            self.params.append((ctype.replace("const ", ""), pname))
+        types = [ctypes.c_void_p if c.endswith("*") else ctypes.c_int for c, _ in self.params]
+        self.run_fn = getattr(self.lib, f"{self.name}_run")
+        self.run_fn.argtypes = types + [ctypes.c_void_p, ctypes.c_void_p]
+        self.run_fn.restype = ctypes.c_int
+        self.ws_fn = getattr(self.lib, f"{self.name}_workspace_size")
+        self.ws_fn.argtypes = [ctypes.c_int for c, _ in self.params if not c.endswith("*")]
+        self.ws_fn.restype = ctypes.c_size_t
+        self.capture_fn = getattr(self.lib, f"{self.name}_capture")
+        self.capture_fn.argtypes = types + [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        self.capture_fn.restype = ctypes.c_int
+        self.replay_fn = getattr(self.lib, f"{self.name}_replay")
+        self.replay_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        self.replay_fn.restype = ctypes.c_int
+
+    def args(self, tensors: dict, sizes: dict) -> list:
+        return [tensors[n].data_ptr() if c.endswith("*") else sizes[n] for c, n in self.params]
+
+    def workspace_size(self, sizes: dict) -> int:
+        return self.ws_fn(*[sizes[n] for c, n in self.params if not c.endswith("*")])
+
+    def run(self, tensors: dict, sizes: dict, workspace, stream: int = 0) -> int:
+        ws = workspace.data_ptr() if workspace is not None else None
+        return self.run_fn(*self.args(tensors, sizes), ws, stream)
+
+
+def build_graph(source: str | Path) -> Graph:
+    """Like build(), for a file with one graph (no shim: tensors come from torch)."""
+    source = Path(source)
+    if not source.is_absolute():
+        source = ROOT / source
+    compiler = b"" if os.environ.get("HDS_EMITTED_DIR") else hdsc().read_bytes()
+    key = hashlib.sha256(source.read_bytes() + compiler).hexdigest()[:16]
+    out = CACHE / f"{source.stem}-graph-{key}"
+    so, header, cu = out / f"lib{source.stem}.so", out / f"{source.stem}.h", out / f"{source.stem}.cu"
+    if not so.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        emitted = os.environ.get("HDS_EMITTED_DIR")
+        if emitted:
+            shutil.copy(Path(emitted) / cu.name, cu)
+            shutil.copy(Path(emitted) / header.name, header)
+        else:
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)], check=True)
+        subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
+                        "-gencode", "arch=compute_90,code=sm_90", str(cu), "-o", str(so)], check=True)
+    return Graph(so, header)

@@ -1,0 +1,54 @@
+"""The example graphs (examples/mlp.hds, transformer_block.hds,
+resnet_block.hds) in torch: inputs and the eager reference, shared by the GPU
+tests and bench/bench_graphs.py."""
+import torch
+import torch.nn.functional as F
+
+
+def mlp_inputs(batch, dtype=torch.float16, device="cuda"):
+    g = torch.Generator(device=device).manual_seed(1)
+    r = lambda *s, scale=1.0: (torch.randn(*s, generator=g, device=device) * scale).to(dtype)
+    return {"x": r(batch, 768), "w1": r(768, 3072, scale=0.03), "b1": r(3072), "w2": r(3072, 768, scale=0.02),
+            "b2": r(768)}
+
+
+def mlp(x, w1, b1, w2, b2):
+    return F.gelu(x @ w1 + b1) @ w2 + b2
+
+
+def transformer_inputs(seq, device="cuda"):
+    g = torch.Generator(device=device).manual_seed(2)
+    r = lambda *s, scale=1.0: torch.randn(*s, generator=g, device=device) * scale
+    return {"x": r(seq, 256), "g1": r(256), "b1": r(256), "wq": r(256, 256, scale=0.06), "wk": r(256, 256, scale=0.06),
+            "wv": r(256, 256, scale=0.06), "wo": r(256, 256, scale=0.06), "g2": r(256), "b2": r(256),
+            "w1": r(256, 1024, scale=0.06), "c1": r(1024), "w2": r(1024, 256, scale=0.03), "c2": r(256)}
+
+
+def transformer(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2):
+    s = x.shape[0]
+    h = F.layer_norm(x, (256,), g1, b1)
+    heads = lambda t: t.reshape(s, 4, 64).permute(1, 0, 2)
+    a = F.scaled_dot_product_attention(heads(h @ wq), heads(h @ wk), heads(h @ wv), scale=0.125)
+    x1 = x + a.permute(1, 0, 2).reshape(s, 256) @ wo
+    h2 = F.layer_norm(x1, (256,), g2, b2)
+    return x1 + F.gelu(h2 @ w1 + c1) @ w2 + c2
+
+
+def resnet_inputs(batch, device="cuda"):
+    g = torch.Generator(device=device).manual_seed(3)
+    r = lambda *s, scale=1.0: torch.randn(*s, generator=g, device=device) * scale
+    return {"x": r(batch, 64, 28, 28), "w1": r(64, 64, 3, 3, scale=0.05), "s1": r(64, 1, 1).abs() + 0.5,
+            "t1": r(64, 1, 1), "w2": r(64, 64, 3, 3, scale=0.05), "s2": r(64, 1, 1).abs() + 0.5, "t2": r(64, 1, 1)}
+
+
+def resnet(x, w1, s1, t1, w2, s2, t2):
+    y1 = F.relu(F.conv2d(x, w1, padding=1) * s1 + t1)
+    return F.relu(F.conv2d(y1, w2, padding=1) * s2 + t2 + x)
+
+
+# example file -> (input maker, reference, size name, output shape from inputs)
+MODELS = {
+    "mlp": (mlp_inputs, mlp, "B", lambda i: (i["x"].shape[0], 768)),
+    "transformer_block": (transformer_inputs, transformer, "S", lambda i: (i["x"].shape[0], 256)),
+    "resnet_block": (resnet_inputs, resnet, "N", lambda i: tuple(i["x"].shape)),
+}
