@@ -7,13 +7,13 @@
 
 #include "codegen/cuda/cuda_emitter.h"
 #include "codegen/cuda/graph_emitter.h"
-#include "driver/graph_compile.h"
-#include "graph/graph_printer.h"
 #include "driver/file_io.h"
+#include "driver/graph_compile.h"
 #include "driver/session.h"
 #include "frontend/ast_printer.h"
 #include "frontend/lower_to_ir.h"
 #include "frontend/parser.h"
+#include "graph/graph_printer.h"
 #include "ir/ir_printer.h"
 #include "ir/lower.h"
 
@@ -45,8 +45,7 @@ int emit_outputs(const Options& opts, const std::string& stem, std::string cu_pa
     if (cu_path.empty()) cu_path = stem + ".cu";
     bool to_stdout = cu_path == "-";
     std::string h_path = opts.header;
-    if (h_path.empty())
-        h_path = to_stdout ? stem + ".h" : fs::path(cu_path).replace_extension(".h").string();
+    if (h_path.empty()) h_path = to_stdout ? stem + ".h" : fs::path(cu_path).replace_extension(".h").string();
     codegen::CudaOptions copts;
     copts.line_directives = opts.line_directives;
     copts.version = version();

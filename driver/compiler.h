@@ -9,9 +9,9 @@ namespace hds::driver {
 
 struct Options {
     std::string input;
-    std::string output;  // .cu path; "-" prints to stdout; "" derives <stem>.cu (or <graph>.cu)
+    std::string output;         // .cu path; "-" prints to stdout; "" derives <stem>.cu (or <graph>.cu)
     std::string out_dir = ".";  // where each graph's <graph>.cu goes when -o does not name it
-    std::string header;  // "" = beside the .cu
+    std::string header;         // "" = beside the .cu
     std::string depfile;
     std::vector<std::string> include_dirs;
     std::string emit = "cu";  // tokens | ast | graph | dot | ir | ir-after=PASS | cu

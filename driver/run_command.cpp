@@ -6,10 +6,10 @@
 
 #include "codegen/cpu/emulator.h"
 #include "codegen/cpu/graph_runner.h"
-#include "driver/graph_compile.h"
 #include "codegen/cpu/npy.h"
 #include "driver/compiler.h"
 #include "driver/file_io.h"
+#include "driver/graph_compile.h"
 #include "driver/session.h"
 #include "frontend/lower_to_ir.h"
 #include "ir/lower.h"

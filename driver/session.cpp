@@ -25,7 +25,8 @@ bool Session::check(const std::vector<std::string>& include_dirs) {
     if (!loaded.module || diags.has_errors()) return false;
     for (const DeclPtr& d : loaded.module->decls) {
         if (d->kind != DeclKind::Graph || d->from_import) continue;
-        if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags)) graphs.push_back(std::move(g));
+        if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags))
+            graphs.push_back(std::move(g));
     }
     return !diags.has_errors();
 }

@@ -30,7 +30,22 @@ struct TypeRef {
 };
 
 // ---------------------------------------------------------------- expressions
-enum class ExprKind { IntLit, FloatLit, BoolLit, Name, Member, Index, Unary, Binary, Cond, Call, Cast, List, Spread, Reduce };
+enum class ExprKind {
+    IntLit,
+    FloatLit,
+    BoolLit,
+    Name,
+    Member,
+    Index,
+    Unary,
+    Binary,
+    Cond,
+    Call,
+    Cast,
+    List,
+    Spread,
+    Reduce
+};
 
 enum class UnaryOp { Neg, Not, BitNot };
 enum class BinaryOp { Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr, And, Or };

@@ -26,11 +26,11 @@ const char* reduce_name(ReduceKind k);
 
 struct Reduction {
     ReduceKind kind = ReduceKind::Sum;
-    std::vector<ir::Var> vars;          // reduction variables, outermost first
-    std::vector<ir::Expr> lo, hi;       // half-open range of each
-    ir::Var acc;                        // the accumulator (named in `Compute::value`)
-    ir::Expr body;                      // combined into acc once per point of the ranges
-    ir::Expr init() const;              // 0, lowest, highest of acc's type
+    std::vector<ir::Var> vars;     // reduction variables, outermost first
+    std::vector<ir::Expr> lo, hi;  // half-open range of each
+    ir::Var acc;                   // the accumulator (named in `Compute::value`)
+    ir::Expr body;                 // combined into acc once per point of the ranges
+    ir::Expr init() const;         // 0, lowest, highest of acc's type
     ir::Expr combine(ir::Expr a, ir::Expr b) const;
 };
 
@@ -45,8 +45,8 @@ struct Node {
     enum class Kind { Input, Constant, Compute, Anchor };
     Kind kind = Kind::Compute;
     ir::Buffer buffer;
-    std::string ops;   // the operators folded into this node, for names and comments ("matmul+add+gelu")
-    SourceLoc loc;     // the graph expression it came from
+    std::string ops;    // the operators folded into this node, for names and comments ("matmul+add+gelu")
+    SourceLoc loc;      // the graph expression it came from
     ir::Expr constant;  // Constant: a rank-0 value
     Compute compute;    // Compute
     ir::Kernel anchor;  // Anchor: the schedule kernel over graph buffers

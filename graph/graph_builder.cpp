@@ -289,7 +289,8 @@ class GraphBuilder {
         }
         for (size_t i = 1; ok && i < axes.size(); ++i) ok = axes[i] > axes[i - 1];
         if (!ok) {
-            diags_.error(DiagId::layout_attr, axes_expr->range, op, "axes=[...], increasing dimensions of its argument");
+            diags_.error(DiagId::layout_attr, axes_expr->range, op,
+                         "axes=[...], increasing dimensions of its argument");
             return nullptr;
         }
         std::vector<int64_t> perm = axes_last_permutation(axes, rank);

@@ -58,7 +58,8 @@ void print_dot(const Graph& g, std::ostream& os) {
     for (const Node* n : g.live()) {
         if (n->kind == Node::Kind::Constant) continue;
         const char* style = n->kind == Node::Kind::Input ? ", style=dashed" : "";
-        os << "  \"" << n->buffer->name << "\" [label=\"" << n->buffer->name << "\\n" << n->ops << "\\n"
+        os << "  \"" << n->buffer->name << "\" [label=\"" << n->buffer->name << "\\n"
+           << n->ops << "\\n"
            << type_of(n->buffer) << "\"" << style << "];\n";
         for (const ir::Buffer& r : reads(*n)) os << "  \"" << r->name << "\" -> \"" << n->buffer->name << "\";\n";
     }

@@ -63,7 +63,8 @@ class Builder {
         n->loc = c_.range.begin;
         std::string base = c_.result_name.empty() ? c_.op : c_.result_name;
         n->buffer = ir::make_buffer(g_.fresh_name(base), c_.args[0]->buffer->elem, shape, ir::Scope::Global);
-        for (size_t d = 0; d < shape.size(); ++d) n->compute.axes.push_back(ir::make_var(ScalarType::I32, "i" + std::to_string(d)));
+        for (size_t d = 0; d < shape.size(); ++d)
+            n->compute.axes.push_back(ir::make_var(ScalarType::I32, "i" + std::to_string(d)));
         n->compute.value = f(n->compute.axes);
         return g_.add(std::move(n));
     }
@@ -91,7 +92,8 @@ class Builder {
             if (d < 0) d += static_cast<int64_t>(in.size());
         std::sort(sorted.begin(), sorted.end());
         for (size_t i = 0; i < sorted.size(); ++i)
-            if (sorted[i] != static_cast<int64_t>(i)) return fail("dims=[...], a permutation of the argument's dimensions");
+            if (sorted[i] != static_cast<int64_t>(i))
+                return fail("dims=[...], a permutation of the argument's dimensions");
         for (int64_t& d : dims)
             if (d < 0) d += static_cast<int64_t>(in.size());
         Shape out;

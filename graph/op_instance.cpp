@@ -168,7 +168,7 @@ class Instance {
                 auto b = broadcast(s, c_.args[i]->buffer->shape);
                 if (!b) {
                     o_.diags().error(DiagId::broadcast_mismatch, c_.range, shape_str(s),
-                                    shape_str(c_.args[i]->buffer->shape), op_.name);
+                                     shape_str(c_.args[i]->buffer->shape), op_.name);
                     return false;
                 }
                 s = *b;
@@ -181,7 +181,7 @@ class Instance {
             std::string why = bind_dims(tensors_[i]->type.dims, c_.args[i]->buffer->shape, b_);
             if (!why.empty()) {
                 o_.diags().error(DiagId::op_shape_mismatch, c_.arg_ranges[i], i + 1, op_.name,
-                                why + " (shape " + shape_str(c_.args[i]->buffer->shape) + ")");
+                                 why + " (shape " + shape_str(c_.args[i]->buffer->shape) + ")");
                 ok = false;
             }
         }
@@ -413,9 +413,10 @@ class Instance {
         for (size_t i = 0; i < ci; ++i) {
             std::vector<ExprPtr> dims;
             for (const Expr* d : cdims_ast_[i]) dims.push_back(clone_expr(*d, map));
-            dims = clone_list(dims, map);  // expand spreads
+            dims = clone_list(dims, map);                                             // expand spreads
             if (dims.empty()) dims.push_back(mk_int(1, op_.computes[i].name_range));  // rank 0, stored as [1]
-            k->params.push_back(mk_param(op_.computes[i].name, elem_of(i), std::move(dims), op_.computes[i].name_range));
+            k->params.push_back(
+                mk_param(op_.computes[i].name, elem_of(i), std::move(dims), op_.computes[i].name_range));
         }
         std::vector<ExprPtr> out_dims, out_idx;
         for (size_t d = 0; d < cdims_[ci].size(); ++d) out_dims.push_back(mk_name("__d" + std::to_string(d), r));
@@ -436,7 +437,8 @@ class Instance {
             std::vector<ExprPtr> n;
             n.push_back(mk_int(2 * static_cast<int64_t>(red->ranges.size()), r));
             k->params.push_back(mk_param("__rng", ScalarType::I32, std::move(n), r));
-            for (const ReduceRange& rr : red->ranges) k->params.push_back(mk_param(rr.name, ScalarType::I32, {}, rr.range));
+            for (const ReduceRange& rr : red->ranges)
+                k->params.push_back(mk_param(rr.name, ScalarType::I32, {}, rr.range));
             k->params.push_back(mk_param("__acc", acc, {}, red->range));
         }
         k->grid.push_back(mk_int(1, r));
@@ -444,7 +446,8 @@ class Instance {
         k->grid_range = k->block_range = r;
         k->body = std::make_unique<BlockStmt>(r);
         reduce_seen_ = true;
-        k->body->stmts.push_back(mk_store("__out", std::move(out_idx), mk_cast(elem_of(ci), clone_expr(*c.value, map), r), r));
+        k->body->stmts.push_back(
+            mk_store("__out", std::move(out_idx), mk_cast(elem_of(ci), clone_expr(*c.value, map), r), r));
         reduce_seen_ = false;
         if (red) {
             std::vector<ExprPtr> zero;
@@ -534,7 +537,9 @@ class Instance {
         }
         if (red) {
             Reduction rd;
-            rd.kind = red->reducer == "sum" ? ReduceKind::Sum : red->reducer == "max" ? ReduceKind::Max : ReduceKind::Min;
+            rd.kind = red->reducer == "sum"   ? ReduceKind::Sum
+                      : red->reducer == "max" ? ReduceKind::Max
+                                              : ReduceKind::Min;
             rd.acc = ir::make_var(opmath(elem_of(ci)), "acc");
             vars[scalars.at("__acc").get()] = rd.acc;
             for (const ReduceRange& rr : red->ranges) {

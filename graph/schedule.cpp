@@ -96,8 +96,8 @@ std::vector<ir::Stmt> reduction_point(const Reduction& r, const ir::Expr& flat, 
 
 }  // namespace
 
-std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes, const std::vector<ir::Expr>& shape,
-                              SourceLoc loc) {
+std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,
+                              const std::vector<ir::Expr>& shape, SourceLoc loc) {
     std::vector<ir::Stmt> out(axes.size());
     ir::Expr stride = ir::i32(1);
     for (size_t d = axes.size(); d-- > 0;) {

@@ -17,7 +17,7 @@ void schedule_injective(const Node& n, ir::Kernel& k);
 void schedule_reduction(const Node& n, ir::Kernel& k);
 
 // Declarations `const int axes[d] = ...` unravelling `flat` over `shape`.
-std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes, const std::vector<ir::Expr>& shape,
-                              SourceLoc loc);
+std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,
+                              const std::vector<ir::Expr>& shape, SourceLoc loc);
 
 }  // namespace hds::graph

@@ -12,15 +12,17 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
         if (it == tensors.end()) return EmuError{{}, fmt::format("no value for graph input '{}'", in->name)};
         const Tensor& t = it->second;
         if (t.shape.size() != in->shape.size())
-            return EmuError{{}, fmt::format("'{}' has rank {} but the graph expects rank {}", in->name, t.shape.size(),
-                                            in->shape.size())};
+            return EmuError{{},
+                            fmt::format("'{}' has rank {} but the graph expects rank {}", in->name, t.shape.size(),
+                                        in->shape.size())};
         for (size_t d = 0; d < t.shape.size(); ++d) {
             auto* v = ir::as<ir::VarNode>(in->shape[d]);
             if (!v) continue;
             auto [pos, fresh] = sizes.emplace(v->name, t.shape[d]);
             if (!fresh && pos->second != t.shape[d])
-                return EmuError{{}, fmt::format("size {} is {} but dimension {} of '{}' is {}", v->name, pos->second,
-                                                d, in->name, t.shape[d])};
+                return EmuError{{},
+                                fmt::format("size {} is {} but dimension {} of '{}' is {}", v->name, pos->second, d,
+                                            in->name, t.shape[d])};
         }
     }
     for (const ir::Kernel& k : p.module.kernels) {

@@ -67,9 +67,8 @@ void fold_constants(Graph& g) {
             if (n->kind == Node::Kind::Compute)
                 rewrite_compute(n->compute, [&](const ir::Expr& e) { return fold(inline_producer(e, *c)); });
             if (n->kind == Node::Kind::Anchor)
-                n->anchor.body = replace_loads(n->anchor.body, [&](const ir::Load& l) {
-                    return l.buffer == c->buffer ? c->constant : nullptr;
-                });
+                n->anchor.body = replace_loads(
+                    n->anchor.body, [&](const ir::Load& l) { return l.buffer == c->buffer ? c->constant : nullptr; });
         }
         if (c != g.output) c->dead = true;
     }

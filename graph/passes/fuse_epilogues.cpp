@@ -6,8 +6,8 @@
 #include "graph/rewrite.h"
 #include "graph/shapes.h"
 #include "ir/ir_mutator.h"
-#include "ir/name_gen.h"
 #include "ir/ir_visitor.h"
+#include "ir/name_gen.h"
 
 namespace hds::graph {
 
@@ -51,7 +51,8 @@ class EpilogueStores : public ir::IRMutator {
   protected:
     ir::Stmt visit(const ir::Store* op, const ir::Stmt& self) override {
         if (op->buffer != p_.buffer || op->op) return self;
-        bool simple = ir::as<ir::VarNode>(op->value) || ir::as<ir::IntImm>(op->value) || ir::as<ir::FloatImm>(op->value);
+        bool simple =
+            ir::as<ir::VarNode>(op->value) || ir::as<ir::IntImm>(op->value) || ir::as<ir::FloatImm>(op->value);
         std::vector<ir::Stmt> stmts;
         ir::Expr v = op->value;
         if (!simple) {

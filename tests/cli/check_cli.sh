@@ -28,7 +28,7 @@ expect "no input" 1 "input is required" -- "$hdsc"
 expect "unknown flag" 1 "hdsc: error: .*--frobnicate" -- "$hdsc" --frobnicate "$ex"
 expect "missing file" 1 "cannot read '$work/nope.hds': no such file" -- "$hdsc" "$work/nope.hds"
 expect "directory" 1 "is a directory" -- "$hdsc" "$work"
-expect "bad --emit" 1 "must be tokens, ast, ir" -- "$hdsc" --emit=bogus "$ex"
+expect "bad --emit" 1 "must be tokens, ast, graph, dot, ir" -- "$hdsc" --emit=bogus "$ex"
 expect "bad pass name" 1 "unknown pass 'nosuch'" -- "$hdsc" --emit=ir-after=nosuch "$ex"
 expect "tokens" 0 "^4:8 ID 'vector_add'$" -- "$hdsc" --emit=tokens "$ex"
 expect "ast" 0 "KernelDecl .* 'vector_add'" -- "$hdsc" --emit=ast "$ex"
@@ -64,6 +64,23 @@ mkdir -p "$work/inc"
     grep -q "r.cu .*r.h: .*row_sum.hds .*warp.hds" "$work/r.d" && ok=$((ok + 1)) ||
     { echo "FAIL: depfile"; cat "$work/r.d"; fails=$((fails + 1)); }
 expect "line directives" 0 '^#line 7 "vector_add.hds"' -- "$hdsc" "$ex" -o - --line-directives
+
+# Graphs: --emit=graph shows each pass, --emit=dot the fused graph, -o names the one graph's .cu,
+# several graphs need --out-dir and get <graph>.cu each.
+mlp="$root/examples/mlp.hds"
+expect "emit graph" 0 "after fuse_epilogues" -- "$hdsc" "$mlp" -I "$root/stdlib" --emit=graph
+expect "emit dot" 0 '"h" -> "out"' -- "$hdsc" "$mlp" -I "$root/stdlib" --emit=dot
+cat >"$work/two.hds" <<'HDS'
+import "elementwise.hds";
+graph first(x: f32[N]) -> f32[N] { return relu(x); }
+graph second(x: f32[N]) -> f32[N] { return exp(x); }
+HDS
+expect "several graphs need --out-dir" 1 "declares 2 graphs; write them with --out-dir" -- \
+    "$hdsc" "$work/two.hds" -I "$root/stdlib" -o "$work/two.cu"
+mkdir -p "$work/graphs"
+"$hdsc" "$work/two.hds" -I "$root/stdlib" --out-dir "$work/graphs" && [[ -s "$work/graphs/first.cu" &&
+    -s "$work/graphs/first.h" && -s "$work/graphs/second.cu" ]] && grep -q "cudaError_t second_run" "$work/graphs/second.h" &&
+    ok=$((ok + 1)) || { echo "FAIL: --out-dir"; fails=$((fails + 1)); }
 
 echo "$ok passed, $fails failed"
 [[ $fails -eq 0 ]]
