@@ -3,10 +3,7 @@
 # benchmark against torch eager / torch.compile, and compute-sanitizer on the
 # graph tests, over .cu files emitted here (.devcarry/emitted, see docs/testing.md).
 set -uo pipefail
-out=${OUT:-/tmp/hds-out}
-mkdir -p "$out"
-export HDS_EMITTED_DIR=$PWD/.devcarry/emitted PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv; nvcc --version | tail -2; } >"$out/device.txt" 2>&1
+source "$(dirname "$0")/device_env.sh"
 python3 -m pytest -q -rs tests/gpu 2>&1 | tee "$out/pytest.txt"
 python3 bench/bench_graphs.py --out "$out" 2>&1 | tee "$out/bench.txt"
 for tool in memcheck racecheck; do

@@ -3,10 +3,7 @@
 # benchmark over .cu files emitted here by hdsc (.devcarry/emitted), writing
 # everything under $OUT.
 set -uo pipefail
-out=${OUT:-/tmp/hds-out}
-mkdir -p "$out"
-export HDS_EMITTED_DIR=$PWD/.devcarry/emitted PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv; nvcc --version | tail -2; } >"$out/device.txt" 2>&1
+source "$(dirname "$0")/device_env.sh"
 python3 -m pytest -q -rs tests/gpu 2>&1 | tee "$out/pytest.txt"
 python3 bench/bench_core.py --out "$out" 2>&1 | tee "$out/bench.txt"
 # Memory, race and synchronisation checks of every example on small odd shapes;

@@ -58,9 +58,7 @@ class Builder {
     }
 
     DeclPtr const_decl(HdsParser::ConstDeclContext* ctx) {
-        auto d = std::make_unique<ConstDecl>(range(ctx));
-        d->name = ctx->ID()->getText();
-        d->name_range = range(ctx->ID());
+        auto d = named<ConstDecl>(ctx);
         d->type = type_ref(ctx->typeRef());
         d->value = expr(ctx->expr());
         return d;
@@ -78,6 +76,15 @@ class Builder {
         }
     }
 
+    // A declaration with its range and name (`ctx->ID()`).
+    template <typename D, typename C>
+    std::unique_ptr<D> named(C* ctx) {
+        auto d = std::make_unique<D>(range(ctx));
+        d->name = ctx->ID()->getText();
+        d->name_range = range(ctx->ID());
+        return d;
+    }
+
     std::vector<TypeParam> type_params(HdsParser::TypeParamsContext* ctx) {
         std::vector<TypeParam> out;
         if (ctx)
@@ -86,9 +93,7 @@ class Builder {
     }
 
     DeclPtr op_decl(HdsParser::OpDeclContext* ctx) {
-        auto d = std::make_unique<OpDecl>(range(ctx));
-        d->name = ctx->ID()->getText();
-        d->name_range = range(ctx->ID());
+        auto d = named<OpDecl>(ctx);
         d->type_params = type_params(ctx->typeParams());
         params(ctx->paramList(), d->params);
         d->result = type_ref(ctx->typeRef());
@@ -110,9 +115,7 @@ class Builder {
     }
 
     DeclPtr graph_decl(HdsParser::GraphDeclContext* ctx) {
-        auto d = std::make_unique<GraphDecl>(range(ctx));
-        d->name = ctx->ID()->getText();
-        d->name_range = range(ctx->ID());
+        auto d = named<GraphDecl>(ctx);
         params(ctx->paramList(), d->params);
         d->result = type_ref(ctx->typeRef());
         d->body = block(ctx->block());
@@ -120,9 +123,7 @@ class Builder {
     }
 
     DeclPtr kernel_decl(HdsParser::KernelDeclContext* ctx) {
-        auto d = std::make_unique<KernelDecl>(range(ctx));
-        d->name = ctx->ID()->getText();
-        d->name_range = range(ctx->ID());
+        auto d = named<KernelDecl>(ctx);
         d->type_params = type_params(ctx->typeParams());
         params(ctx->paramList(), d->params);
         auto* lc = ctx->launchConfig();
@@ -135,9 +136,7 @@ class Builder {
     }
 
     DeclPtr fn_decl(HdsParser::DeviceFnDeclContext* ctx) {
-        auto d = std::make_unique<DeviceFnDecl>(range(ctx));
-        d->name = ctx->ID()->getText();
-        d->name_range = range(ctx->ID());
+        auto d = named<DeviceFnDecl>(ctx);
         params(ctx->paramList(), d->params);
         if (ctx->typeRef()) d->ret = type_ref(ctx->typeRef());
         d->body = block(ctx->block());

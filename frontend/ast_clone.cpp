@@ -17,6 +17,23 @@ std::unique_ptr<T> copy_base(const Expr& e) {
     return std::make_unique<T>(e.range);
 }
 
+// IntLit, FloatLit: a value and an optional suffix.
+template <typename T>
+ExprPtr copy_number(const Expr& e) {
+    auto o = copy_base<T>(e);
+    o->value = as<T>(e).value;
+    o->suffix = as<T>(e).suffix;
+    return o;
+}
+
+// NameExpr, SpreadExpr: a name.
+template <typename T>
+ExprPtr copy_named(const Expr& e) {
+    auto o = copy_base<T>(e);
+    o->name = as<T>(e).name;
+    return o;
+}
+
 StmtPtr clone_stmt(const Stmt& s, const CloneMap& map);
 
 ExprPtr opt(const ExprPtr& e, const CloneMap& map) {
@@ -49,30 +66,19 @@ ExprPtr clone_expr(const Expr& e, const CloneMap& map) {
     if (map.replace)
         if (ExprPtr r = map.replace(e, map)) return r;
     switch (e.kind) {
-        case ExprKind::IntLit: {
-            auto o = copy_base<IntLit>(e);
-            o->value = as<IntLit>(e).value;
-            o->suffix = as<IntLit>(e).suffix;
-            return o;
-        }
-        case ExprKind::FloatLit: {
-            auto o = copy_base<FloatLit>(e);
-            o->value = as<FloatLit>(e).value;
-            o->suffix = as<FloatLit>(e).suffix;
-            return o;
-        }
+        case ExprKind::IntLit:
+            return copy_number<IntLit>(e);
+        case ExprKind::FloatLit:
+            return copy_number<FloatLit>(e);
         case ExprKind::BoolLit: {
             auto o = copy_base<BoolLit>(e);
             o->value = as<BoolLit>(e).value;
             return o;
         }
-        case ExprKind::Name: {
+        case ExprKind::Name:
             if (map.name)
                 if (ExprPtr r = map.name(as<NameExpr>(e))) return r;
-            auto o = copy_base<NameExpr>(e);
-            o->name = as<NameExpr>(e).name;
-            return o;
-        }
+            return copy_named<NameExpr>(e);
         case ExprKind::Member: {
             auto o = copy_base<MemberExpr>(e);
             o->base = clone_expr(*as<MemberExpr>(e).base, map);
@@ -129,11 +135,8 @@ ExprPtr clone_expr(const Expr& e, const CloneMap& map) {
             o->elems = clone_list(as<ListExpr>(e).elems, map);
             return o;
         }
-        case ExprKind::Spread: {
-            auto o = copy_base<SpreadExpr>(e);
-            o->name = as<SpreadExpr>(e).name;
-            return o;
-        }
+        case ExprKind::Spread:
+            return copy_named<SpreadExpr>(e);
         case ExprKind::Reduce: {
             auto& r = as<ReduceExpr>(e);
             auto o = copy_base<ReduceExpr>(e);

@@ -2,7 +2,6 @@
 #include "graph/anchor.h"
 
 #include "frontend/ast_clone.h"
-#include "frontend/lower_to_ir.h"
 #include "graph/rewrite.h"
 #include "ir/ir_mutator.h"
 
@@ -69,16 +68,10 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
         auto it = types.find(tp.name);
         if (it != types.end()) map.types[tp.name] = scalar_name(it->second);
     }
-    auto k = clone_kernel(*generic, op.name + "_" + sched.name, map);
-    size_t errors = o.diags().error_count();
-    o.sema().check_instance(*k);
-    if (o.diags().error_count() != errors) {
-        o.diags().note(call.range, "in the schedule of '" + op.name + "' instantiated here");
-        o.keep(std::move(k));
-        return nullptr;
-    }
-    ir::Kernel ik = lower_kernel(*k);
-    o.keep(std::move(k));
+    auto lowered = o.check_and_lower(clone_kernel(*generic, op.name + "_" + sched.name, map), call.range,
+                                     "in the schedule of '" + op.name + "' instantiated here");
+    if (!lowered) return nullptr;
+    ir::Kernel ik = std::move(*lowered);
 
     VarMap sizes;
     for (const ir::Var& s : ik.sizes) {

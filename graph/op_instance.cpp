@@ -468,16 +468,10 @@ class Instance {
     Node* compute(size_t ci) {
         const ComputeDef& c = op_.computes[ci];
         const ReduceExpr* red = reduction_of(c);
-        std::unique_ptr<KernelDecl> k = synthesize(ci, red);
-        size_t errors = o_.diags().error_count();
-        o_.sema().check_instance(*k);
-        if (o_.diags().error_count() != errors) {
-            o_.diags().note(c_.range, "in the instantiation of '" + op_.name + "' here");
-            o_.keep(std::move(k));
-            return nullptr;
-        }
-        ir::Kernel ik = lower_kernel(*k);
-        o_.keep(std::move(k));
+        auto lowered =
+            o_.check_and_lower(synthesize(ci, red), c_.range, "in the instantiation of '" + op_.name + "' here");
+        if (!lowered) return nullptr;
+        const ir::Kernel& ik = *lowered;
 
         auto node = std::make_unique<Node>();
         node->kind = Node::Kind::Compute;
@@ -575,6 +569,19 @@ class Instance {
     std::vector<Node*> nodes_;
     bool reduce_seen_ = false;
 };
+
+std::optional<ir::Kernel> OpInstantiator::check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call,
+                                                          const std::string& note) {
+    size_t errors = diags_.error_count();
+    sema_.check_instance(*k);
+    KernelDecl& decl = *k;
+    synthetic_.push_back(std::move(k));
+    if (diags_.error_count() != errors) {
+        diags_.note(call, note);
+        return std::nullopt;
+    }
+    return lower_kernel(decl);
+}
 
 Node* OpInstantiator::instantiate(const OpCall& call) {
     return Instance(*this, call).run();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,9 @@ class OpInstantiator {
     Sema& sema() { return sema_; }
     DiagnosticsEngine& diags() { return diags_; }
     Graph& graph() { return g_; }
-    // Keeps a checked synthetic declaration alive (symbols point into it).
-    void keep(std::unique_ptr<KernelDecl> k) { synthetic_.push_back(std::move(k)); }
+    // Checks and lowers a kernel made for an instantiation; on errors adds
+    // `note` at `call` and returns nullopt. Keeps the declaration alive.
+    std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note);
 
   private:
     const Module& module_;

@@ -21,6 +21,11 @@ struct CudaOutput {
 
 CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts);
 
+// The first lines of every emitted .cu (banner, includes) and header (banner,
+// include guard, CUDA headers); `source` is the .hds file's display name.
+std::string cu_preamble(const std::string& source, const CudaOptions& opts);
+std::string header_preamble(const std::string& source, const CudaOptions& opts);
+
 // The device functions and kernels of `m`, without launchers.
 std::string emit_device_code(const ir::Module& m, const CudaOptions& opts);
 

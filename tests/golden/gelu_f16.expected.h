@@ -4,6 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <stddef.h>
 
 // Host launchers: each checks its arguments (sizes > 0, pointers non-null,
 // 32-bit indexable tensors, grid limits), launches on `stream` and returns
