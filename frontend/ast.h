@@ -257,6 +257,10 @@ struct KernelDecl : Decl {
     SourceRange grid_range, block_range;
     std::unique_ptr<BlockStmt> body;
     std::vector<Symbol*> sizes;  // symbolic sizes in order of first appearance (sema)
+    // `kernel name = generic<f16>;`: until instantiated (module_loader), only these are set.
+    std::string instance_of;
+    SourceRange instance_of_range;
+    std::vector<TypeParam> type_args;
     KernelDecl(SourceRange r) : Decl(DeclKind::Kernel, r) {}
 };
 struct DeviceFnDecl : Decl {

@@ -25,6 +25,8 @@ class Builder {
                 m->decls.push_back(kernel_decl(d));
             else if (auto* d = item->deviceFnDecl())
                 m->decls.push_back(fn_decl(d));
+            else if (auto* d = item->kernelInstance())
+                m->decls.push_back(kernel_instance(d));
             else if (auto* d = item->opDecl())
                 m->decls.push_back(op_decl(d));
             else if (auto* d = item->graphDecl())
@@ -111,6 +113,17 @@ class Builder {
                 d->schedules.push_back({range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1))});
             }
         }
+        return d;
+    }
+
+    DeclPtr kernel_instance(HdsParser::KernelInstanceContext* ctx) {
+        auto d = std::make_unique<KernelDecl>(range(ctx));
+        d->name = ctx->ID(0)->getText();
+        d->name_range = range(ctx->ID(0));
+        d->instance_of = ctx->ID(1)->getText();
+        d->instance_of_range = range(ctx->ID(1));
+        for (size_t i = 2; i < ctx->ID().size(); ++i)
+            d->type_args.push_back({ctx->ID(i)->getText(), range(ctx->ID(i))});
         return d;
     }
 

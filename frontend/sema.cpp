@@ -2,6 +2,7 @@
 // kernels (parameters, symbolic sizes, launch configuration).
 #include "frontend/sema.h"
 
+#include "frontend/ast_clone.h"
 #include "frontend/sema_scope.h"
 #include "ir/internal_error.h"
 
@@ -45,7 +46,41 @@ bool Sema::resolve_scalar(const std::string& name, SourceRange range, ScalarType
     return false;
 }
 
+// `kernel name = generic<f16>;` becomes a copy of the generic kernel with the types substituted.
+void Sema::instantiate_kernels(Module& m) {
+    for (DeclPtr& d : m.decls) {
+        if (d->kind != DeclKind::Kernel || as<KernelDecl>(*d).instance_of.empty()) continue;
+        auto& inst = as<KernelDecl>(*d);
+        const KernelDecl* generic = nullptr;
+        for (const DeclPtr& g : m.decls)
+            if (g->kind == DeclKind::Kernel && g->name == inst.instance_of && !as<KernelDecl>(*g).type_params.empty())
+                generic = &as<KernelDecl>(*g);
+        if (!generic) {
+            diags_.error(DiagId::kernel_instance_unknown, inst.instance_of_range, inst.instance_of);
+            continue;
+        }
+        if (generic->type_params.size() != inst.type_args.size()) {
+            diags_.error(DiagId::kernel_instance_args, inst.instance_of_range, inst.instance_of,
+                         generic->type_params.size(), inst.type_args.size());
+            continue;
+        }
+        CloneMap map;
+        bool ok = true;
+        for (size_t i = 0; i < inst.type_args.size(); ++i) {
+            ScalarType t = ScalarType::F32;
+            ok &= resolve_scalar(inst.type_args[i].name, inst.type_args[i].range, &t);
+            map.types[generic->type_params[i].name] = inst.type_args[i].name;
+        }
+        if (!ok) continue;
+        auto k = clone_kernel(*generic, inst.name, map);
+        k->name_range = inst.name_range;
+        k->from_import = inst.from_import;
+        d = std::move(k);
+    }
+}
+
 void Sema::check(Module& m) {
+    instantiate_kernels(m);
     scopes_.emplace_back(nullptr);
     globals_ = scope_ = &scopes_.back();
     // Functions and kernels are visible everywhere; constants from their
@@ -60,8 +95,10 @@ void Sema::check(Module& m) {
                 check_const(as<ConstDecl>(*d));
                 break;
             case DeclKind::Kernel:
-                // Generic kernels are checked per instantiation (check_instance).
-                if (as<KernelDecl>(*d).type_params.empty()) check_kernel(as<KernelDecl>(*d));
+                // Generic kernels are checked per instantiation (check_instance);
+                // an instantiation that failed (reported) has no body.
+                if (as<KernelDecl>(*d).type_params.empty() && as<KernelDecl>(*d).instance_of.empty())
+                    check_kernel(as<KernelDecl>(*d));
                 break;
             case DeclKind::DeviceFn:
                 check_fn(as<DeviceFnDecl>(*d));

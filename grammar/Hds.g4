@@ -11,6 +11,7 @@ item
     : importDecl
     | constDecl
     | kernelDecl
+    | kernelInstance
     | deviceFnDecl
     | opDecl
     | graphDecl
@@ -20,6 +21,8 @@ importDecl   : 'import' STRING ';' ;
 constDecl    : 'const' ID ':' typeRef '=' expr ';' ;
 kernelDecl   : 'kernel' ID typeParams? '(' paramList? ')' launchConfig block ;
 typeParams   : '<' ID (',' ID)* '>' ;
+// `kernel matmul_f16 = matmul_simt<f16>;` instantiates a generic kernel.
+kernelInstance : 'kernel' ID '=' ID '<' ID (',' ID)* '>' ';' ;
 launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ;
 deviceFnDecl : 'device' 'fn' ID '(' paramList? ')' ('->' typeRef)? block ;
 

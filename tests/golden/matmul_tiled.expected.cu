@@ -2,65 +2,65 @@
 #include "matmul_tiled.h"
 #include "hds/runtime.h"
 
-// kernel matmul_tiled (matmul_tiled.hds:15)
+// kernel matmul_tiled (matmul_simt.hds:19)
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    __shared__ float sa[16][132];  // matmul_tiled.hds:18
-    __shared__ float sb[16][128];  // matmul_tiled.hds:19
-    float acc[8][8];  // matmul_tiled.hds:20
-    float ra[8];  // matmul_tiled.hds:21
-    float rb[8];  // matmul_tiled.hds:22
-    const int m0 = (int)blockIdx.y * 128;  // matmul_tiled.hds:23
-    const int n0 = (int)blockIdx.x * 128;  // matmul_tiled.hds:24
+    __shared__ float sa[16][132];  // matmul_simt.hds:22
+    __shared__ float sb[16][128];  // matmul_simt.hds:23
+    float acc[8][8];  // matmul_simt.hds:24
+    float ra[8];  // matmul_simt.hds:25
+    float rb[8];  // matmul_simt.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:28
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_tiled.hds:26
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:30
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_tiled.hds:27
-            acc[i][j] = 0.0f;  // matmul_tiled.hds:28
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:31
+            acc[i][j] = 0.0f;  // matmul_simt.hds:32
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_tiled.hds:31
+    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:35
     const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_tiled.hds:32
+    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_simt.hds:36
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_tiled.hds:34
+        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:38
             const int m = m_r * 16 + (int)threadIdx.x / 16;
             const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_tiled.hds:35
+            sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_simt.hds:39
         }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_tiled.hds:38
+        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:42
             const int k = k_r * 2 + (int)threadIdx.x / 128;
             const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_tiled.hds:39
+            sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_simt.hds:43
         }
-        __syncthreads();  // matmul_tiled.hds:41
+        __syncthreads();  // matmul_simt.hds:45
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_tiled.hds:42
+        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:46
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_tiled.hds:43
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_tiled.hds:44
-                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_tiled.hds:45
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:47
+                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:48
+                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:49
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_tiled.hds:47
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:51
 #pragma unroll
-                for (int j = 0; j < 8; ++j) {  // matmul_tiled.hds:48
-                    acc[i][j] += ra[i] * rb[j];  // matmul_tiled.hds:49
+                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:52
+                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:53
                 }
             }
         }
-        __syncthreads();  // matmul_tiled.hds:53
+        __syncthreads();  // matmul_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_tiled.hds:55
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_tiled.hds:56
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:59
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:60
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_tiled.hds:57
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_tiled.hds:58
-            if (m < M && n < N) {  // matmul_tiled.hds:59
-                c[m * N + n] = acc[i][j];  // matmul_tiled.hds:60
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:61
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:62
+            if (m < M && n < N) {  // matmul_simt.hds:63
+                c[m * N + n] = acc[i][j];  // matmul_simt.hds:64
             }
         }
     }

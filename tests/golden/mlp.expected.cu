@@ -8,61 +8,61 @@
 __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __restrict__ x,
         const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
         int B) {
-    __shared__ float sa[16][132];  // matmul_simt.hds:21
-    __shared__ float sb[16][128];  // matmul_simt.hds:22
-    float acc[8][8];  // matmul_simt.hds:23
-    float ra[8];  // matmul_simt.hds:24
-    float rb[8];  // matmul_simt.hds:25
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:26
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:27
+    __shared__ float sa[16][132];  // matmul_simt.hds:22
+    __shared__ float sb[16][128];  // matmul_simt.hds:23
+    float acc[8][8];  // matmul_simt.hds:24
+    float ra[8];  // matmul_simt.hds:25
+    float rb[8];  // matmul_simt.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:28
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:29
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:30
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:30
-            acc[i][j] = 0.0f;  // matmul_simt.hds:31
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:31
+            acc[i][j] = 0.0f;  // matmul_simt.hds:32
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:34
+    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:35
     const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 768; k0 += 16) {  // matmul_simt.hds:35
+    for (int k0 = 0; k0 < 768; k0 += 16) {  // matmul_simt.hds:36
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:37
+        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:38
             const int m = m_r * 16 + (int)threadIdx.x / 16;
             const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < B && k0 + k < 768 ? hds::cast<float>(x[(m0 + m) * 768 + (k0 + k)]) : 0.0f;  // matmul_simt.hds:38
+            sa[k][m] = m0 + m < B && k0 + k < 768 ? hds::cast<float>(x[(m0 + m) * 768 + (k0 + k)]) : 0.0f;  // matmul_simt.hds:39
         }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:41
+        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:42
             const int k = k_r * 2 + (int)threadIdx.x / 128;
             const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 768 && n0 + n < 3072 ? hds::cast<float>(w1[(k0 + k) * 3072 + (n0 + n)]) : 0.0f;  // matmul_simt.hds:42
+            sb[k][n] = k0 + k < 768 && n0 + n < 3072 ? hds::cast<float>(w1[(k0 + k) * 3072 + (n0 + n)]) : 0.0f;  // matmul_simt.hds:43
         }
-        __syncthreads();  // matmul_simt.hds:44
+        __syncthreads();  // matmul_simt.hds:45
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:45
+        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:46
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:46
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:47
-                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:48
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:47
+                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:48
+                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:49
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:50
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:51
 #pragma unroll
-                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:51
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:52
+                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:52
+                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:53
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:56
+        __syncthreads();  // matmul_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:58
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:59
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:59
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:60
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:60
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:61
-            if (m < B && n < 3072) {  // matmul_simt.hds:62
-                const __half matmul_3 = hds::cast<__half>(acc[i][j]);  // matmul_simt.hds:63
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:61
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:62
+            if (m < B && n < 3072) {  // matmul_simt.hds:63
+                const __half matmul_3 = hds::cast<__half>(acc[i][j]);  // matmul_simt.hds:64
                 const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n]));
                 h[m * 3072 + n] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
             }
@@ -75,61 +75,61 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
                                                          const __half* __restrict__ w2,
                                                          const __half* __restrict__ b2,
                                                          __half* __restrict__ out, int B) {
-    __shared__ float sa[16][132];  // matmul_simt.hds:21
-    __shared__ float sb[16][128];  // matmul_simt.hds:22
-    float acc[8][8];  // matmul_simt.hds:23
-    float ra[8];  // matmul_simt.hds:24
-    float rb[8];  // matmul_simt.hds:25
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:26
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:27
+    __shared__ float sa[16][132];  // matmul_simt.hds:22
+    __shared__ float sb[16][128];  // matmul_simt.hds:23
+    float acc[8][8];  // matmul_simt.hds:24
+    float ra[8];  // matmul_simt.hds:25
+    float rb[8];  // matmul_simt.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:28
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:29
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:30
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:30
-            acc[i][j] = 0.0f;  // matmul_simt.hds:31
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:31
+            acc[i][j] = 0.0f;  // matmul_simt.hds:32
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:34
+    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:35
     const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 3072; k0 += 16) {  // matmul_simt.hds:35
+    for (int k0 = 0; k0 < 3072; k0 += 16) {  // matmul_simt.hds:36
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:37
+        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:38
             const int m = m_r * 16 + (int)threadIdx.x / 16;
             const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < B && k0 + k < 3072 ? hds::cast<float>(h[(m0 + m) * 3072 + (k0 + k)]) : 0.0f;  // matmul_simt.hds:38
+            sa[k][m] = m0 + m < B && k0 + k < 3072 ? hds::cast<float>(h[(m0 + m) * 3072 + (k0 + k)]) : 0.0f;  // matmul_simt.hds:39
         }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:41
+        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:42
             const int k = k_r * 2 + (int)threadIdx.x / 128;
             const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 3072 && n0 + n < 768 ? hds::cast<float>(w2[(k0 + k) * 768 + (n0 + n)]) : 0.0f;  // matmul_simt.hds:42
+            sb[k][n] = k0 + k < 3072 && n0 + n < 768 ? hds::cast<float>(w2[(k0 + k) * 768 + (n0 + n)]) : 0.0f;  // matmul_simt.hds:43
         }
-        __syncthreads();  // matmul_simt.hds:44
+        __syncthreads();  // matmul_simt.hds:45
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:45
+        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:46
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:46
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:47
-                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:48
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:47
+                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:48
+                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:49
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:50
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:51
 #pragma unroll
-                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:51
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:52
+                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:52
+                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:53
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:56
+        __syncthreads();  // matmul_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:58
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:59
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:59
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:60
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:60
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:61
-            if (m < B && n < 768) {  // matmul_simt.hds:62
-                const __half matmul_2_2 = hds::cast<__half>(acc[i][j]);  // matmul_simt.hds:63
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:61
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:62
+            if (m < B && n < 768) {  // matmul_simt.hds:63
+                const __half matmul_2_2 = hds::cast<__half>(acc[i][j]);  // matmul_simt.hds:64
                 out[m * 768 + n] = hds::cast<__half>(hds::cast<float>(matmul_2_2) + hds::cast<float>(b2[n]));
             }
         }
