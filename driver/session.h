@@ -20,7 +20,8 @@ class Session {
     bool open(const std::string& input, std::ostream& err);
     // Parses (with imports) and checks; returns false when there were errors
     // (not yet printed: `diags` has them).
-    bool check(const std::vector<std::string>& include_dirs);
+    // `tensor_cores`: graphs may use tensor-core schedules (not on the emulator).
+    bool check(const std::vector<std::string>& include_dirs, bool tensor_cores = true);
 
     SourceManager sources;
     DiagnosticsEngine diags;

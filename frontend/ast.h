@@ -284,6 +284,7 @@ struct ScheduleRef {
     SourceRange range;
     std::string name, kernel;
     SourceRange kernel_range;
+    std::vector<std::string> types;  // `for f16, bf16`: only for these element types (empty: any)
 };
 struct OpDecl : Decl {
     std::vector<TypeParam> type_params;

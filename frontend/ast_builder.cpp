@@ -110,7 +110,9 @@ class Builder {
                 d->computes.push_back(std::move(def));
             } else {
                 auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
-                d->schedules.push_back({range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1))});
+                ScheduleRef ref{range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}};
+                for (size_t i = 2; i < s->ID().size(); ++i) ref.types.push_back(s->ID(i)->getText());
+                d->schedules.push_back(std::move(ref));
             }
         }
         return d;

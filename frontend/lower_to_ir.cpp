@@ -197,6 +197,16 @@ class Lowerer {
         const BuiltinInfo* b = find_builtin(e.callee);
         HDS_CHECK(b, "unknown builtin in lowering");
         if (b->cls == BuiltinClass::Barrier) return ir::Call::make_void(b->id, {});
+        if (b->cls == BuiltinClass::TensorCore) {
+            // Element references stay loads (their address is taken); counts are i32.
+            for (const CallArg& a : e.args) {
+                if (a.value->kind == ExprKind::Index)
+                    args.push_back(load(as<IndexExpr>(*a.value)));
+                else
+                    args.push_back(expr(*a.value, ScalarType::I32));
+            }
+            return ir::Call::make_void(b->id, args);
+        }
         ScalarType t = type_of(e);
         for (size_t i = 0; i < e.args.size(); ++i) {
             const Expr& a = *e.args[i].value;

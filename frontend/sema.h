@@ -68,6 +68,8 @@ class Sema {
     SemaType check_mapping_call(CallExpr& e);
     SemaType check_builtin_call(CallExpr& e, const struct BuiltinInfo& b);
     SemaType check_fn_call(CallExpr& e, Symbol& fn);
+    // sema_tensor_core.cpp
+    SemaType check_tensor_core_call(CallExpr& e, const struct BuiltinInfo& b);
     bool check_arg_count(CallExpr& e, size_t expected);
 
     DiagnosticsEngine& diags_;

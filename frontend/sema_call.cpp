@@ -126,6 +126,8 @@ SemaType Sema::check_builtin_call(CallExpr& e, const BuiltinInfo& b) {
     switch (b.cls) {
         case BuiltinClass::Barrier:
             return SemaType::void_type();
+        case BuiltinClass::TensorCore:
+            return check_tensor_core_call(e, b);
         case BuiltinClass::Shuffle: {
             SemaType v = check_value(*e.args[0].value);
             bool ok = check_int(*e.args[1].value, "a lane");

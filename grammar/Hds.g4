@@ -35,7 +35,7 @@ param     : ID ':' typeRef ('=' expr)? ;
 opDecl    : 'op' ID typeParams? '(' paramList? ')' '->' typeRef '{' opItem* '}' ;
 opItem
     : 'compute' ID '[' exprList ']' '=' expr ';'            # computeItem
-    | 'schedule' ID '=' ID ';'                              # scheduleItem
+    | 'schedule' ID '=' ID ('for' ID (',' ID)*)? ';'        # scheduleItem
     ;
 // Graphs: `let` and `return` statements over operator calls.
 graphDecl : 'graph' ID '(' paramList? ')' '->' typeRef block ;

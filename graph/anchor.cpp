@@ -3,7 +3,10 @@
 
 #include "frontend/ast_clone.h"
 #include "graph/rewrite.h"
+#include <algorithm>
+
 #include "ir/ir_mutator.h"
+#include "ir/ir_visitor.h"
 
 namespace hds::graph {
 
@@ -32,12 +35,40 @@ class StoreRetarget : public ir::IRMutator {
     ir::Buffer from_, to_;
 };
 
+bool uses_tensor_cores(const ir::Stmt& body) {
+    struct Finder : ir::IRVisitor {
+        bool found = false;
+        void visit(const ir::Call* c) override {
+            ir::IRVisitor::visit(c);
+            found |= c->builtin != Builtin::DeviceFn && builtin_info(c->builtin).cls == BuiltinClass::TensorCore;
+        }
+    } f;
+    f.visit_stmt(body);
+    return f.found;
+}
+
 }  // namespace
 
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
                          const Bindings& b, Node* result) {
     const OpDecl& op = *call.op;
-    const ScheduleRef& sched = op.schedules.front();
+    std::string elem;
+    if (!op.type_params.empty() && types.count(op.type_params[0].name))
+        elem = scalar_name(types.at(op.type_params[0].name));
+    for (const ScheduleRef& sched : op.schedules) {
+        if (!sched.types.empty() && std::find(sched.types.begin(), sched.types.end(), elem) == sched.types.end())
+            continue;
+        bool skipped = false;
+        Node* n = instantiate_schedule(o, call, sched, types, b, result, &skipped);
+        if (!skipped) return n;
+    }
+    return result;  // no schedule applies: the automatic one
+}
+
+Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched,
+                           const std::map<std::string, ScalarType>& types, const Bindings& b, Node* result,
+                           bool* skipped) {
+    const OpDecl& op = *call.op;
     const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
     if (!generic || generic->type_params.empty()) {
         o.diags().error(DiagId::schedule_unknown_kernel, sched.kernel_range, sched.kernel, sched.kernel);
@@ -72,6 +103,10 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
+    if (!o.tensor_cores() && uses_tensor_cores(ik.body)) {
+        *skipped = true;  // the target (the emulator) has no tensor cores
+        return result;
+    }
 
     VarMap sizes;
     for (const ir::Var& s : ik.sizes) {

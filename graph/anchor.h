@@ -15,8 +15,16 @@ namespace hds::graph {
 class Instance;
 
 // Turns `result` (the op's last compute) into an anchor node running the op's
-// first schedule. Returns `result`, or null after reporting errors.
+// first schedule that applies (`for f16, bf16` lists the element types it is
+// for; schedules with tensor-core built-ins are skipped when the target has
+// none). Returns `result` (unchanged when no schedule applies), or null after
+// reporting errors.
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
                          const Bindings& b, Node* result);
+
+// One schedule; sets *skipped when it cannot run on the target.
+Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched,
+                           const std::map<std::string, ScalarType>& types, const Bindings& b, Node* result,
+                           bool* skipped);
 
 }  // namespace hds::graph

@@ -13,7 +13,9 @@
 
 namespace hds::graph {
 
-// Returns the graph, or null when errors were reported.
-std::unique_ptr<Graph> build_graph(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags);
+// Returns the graph, or null when errors were reported. `tensor_cores`: the
+// target has them (false for the CPU emulator: such schedules are skipped).
+std::unique_ptr<Graph> build_graph(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
+                                   bool tensor_cores = true);
 
 }  // namespace hds::graph

@@ -33,8 +33,8 @@ struct OpCall {
 
 class OpInstantiator {
   public:
-    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g)
-        : module_(module), sema_(sema), diags_(diags), g_(g) {}
+    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g, bool tensor_cores)
+        : module_(module), sema_(sema), diags_(diags), g_(g), tensor_cores_(tensor_cores) {}
 
     // Adds the op's nodes; returns the result node, or null after reporting errors.
     Node* instantiate(const OpCall& call);
@@ -43,6 +43,7 @@ class OpInstantiator {
     Sema& sema() { return sema_; }
     DiagnosticsEngine& diags() { return diags_; }
     Graph& graph() { return g_; }
+    bool tensor_cores() const { return tensor_cores_; }  // the target has them (not the emulator)
     // Checks and lowers a kernel made for an instantiation; on errors adds
     // `note` at `call` and returns nullopt. Keeps the declaration alive.
     std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note);
@@ -52,6 +53,7 @@ class OpInstantiator {
     Sema& sema_;
     DiagnosticsEngine& diags_;
     Graph& g_;
+    bool tensor_cores_;
     std::vector<std::unique_ptr<KernelDecl>> synthetic_;  // kept alive: symbols point into them
     friend class Instance;
 };

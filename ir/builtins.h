@@ -7,7 +7,7 @@
 
 namespace hds {
 
-enum class BuiltinClass { Barrier, Shuffle, Atomic, Math, FloatMath };
+enum class BuiltinClass { Barrier, Shuffle, Atomic, Math, FloatMath, TensorCore };
 
 enum class Builtin {
     DeviceFn,  // not a built-in: a call of a user `device fn`

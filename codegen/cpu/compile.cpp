@@ -468,6 +468,16 @@ class Compiler {
             case Builtin::AtomicMax:
             case Builtin::AtomicMin:
                 return atomic(c, args[1]);
+            case Builtin::Mma16816:
+            case Builtin::LdMatrixX4:
+            case Builtin::LdMatrixX4Trans:
+            case Builtin::CpAsync16:
+            case Builtin::CpAsyncCommit:
+            case Builtin::CpAsyncWait: {
+                std::string what = std::string("the tensor-core built-in '") + builtin_info(c->builtin).name +
+                                   "' is not emulated (run it on a GPU)";
+                return [loc, what](Thread& t) -> Value { trap(t, loc, what); };
+            }
             default: {
                 Builtin b = c->builtin;
                 ScalarType ty = c->type;

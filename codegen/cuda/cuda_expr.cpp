@@ -80,6 +80,18 @@ std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::stri
             return fmt::format("atomicMax(&{}, {})", args[0], args[1]);
         case Builtin::AtomicMin:
             return fmt::format("atomicMin(&{}, {})", args[0], args[1]);
+        case Builtin::Mma16816:
+            return fmt::format("hds::mma_16816(&{}, &{}, &{})", args[0], args[1], args[2]);
+        case Builtin::LdMatrixX4:
+            return fmt::format("hds::ldmatrix_x4(&{}, &{})", args[0], args[1]);
+        case Builtin::LdMatrixX4Trans:
+            return fmt::format("hds::ldmatrix_x4_trans(&{}, &{})", args[0], args[1]);
+        case Builtin::CpAsync16:
+            return fmt::format("hds::cp_async_16(&{}, &{}, {})", args[0], args[1], args[2]);
+        case Builtin::CpAsyncCommit:
+            return "hds::cp_async_commit()";
+        case Builtin::CpAsyncWait:
+            return fmt::format("hds::cp_async_wait<{}>()", args[0]);
         default:
             return fmt::format("{}({})", math_name(c->builtin, c->type), fmt::join(args, ", "));
     }

@@ -84,3 +84,29 @@ def test_launchers_reject_bad_arguments():
     assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 4, -3, 4]) == 1
     assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 1 << 16, 1 << 16, 4]) == 1  # M*K >= 2^31
     assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 1_100_000, 1, 1]) == 9  # grid.y > 65535
+
+
+@gpu
+@pytest.mark.parametrize("m,n,k", [(256, 384, 64), (1000, 1003, 517), (77, 300, 1031), (129, 136, 40), (1, 8, 8),
+                                   (130, 64, 1)])
+def test_matmul_tensor_cores_f16(m, n, k):
+    # K and N multiples of 8 take the cp.async path, the others the scalar staging.
+    lib = harness.build("examples/matmul_tc.hds")
+    a, b = rand(m, k, dtype=np.float16), rand(k, n, dtype=np.float16)
+    out = lib.run("matmul_mma_f16", {"a": a, "b": b}, {"c": ((m, n), np.float16)}, {"M": m, "K": k, "N": n})
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    assert harness.rel_error(out["c"], ref) < 2e-3  # f32 accumulation, one f16 rounding
+
+
+@gpu
+@pytest.mark.parametrize("m,n,k", [(1000, 1003, 517), (512, 256, 128)])
+def test_matmul_tensor_cores_bf16(m, n, k):
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    lib = harness.build("examples/matmul_tc.hds")
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    assert lib.launch_raw("matmul_mma_bf16", [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n]) == 0
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    assert float((c.double() - ref).norm() / ref.norm()) < 1e-2

@@ -1,0 +1,69 @@
+"""Tensor-core GEMM (examples/matmul_tc.hds: the stdlib's mma.sync schedule)
+side by side with cuBLAS (torch.matmul) in the same process, f16 and bf16,
+plus the fp32 SIMT GEMM vs cuBLAS fp32 (TF32 off). Medians of CUDA events.
+
+    python3 bench/bench_gemm_tc.py --out DIR      (needs a GPU and torch)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "gpu"))
+sys.path.insert(0, str(ROOT / "bench"))
+import harness  # noqa: E402
+from bench_core import median_ms  # noqa: E402
+
+SHAPES = [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16), (1024, 1024, 1024, torch.float16),
+          (128, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.float32)]
+
+
+def row(m, n, k, dtype):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.randn(m, k, device="cuda").to(dtype)
+    b = torch.randn(k, n, device="cuda").to(dtype)
+    c = torch.empty(m, n, device="cuda", dtype=dtype)
+    if dtype == torch.float32:
+        lib, kernel = harness.build("examples/matmul_tiled.hds"), "matmul_tiled"
+    else:
+        lib = harness.build("examples/matmul_tc.hds")
+        kernel = "matmul_mma_f16" if dtype == torch.float16 else "matmul_mma_bf16"
+    fn = lib.launchers[kernel].fn
+    args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
+    assert fn(*args) == 0
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    err = float((c.double() - ref).norm() / ref.norm())
+    t_hds = median_ms(lambda: fn(*args))
+    t_ref = median_ms(lambda: torch.matmul(a, b))
+    tflops = lambda ms: 2.0 * m * n * k / ms / 1e9
+    return {"shape": f"{m}x{n}x{k}", "dtype": str(dtype).replace("torch.", ""), "kernel": kernel,
+            "hds_ms": t_hds, "cublas_ms": t_ref, "hds_tflops": tflops(t_hds), "cublas_tflops": tflops(t_ref),
+            "vs_cublas": t_ref / t_hds, "rel_err": err}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    rows = []
+    for shape in SHAPES:
+        rows.append(row(*shape))
+        print(json.dumps(rows[-1]), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "gemm.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
+    lines = ["| shape | dtype | kernel | hds TFLOP/s | cuBLAS TFLOP/s | vs cuBLAS | rel err |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['shape']} | {r['dtype']} | {r['kernel']} | {r['hds_tflops']:.0f} | {r['cublas_tflops']:.0f} | "
+                     f"{r['vs_cublas']:.2f}x | {r['rel_err']:.1e} |")
+    (args.out / "gemm.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
