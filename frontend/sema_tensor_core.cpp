@@ -40,7 +40,8 @@ std::vector<Operand> operands(Builtin b) {
 
 SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     std::vector<Operand> ops = operands(b.id);
-    ScalarType first = ScalarType::F32;
+    std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
+    size_t reference = b.id == Builtin::Mma16816 ? 1 : 0;  // the operand that gives it
     bool ok = true;
     for (size_t i = 0; i < ops.size(); ++i) {
         Expr& a = *e.args[i].value;
@@ -77,9 +78,12 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         std::string want = op.elem;
         bool type_ok = want == "any" || (want == "f32" && elem == ScalarType::F32) ||
                        (want == "half" && (elem == ScalarType::F16 || elem == ScalarType::BF16)) ||
-                       (want == "same" && elem == first);
-        if (!type_ok) fail();
-        if (i == 0 || (b.id == Builtin::Mma16816 && i == 1)) first = elem;
+                       (want == "same" && (!first || elem == *first));  // no cascade after an error
+        if (!type_ok) {
+            fail();
+            continue;
+        }
+        if (i == reference) first = elem;
         if (op.written) s->written = true;
     }
     return ok ? SemaType::void_type() : SemaType::error();

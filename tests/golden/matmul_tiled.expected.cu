@@ -6,8 +6,8 @@
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    __shared__ float sa[16][132];  // matmul_simt.hds:22
-    __shared__ float sb[16][128];  // matmul_simt.hds:23
+    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:22
+    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:23
     float acc[8][8];  // matmul_simt.hds:24
     float ra[8];  // matmul_simt.hds:25
     float rb[8];  // matmul_simt.hds:26

@@ -27,9 +27,9 @@ static __device__ __forceinline__ float warp_max(float v) {
 // kernel softmax (softmax.hds:9)
 __global__ void __launch_bounds__(256) softmax(const float* __restrict__ x, float* __restrict__ y,
                                                int R, int C) {
-    __shared__ float scratch[8];  // softmax.hds:12
-    __shared__ float row_max[1];  // softmax.hds:13
-    __shared__ float row_sum[1];  // softmax.hds:14
+    __shared__ alignas(16) float scratch[8];  // softmax.hds:12
+    __shared__ alignas(16) float row_max[1];  // softmax.hds:13
+    __shared__ alignas(16) float row_sum[1];  // softmax.hds:14
     const int row = (int)blockIdx.x;  // softmax.hds:15
     const int lane = (int)threadIdx.x % 32;  // softmax.hds:16
     const int warp = (int)threadIdx.x / 32;  // softmax.hds:17

@@ -14,7 +14,7 @@ __global__ void __launch_bounds__(128) types(const __half* __restrict__ x,
                                              unsigned* __restrict__ counts,
                                              long long* __restrict__ big, float* __restrict__ out,
                                              __half* __restrict__ hout, int N) {
-    __shared__ unsigned hist[8];  // types_and_casts.hds:8
+    __shared__ alignas(16) unsigned hist[8];  // types_and_casts.hds:8
     const int i = (int)blockIdx.x * 128 + (int)threadIdx.x;  // types_and_casts.hds:9
     if ((int)threadIdx.x < 8) {  // types_and_casts.hds:10
         hist[(int)threadIdx.x] = 0u;  // types_and_casts.hds:11
