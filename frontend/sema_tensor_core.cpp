@@ -40,7 +40,7 @@ std::vector<Operand> operands(Builtin b) {
 
 SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     std::vector<Operand> ops = operands(b.id);
-    std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
+    std::optional<ScalarType> first;                       // the type "same" refers to, once an operand gave it
     size_t reference = b.id == Builtin::Mma16816 ? 1 : 0;  // the operand that gives it
     bool ok = true;
     for (size_t i = 0; i < ops.size(); ++i) {

@@ -1,9 +1,9 @@
 // anchor.cpp — instantiating an op's hand-written schedule kernel over graph buffers.
 #include "graph/anchor.h"
 
+#include <algorithm>
 #include "frontend/ast_clone.h"
 #include "graph/rewrite.h"
-#include <algorithm>
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_visitor.h"

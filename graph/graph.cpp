@@ -76,6 +76,7 @@ namespace {
 class ReadCollector : public ir::IRVisitor {
   public:
     std::vector<ir::Buffer> found;
+    using ir::IRVisitor::visit_expr;
 
   protected:
     void visit(const ir::Load* op) override {
@@ -87,6 +88,15 @@ class ReadCollector : public ir::IRVisitor {
     }
 };
 
+void visit_compute(ReadCollector& c, const Compute& x) {
+    if (x.reduction) {
+        for (const ir::Expr& e : x.reduction->lo) c.visit_expr(e);
+        for (const ir::Expr& e : x.reduction->hi) c.visit_expr(e);
+        c.visit_expr(x.reduction->body);
+    }
+    c.visit_expr(x.value);
+}
+
 }  // namespace
 
 std::vector<ir::Buffer> reads(const Node& n) {
@@ -96,13 +106,19 @@ std::vector<ir::Buffer> reads(const Node& n) {
         case Node::Kind::Constant:
             break;
         case Node::Kind::Compute:
-            if (n.compute.reduction) {
-                for (const ir::Expr& e : n.compute.reduction->lo) c.visit_expr(e);
-                for (const ir::Expr& e : n.compute.reduction->hi) c.visit_expr(e);
-                c.visit_expr(n.compute.reduction->body);
-            }
-            c.visit_expr(n.compute.value);
+            visit_compute(c, n.compute);
             break;
+        case Node::Kind::RowGroup: {
+            for (const auto& [b, r] : n.row_reductions) visit_compute(c, r);
+            visit_compute(c, n.compute);
+            std::vector<ir::Buffer> outside;
+            for (const ir::Buffer& b : c.found) {
+                bool inner = false;
+                for (const auto& rr : n.row_reductions) inner |= rr.first == b;
+                if (!inner) outside.push_back(b);
+            }
+            return outside;
+        }
         case Node::Kind::Anchor:
             c.visit_stmt(n.anchor.body);
             break;

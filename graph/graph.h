@@ -42,7 +42,7 @@ struct Compute {
 };
 
 struct Node {
-    enum class Kind { Input, Constant, Compute, Anchor };
+    enum class Kind { Input, Constant, Compute, Anchor, RowGroup };
     Kind kind = Kind::Compute;
     ir::Buffer buffer;
     std::string ops;    // the operators folded into this node, for names and comments ("matmul+add+gelu")
@@ -50,6 +50,10 @@ struct Node {
     ir::Expr constant;  // Constant: a rank-0 value
     Compute compute;    // Compute
     ir::Kernel anchor;  // Anchor: the schedule kernel over graph buffers
+    // RowGroup: reductions over the rows of `compute` (an injective node over
+    // [rows..., N]) computed in the same kernel, one row per block; loads of
+    // their buffers read the row's result (see passes/fuse_rows.cpp).
+    std::vector<std::pair<ir::Buffer, Compute>> row_reductions;
     bool dead = false;  // removed by a pass
 };
 

@@ -34,6 +34,13 @@ void print_graph(const Graph& g, std::ostream& os) {
             case Node::Kind::Anchor:
                 os << n->ops << " (schedule kernel)\n";
                 break;
+            case Node::Kind::RowGroup: {
+                os << n->ops << " rows {";
+                for (size_t i = 0; i < n->row_reductions.size(); ++i)
+                    os << (i ? ", " : "") << n->row_reductions[i].first->name;
+                os << "} [" << axes_of(n->compute) << "] " << ir::to_string(n->compute.value) << "\n";
+                break;
+            }
             case Node::Kind::Compute: {
                 const Compute& c = n->compute;
                 os << n->ops << " [" << axes_of(c) << "]";

@@ -19,6 +19,7 @@ const std::vector<Pass>& passes() {
         {"fold_constants", fold_constants},
         {"fuse_epilogues", fuse_epilogues},
         {"inline_injective", inline_injective},
+        {"fuse_rows", fuse_rows},
     };
     return all;
 }

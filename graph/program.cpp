@@ -64,6 +64,8 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
         k.body = n.anchor.body;
         k.grid = n.anchor.grid;
         k.block = n.anchor.block;
+    } else if (n.kind == Node::Kind::RowGroup) {
+        schedule_row_group(n, k);
     } else if (n.compute.injective()) {
         schedule_injective(n, k);
     } else {

@@ -1,6 +1,8 @@
 // schedule.cpp — automatic schedules of injective and reduction nodes.
 #include "graph/schedule.h"
 
+#include <map>
+
 #include "graph/rewrite.h"
 #include "graph/shapes.h"
 #include "ir/ir_visitor.h"
@@ -54,10 +56,9 @@ bool uses(const ir::Expr& e, const ir::Var& v) {
     return false;
 }
 
-// One block per output element when the first load of the body walks the
-// innermost reduction variable contiguously (its last index uses that
-// variable and no output axis): row reductions, softmax, norms.
-bool block_per_output(const Compute& c) {
+}  // namespace
+
+bool contiguous_rows(const Compute& c) {
     const Reduction& r = *c.reduction;
     const ir::Load* first = nullptr;
     replace_loads(r.body, [&](const ir::Load& l) -> ir::Expr {
@@ -72,6 +73,8 @@ bool block_per_output(const Compute& c) {
     return true;
 }
 
+namespace {
+
 // acc = combine(acc, shfl_xor(acc, 16)) ... down to 1.
 void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc) {
     for (int off = 16; off >= 1; off /= 2) {
@@ -82,6 +85,7 @@ void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc) 
 
 // Declarations of the reduction variables for the flat reduction index `flat`.
 std::vector<ir::Stmt> reduction_point(const Reduction& r, const ir::Expr& flat, SourceLoc loc) {
+    if (r.vars.size() == 1) return {ir::Decl::make(loc, r.vars[0], ir::simplify(ir::add(r.lo[0], flat)), true)};
     std::vector<ir::Expr> extents;
     std::vector<ir::Var> offsets;
     for (size_t i = 0; i < r.vars.size(); ++i) {
@@ -92,6 +96,39 @@ std::vector<ir::Stmt> reduction_point(const Reduction& r, const ir::Expr& flat, 
     for (size_t i = 0; i < r.vars.size(); ++i)
         out.push_back(ir::Decl::make(loc, r.vars[i], ir::simplify(ir::add(r.lo[i], offsets[i])), true));
     return out;
+}
+
+ir::Buffer partial_buffer(ScalarType t) {
+    return ir::make_buffer("partial", t, {ir::i32(kThreads / 32)}, ir::Scope::Shared);
+}
+
+ir::Expr extent_of(const Reduction& r) {
+    ir::Expr extent = ir::i32(1);
+    for (size_t i = 0; i < r.vars.size(); ++i) extent = ir::simplify(ir::mul(extent, ir::sub(r.hi[i], r.lo[i])));
+    return extent;
+}
+
+// Declares r.acc, accumulates r's body over its ranges strided by the block,
+// and reduces across the block (warp shuffles, then `partial` in shared
+// memory): afterwards every lane of warp 0 holds the total, and `tail` runs there.
+void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
+                  std::vector<ir::Stmt>& body) {
+    body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
+    ir::Var ri = ir::make_var(ScalarType::I32, "r");
+    std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
+    point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
+    body.push_back(ir::For::make(loc, ri, tid(), extent_of(r), ir::i32(kThreads), false, block(loc, point)));
+    warp_reduce(r, body, loc);
+    constexpr int warps = kThreads / 32;
+    ir::Expr lane = ir::mod(tid(), ir::i32(32)), warp = ir::div(tid(), ir::i32(32));
+    body.push_back(ir::If::make(loc, eq(lane, ir::i32(0)), ir::Store::make(loc, partial, {warp}, r.acc), nullptr));
+    body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
+    std::vector<ir::Stmt> first;
+    ir::Expr mine = ir::Select::make(lt(tid(), ir::i32(warps)), ir::Load::make(partial, {tid()}), r.init());
+    first.push_back(ir::Assign::make(loc, r.acc, mine));
+    warp_reduce(r, first, loc);
+    for (ir::Stmt& t : tail) first.push_back(t);
+    body.push_back(ir::If::make(loc, lt(tid(), ir::i32(32)), block(loc, first), nullptr));
 }
 
 }  // namespace
@@ -129,12 +166,10 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
     SourceLoc loc = n.loc;
     const Shape& shape = n.buffer->shape;
     ir::Expr total = numel(shape);
-    ir::Expr extent = ir::i32(1);
-    for (size_t i = 0; i < r.vars.size(); ++i) extent = ir::simplify(ir::mul(extent, ir::sub(r.hi[i], r.lo[i])));
     std::vector<ir::Expr> at(c.axes.begin(), c.axes.end());
     std::vector<ir::Stmt> body;
 
-    if (!block_per_output(c)) {
+    if (!contiguous_rows(c)) {
         // One thread per output element.
         k.grid = {ceil_div(total, kThreads)};
         k.block = {ir::i32(kThreads)};
@@ -157,24 +192,72 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
     ir::Var out = ir::make_var(ScalarType::I32, "out_idx");
     body.push_back(ir::Decl::make(loc, out, bid(), true));
     for (ir::Stmt& s : unravel(out, c.axes, shape, loc)) body.push_back(s);
-    body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
-    ir::Var ri = ir::make_var(ScalarType::I32, "r");
-    std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
-    point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
-    body.push_back(ir::For::make(loc, ri, tid(), extent, ir::i32(kThreads), false, block(loc, point)));
-    warp_reduce(r, body, loc);
-    constexpr int warps = kThreads / 32;
-    ir::Buffer partial = ir::make_buffer("partial", r.acc->type, {ir::i32(warps)}, ir::Scope::Shared);
+    ir::Buffer partial = partial_buffer(r.acc->type);
     body.push_back(ir::Alloc::make(loc, partial));
-    ir::Expr lane = ir::mod(tid(), ir::i32(32)), warp = ir::div(tid(), ir::i32(32));
-    body.push_back(ir::If::make(loc, eq(lane, ir::i32(0)), ir::Store::make(loc, partial, {warp}, r.acc), nullptr));
-    body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
-    std::vector<ir::Stmt> first;
-    ir::Expr mine = ir::Select::make(lt(tid(), ir::i32(warps)), ir::Load::make(partial, {tid()}), r.init());
-    first.push_back(ir::Assign::make(loc, r.acc, mine));
-    warp_reduce(r, first, loc);
-    first.push_back(ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, n.buffer, at, c.value), nullptr));
-    body.push_back(ir::If::make(loc, lt(tid(), ir::i32(32)), block(loc, first), nullptr));
+    block_reduce(r, partial,
+                 {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, n.buffer, at, c.value), nullptr)}, loc,
+                 body);
+    k.body = block(loc, body);
+}
+
+}  // namespace hds::graph
+
+namespace hds::graph {
+
+void schedule_row_group(const Node& n, ir::Kernel& k) {
+    const Compute& out = n.compute;
+    SourceLoc loc = n.loc;
+    Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
+    std::vector<ir::Var> row_axes(out.axes.begin(), out.axes.end() - 1);
+    k.grid = {numel(rows)};
+    k.block = {ir::i32(kThreads)};
+    std::vector<ir::Stmt> body;
+    ir::Var row = ir::make_var(ScalarType::I32, "row");
+    body.push_back(ir::Decl::make(loc, row, bid(), true));
+    for (ir::Stmt& s : unravel(row, row_axes, rows, loc)) body.push_back(s);
+
+    // One shared scratch per accumulator type, one shared slot per result type.
+    std::map<ScalarType, ir::Buffer> partial, result;
+    auto scratch = [&](std::map<ScalarType, ir::Buffer>& m, ScalarType t, const char* base, ir::Expr size) {
+        auto it = m.find(t);
+        if (it != m.end()) return it->second;
+        std::string name = m.empty() ? base : std::string(base) + "_" + std::string(scalar_name(t));
+        ir::Buffer b = ir::make_buffer(name, t, {std::move(size)}, ir::Scope::Shared);
+        body.push_back(ir::Alloc::make(loc, b));
+        return m[t] = b;
+    };
+    // Loads of a finished row reduction read its value.
+    std::map<const ir::BufferNode*, ir::Var> values;
+    LoadFn from_values = [&](const ir::Load& l) -> ir::Expr {
+        auto it = values.find(l.buffer.get());
+        return it == values.end() ? nullptr : it->second;
+    };
+    auto localize = [&](const ir::Expr& e, const VarMap& m) { return replace_loads(substitute(e, m), from_values); };
+
+    for (const auto& [buf, c] : n.row_reductions) {
+        Reduction r = *c.reduction;
+        VarMap m;
+        for (size_t d = 0; d < c.axes.size(); ++d) m[c.axes[d].get()] = row_axes[d];
+        ir::Var acc = ir::make_var(r.acc->type, buf->name + "_acc");
+        m[r.acc.get()] = acc;
+        r.body = localize(r.body, m);
+        for (ir::Expr& e : r.lo) e = localize(e, m);
+        for (ir::Expr& e : r.hi) e = localize(e, m);
+        ir::Expr value = localize(c.value, m);
+        r.acc = acc;
+        ir::Buffer p = scratch(partial, acc->type, "partial", ir::i32(kThreads / 32));
+        ir::Buffer res = scratch(result, buf->elem, "row_value", ir::i32(1));
+        block_reduce(
+            r, p, {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, value), nullptr)},
+            loc, body);
+        body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
+        ir::Var v = ir::make_var(buf->elem, buf->name);
+        body.push_back(ir::Decl::make(loc, v, ir::Load::make(res, {ir::i32(0)}), true));
+        values[buf.get()] = v;
+    }
+    std::vector<ir::Expr> at(out.axes.begin(), out.axes.end());
+    ir::Stmt store = ir::Store::make(loc, n.buffer, at, replace_loads(out.value, from_values));
+    body.push_back(ir::For::make(loc, out.axes.back(), tid(), n.buffer->shape.back(), ir::i32(kThreads), false, store));
     k.body = block(loc, body);
 }
 

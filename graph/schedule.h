@@ -15,6 +15,13 @@ constexpr int kThreads = 256;
 // Body, grid and block of the kernel computing `n` (a compute node).
 void schedule_injective(const Node& n, ir::Kernel& k);
 void schedule_reduction(const Node& n, ir::Kernel& k);
+// A row group: one block per row computes the row's reductions, then the row.
+void schedule_row_group(const Node& n, ir::Kernel& k);
+
+// A reduction whose body's first load walks the innermost reduction variable
+// contiguously (its last index uses that variable and no output axis): row
+// sums, softmax, norms. Scheduled one block per output element.
+bool contiguous_rows(const Compute& c);
 
 // Declarations `const int axes[d] = ...` unravelling `flat` over `shape`.
 std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,

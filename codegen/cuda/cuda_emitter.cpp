@@ -98,8 +98,8 @@ class BodyEmitter {
                 // 16-byte alignment: vector accesses, ldmatrix and cp.async need it.
                 bool half = a->buffer->elem == ScalarType::F16 || a->buffer->elem == ScalarType::BF16;
                 std::string space = a->buffer->scope == ir::Scope::Shared ? "__shared__ alignas(16) "
-                                    : half                                 ? "alignas(16) "
-                                                                           : "";
+                                    : half                                ? "alignas(16) "
+                                                                          : "";
                 w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
                                     dims, origin(s)));
                 break;

@@ -20,5 +20,9 @@ void fuse_epilogues(Graph& g);
 // users (prologues of reductions and anchors, chains of elementwise ops),
 // except the output and nodes an anchor would recompute per tile.
 void inline_injective(Graph& g);
+// fuse_rows.cpp: reductions over the rows of an injective node that only it
+// (and each other) read are computed in its kernel, one block per row
+// (softmax, layer norm: one kernel each).
+void fuse_rows(Graph& g);
 
 }  // namespace hds::graph

@@ -56,9 +56,10 @@ def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = N
         return {name: np.load(tmp / f"out_{name}.npy") for name in outputs}
 
 
-def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "reduce.hds", "nn.hds")) -> np.ndarray:
+def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "reduce.hds", "nn.hds"),
+              racecheck: bool = False) -> np.ndarray:
     """Compiles a graph given as source text (stdlib files imported) and runs it; returns its output."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{graph}.hds"
         path.write_text("".join(f'import "{i}";\n' for i in imports) + text)
-        return run(path, graph, inputs, ["out"])["out"]
+        return run(path, graph, inputs, ["out"], racecheck=racecheck)["out"]

@@ -113,6 +113,16 @@ def test_softmax_and_log_softmax():
           np.log(softmax(x.astype(np.float64))))
 
 
+def test_row_groups_are_one_kernel_without_races():
+    # softmax and layer_norm: their row reductions run in the kernel of the row (fuse_rows)
+    x, g, b = f32(6, 300), f32(300), f32(300)
+    src = "graph g(x: f32[R, 300], g: f32[300], b: f32[300]) -> f32[R, 300] { return softmax(layer_norm(x, g, b)); }"
+    out = emulator.run_graph(src, "g", {"x": x, "g": g, "b": b}, racecheck=True)
+    xd = x.astype(np.float64)
+    ln = (xd - xd.mean(1, keepdims=True)) / np.sqrt(xd.var(1, keepdims=True) + 1e-5) * g + b
+    close(out, softmax(ln))
+
+
 def test_layer_norm_and_rms_norm():
     x, g, b = f32(5, 37), f32(37), f32(37)
     xd = x.astype(np.float64)
