@@ -160,6 +160,37 @@ void schedule_injective(const Node& n, ir::Kernel& k) {
     k.body = block(n.loc, body);
 }
 
+namespace {
+
+enum class Strategy { ThreadPerOutput, WarpPerOutput, BlockPerOutput };
+
+// Some load that streams through the reduction (an index uses a reduction
+// variable) has a last index following the innermost output axis: neighbouring
+// threads, one per output, read neighbouring elements.
+bool coalesced_across_outputs(const Compute& c) {
+    bool found = false;
+    const Reduction& r = *c.reduction;
+    replace_loads(r.body, [&](const ir::Load& l) -> ir::Expr {
+        bool stream = false;
+        for (const ir::Expr& i : l.indices)
+            for (const ir::Var& v : r.vars) stream |= uses(i, v);
+        if (stream && !l.indices.empty() && !c.axes.empty() && uses(l.indices.back(), c.axes.back())) found = true;
+        return nullptr;
+    });
+    return found;
+}
+
+// Threads of a block read memory side by side: along the outputs when a load
+// allows it (column sums, p @ v in attention, convolutions), else along the
+// reduction (rows), by a warp when the reduction is short, else by the block.
+Strategy strategy(const Compute& c) {
+    if (coalesced_across_outputs(c) || !contiguous_rows(c)) return Strategy::ThreadPerOutput;
+    auto extent = ir::const_int(extent_of(*c.reduction));
+    return extent && *extent <= 256 ? Strategy::WarpPerOutput : Strategy::BlockPerOutput;
+}
+
+}  // namespace
+
 void schedule_reduction(const Node& n, ir::Kernel& k) {
     const Compute& c = n.compute;
     const Reduction& r = *c.reduction;
@@ -169,7 +200,30 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
     std::vector<ir::Expr> at(c.axes.begin(), c.axes.end());
     std::vector<ir::Stmt> body;
 
-    if (!contiguous_rows(c)) {
+    Strategy how = strategy(c);
+    if (how == Strategy::WarpPerOutput) {
+        // One warp per output element: 8 outputs per block, lanes stride over the reduction.
+        constexpr int warps = kThreads / 32;
+        k.grid = {ceil_div(total, warps)};
+        k.block = {ir::i32(kThreads)};
+        ir::Var out = ir::make_var(ScalarType::I32, "out_idx");
+        body.push_back(
+            ir::Decl::make(loc, out, ir::add(ir::mul(bid(), ir::i32(warps)), ir::div(tid(), ir::i32(32))), true));
+        std::vector<ir::Stmt> inner = unravel(out, c.axes, shape, loc);
+        inner.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
+        ir::Var ri = ir::make_var(ScalarType::I32, "r");
+        std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
+        point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
+        inner.push_back(
+            ir::For::make(loc, ri, ir::mod(tid(), ir::i32(32)), extent_of(r), ir::i32(32), false, block(loc, point)));
+        warp_reduce(r, inner, loc);
+        ir::Expr lane0 = eq(ir::mod(tid(), ir::i32(32)), ir::i32(0));
+        inner.push_back(ir::If::make(loc, lane0, ir::Store::make(loc, n.buffer, at, c.value), nullptr));
+        body.push_back(ir::If::make(loc, lt(out, total), block(loc, inner), nullptr));  // uniform per warp
+        k.body = block(loc, body);
+        return;
+    }
+    if (how == Strategy::ThreadPerOutput) {
         // One thread per output element.
         k.grid = {ceil_div(total, kThreads)};
         k.block = {ir::i32(kThreads)};

@@ -61,8 +61,9 @@ class RowGrouper {
 
   private:
     bool candidate(const Node& p) const {
-        return p.kind == Node::Kind::Compute && p.compute.reduction && same_shape(storage_shape(rows_), p.buffer->shape) &&
-               p.buffer->shape.size() == rows_.size() && contiguous_rows(p.compute);
+        return p.kind == Node::Kind::Compute && p.compute.reduction &&
+               same_shape(storage_shape(rows_), p.buffer->shape) && p.buffer->shape.size() == rows_.size() &&
+               contiguous_rows(p.compute);
     }
     bool contains(const Node* n) const { return std::find(group_.begin(), group_.end(), n) != group_.end(); }
     bool add(Node* p) {

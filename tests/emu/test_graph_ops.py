@@ -80,10 +80,11 @@ def test_where_and_casts():
     np.testing.assert_array_equal(graph({"h": "f16[7]"}, "f32[7]", "return to_f32(h);", {"h": h}), h.astype(np.float32))
 
 
+@pytest.mark.parametrize("width", [301, 37])  # a block per row; a warp per row (short rows)
 @pytest.mark.parametrize("op,ref", [("sum", np.sum), ("mean", np.mean), ("max", np.max), ("min", np.min)])
-def test_reduce_last_axis(op, ref):
-    x = f32(3, 301)
-    out = graph({"x": "f32[R, 301]"}, "f32[R]", f"return {op}(x);", {"x": x})
+def test_reduce_last_axis(op, ref, width):
+    x = f32(11, width)
+    out = graph({"x": f"f32[R, {width}]"}, "f32[R]", f"return {op}(x);", {"x": x})
     close(out, ref(x.astype(np.float64), axis=1))
 
 
