@@ -8,7 +8,7 @@ set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 raw=$(mktemp -d)
 mv "$out/device.txt" "$raw/device.txt"
-python3 -m pytest -q -rs tests/gpu 2>&1 | tail -15 | tee "$out/pytest.txt"
+python3 -m pytest -q -rs tests/gpu 2>&1 | tail -25 | tee "$out/pytest.txt"
 python3 bench/bench_gemm_tc.py --out "$raw" 2>&1 | tail -8
 python3 bench/bench_memory.py --out "$raw" 2>&1 | tail -10
 python3 bench/bench_graphs.py --out "$raw" 2>&1 | tail -6

@@ -1,0 +1,110 @@
+"""Stdlib operators in small graphs (tests/gpu/ops/*.hds) on the GPU against
+torch on odd shapes: broadcasting, f16/bf16, reductions over axes, softmax,
+norms, convolution + pooling, attention, embedding/concat/slice, bmm + linear.
+Outputs start as NaN so unwritten elements fail."""
+import pytest
+
+import harness
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+F = pytest.importorskip("torch.nn.functional", reason="torch is not installed")
+gpu = pytest.mark.gpu
+
+
+def rnd(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device="cuda").to(dtype)
+
+
+def run(name, inputs, sizes, out_shape, dtype):
+    graph = harness.build_graph(f"tests/gpu/ops/{name}.hds")
+    out = torch.full(out_shape, float("nan"), device="cuda", dtype=dtype)
+    ws = torch.empty(max(graph.workspace_size(sizes), 1), dtype=torch.uint8, device="cuda")
+    assert graph.run({**inputs, "out": out}, sizes, ws) == 0
+    torch.cuda.synchronize()
+    return out
+
+
+def check(out, ref, tol):
+    assert torch.isfinite(out).all()
+    err = float((out.double() - ref.double()).norm() / ref.double().norm())
+    assert err < tol, err
+
+
+def up(t):
+    return t.double() if t.is_floating_point() else t
+
+
+@gpu
+def test_broadcast():
+    a, b = rnd(5, 1, 7), rnd(3, 1)
+    check(run("op_broadcast", {"a": a, "b": b}, {}, (5, 3, 7), torch.float32), torch.maximum(a * b - 1, a), 1e-6)
+
+
+@gpu
+def test_unary_f16():
+    x = rnd(301, 33, dtype=torch.float16)
+    xd = x.double()
+    ref = F.silu(xd) + torch.tanh(xd) + torch.sigmoid(xd) + F.gelu(xd)
+    check(run("op_unary_f16", {"x": x}, {"N": 301}, (301, 33), torch.float16), ref, 2e-3)
+
+
+@gpu
+def test_reduce_axes():
+    x = rnd(9, 1001, 13)
+    check(run("op_reduce_axes", {"x": x}, {"A": 1001}, (1001,), torch.float32), x.double().mean(dim=(0, 2)), 1e-5)
+
+
+@gpu
+def test_max_rows_f16():
+    x = rnd(3001, 37, dtype=torch.float16)
+    out = run("op_max_rows", {"x": x}, {"R": 3001}, (3001,), torch.float16)
+    assert torch.equal(out, x.max(dim=1).values)
+
+
+@gpu
+@pytest.mark.parametrize("rows", [1, 129])
+def test_softmax_f16_and_log_softmax(rows):
+    x = rnd(rows, 1000, dtype=torch.float16) * 4
+    check(run("op_softmax_f16", {"x": x}, {"R": rows}, (rows, 1000), torch.float16), torch.softmax(x.double(), -1),
+          2e-3)
+    y = rnd(rows, 77)
+    check(run("op_log_softmax", {"x": y}, {"R": rows}, (rows, 77), torch.float32), torch.log_softmax(y.double(), -1),
+          1e-5)
+
+
+@gpu
+def test_rms_norm_bf16():
+    x, g = rnd(67, 96, dtype=torch.bfloat16), rnd(96, dtype=torch.bfloat16)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
+    check(run("op_rms_norm", {"x": x, "g": g}, {"R": 67}, (67, 96), torch.bfloat16), ref, 1e-2)
+
+
+@gpu
+def test_conv_relu_pool():
+    x, w = rnd(3, 3, 17, 15), rnd(8, 3, 3, 3)
+    ref = F.max_pool2d(F.relu(F.conv2d(x.double(), w.double(), stride=2, padding=1)), 2)
+    check(run("op_conv_pool", {"x": x, "w": w}, {"N": 3}, (3, 8, 4, 4), torch.float32), ref, 1e-5)
+
+
+@gpu
+@pytest.mark.parametrize("lq,lk", [(129, 77), (1, 1)])
+def test_attention_f16(lq, lk):
+    q, k, v = rnd(2, lq, 64, dtype=torch.float16), rnd(2, lk, 64, dtype=torch.float16), rnd(2, lk, 32, dtype=torch.float16)
+    ref = torch.softmax(q.double() @ k.double().transpose(1, 2) * 0.125, -1) @ v.double()
+    check(run("op_attention", {"q": q, "k": k, "v": v}, {"L": lq, "M": lk}, (2, lq, 32), torch.float16), ref, 3e-3)
+
+
+@gpu
+def test_embedding_concat_slice():
+    t, ids, y = rnd(50, 6), torch.randint(0, 50, (41,), device="cuda", dtype=torch.int32), rnd(41, 3)
+    ref = torch.cat([t[ids.long()], y], dim=1)[:, 2:7]
+    out = run("op_embedding_concat", {"t": t, "ids": ids, "y": y}, {"N": 41}, (41, 5), torch.float32)
+    assert torch.equal(out, ref)
+
+
+@gpu
+def test_bmm_linear():
+    a, b, w, c = rnd(3, 45, 20), rnd(3, 20, 11), rnd(7, 11), rnd(7)
+    ref = F.linear(a.double() @ b.double(), w.double(), c.double())
+    check(run("op_bmm_linear", {"a": a, "b": b, "w": w, "c": c}, {"M": 45}, (3, 45, 7), torch.float32), ref, 1e-5)
