@@ -23,6 +23,26 @@ SHAPES = [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16),
           (128, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.float32)]
 
 
+def variant_rows():
+    """The pipeline depth of the tensor-core GEMM: 2, 3, 4 stages, f16."""
+    lib = harness.build("bench/tc_variants/mma_stages.hds")
+    rows = []
+    for m, n, k in [(4096, 4096, 4096), (1024, 1024, 1024), (128, 4096, 4096)]:
+        a = torch.randn(m, k, device="cuda").half()
+        b = torch.randn(k, n, device="cuda").half()
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        t_ref = median_ms(lambda: torch.matmul(a, b))
+        for kernel in ("mma_s2", "mma_s3", "mma_s4"):
+            fn = lib.launchers[kernel].fn
+            args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
+            assert fn(*args) == 0
+            t = median_ms(lambda: fn(*args))
+            rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": kernel, "hds_ms": t, "cublas_ms": t_ref,
+                         "hds_tflops": 2.0 * m * n * k / t / 1e9, "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9,
+                         "vs_cublas": t_ref / t, "rel_err": float("nan")})
+    return rows
+
+
 def row(m, n, k, dtype):
     torch.backends.cuda.matmul.allow_tf32 = False
     a = torch.randn(m, k, device="cuda").to(dtype)
@@ -55,6 +75,7 @@ def main():
     for shape in SHAPES:
         rows.append(row(*shape))
         print(json.dumps(rows[-1]), flush=True)
+    rows += variant_rows()
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "gemm.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
     lines = ["| shape | dtype | kernel | hds TFLOP/s | cuBLAS TFLOP/s | vs cuBLAS | rel err |", "|---|---|---|---|---|---|---|"]

@@ -221,10 +221,14 @@ struct Param {
     Symbol* symbol = nullptr;
 };
 
-// `<T, U>` after a kernel's or an op's name: element-type variables.
+// `<T, U>` after a kernel's or an op's name: element-type variables; for
+// kernels also integer parameters (`STAGES: i32 = 3`), constants per instance.
 struct TypeParam {
     std::string name;
     SourceRange range;
+    std::string value_type;               // "" for an element type, else the integer type
+    const Expr* default_value = nullptr;  // owned by `default_owner`
+    std::shared_ptr<Expr> default_owner;
 };
 
 enum class DeclKind { Import, Const, Kernel, DeviceFn, Op, Graph };
@@ -260,7 +264,7 @@ struct KernelDecl : Decl {
     // `kernel name = generic<f16>;`: until instantiated (module_loader), only these are set.
     std::string instance_of;
     SourceRange instance_of_range;
-    std::vector<TypeParam> type_args;
+    std::vector<ExprPtr> type_args;  // element type names and integer constants
     KernelDecl(SourceRange r) : Decl(DeclKind::Kernel, r) {}
 };
 struct DeviceFnDecl : Decl {

@@ -89,8 +89,16 @@ class Builder {
 
     std::vector<TypeParam> type_params(HdsParser::TypeParamsContext* ctx) {
         std::vector<TypeParam> out;
-        if (ctx)
-            for (auto* id : ctx->ID()) out.push_back({id->getText(), range(id)});
+        if (!ctx) return out;
+        for (auto* tp : ctx->typeParam()) {
+            TypeParam p{tp->ID()->getText(), range(tp->ID()), "", nullptr, nullptr};
+            if (tp->scalarType()) p.value_type = tp->scalarType()->getText();
+            if (tp->expr()) {
+                p.default_owner = std::shared_ptr<Expr>(expr(tp->expr()).release());
+                p.default_value = p.default_owner.get();
+            }
+            out.push_back(std::move(p));
+        }
         return out;
     }
 
@@ -124,8 +132,7 @@ class Builder {
         d->name_range = range(ctx->ID(0));
         d->instance_of = ctx->ID(1)->getText();
         d->instance_of_range = range(ctx->ID(1));
-        for (size_t i = 2; i < ctx->ID().size(); ++i)
-            d->type_args.push_back({ctx->ID(i)->getText(), range(ctx->ID(i))});
+        for (auto* e : ctx->expr()) d->type_args.push_back(expr(e));
         return d;
     }
 

@@ -237,6 +237,25 @@ std::unique_ptr<BlockStmt> clone_block(const BlockStmt& b, const CloneMap& map) 
     return block_of(b, map);
 }
 
+void bind_value_params(const KernelDecl& generic, std::map<std::string, const Expr*> values, CloneMap& map) {
+    std::map<std::string, std::pair<const Expr*, std::string>> bound;  // value, type
+    for (const TypeParam& p : generic.type_params) {
+        if (p.value_type.empty()) continue;
+        auto it = values.find(p.name);
+        const Expr* v = it != values.end() ? it->second : p.default_value;
+        if (v) bound[p.name] = {v, p.value_type};
+    }
+    map.name = [bound](const NameExpr& n) -> ExprPtr {
+        auto it = bound.find(n.name);
+        if (it == bound.end()) return nullptr;
+        auto cast = std::make_unique<CastExpr>(n.range);
+        cast->target = it->second.second;
+        cast->target_range = n.range;
+        cast->operand = clone_expr(*it->second.first, CloneMap{});
+        return cast;
+    };
+}
+
 std::unique_ptr<KernelDecl> clone_kernel(const KernelDecl& k, const std::string& name, const CloneMap& map) {
     auto o = std::make_unique<KernelDecl>(k.range);
     o->name = name;

@@ -28,6 +28,10 @@ ExprPtr clone_expr(const Expr& e, const CloneMap& map);
 std::vector<ExprPtr> clone_list(const std::vector<ExprPtr>& list, const CloneMap& map);
 TypeRef clone_type(const TypeRef& t, const CloneMap& map);
 std::unique_ptr<BlockStmt> clone_block(const BlockStmt& b, const CloneMap& map);
+// Replaces the integer parameters of a generic kernel (`STAGES: i32 = 3`) by
+// `values[name]` or their default (as `cast<type>(value)`): sets `map.name`.
+void bind_value_params(const KernelDecl& generic, std::map<std::string, const Expr*> values, CloneMap& map);
+
 // A non-generic copy of a generic kernel under the name `name`.
 std::unique_ptr<KernelDecl> clone_kernel(const KernelDecl& k, const std::string& name, const CloneMap& map);
 

@@ -59,19 +59,31 @@ void Sema::instantiate_kernels(Module& m) {
             diags_.error(DiagId::kernel_instance_unknown, inst.instance_of_range, inst.instance_of);
             continue;
         }
-        if (generic->type_params.size() != inst.type_args.size()) {
+        size_t required = 0;
+        for (const TypeParam& p : generic->type_params) required += p.value_type.empty() || !p.default_value;
+        if (inst.type_args.size() < required || inst.type_args.size() > generic->type_params.size()) {
             diags_.error(DiagId::kernel_instance_args, inst.instance_of_range, inst.instance_of,
                          generic->type_params.size(), inst.type_args.size());
             continue;
         }
         CloneMap map;
+        std::map<std::string, const Expr*> values;
         bool ok = true;
         for (size_t i = 0; i < inst.type_args.size(); ++i) {
-            ScalarType t = ScalarType::F32;
-            ok &= resolve_scalar(inst.type_args[i].name, inst.type_args[i].range, &t);
-            map.types[generic->type_params[i].name] = inst.type_args[i].name;
+            const TypeParam& p = generic->type_params[i];
+            Expr& arg = *inst.type_args[i];
+            if (p.value_type.empty()) {  // an element type: a scalar type's name
+                ScalarType t = ScalarType::F32;
+                std::string name = arg.kind == ExprKind::Name ? as<NameExpr>(arg).name : "";
+                ok &= resolve_scalar(name.empty() ? "<expression>" : name, arg.range, &t);
+                map.types[p.name] = name;
+            } else {
+                ok &= check_const_int(arg, "an integer kernel parameter").has_value();
+                values[p.name] = &arg;
+            }
         }
         if (!ok) continue;
+        bind_value_params(*generic, values, map);
         auto k = clone_kernel(*generic, inst.name, map);
         k->name_range = inst.name_range;
         k->from_import = inst.from_import;
@@ -262,7 +274,7 @@ void Sema::check_kernel(KernelDecl& k) {
     }
     if (constant && threads > 1024) diags_.error(DiagId::block_too_large, k.block_range, threads);
     check_block(*k.body, false);
-    if (shared_bytes_ > 49152) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared_bytes_);
+    if (shared_bytes_ > 232448) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared_bytes_);
     kernel_ = nullptr;
     block_dims_.clear();
 }

@@ -20,9 +20,11 @@ item
 importDecl   : 'import' STRING ';' ;
 constDecl    : 'const' ID ':' typeRef '=' expr ';' ;
 kernelDecl   : 'kernel' ID typeParams? '(' paramList? ')' launchConfig block ;
-typeParams   : '<' ID (',' ID)* '>' ;
-// `kernel matmul_f16 = matmul_simt<f16>;` instantiates a generic kernel.
-kernelInstance : 'kernel' ID '=' ID '<' ID (',' ID)* '>' ';' ;
+// Element-type parameters `T`, or integer parameters `STAGES: i32 = 3` (kernels).
+typeParams   : '<' typeParam (',' typeParam)* '>' ;
+typeParam    : ID (':' scalarType ('=' expr)?)? ;
+// `kernel matmul_f16 = matmul_mma<f16, 4>;` instantiates a generic kernel.
+kernelInstance : 'kernel' ID '=' ID '<' expr (',' expr)* '>' ';' ;
 launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ;
 deviceFnDecl : 'device' 'fn' ID '(' paramList? ')' ('->' typeRef)? block ;
 

@@ -95,6 +95,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     }
 
     CloneMap map;
+    bind_value_params(*generic, {}, map);  // integer parameters take their defaults (tuning will choose)
     for (const TypeParam& tp : generic->type_params) {
         auto it = types.find(tp.name);
         if (it != types.end()) map.types[tp.name] = scalar_name(it->second);

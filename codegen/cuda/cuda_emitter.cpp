@@ -7,14 +7,29 @@
 #include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
+#include "ir/ir_visitor.h"
 
 namespace hds::codegen {
 
 namespace {
 
+// Shared arrays of a body, in order, with their sizes in bytes.
+class SharedArrays : public ir::IRVisitor {
+  public:
+    int64_t total = 0;
+
+  protected:
+    void visit(const ir::Alloc* a) override {
+        if (a->buffer->scope != ir::Scope::Shared) return;
+        total += (a->buffer->constant_elements() * byte_size(a->buffer->elem) + 15) / 16 * 16;
+    }
+};
+
 class BodyEmitter {
   public:
-    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts) : w_(w), m_(m), opts_(opts) {}
+    // `dynamic`: shared arrays are carved out of the dynamic shared memory.
+    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false)
+        : w_(w), m_(m), opts_(opts), dynamic_(dynamic) {}
 
     void body(const ir::Stmt& s) {
         if (auto* b = ir::as<ir::Block>(s)) {
@@ -95,6 +110,14 @@ class BodyEmitter {
                 auto* a = ir::as<ir::Alloc>(s);
                 std::string dims;
                 for (const ir::Expr& d : a->buffer->shape) dims += "[" + e_.print(d) + "]";
+                if (dynamic_ && a->buffer->scope == ir::Scope::Shared) {
+                    // A reference to an array type keeps the t[i][j] syntax.
+                    w_.line(fmt::format("auto& {} = *reinterpret_cast<{} (*){}>(hds_dynamic_smem + {});{}",
+                                        cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims, shared_offset_,
+                                        origin(s)));
+                    shared_offset_ += (a->buffer->constant_elements() * byte_size(a->buffer->elem) + 15) / 16 * 16;
+                    break;
+                }
                 // 16-byte alignment: vector accesses, ldmatrix and cp.async need it.
                 bool half = a->buffer->elem == ScalarType::F16 || a->buffer->elem == ScalarType::BF16;
                 std::string space = a->buffer->scope == ir::Scope::Shared ? "__shared__ alignas(16) "
@@ -150,6 +173,8 @@ class BodyEmitter {
     const CudaOptions& opts_;
     CudaExprPrinter e_;
     SourceLoc last_;
+    bool dynamic_;
+    int64_t shared_offset_ = 0;
 };
 
 std::string where(const ir::Module& m, SourceLoc loc) {
@@ -196,13 +221,21 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
     w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));
     w.indent();
-    BodyEmitter(w, m, opts).body(k.body);
+    bool dynamic = dynamic_shared_bytes(k) > 0;
+    if (dynamic) w.line("extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic");
+    BodyEmitter(w, m, opts, dynamic).body(k.body);
     w.dedent();
     w.line("}");
     w.blank();
 }
 
 }  // namespace
+
+int64_t dynamic_shared_bytes(const ir::Kernel& k) {
+    SharedArrays s;
+    s.visit_stmt(k.body);
+    return s.total > 48 * 1024 ? s.total : 0;
+}
 
 std::string emit_device_code(const ir::Module& m, const CudaOptions& opts) {
     CodeWriter cu;

@@ -26,6 +26,10 @@ CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts);
 std::string cu_preamble(const std::string& source, const CudaOptions& opts);
 std::string header_preamble(const std::string& source, const CudaOptions& opts);
 
+// Bytes of dynamic shared memory a kernel launches with: its shared arrays when
+// they exceed the 48 KiB of static shared memory (each 16-byte aligned), else 0.
+int64_t dynamic_shared_bytes(const ir::Kernel& k);
+
 // The device functions and kernels of `m`, without launchers.
 std::string emit_device_code(const ir::Module& m, const CudaOptions& opts);
 

@@ -187,8 +187,16 @@ class HostEmitter {
             w.line(fmt::format("if ({} > {}) return cudaErrorInvalidConfiguration;", launch_.print(k.grid[d]),
                                d == 0 ? "2147483647LL" : "65535LL"));
         }
-        w.line(wrap_list(fmt::format("{}<<<{}, {}, 0, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block)),
-                         args, ");"));
+        int64_t smem = dynamic_shared_bytes(k);
+        if (smem > 0) {
+            w.line(fmt::format("// {} bytes of shared memory: over the 48 KiB default, so opt in", smem));
+            w.line(fmt::format("err = cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, {});",
+                               cuda_ident(k.name), smem));
+            w.line("if (err != cudaSuccess) return err;");
+        }
+        w.line(
+            wrap_list(fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block), smem),
+                      args, ");"));
         w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
     }
 

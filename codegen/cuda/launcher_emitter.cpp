@@ -89,9 +89,18 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
     if (!constant_block)
         check({"block[0] < 1", "block[1] < 1", "block[2] < 1", "block[0] * block[1] * block[2] > 1024"},
               "cudaErrorInvalidConfiguration", "block limits");
-    out += wrap_list("    " + cuda_ident(k.name) +
-                         "<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 0, stream>>>(",
-                     args, ");") +
+    int64_t smem = dynamic_shared_bytes(k);
+    if (smem > 0)
+        out += fmt::format(
+            "    // {} bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)\n"
+            "    cudaError_t attr = cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, {});\n"
+            "    if (attr != cudaSuccess) return attr;\n",
+            smem, cuda_ident(k.name), smem);
+    out += wrap_list(
+               "    " + cuda_ident(k.name) +
+                   fmt::format("<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), {}, stream>>>(",
+                               smem),
+               args, ");") +
            "\n";
     out += "    return cudaGetLastError();\n}\n";
     return out;

@@ -2,211 +2,213 @@
 #include "matmul_tc.h"
 #include "hds/runtime.h"
 
-// kernel matmul_mma_f16 (matmul_mma.hds:18)
+// kernel matmul_mma_f16 (matmul_mma.hds:19)
 __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__ a,
                                                       const __half* __restrict__ b,
                                                       __half* __restrict__ c, int M, int K, int N) {
-    __shared__ alignas(16) __half sa[2][128][40];  // matmul_mma.hds:21
-    __shared__ alignas(16) __half sb[2][32][136];  // matmul_mma.hds:22
-    float acc[4][4][4];  // matmul_mma.hds:23
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:24
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:25
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:26
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:27
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:28
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:29
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:30
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:31
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:32
-    const int tiles = (K + 31) / 32;  // matmul_mma.hds:33
+    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
+    float acc[4][4][4];  // matmul_mma.hds:24
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:25
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:28
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:29
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:30
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:31
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:32
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:33
+    const int tiles = (K + 31) / 32;  // matmul_mma.hds:34
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:35
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:36
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:36
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:37
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:37
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:38
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:38
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:39
             }
         }
     }
-    for (int kt = 0; kt < tiles + 1; ++kt) {  // matmul_mma.hds:42
-        const int st = kt % 2;  // matmul_mma.hds:44
-        const int k0 = kt * 32;  // matmul_mma.hds:45
-        if (kt < tiles) {  // matmul_mma.hds:46
-            if (vector) {  // matmul_mma.hds:47
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:45
+        const int st = kt % 3;  // matmul_mma.hds:46
+        const int k0 = kt * 32;  // matmul_mma.hds:47
+        if (kt < tiles) {  // matmul_mma.hds:48
+            if (vector) {  // matmul_mma.hds:49
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:48
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:50
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:49
-                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:50
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:51
+                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:52
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:52
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:54
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:53
-                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:54
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:55
+                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:56
                 }
             } else {
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:57
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:59
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:58
+                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:60
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:60
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:62
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:61
+                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:63
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:65
-        if (kt > 0) {  // matmul_mma.hds:66
-            hds::cp_async_wait<1>();  // matmul_mma.hds:68
-            __syncthreads();  // matmul_mma.hds:69
-            const int s = (kt - 1) % 2;  // matmul_mma.hds:70
+        hds::cp_async_commit();  // matmul_mma.hds:67
+        if (kt >= 2) {  // matmul_mma.hds:68
+            hds::cp_async_wait<2>();  // matmul_mma.hds:69
+            __syncthreads();  // matmul_mma.hds:70
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:71
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:71
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:72
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:72
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:73
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:73
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:74
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:75
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:76
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:77
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:78
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:79
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:79
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:80
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:80
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:81
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:84
+            __syncthreads();  // matmul_mma.hds:85
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:88
-    const int t4 = lane % 4;  // matmul_mma.hds:89
+    const int g = lane / 4;  // matmul_mma.hds:89
+    const int t4 = lane % 4;  // matmul_mma.hds:90
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:90
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:91
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:91
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:92
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:92
-                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:93
-                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:94
-                if (m < M && n < N) {  // matmul_mma.hds:95
-                    c[m * N + n] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:96
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:93
+                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:94
+                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:95
+                if (m < M && n < N) {  // matmul_mma.hds:96
+                    c[m * N + n] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:97
                 }
             }
         }
     }
 }
 
-// kernel matmul_mma_bf16 (matmul_mma.hds:18)
+// kernel matmul_mma_bf16 (matmul_mma.hds:19)
 __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __restrict__ a,
                                                        const __nv_bfloat16* __restrict__ b,
                                                        __nv_bfloat16* __restrict__ c, int M, int K,
                                                        int N) {
-    __shared__ alignas(16) __nv_bfloat16 sa[2][128][40];  // matmul_mma.hds:21
-    __shared__ alignas(16) __nv_bfloat16 sb[2][32][136];  // matmul_mma.hds:22
-    float acc[4][4][4];  // matmul_mma.hds:23
-    alignas(16) __nv_bfloat16 fa[4][8];  // matmul_mma.hds:24
-    alignas(16) __nv_bfloat16 fb[2][8];  // matmul_mma.hds:25
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:26
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:27
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:28
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:29
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:30
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:31
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:32
-    const int tiles = (K + 31) / 32;  // matmul_mma.hds:33
+    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
+    float acc[4][4][4];  // matmul_mma.hds:24
+    alignas(16) __nv_bfloat16 fa[4][8];  // matmul_mma.hds:25
+    alignas(16) __nv_bfloat16 fb[2][8];  // matmul_mma.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:28
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:29
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:30
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:31
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:32
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:33
+    const int tiles = (K + 31) / 32;  // matmul_mma.hds:34
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:35
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:36
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:36
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:37
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:37
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:38
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:38
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:39
             }
         }
     }
-    for (int kt = 0; kt < tiles + 1; ++kt) {  // matmul_mma.hds:42
-        const int st = kt % 2;  // matmul_mma.hds:44
-        const int k0 = kt * 32;  // matmul_mma.hds:45
-        if (kt < tiles) {  // matmul_mma.hds:46
-            if (vector) {  // matmul_mma.hds:47
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:45
+        const int st = kt % 3;  // matmul_mma.hds:46
+        const int k0 = kt * 32;  // matmul_mma.hds:47
+        if (kt < tiles) {  // matmul_mma.hds:48
+            if (vector) {  // matmul_mma.hds:49
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:48
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:50
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:49
-                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:50
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:51
+                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:52
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:52
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:54
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:53
-                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:54
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:55
+                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:56
                 }
             } else {
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:57
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:59
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:58
+                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:60
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:60
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:62
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:61
+                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:63
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:65
-        if (kt > 0) {  // matmul_mma.hds:66
-            hds::cp_async_wait<1>();  // matmul_mma.hds:68
-            __syncthreads();  // matmul_mma.hds:69
-            const int s = (kt - 1) % 2;  // matmul_mma.hds:70
+        hds::cp_async_commit();  // matmul_mma.hds:67
+        if (kt >= 2) {  // matmul_mma.hds:68
+            hds::cp_async_wait<2>();  // matmul_mma.hds:69
+            __syncthreads();  // matmul_mma.hds:70
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:71
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:71
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:72
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:72
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:73
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:73
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:74
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:75
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:76
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:77
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:78
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:79
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:79
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:80
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:80
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:81
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:84
+            __syncthreads();  // matmul_mma.hds:85
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:88
-    const int t4 = lane % 4;  // matmul_mma.hds:89
+    const int g = lane / 4;  // matmul_mma.hds:89
+    const int t4 = lane % 4;  // matmul_mma.hds:90
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:90
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:91
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:91
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:92
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:92
-                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:93
-                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:94
-                if (m < M && n < N) {  // matmul_mma.hds:95
-                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i][j][e]);  // matmul_mma.hds:96
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:93
+                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:94
+                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:95
+                if (m < M && n < N) {  // matmul_mma.hds:96
+                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i][j][e]);  // matmul_mma.hds:97
                 }
             }
         }
@@ -231,7 +233,10 @@ cudaError_t launch_matmul_mma_f16(const __half* a, const __half* b, __half* c, i
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
         grid[2] > 65535)
         return cudaErrorInvalidConfiguration;
-    matmul_mma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 0, stream>>>(
+    // 56832 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_mma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    if (attr != cudaSuccess) return attr;
+    matmul_mma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 56832, stream>>>(
             a, b, c, M, K, N);
     return cudaGetLastError();
 }
@@ -254,7 +259,10 @@ cudaError_t launch_matmul_mma_bf16(const __nv_bfloat16* a, const __nv_bfloat16* 
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
         grid[2] > 65535)
         return cudaErrorInvalidConfiguration;
-    matmul_mma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 0, stream>>>(
+    // 56832 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_mma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    if (attr != cudaSuccess) return attr;
+    matmul_mma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 56832, stream>>>(
             a, b, c, M, K, N);
     return cudaGetLastError();
 }

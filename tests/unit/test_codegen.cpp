@@ -139,3 +139,30 @@ TEST_CASE("names of CUDA math functions are escaped", "[codegen]") {
     CHECK(contains(c.cu, "static __device__ __forceinline__ float exp_(float x)"));
     CHECK(contains(c.cu, "a[0] = exp_(expf_) + exp_(1.0f);"));
 }
+
+TEST_CASE("over 48 KiB of shared memory becomes dynamic shared memory", "[codegen]") {
+    auto small = compile("kernel k(a: f32[N]) grid(1) block(32) { var s: shared f32[64]; s[0] = 1.0; a[0] = s[0]; }");
+    REQUIRE(small.errors.empty());
+    CHECK(contains(small.cu, "__shared__ alignas(16) float s[64];"));
+    CHECK(contains(small.cu, "cudaFuncSetAttribute") == false);
+    auto big = compile(
+        "kernel k(a: f32[N]) grid(1) block(32) {\n"
+        "  var s: shared f32[100, 128]; var t: shared f16[3];\n"
+        "  s[0, 0] = 1.0; t[0] = 1.0; a[0] = s[0, 0];\n}");
+    REQUIRE(big.errors.empty());
+    CHECK(contains(big.cu, "extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];"));
+    CHECK(contains(big.cu, "auto& s = *reinterpret_cast<float (*)[100][128]>(hds_dynamic_smem + 0);"));
+    // the next array starts 16-byte aligned after 51200 bytes; 51216 bytes in all
+    CHECK(contains(big.cu, "auto& t = *reinterpret_cast<__half (*)[3]>(hds_dynamic_smem + 51200);"));
+    CHECK(contains(big.cu, "cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 51216);"));
+    CHECK(contains(big.cu, "block[2]), 51216, stream>>>("));
+}
+
+TEST_CASE("integer kernel parameters are constants of each instance", "[codegen]") {
+    auto c = compile(
+        "kernel fill<T, N_: i32 = 4>(a: T[M]) grid(1) block(1) { for i in 0..N_ { a[i] = cast<T>(i); } }\n"
+        "kernel fill_f32 = fill<f32>;\nkernel fill8_f16 = fill<f16, 8>;");
+    REQUIRE(c.errors.empty());
+    CHECK(contains(c.cu, "for (int i = 0; i < 4; ++i)"));
+    CHECK(contains(c.cu, "for (int i = 0; i < 8; ++i)"));
+}
