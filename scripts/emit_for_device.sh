@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Emits every .cu the GPU machine needs into .devcarry/emitted (hdsc does not run
+# there): the examples, the benchmark graphs and kernels, the GPU test graphs.
+# Then, on the device with `.devcarry` carried: bash bench/run_perf_on_device.sh
+#   scripts/emit_for_device.sh [build-dir]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+hdsc=${1:-$root/build}/hdsc
+out=$root/.devcarry/emitted
+rm -rf "$out"
+mkdir -p "$out"
+for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
+    "$root"/bench/gemm_variants/*.hds "$root"/tests/gpu/ops/*.hds; do
+    "$hdsc" "$f" -I "$root/stdlib" -o "$out/$(basename "$f" .hds).cu"
+done
+echo "emitted $(ls "$out"/*.cu | wc -l) .cu files into $out"
