@@ -294,32 +294,14 @@ class GraphBuilder {
             return nullptr;
         }
         std::vector<int64_t> perm = axes_last_permutation(axes, rank);
-        auto list = std::make_unique<ListExpr>(range);
-        for (int64_t p : perm) {
-            auto lit = std::make_unique<IntLit>(range);
-            lit->value = static_cast<uint64_t>(p);
-            list->elems.push_back(std::move(lit));
-        }
         bool identity = true;
         for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
-        Node* p = identity ? x : build_layout_op({"permute", {x}, {{"dims", list.get()}}, range, ""}, *g_, diags_, {});
-        keep_.push_back(std::move(list));
+        Node* p = identity ? x : permute_node(x, perm, range, *g_, diags_);
         if (!p || axes.size() == 1) return p;
         Shape out(p->buffer->shape.begin(), p->buffer->shape.end() - static_cast<long>(axes.size()));
         Shape merged(p->buffer->shape.end() - static_cast<long>(axes.size()), p->buffer->shape.end());
         out.push_back(numel(merged));
-        return reshape_to(p, out, range);
-    }
-
-    Node* reshape_to(Node* x, const Shape& shape, SourceRange range) {
-        auto list = std::make_unique<ListExpr>(range);
-        for (size_t i = 0; i < shape.size(); ++i) list->elems.push_back(std::make_unique<NameExpr>(range));
-        std::vector<ir::Expr> dims = shape;
-        size_t next = 0;
-        Node* n = build_layout_op({"reshape", {x}, {{"shape", list.get()}}, range, ""}, *g_, diags_,
-                                  [&](const Expr&) { return dims[next++]; });
-        keep_.push_back(std::move(list));
-        return n;
+        return reshape_node(p, out, range, *g_, diags_);
     }
 
     const GraphDecl& d_;
@@ -328,7 +310,6 @@ class GraphBuilder {
     std::unique_ptr<Graph> g_;
     OpInstantiator ops_;
     std::map<std::string, Node*> env_;
-    std::vector<ExprPtr> keep_;
 };
 
 }  // namespace

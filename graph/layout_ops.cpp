@@ -87,15 +87,19 @@ class Builder {
         auto it = c_.attrs.find("dims");
         if (it == c_.attrs.end() || !int_list(it->second, &dims) || dims.size() != in.size())
             return fail("dims=[...], a permutation of the argument's dimensions");
-        std::vector<int64_t> sorted = dims;
-        for (int64_t& d : sorted)
+        for (int64_t& d : dims)
             if (d < 0) d += static_cast<int64_t>(in.size());
+        std::vector<int64_t> sorted = dims;
         std::sort(sorted.begin(), sorted.end());
         for (size_t i = 0; i < sorted.size(); ++i)
             if (sorted[i] != static_cast<int64_t>(i))
                 return fail("dims=[...], a permutation of the argument's dimensions");
-        for (int64_t& d : dims)
-            if (d < 0) d += static_cast<int64_t>(in.size());
+        return permuted(dims);
+    }
+
+    // out[d] = in[dims[d]] (dims a permutation).
+    Node* permuted(const std::vector<int64_t>& dims) {
+        const Shape& in = c_.args[0]->buffer->shape;
         Shape out;
         for (int64_t d : dims) out.push_back(in[d]);
         return make(out, [&](const std::vector<ir::Var>& ax) {
@@ -123,9 +127,14 @@ class Builder {
             if (!d) return nullptr;
             out.push_back(d);
         }
-        ir::Expr n_in = numel(in);
-        if (infer >= 0) out[infer] = ir::simplify(ir::div(n_in, numel(out)));
-        ir::Expr n_out = numel(out);
+        if (infer >= 0) out[infer] = ir::simplify(ir::div(numel(in), numel(out)));
+        return reshaped(out);
+    }
+
+    // The same elements in row-major order, in `out`'s shape.
+    Node* reshaped(const Shape& out) {
+        const Shape& in = c_.args[0]->buffer->shape;
+        ir::Expr n_in = numel(in), n_out = numel(out);
         if (!same_dim(n_in, n_out)) {
             diags_.error(DiagId::reshape_mismatch, c_.range, shape_str(in), ir::to_string(n_in), shape_str(out),
                          ir::to_string(n_out));
@@ -187,6 +196,16 @@ class Builder {
 };
 
 }  // namespace
+
+Node* permute_node(Node* x, const std::vector<int64_t>& dims, SourceRange range, Graph& g, DiagnosticsEngine& diags) {
+    LayoutCall call{"permute", {x}, {}, range, ""};
+    return Builder(call, g, diags).permuted(dims);
+}
+
+Node* reshape_node(Node* x, const Shape& shape, SourceRange range, Graph& g, DiagnosticsEngine& diags) {
+    LayoutCall call{"reshape", {x}, {}, range, ""};
+    return Builder(call, g, diags).reshaped(shape);
+}
 
 Node* build_layout_op(const LayoutCall& call, Graph& g, DiagnosticsEngine& diags,
                       const std::function<ir::Expr(const Expr&)>& dim) {

@@ -29,6 +29,10 @@ bool is_layout_op(const std::string& name);
 Node* build_layout_op(const LayoutCall& call, Graph& g, DiagnosticsEngine& diags,
                       const std::function<ir::Expr(const Expr&)>& dim);
 
+// permute / reshape from the graph layer itself (reductions over `axes`).
+Node* permute_node(Node* x, const std::vector<int64_t>& dims, SourceRange range, Graph& g, DiagnosticsEngine& diags);
+Node* reshape_node(Node* x, const std::vector<ir::Expr>& shape, SourceRange range, Graph& g, DiagnosticsEngine& diags);
+
 // The permutation and reshape that move `axes` of a rank-`rank` tensor last and
 // merge them: used for reductions called with `axes=[...]`.
 std::vector<int64_t> axes_last_permutation(const std::vector<int64_t>& axes, size_t rank);

@@ -210,9 +210,8 @@ class Instance {
             }
             attr_values_[a->name] = {v, a->type.scalar};
             // Integer attributes can size the result (`stride` of conv2d).
-            int64_t iv = 0;
-            if (v && v->kind == ExprKind::IntLit) iv = static_cast<int64_t>(as<IntLit>(*v).value);
-            if (v && v->kind == ExprKind::IntLit && !b_.sizes.count(a->name)) b_.sizes[a->name] = ir::i32(iv);
+            if (v && v->kind == ExprKind::IntLit && !b_.sizes.count(a->name))
+                b_.sizes[a->name] = ir::i32(static_cast<int64_t>(as<IntLit>(*v).value));
         }
         return ok;
     }
