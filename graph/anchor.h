@@ -12,8 +12,6 @@
 
 namespace hds::graph {
 
-class Instance;
-
 // Turns `result` (the op's last compute) into an anchor node running the op's
 // first schedule that applies (`for f16, bf16` lists the element types it is
 // for; schedules with tensor-core built-ins are skipped when the target has

@@ -208,7 +208,9 @@ class Instance {
                 o_.diags().error(DiagId::attribute_missing, c_.range, op_.name, a->name);
                 ok = false;
             }
-            attr_values_[a->name] = {v, a->type.scalar};
+            ScalarType t = ScalarType::F32;
+            ok &= resolve_type(a->type, &t);
+            attr_values_[a->name] = {v, t};
             // Integer attributes can size the result (`stride` of conv2d).
             if (v && v->kind == ExprKind::IntLit && !b_.sizes.count(a->name))
                 b_.sizes[a->name] = ir::i32(static_cast<int64_t>(as<IntLit>(*v).value));
@@ -356,9 +358,7 @@ class Instance {
             if (e.kind == ExprKind::Name) {
                 auto it = attr_values_.find(as<NameExpr>(e).name);
                 if (it == attr_values_.end()) return nullptr;
-                ScalarType t = ScalarType::F32;
-                resolve_type_quiet(it->second.second, &t);
-                return mk_cast(t, clone_expr(*it->second.first, CloneMap{}), e.range);
+                return mk_cast(it->second.second, clone_expr(*it->second.first, CloneMap{}), e.range);
             }
             if (e.kind == ExprKind::Reduce && reduce_seen_) return mk_name("__acc", e.range);
             if (e.kind != ExprKind::Index) return nullptr;
@@ -378,11 +378,6 @@ class Instance {
         return m;
     }
 
-    void resolve_type_quiet(const std::string& name, ScalarType* out) {
-        auto it = types_.find(name);
-        if (it != types_.end()) *out = it->second;
-        if (auto s = parse_scalar(name)) *out = *s;
-    }
 
     ScalarType elem_of(size_t ci) const { return ci + 1 == op_.computes.size() ? result_elem_ : opmath(result_elem_); }
 
@@ -557,7 +552,7 @@ class Instance {
     const OpDecl& op_;
     std::vector<const Param*> tensors_, attrs_;
     std::map<std::string, ScalarType> types_;
-    std::map<std::string, std::pair<const Expr*, std::string>> attr_values_;  // value, declared type
+    std::map<std::string, std::pair<const Expr*, ScalarType>> attr_values_;  // value, declared type
     Bindings b_;
     bool broadcast_ = false;
     Shape result_;

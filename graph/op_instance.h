@@ -55,7 +55,6 @@ class OpInstantiator {
     Graph& g_;
     bool tensor_cores_;
     std::vector<std::unique_ptr<KernelDecl>> synthetic_;  // kept alive: symbols point into them
-    friend class Instance;
 };
 
 // Element type in which an op computes values of type t (f16/bf16 widen to f32).
