@@ -94,8 +94,17 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         return nullptr;
     }
 
+    // Integer parameters named like an op attribute take the call's value (conv2d's
+    // stride and pad); the others their defaults (tuning will choose).
+    std::map<std::string, const Expr*> values;
+    for (const Param& p : op.params) {
+        if (p.type.is_tensor) continue;
+        auto it = call.attrs.find(p.name);
+        const Expr* v = it != call.attrs.end() ? it->second : p.default_value.get();
+        if (v) values[p.name] = v;
+    }
     CloneMap map;
-    bind_value_params(*generic, {}, map);  // integer parameters take their defaults (tuning will choose)
+    bind_value_params(*generic, values, map);
     for (const TypeParam& tp : generic->type_params) {
         auto it = types.find(tp.name);
         if (it != types.end()) map.types[tp.name] = scalar_name(it->second);
@@ -109,11 +118,17 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         return result;
     }
 
+    // Sizes: the op's size names, else the dimension of the tensor that has it
+    // (a result dimension such as conv2d's output height).
     VarMap sizes;
     for (const ir::Var& s : ik.sizes) {
         auto it = b.sizes.find(s->name);
         if (it != b.sizes.end()) sizes[s.get()] = it->second;
     }
+    for (const ir::KernelParam& p : ik.params)
+        for (size_t d = 0; d < p.buffer->shape.size(); ++d)
+            if (auto* v = ir::as<ir::VarNode>(p.buffer->shape[d]); v && !sizes.count(v))
+                sizes[v] = targets.at(p.buffer->name)->shape[d];
     ir::Stmt body = ik.body;
     for (const ir::KernelParam& p : ik.params) {
         const ir::Buffer& to = targets.at(p.buffer->name);
