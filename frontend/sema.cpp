@@ -47,52 +47,49 @@ bool Sema::resolve_scalar(const std::string& name, SourceRange range, ScalarType
 }
 
 // `kernel name = generic<f16>;` becomes a copy of the generic kernel with the types substituted.
-void Sema::instantiate_kernels(Module& m) {
-    for (DeclPtr& d : m.decls) {
-        if (d->kind != DeclKind::Kernel || as<KernelDecl>(*d).instance_of.empty()) continue;
-        auto& inst = as<KernelDecl>(*d);
-        const KernelDecl* generic = nullptr;
-        for (const DeclPtr& g : m.decls)
-            if (g->kind == DeclKind::Kernel && g->name == inst.instance_of && !as<KernelDecl>(*g).type_params.empty())
-                generic = &as<KernelDecl>(*g);
-        if (!generic) {
-            diags_.error(DiagId::kernel_instance_unknown, inst.instance_of_range, inst.instance_of);
-            continue;
-        }
-        size_t required = 0;
-        for (const TypeParam& p : generic->type_params) required += p.value_type.empty() || !p.default_value;
-        if (inst.type_args.size() < required || inst.type_args.size() > generic->type_params.size()) {
-            diags_.error(DiagId::kernel_instance_args, inst.instance_of_range, inst.instance_of,
-                         generic->type_params.size(), inst.type_args.size());
-            continue;
-        }
-        CloneMap map;
-        std::map<std::string, const Expr*> values;
-        bool ok = true;
-        for (size_t i = 0; i < inst.type_args.size(); ++i) {
-            const TypeParam& p = generic->type_params[i];
-            Expr& arg = *inst.type_args[i];
-            if (p.value_type.empty()) {  // an element type: a scalar type's name
-                ScalarType t = ScalarType::F32;
-                std::string name = arg.kind == ExprKind::Name ? as<NameExpr>(arg).name : "";
-                ok &= resolve_scalar(name.empty() ? "<expression>" : name, arg.range, &t);
-                map.types[p.name] = name;
-            } else {
-                ok &= check_const_int(arg, "an integer kernel parameter").has_value();
-                values[p.name] = &arg;
-            }
-        }
-        if (!ok) continue;
-        bind_value_params(*generic, values, map);
-        auto k = clone_kernel(*generic, inst.name, map);
-        k->name_range = inst.name_range;
-        k->from_import = inst.from_import;
-        d = std::move(k);
+// Runs in declaration order, so the arguments may use the constants declared before.
+void Sema::instantiate_kernel(DeclPtr& d, const Module& m) {
+    auto& inst = as<KernelDecl>(*d);
+    const KernelDecl* generic = nullptr;
+    for (const DeclPtr& g : m.decls)
+        if (g->kind == DeclKind::Kernel && g->name == inst.instance_of && !as<KernelDecl>(*g).type_params.empty())
+            generic = &as<KernelDecl>(*g);
+    if (!generic) {
+        diags_.error(DiagId::kernel_instance_unknown, inst.instance_of_range, inst.instance_of);
+        return;
     }
+    size_t required = 0;
+    for (const TypeParam& p : generic->type_params) required += p.value_type.empty() || !p.default_value;
+    if (inst.type_args.size() < required || inst.type_args.size() > generic->type_params.size()) {
+        diags_.error(DiagId::kernel_instance_args, inst.instance_of_range, inst.instance_of,
+                     generic->type_params.size(), inst.type_args.size());
+        return;
+    }
+    CloneMap map;
+    std::map<std::string, const Expr*> values;
+    bool ok = true;
+    for (size_t i = 0; i < inst.type_args.size(); ++i) {
+        const TypeParam& p = generic->type_params[i];
+        Expr& arg = *inst.type_args[i];
+        if (p.value_type.empty()) {  // an element type: a scalar type's name
+            ScalarType t = ScalarType::F32;
+            std::string name = arg.kind == ExprKind::Name ? as<NameExpr>(arg).name : "";
+            ok &= resolve_scalar(name.empty() ? "<expression>" : name, arg.range, &t);
+            map.types[p.name] = name;
+        } else {
+            ok &= check_const_int(arg, "an integer kernel parameter").has_value();
+            values[p.name] = &arg;
+        }
+    }
+    if (!ok) return;
+    bind_value_params(*generic, values, map);
+    auto k = clone_kernel(*generic, inst.name, map);
+    k->name_range = inst.name_range;
+    k->from_import = inst.from_import;
+    d = std::move(k);
 }
 
 void Sema::check(Module& m) {
-    instantiate_kernels(m);
     scopes_.emplace_back(nullptr);
     globals_ = scope_ = &scopes_.back();
     // Functions and kernels are visible everywhere; constants from their
@@ -107,6 +104,7 @@ void Sema::check(Module& m) {
                 check_const(as<ConstDecl>(*d));
                 break;
             case DeclKind::Kernel:
+                if (!as<KernelDecl>(*d).instance_of.empty()) instantiate_kernel(d, m);
                 // Generic kernels are checked per instantiation (check_instance);
                 // an instantiation that failed (reported) has no body.
                 if (as<KernelDecl>(*d).type_params.empty() && as<KernelDecl>(*d).instance_of.empty())

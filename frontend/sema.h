@@ -23,7 +23,7 @@ class Sema {
 
   private:
     // declarations (sema.cpp)
-    void instantiate_kernels(Module& m);
+    void instantiate_kernel(DeclPtr& d, const Module& m);
     Symbol* new_symbol(Symbol::Kind kind, const std::string& name, SourceRange range);
     bool declare(Symbol* s);
     void check_const(ConstDecl& d);

@@ -378,7 +378,6 @@ class Instance {
         return m;
     }
 
-
     ScalarType elem_of(size_t ci) const { return ci + 1 == op_.computes.size() ? result_elem_ : opmath(result_elem_); }
 
     const ReduceExpr* reduction_of(const ComputeDef& c) {
