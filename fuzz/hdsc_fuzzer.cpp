@@ -8,9 +8,13 @@
 #include <string>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "codegen/cuda/graph_emitter.h"
+#include "driver/file_io.h"
+#include "driver/graph_compile.h"
 #include "frontend/lower_to_ir.h"
 #include "frontend/module_loader.h"
 #include "frontend/sema.h"
+#include "graph/graph_builder.h"
 #include "ir/internal_error.h"
 #include "ir/lower.h"
 
@@ -20,18 +24,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     DiagnosticsEngine diags(sources);
     uint32_t id = sources.add_file("fuzz.hds", std::string(reinterpret_cast<const char*>(data), size));
     try {
-        LoadedModule loaded = load_module(id, sources, diags, {}, [](const std::string&) { return std::nullopt; });
+        // Imports resolve against the stdlib, so graphs over its operators go all the way.
+        LoadedModule loaded = load_module(id, sources, diags, {HDS_STDLIB_DIR},
+                                          [](const std::string& p) { return driver::read_file(p); });
         Sema sema(diags);
+        std::vector<std::unique_ptr<graph::Graph>> graphs;
         if (loaded.module) sema.check(*loaded.module);
+        if (loaded.module && !diags.has_errors())
+            for (const DeclPtr& d : loaded.module->decls)
+                if (d->kind == DeclKind::Graph && !d->from_import)
+                    if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags))
+                        graphs.push_back(std::move(g));
         std::ostringstream sink;
         diags.print(sink);  // exercises the caret printer on every input
         if (diags.has_errors() || !loaded.module) return 0;
         ir::Module m = lower_to_ir(*loaded.module, sources);
         ir::PipelineOptions opts;
         opts.verify = true;
-        ir::run_pipeline(m, opts);
         codegen::CudaOptions copts;
         copts.header_include = "fuzz.h";
+        for (auto& g : graphs) codegen::emit_graph_cuda(driver::compile_graph(*g, m, opts), copts);
+        ir::run_pipeline(m, opts);
         codegen::emit_cuda(m, copts);
     } catch (const InternalError& e) {
         std::fprintf(stderr, "internal compiler error: %s\n", e.what());
