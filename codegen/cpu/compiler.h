@@ -1,0 +1,111 @@
+// compiler.h — the emulator's IR -> closures compiler (one class, defined in
+// compile.cpp: expressions; compile_memory.cpp: buffers, loads, stores,
+// atomics; compile_stmt.cpp: statements, loops, device functions). Variables
+// become frame slots, buffers indices into the machine's global, block-shared
+// or thread-register storage; every access carries its checks and .hds location.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/cpu/machine.h"
+#include "codegen/cpu/values.h"
+#include "ir/internal_error.h"
+
+namespace hds::emu::detail {
+
+struct BufRef {
+    ir::Scope scope;
+    size_t index;
+    std::vector<int64_t> shape;  // constant shape (shared/register); globals read the machine's
+};
+
+std::string format_ids(const Thread& t);
+[[noreturn]] void trap(const Thread& t, SourceLoc loc, const std::string& what);
+
+// Operand readers: a variable's slot, a constant, or any expression. The
+// i32 fast paths below are instantiated for each pair, so the common
+// `var op constant` index arithmetic needs no nested closure calls.
+struct SlotRead {
+    size_t s;
+    Value operator()(Thread& t) const { return t.stack[t.base + s]; }
+};
+struct ConstRead {
+    Value v;
+    Value operator()(Thread&) const { return v; }
+};
+struct EvalRead {
+    Eval e;
+    Value operator()(Thread& t) const { return e(t); }
+};
+
+class Compiler {
+  public:
+    Compiler(const ir::Module& m, Program& p) : m_(m), p_(p), next_register_(&p.register_arrays) {}
+
+    void kernel(const ir::Kernel& k);
+
+  private:
+    size_t slot(const ir::VarNode* v);
+
+    // ------------------------------------------------------------ expressions
+    Eval expr(const ir::Expr& e);
+
+    Eval special(const ir::SpecialReg* s);
+
+    // Calls k with the cheapest reader of `e`: its variable's slot, its constant,
+    // or its compiled closure `ev`.
+    template <typename K>
+    auto with_operand(const ir::Expr& e, const Eval& ev, K k);
+
+    Eval binary(const ir::Binary* b);
+
+    // Index of an element after bounds checks; `what` is "read" or "write".
+    using Indexer = std::function<int64_t(Thread&)>;
+    Indexer indexer(const ir::Buffer& b, const std::vector<ir::Expr>& indices, SourceLoc loc, const char* what);
+
+    Eval load(const ir::Load* l);
+
+    // Stores `v` (already converted) through the indexer; applies `op` first.
+    Exec store(const ir::Store* st);
+
+    static void check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std::string& name, SourceLoc loc);
+
+    Eval call(const ir::Call* c);
+
+    // Threads of a block run one at a time, so an atomic is a read-modify-write.
+    Eval atomic(const ir::Call* c, Eval value);
+
+    Eval device_call(const ir::Call* c, const std::vector<Eval>& args);
+
+    std::shared_ptr<Program> function(const std::string& name);
+
+    // ------------------------------------------------------------ statements
+    Exec stmt(const ir::Stmt& s);
+
+    Exec alloc(const ir::Alloc* a);
+
+    Exec for_loop(const ir::For* f);
+
+    const ir::Module& m_;
+    Program& p_;
+    std::map<const ir::VarNode*, size_t> slots_;
+    std::map<const ir::BufferNode*, BufRef> buffers_;
+    std::map<std::string, std::shared_ptr<Program>> functions_;
+    SourceLoc loc_;
+    size_t* next_register_;
+};
+
+template <typename K>
+inline auto Compiler::with_operand(const ir::Expr& e, const Eval& ev, K k) {
+    if (auto* v = ir::as<ir::VarNode>(e)) return k(SlotRead{slot(v)});
+    if (auto* c = ir::as<ir::IntImm>(e)) return k(ConstRead{Value{c->value}});
+    return k(EvalRead{ev});
+}
+
+}  // namespace hds::emu::detail
