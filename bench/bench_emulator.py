@@ -31,7 +31,7 @@ def main():
         np.save(tmp / "b.npy", b)
         pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
         for kernel in ("matmul_naive", "matmul_tiled"):
-            cmd = pin + [args.hdsc, "run", str(ROOT / "examples" / f"{kernel}.hds"), "--kernel", kernel,
+            cmd = pin + [args.hdsc, "run", str(ROOT / "examples" / f"{kernel}.hds"), "-I", str(ROOT / "stdlib"), "--kernel", kernel,
                          "--inputs", f"{tmp}/a.npy,{tmp}/b.npy", "--outputs", f"{tmp}/c.npy"]
             times = []
             for _ in range(3):
