@@ -102,3 +102,19 @@ def test_resnet_block():
     d = {k: v.astype(np.float64) for k, v in p.items()}
     y1 = np.maximum(conv(d["x"], d["w1"]) * d["s1"] + d["t1"], 0)
     close(out, np.maximum(conv(y1, d["w2"]) * d["s2"] + d["t2"] + d["x"], 0), 1e-5)
+
+
+def test_prologue_is_not_fused_into_cp_async(tmp_path):
+    # The tensor-core matmul copies its inputs with cp.async (by address): a transpose feeding
+    # it is computed into the workspace first (2 kernels), where the SIMT schedule fuses it.
+    src = tmp_path / "tp.hds"
+    body = "return matmul(transpose(at), b);"
+    for dtype, kernels in (("f16", 2), ("f32", 1)):
+        src.write_text(f'import "nn.hds";\ngraph tp(at: {dtype}[K, M], b: {dtype}[K, N]) -> {dtype}[M, N] {{ {body} }}\n')
+        cu = subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", "-"],
+                            capture_output=True, text=True, check=True).stdout
+        assert len(re.findall(r"^__global__", cu, re.M)) == kernels
+        calls = re.findall(r"hds::cp_async_16\(([^;]*)\);", cu)
+        assert bool(calls) == (dtype == "f16")
+        for call in calls:
+            assert re.match(r"&sa\[.*\], &transpose\[|&sb\[.*\], &b\[", call), call  # a buffer, not an expression
