@@ -37,6 +37,18 @@ def median_ms(fn, warmup=5, reps=30):
     return times[len(times) // 2]
 
 
+def write_table(out: Path, name: str, rows: list, columns: list, meta: dict | None = None):
+    """Writes OUT/NAME.json ({meta, rows}) and OUT/NAME.md, a markdown table of
+    `columns` [(title, row -> text)], and prints the table."""
+    out.mkdir(parents=True, exist_ok=True)
+    meta = meta or {"device": torch.cuda.get_device_name()}
+    (out / f"{name}.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
+    lines = ["| " + " | ".join(t for t, _ in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(f(r) for _, f in columns) + " |" for r in rows]
+    (out / f"{name}.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def launcher(lib, kernel):
     fn = lib.launchers[kernel].fn
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
-from bench_core import median_ms  # noqa: E402
+from bench_core import median_ms, write_table  # noqa: E402
 
 SHAPES = [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16), (1024, 1024, 1024, torch.float16),
           (128, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.float32)]
@@ -76,15 +76,10 @@ def main():
         rows.append(row(*shape))
         print(json.dumps(rows[-1]), flush=True)
     rows += variant_rows()
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "gemm.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
-    lines = ["| shape | dtype | kernel | hds TFLOP/s | cuBLAS TFLOP/s | vs cuBLAS | rel err |", "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['shape']} | {r['dtype']} | {r['kernel']} | {r['hds_tflops']:.0f} | {r['cublas_tflops']:.0f} | "
-                     f"{r['vs_cublas']:.2f}x | {r['rel_err']:.1e} |")
-    (args.out / "gemm.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
-
+    write_table(args.out, "gemm", rows, [
+        ("shape", lambda r: r["shape"]), ("dtype", lambda r: r["dtype"]), ("kernel", lambda r: r["kernel"]),
+        ("hds TFLOP/s", lambda r: f"{r['hds_tflops']:.0f}"), ("cuBLAS TFLOP/s", lambda r: f"{r['cublas_tflops']:.0f}"),
+        ("vs cuBLAS", lambda r: f"{r['vs_cublas']:.2f}x"), ("rel err", lambda r: f"{r['rel_err']:.1e}")])
 
 if __name__ == "__main__":
     main()

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
 import models  # noqa: E402
-from bench_core import median_ms  # noqa: E402
+from bench_core import median_ms, write_table  # noqa: E402
 
 SIZES = {"mlp": 2048, "transformer_block": 1024, "resnet_block": 16}
 
@@ -31,7 +31,7 @@ def bench(example: str, size: int) -> dict:
     inputs = make(size)
     out = torch.empty(out_shape(inputs), dtype=inputs["x"].dtype, device="cuda")
     sizes = {size_name: size}
-    ws = torch.empty(max(graph.workspace_size(sizes), 1), dtype=torch.uint8, device="cuda")
+    ws = graph.workspace(sizes)
     args = graph.args({**inputs, "out": out}, sizes)
     stream = torch.cuda.current_stream().cuda_stream
 
@@ -70,19 +70,15 @@ def main():
     for example, size in SIZES.items():
         rows.append(bench(example, size))
         print(json.dumps(rows[-1]), flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
     meta = {"date": datetime.date.today().isoformat(), "device": torch.cuda.get_device_name(),
             "torch": torch.__version__}
-    (args.out / "graphs.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
-    lines = ["| graph | size | dtype | hds ms | eager ms | compiled ms | vs eager | vs compile | rel err |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['graph']} | {r['size']} | {r['dtype']} | {r['hds_ms']:.3f} | {r['eager_ms']:.3f} | "
-                     f"{r.get('compiled_ms', float('nan')):.3f} | {r['vs_eager']:.2f}x | "
-                     f"{r.get('vs_compiled', float('nan')):.2f}x | {r['rel_err_vs_eager']:.1e} |")
-    (args.out / "graphs.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
-
+    nan = float("nan")
+    write_table(args.out, "graphs", rows, [
+        ("graph", lambda r: r["graph"]), ("size", lambda r: r["size"]), ("dtype", lambda r: r["dtype"]),
+        ("hds ms", lambda r: f"{r['hds_ms']:.3f}"), ("eager ms", lambda r: f"{r['eager_ms']:.3f}"),
+        ("compiled ms", lambda r: f"{r.get('compiled_ms', nan):.3f}"), ("vs eager", lambda r: f"{r['vs_eager']:.2f}x"),
+        ("vs compile", lambda r: f"{r.get('vs_compiled', nan):.2f}x"),
+        ("rel err", lambda r: f"{r['rel_err_vs_eager']:.1e}")], meta)
 
 if __name__ == "__main__":
     main()

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
-from bench_core import median_ms  # noqa: E402
+from bench_core import median_ms, write_table  # noqa: E402
 
 R = C = 8192
 OPS = {
@@ -38,7 +38,7 @@ def bench(op: str, dtype) -> dict:
     ref = fn(**inputs)
     out = torch.empty_like(ref)
     sizes = {"R": R, "C": C}
-    ws = torch.empty(max(graph.workspace_size(sizes), 1), dtype=torch.uint8, device="cuda")
+    ws = graph.workspace(sizes)
     args = graph.args({**inputs, "out": out}, sizes)
     hds = lambda: graph.run_fn(*args, ws.data_ptr(), 0)
     hds()
@@ -68,16 +68,10 @@ def main():
         for dtype in (torch.float32, torch.float16):
             rows.append(bench(op, dtype))
             print(json.dumps(rows[-1]), flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "memory.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
-    lines = ["| graph (8192²) | hds GB/s | of copy bandwidth | vs eager | vs torch.compile | rel err |",
-             "|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['op']} | {r['hds_gbs']:.0f} | {r['of_copy_bw']:.2f} | {r['vs_eager']:.2f}x | "
-                     f"{r['vs_compiled']:.2f}x | {r['rel_err']:.1e} |")
-    (args.out / "memory.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
-
+    write_table(args.out, "memory", rows, [
+        ("graph (8192²)", lambda r: r["op"]), ("hds GB/s", lambda r: f"{r['hds_gbs']:.0f}"),
+        ("of copy bandwidth", lambda r: f"{r['of_copy_bw']:.2f}"), ("vs eager", lambda r: f"{r['vs_eager']:.2f}x"),
+        ("vs torch.compile", lambda r: f"{r['vs_compiled']:.2f}x"), ("rel err", lambda r: f"{r['rel_err']:.1e}")])
 
 if __name__ == "__main__":
     main()

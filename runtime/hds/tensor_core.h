@@ -53,30 +53,29 @@ __device__ __forceinline__ void mma_16816(float* d, const T* a, const T* b) {
 }
 
 // Four 8x8 matrices of 16-bit values from shared memory; lane L gives the
-// address of row L % 8 of matrix L / 8.
-template <typename T>
-__device__ __forceinline__ void ldmatrix_x4(T* dst, const T* src) {
-    HDS_TENSOR_CORE_UNSUPPORTED
+// address of row L % 8 of matrix L / 8. ldmatrix_x4_trans transposes each.
+#define HDS_LDMATRIX_X4(name, ptx)                                                                                \
+    template <typename T>                                                                                         \
+    __device__ __forceinline__ void name(T* dst, const T* src) {                                                  \
+        HDS_TENSOR_CORE_UNSUPPORTED                                                                               \
+        unsigned* D = reinterpret_cast<unsigned*>(dst);                                                           \
+        unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(src));                                     \
+        asm volatile(ptx " {%0,%1,%2,%3}, [%4];\n" : "=r"(D[0]), "=r"(D[1]), "=r"(D[2]), "=r"(D[3]) : "r"(addr)); \
+    }
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    unsigned* D = reinterpret_cast<unsigned*>(dst);
-    unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(src));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(D[0]), "=r"(D[1]), "=r"(D[2]), "=r"(D[3])
-                 : "r"(addr));
-#endif
-}
-
+HDS_LDMATRIX_X4(ldmatrix_x4, "ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+HDS_LDMATRIX_X4(ldmatrix_x4_trans, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
+#else
 template <typename T>
-__device__ __forceinline__ void ldmatrix_x4_trans(T* dst, const T* src) {
-    HDS_TENSOR_CORE_UNSUPPORTED
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    unsigned* D = reinterpret_cast<unsigned*>(dst);
-    unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(src));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(D[0]), "=r"(D[1]), "=r"(D[2]), "=r"(D[3])
-                 : "r"(addr));
-#endif
+__device__ __forceinline__ void ldmatrix_x4(T*, const T*) {
+    __trap();
 }
+template <typename T>
+__device__ __forceinline__ void ldmatrix_x4_trans(T*, const T*) {
+    __trap();
+}
+#endif
+#undef HDS_LDMATRIX_X4
 
 // 16 bytes global -> shared, bypassing L1; the bytes past `bytes` are zero-filled
 // (bytes == 0 reads nothing).

@@ -220,6 +220,11 @@ class Graph:
     def workspace_size(self, sizes: dict) -> int:
         return self.ws_fn(*[sizes[n] for c, n in self.params if not c.endswith("*")])
 
+    def workspace(self, sizes: dict):
+        """A torch CUDA byte tensor of workspace_size(sizes) (at least one byte)."""
+        import torch
+        return torch.empty(max(self.workspace_size(sizes), 1), dtype=torch.uint8, device="cuda")
+
     def run(self, tensors: dict, sizes: dict, workspace, stream: int = 0) -> int:
         ws = workspace.data_ptr() if workspace is not None else None
         return self.run_fn(*self.args(tensors, sizes), ws, stream)

@@ -15,7 +15,7 @@ def run_example(example, size, graph=None):
     inputs = make(size)
     out = torch.full(out_shape(inputs), float("nan"), dtype=inputs["x"].dtype, device="cuda")
     sizes = {size_name: size}
-    ws = torch.empty(max(graph.workspace_size(sizes), 1), dtype=torch.uint8, device="cuda")
+    ws = graph.workspace(sizes)
     assert graph.run({**inputs, "out": out}, sizes, ws) == 0
     torch.cuda.synchronize()
     ref = ref_fn(**{k: v.double() if v.dtype != torch.float16 else v.float() for k, v in inputs.items()}).double()

@@ -18,7 +18,7 @@ def rnd(*shape, dtype=torch.float32):
 def run(name, inputs, sizes, out_shape, dtype):
     graph = harness.build_graph(f"tests/gpu/ops/{name}.hds")
     out = torch.full(out_shape, float("nan"), device="cuda", dtype=dtype)
-    ws = torch.empty(max(graph.workspace_size(sizes), 1), dtype=torch.uint8, device="cuda")
+    ws = graph.workspace(sizes)
     assert graph.run({**inputs, "out": out}, sizes, ws) == 0
     torch.cuda.synchronize()
     return out
