@@ -1,6 +1,7 @@
-"""Tensor-core GEMM (examples/matmul_tc.hds: the stdlib's mma.sync schedule)
-side by side with cuBLAS (torch.matmul) in the same process, f16 and bf16,
-plus the fp32 SIMT GEMM vs cuBLAS fp32 (TF32 off). Medians of CUDA events.
+"""Tensor-core GEMMs side by side with cuBLAS (torch.matmul) in the same
+process, f16 and bf16: the sm_90a TMA + wgmma schedule (examples/matmul_hopper.hds)
+and the sm_80 mma.sync one (examples/matmul_tc.hds); plus the fp32 SIMT GEMM
+vs cuBLAS fp32 (TF32 off). Medians of CUDA events.
 
     python3 bench/bench_gemm_tc.py --out DIR      (needs a GPU and torch)
 """
@@ -43,16 +44,20 @@ def variant_rows():
     return rows
 
 
-def row(m, n, k, dtype):
+def kernels(dtype):
+    """(example, kernel) pairs measured for a dtype."""
+    if dtype == torch.float32:
+        return [("matmul_tiled", "matmul_tiled")]
+    suffix = "f16" if dtype == torch.float16 else "bf16"
+    return [("matmul_hopper", f"matmul_wgmma_{suffix}"), ("matmul_tc", f"matmul_mma_{suffix}")]
+
+
+def row(m, n, k, dtype, example, kernel):
     torch.backends.cuda.matmul.allow_tf32 = False
     a = torch.randn(m, k, device="cuda").to(dtype)
     b = torch.randn(k, n, device="cuda").to(dtype)
     c = torch.empty(m, n, device="cuda", dtype=dtype)
-    if dtype == torch.float32:
-        lib, kernel = harness.build("examples/matmul_tiled.hds"), "matmul_tiled"
-    else:
-        lib = harness.build("examples/matmul_tc.hds")
-        kernel = "matmul_mma_f16" if dtype == torch.float16 else "matmul_mma_bf16"
+    lib = harness.build(f"examples/{example}.hds")
     fn = lib.launchers[kernel].fn
     args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
     assert fn(*args) == 0
@@ -73,8 +78,9 @@ def main():
     args = ap.parse_args()
     rows = []
     for shape in SHAPES:
-        rows.append(row(*shape))
-        print(json.dumps(rows[-1]), flush=True)
+        for example, kernel in kernels(shape[3]):
+            rows.append(row(*shape, example, kernel))
+            print(json.dumps(rows[-1]), flush=True)
     rows += variant_rows()
     write_table(args.out, "gemm", rows, [
         ("shape", lambda r: r["shape"]), ("dtype", lambda r: r["dtype"]), ("kernel", lambda r: r["kernel"]),

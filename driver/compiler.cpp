@@ -49,6 +49,7 @@ int emit_outputs(const Options& opts, const std::string& stem, std::string cu_pa
     codegen::CudaOptions copts;
     copts.line_directives = opts.line_directives;
     copts.version = version();
+    copts.arch = opts.arch;
     std::error_code ec;
     fs::path cu_dir = fs::absolute(cu_path, ec).parent_path();
     fs::path rel = fs::absolute(h_path, ec).lexically_relative(cu_dir);
@@ -102,7 +103,7 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
         dump_tokens(s.main_file, s.sources, out);
         return kSuccess;
     }
-    bool ok = s.check(opts.include_dirs);
+    bool ok = s.check(opts.include_dirs, opts.arch == "sm_90a" ? 90 : 80);
     if (opts.verify) return s.diags.verify(err) ? kSuccess : kUserError;
     if (!ok) {
         s.diags.print(err);

@@ -19,6 +19,7 @@ struct Options {
     bool verify = false;  // compare diagnostics with expected-error comments
     bool line_directives = false;
     bool verify_ir = false;
+    std::string arch = "sm_80";  // sm_80 (runs on sm_80 and newer) | sm_90a (Hopper built-ins, H100/H200 only)
 };
 
 // Exit codes: 0 success, 1 errors in the input or its use, 2 internal error.

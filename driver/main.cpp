@@ -42,6 +42,10 @@ int main(int argc, char** argv) {
         }
         return "must be tokens, ast, graph, dot, ir, ir-after=PASS or cu";
     });
+    app.add_option("--arch", opts.arch,
+                   "target: sm_80 (default; the code runs on sm_80 and newer) or sm_90a (TMA, wgmma: build with "
+                   "-gencode=arch=compute_90a,code=sm_90a)")
+        ->check(CLI::IsMember({"sm_80", "sm_90a"}));
     app.add_flag("--check", opts.check_only, "only check the input; write nothing");
     app.add_flag("--verify", opts.verify, "check that errors match the file's expected-error comments");
     app.add_flag("--line-directives", opts.line_directives, "emit #line directives instead of line comments");

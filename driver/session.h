@@ -21,7 +21,7 @@ class Session {
     // Parses (with imports) and checks; returns false when there were errors
     // (not yet printed: `diags` has them).
     // `tensor_cores`: graphs may use tensor-core schedules (not on the emulator).
-    bool check(const std::vector<std::string>& include_dirs, bool tensor_cores = true);
+    bool check(const std::vector<std::string>& include_dirs, int arch = 80);
 
     SourceManager sources;
     DiagnosticsEngine diags;

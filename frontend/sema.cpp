@@ -124,7 +124,9 @@ void Sema::check(Module& m) {
 void Sema::check_instance(KernelDecl& k) {
     HDS_CHECK(globals_, "check_instance before check");
     scope_ = globals_;
+    in_instance_ = true;
     check_kernel(k);
+    in_instance_ = false;
 }
 
 void Sema::check_no_defaults(std::vector<Param>& params) {

@@ -14,11 +14,14 @@ namespace hds {
 
 class Sema {
   public:
-    explicit Sema(DiagnosticsEngine& diags) : diags_(diags) {}
+    // `arch`: the target of the module's own kernels (80: sm_80, 90: sm_90a; 0:
+    // the CPU emulator, which traps on tensor-core built-ins at run time instead).
+    explicit Sema(DiagnosticsEngine& diags, int arch = 80) : diags_(diags), arch_(arch) {}
     // Checks the whole module; errors go to the diagnostics engine.
     void check(Module& m);
     // Checks a kernel made after check(m) (an instantiated generic kernel or an
-    // op's compute definition) against m's global names.
+    // op's compute definition) against m's global names. Built-ins newer than
+    // the target are not errors here: the graph layer skips such schedules.
     void check_instance(KernelDecl& k);
 
   private:
@@ -70,9 +73,12 @@ class Sema {
     SemaType check_fn_call(CallExpr& e, Symbol& fn);
     // sema_tensor_core.cpp
     SemaType check_tensor_core_call(CallExpr& e, const struct BuiltinInfo& b);
+    bool check_async_layout(CallExpr& e, const struct BuiltinInfo& b, const std::vector<const Symbol*>& refs);
     bool check_arg_count(CallExpr& e, size_t expected);
 
     DiagnosticsEngine& diags_;
+    int arch_;
+    bool in_instance_ = false;  // checking a graph's instance: any target
     std::deque<Symbol> symbols_;
     std::deque<Scope> scopes_;
     Scope* scope_ = nullptr;

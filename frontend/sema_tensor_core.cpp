@@ -1,6 +1,7 @@
-// sema_tensor_core.cpp — checks of the tensor-core built-ins (mma.sync,
-// ldmatrix, cp.async): which arguments are element references into which
-// memory, and their element types.
+// sema_tensor_core.cpp — checks of the tensor-core and Hopper built-ins
+// (mma.sync, ldmatrix, cp.async, mbarrier, TMA, wgmma, setmaxnreg): which
+// arguments are element references into which memory, their element types,
+// constant arguments' ranges, and the shared layouts TMA and wgmma assume.
 #include "frontend/sema.h"
 #include "ir/builtins.h"
 
@@ -10,10 +11,13 @@ namespace {
 
 struct Operand {
     MemSpace space;        // MemSpace::None: a value, not a reference
-    const char* elem;      // "f32", "half" (f16 or bf16), "same" (as argument 2), "int"
+    const char* elem;      // "f32", "half" (f16 or bf16), "same" (as the reference operand), "any", "u64";
+                           // values: "int", "const" (0..7), "nreg" (a constant register count)
     bool written = false;  // the built-in stores through it
     const char* what;      // for the error message
 };
+
+const Operand kBarrier{MemSpace::Shared, "u64", true, "a shared u64 element (an mbarrier)"};
 
 std::vector<Operand> operands(Builtin b) {
     switch (b) {
@@ -30,7 +34,29 @@ std::vector<Operand> operands(Builtin b) {
                     {MemSpace::Global, "same", false, "a global element of the same type (16-byte aligned)"},
                     {MemSpace::None, "int", false, "an integer byte count (0 to 16)"}};
         case Builtin::CpAsyncWait:
-            return {{MemSpace::None, "const", false, "a constant number of groups"}};
+        case Builtin::WgmmaWait:
+            return {{MemSpace::None, "const", false, "a constant number of groups (0 to 7)"}};
+        case Builtin::MbarrierInit:
+            return {kBarrier, {MemSpace::None, "int", false, "an integer arrival count"}};
+        case Builtin::MbarrierArrive:
+            return {kBarrier};
+        case Builtin::MbarrierExpectTx:
+            return {kBarrier, {MemSpace::None, "int", false, "an integer byte count"}};
+        case Builtin::MbarrierWait:
+            return {kBarrier, {MemSpace::None, "int", false, "an integer phase parity (0 or 1)"}};
+        case Builtin::TmaLoad2d:
+            return {{MemSpace::Shared, "any", true, "a shared element (the start of the box)"},
+                    {MemSpace::Global, "same", false, "an element of a 2-D global tensor of the same type"},
+                    kBarrier};
+        case Builtin::Wgmma64:
+        case Builtin::Wgmma128:
+        case Builtin::Wgmma256:
+            return {{MemSpace::Register, "f32", true, "an f32 register element (the warpgroup's accumulators)"},
+                    {MemSpace::Shared, "half", false, "an f16 or bf16 shared element (A: 64 rows of 64 values)"},
+                    {MemSpace::Shared, "same", false, "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"}};
+        case Builtin::SetMaxNRegInc:
+        case Builtin::SetMaxNRegDec:
+            return {{MemSpace::None, "nreg", false, "a constant register count (a multiple of 8, 24 to 256)"}};
         default:
             return {};
     }
@@ -39,9 +65,13 @@ std::vector<Operand> operands(Builtin b) {
 }  // namespace
 
 SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
+    if (arch_ != 0 && !in_instance_ && builtin_min_arch(b.id) > arch_)
+        diags_.error(DiagId::builtin_needs_arch, e.callee_range, b.name);
     std::vector<Operand> ops = operands(b.id);
     std::optional<ScalarType> first;                       // the type "same" refers to, once an operand gave it
-    size_t reference = b.id == Builtin::Mma16816 ? 1 : 0;  // the operand that gives it
+    size_t reference = b.id == Builtin::Mma16816 || builtin_min_arch(b.id) == 90 ? 1 : 0;  // the operand that gives it
+    if (b.id == Builtin::TmaLoad2d) reference = 0;
+    std::vector<const Symbol*> refs(ops.size(), nullptr);  // the buffers the references point into
     bool ok = true;
     for (size_t i = 0; i < ops.size(); ++i) {
         Expr& a = *e.args[i].value;
@@ -51,9 +81,11 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
             ok = false;
         };
         if (op.space == MemSpace::None) {
-            if (std::string(op.elem) == "const") {
-                auto v = check_const_int(a, "the number of groups");
-                if (v && (*v < 0 || *v > 7)) fail();
+            std::string kind = op.elem;
+            if (kind == "const" || kind == "nreg") {
+                auto v = check_const_int(a, kind == "const" ? "the number of groups" : "a register count");
+                bool in_range = kind == "const" ? v && *v >= 0 && *v <= 7 : v && *v >= 24 && *v <= 256 && *v % 8 == 0;
+                if (v && !in_range) fail();
                 if (!v) ok = false;
             } else if (!check_int(a, "a byte count")) {
                 ok = false;
@@ -77,6 +109,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         ScalarType elem = s->tensor.elem;
         std::string want = op.elem;
         bool type_ok = want == "any" || (want == "f32" && elem == ScalarType::F32) ||
+                       (want == "u64" && elem == ScalarType::U64) ||
                        (want == "half" && (elem == ScalarType::F16 || elem == ScalarType::BF16)) ||
                        (want == "same" && (!first || elem == *first));  // no cascade after an error
         if (!type_ok) {
@@ -85,8 +118,51 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         }
         if (i == reference) first = elem;
         if (op.written) s->written = true;
+        refs[i] = s;
     }
+    if (ok) ok = check_async_layout(e, b, refs);
     return ok ? SemaType::void_type() : SemaType::error();
+}
+
+namespace {
+
+// The constant extent of dimension `d` counted from the end (1: the last), or 0.
+int64_t trailing_dim(const Symbol& s, size_t d) {
+    const std::vector<Dim>& dims = s.tensor.dims;
+    if (dims.size() < d || dims[dims.size() - d].size) return 0;
+    return dims[dims.size() - d].constant;
+}
+
+}  // namespace
+
+// TMA boxes are the destination's last two dimensions with rows of 32, 64 or
+// 128 bytes (the swizzle width); wgmma operands are 128-byte swizzled tiles:
+// A as [.., rows, 64] (K-major), B as [.., N / 64, K, 64] (N-major).
+bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vector<const Symbol*>& refs) {
+    auto need = [&](size_t arg, const std::string& what) {
+        diags_.error(DiagId::async_layout, e.args[arg].value->range, b.name, what);
+        return false;
+    };
+    if (b.id == Builtin::TmaLoad2d) {
+        const Symbol& dst = *refs[0];
+        int64_t cols = trailing_dim(dst, 1), rows = trailing_dim(dst, 2);
+        int64_t row_bytes = cols * byte_size(dst.tensor.elem);
+        if (rows < 1 || rows > 256 || (row_bytes != 32 && row_bytes != 64 && row_bytes != 128))
+            return need(0, "a shared buffer whose last two dimensions (the box) are constants: at most 256 rows of "
+                           "32, 64 or 128 bytes");
+        if (refs[1]->tensor.dims.size() != 2) return need(1, "a 2-D global tensor");
+        return true;
+    }
+    if (b.id != Builtin::Wgmma64 && b.id != Builtin::Wgmma128 && b.id != Builtin::Wgmma256) return true;
+    int64_t n = b.id == Builtin::Wgmma64 ? 64 : b.id == Builtin::Wgmma128 ? 128 : 256;
+    int64_t acc = 1;
+    for (const Dim& d : refs[0]->tensor.dims) acc *= d.size ? 0 : d.constant;
+    if (acc < n / 2) return need(0, "a register f32 array of at least N / 2 accumulators");
+    if (trailing_dim(*refs[1], 1) != 64 || trailing_dim(*refs[1], 2) < 64)
+        return need(1, "a shared tile [.., rows, 64] (rows of 128 bytes, 64 rows or more)");
+    if (trailing_dim(*refs[2], 1) != 64 || trailing_dim(*refs[2], 2) < 16 || trailing_dim(*refs[2], 3) * 64 < n)
+        return need(2, "a shared tile [.., N / 64, K, 64] (N-major rows of 128 bytes)");
+    return true;
 }
 
 }  // namespace hds

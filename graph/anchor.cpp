@@ -35,16 +35,37 @@ class StoreRetarget : public ir::IRMutator {
     ir::Buffer from_, to_;
 };
 
-bool uses_tensor_cores(const ir::Stmt& body) {
+// The oldest target the body's built-ins run on (0, 80 or 90; see builtin_min_arch).
+int required_arch(const ir::Stmt& body) {
     struct Finder : ir::IRVisitor {
-        bool found = false;
+        int arch = 0;
         void visit(const ir::Call* c) override {
             ir::IRVisitor::visit(c);
-            found |= c->builtin != Builtin::DeviceFn && builtin_info(c->builtin).cls == BuiltinClass::TensorCore;
+            if (c->builtin != Builtin::DeviceFn) arch = std::max(arch, builtin_min_arch(c->builtin));
         }
     } f;
     f.visit_stmt(body);
-    return f.found;
+    return f.arch;
+}
+
+// Whether every tensor the body copies with TMA has rows of a constant multiple
+// of 16 bytes in the graph (the copy engine's requirement; symbolic widths
+// cannot be promised, so such calls keep the next schedule).
+bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buffer>& targets) {
+    struct Finder : ir::IRVisitor {
+        std::vector<std::string> sources;
+        void visit(const ir::Call* c) override {
+            ir::IRVisitor::visit(c);
+            if (c->builtin == Builtin::TmaLoad2d) sources.push_back(ir::as<ir::Load>(c->args.at(1))->buffer->name);
+        }
+    } f;
+    f.visit_stmt(body);
+    for (const std::string& name : f.sources) {
+        const ir::Buffer& t = targets.at(name);
+        auto cols = ir::const_int(t->shape.back());
+        if (!cols || *cols * byte_size(t->elem) % 16 != 0) return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -113,9 +134,9 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
-    if (!o.tensor_cores() && uses_tensor_cores(ik.body)) {
-        *skipped = true;  // the target (the emulator) has no tensor cores
-        return result;
+    if (required_arch(ik.body) > o.arch() || !tma_rows_aligned(ik.body, targets)) {
+        *skipped = true;  // the target lacks its built-ins (the emulator has no tensor cores)
+        return result;    // or the shapes do not suit them
     }
 
     // Sizes: the op's size names, else the dimension of the tensor that has it

@@ -13,9 +13,10 @@
 
 namespace hds::graph {
 
-// Returns the graph, or null when errors were reported. `tensor_cores`: the
-// target has them (false for the CPU emulator: such schedules are skipped).
+// Returns the graph, or null when errors were reported. `arch`: the target (0:
+// the CPU emulator, 80: sm_80, 90: sm_90a); schedules that use built-ins the
+// target lacks are skipped.
 std::unique_ptr<Graph> build_graph(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
-                                   bool tensor_cores = true);
+                                   int arch = 80);
 
 }  // namespace hds::graph

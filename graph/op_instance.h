@@ -33,8 +33,8 @@ struct OpCall {
 
 class OpInstantiator {
   public:
-    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g, bool tensor_cores)
-        : module_(module), sema_(sema), diags_(diags), g_(g), tensor_cores_(tensor_cores) {}
+    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g, int arch)
+        : module_(module), sema_(sema), diags_(diags), g_(g), arch_(arch) {}
 
     // Adds the op's nodes; returns the result node, or null after reporting errors.
     Node* instantiate(const OpCall& call);
@@ -43,7 +43,7 @@ class OpInstantiator {
     Sema& sema() { return sema_; }
     DiagnosticsEngine& diags() { return diags_; }
     Graph& graph() { return g_; }
-    bool tensor_cores() const { return tensor_cores_; }  // the target has them (not the emulator)
+    int arch() const { return arch_; }  // the target: 0 the CPU emulator, 80 sm_80, 90 sm_90a
     // Checks and lowers a kernel made for an instantiation; on errors adds
     // `note` at `call` and returns nullopt. Keeps the declaration alive.
     std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note);
@@ -53,7 +53,7 @@ class OpInstantiator {
     Sema& sema_;
     DiagnosticsEngine& diags_;
     Graph& g_;
-    bool tensor_cores_;
+    int arch_;
     std::vector<std::unique_ptr<KernelDecl>> synthetic_;  // kept alive: symbols point into them
 };
 

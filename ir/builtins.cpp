@@ -23,4 +23,31 @@ const BuiltinInfo& builtin_info(Builtin id) {
     return all_builtins().at(static_cast<size_t>(id) - 1);
 }
 
+int builtin_min_arch(Builtin id) {
+    if (id == Builtin::DeviceFn || builtin_info(id).cls != BuiltinClass::TensorCore) return 0;
+    return static_cast<int>(id) >= static_cast<int>(Builtin::MbarrierInit) ? 90 : 80;
+}
+
+int builtin_reference_operands(Builtin id) {
+    switch (id) {
+        case Builtin::Mma16816:
+        case Builtin::TmaLoad2d:
+        case Builtin::Wgmma64:
+        case Builtin::Wgmma128:
+        case Builtin::Wgmma256:
+            return 3;
+        case Builtin::LdMatrixX4:
+        case Builtin::LdMatrixX4Trans:
+        case Builtin::CpAsync16:
+            return 2;
+        case Builtin::MbarrierInit:
+        case Builtin::MbarrierArrive:
+        case Builtin::MbarrierExpectTx:
+        case Builtin::MbarrierWait:
+            return 1;
+        default:
+            return 0;
+    }
+}
+
 }  // namespace hds

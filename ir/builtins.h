@@ -28,4 +28,12 @@ const BuiltinInfo* find_builtin(std::string_view name);
 const BuiltinInfo& builtin_info(Builtin id);
 const std::vector<BuiltinInfo>& all_builtins();
 
+// The oldest target a built-in runs on: 80 (sm_80, tensor cores and cp.async),
+// 90 (sm_90a: mbarrier, TMA, wgmma, setmaxnreg) or 0 (any).
+int builtin_min_arch(Builtin id);
+
+// How many leading arguments are element references (`t[i, j]`: the address
+// of that element is passed), for the tensor-core and Hopper built-ins.
+int builtin_reference_operands(Builtin id);
+
 }  // namespace hds

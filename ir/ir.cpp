@@ -132,8 +132,8 @@ Expr Call::make(ScalarType t, Builtin b, std::vector<Expr> args, std::string fun
         const BuiltinInfo& info = builtin_info(b);
         HDS_CHECK(static_cast<int>(args.size()) == info.arity, std::string("wrong arity for ") + info.name);
         if (info.cls == BuiltinClass::Atomic) HDS_CHECK(as<Load>(args[0]) != nullptr, "atomic target is not a load");
-        if (info.cls == BuiltinClass::TensorCore && info.arity >= 2)
-            HDS_CHECK(as<Load>(args[0]) && as<Load>(args[1]), "tensor-core operands are not element references");
+        for (int i = 0; i < builtin_reference_operands(b); ++i)
+            HDS_CHECK(as<Load>(args[i]) != nullptr, "tensor-core operands are not element references");
     }
     return std::make_shared<Call>(t, b, std::move(function), std::move(args), true);
 }

@@ -40,6 +40,13 @@ class Verifier : public IRVisitor {
         access(l->buffer, l->indices.size());
         IRVisitor::visit(l);
     }
+    void visit(const Call* c) override {
+        if (c->builtin != Builtin::TmaLoad2d) return IRVisitor::visit(c);
+        // The TMA source keeps its coordinates (see flatten_indices).
+        visit_expr(c->args.at(0));
+        for (const Expr& i : as<Load>(c->args.at(1))->indices) visit_expr(i);
+        visit_expr(c->args.at(2));
+    }
     void visit(const Store* s) override {
         access(s->buffer, s->indices.size());
         IRVisitor::visit(s);

@@ -11,6 +11,7 @@ rm -rf "$out"
 mkdir -p "$out"
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
     "$root"/bench/gemm_variants/*.hds "$root"/tests/gpu/ops/*.hds; do
-    "$hdsc" "$f" -I "$root/stdlib" -o "$out/$(basename "$f" .hds).cu"
+    # shellcheck disable=SC2046  # the flags are words
+    "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") -o "$out/$(basename "$f" .hds).cu"
 done
 echo "emitted $(ls "$out"/*.cu | wc -l) .cu files into $out"

@@ -5,14 +5,15 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 hdsc=${1:-$root/build}/hdsc
-showcase=(matmul_tiled matmul_tc softmax gelu_f16 mlp resnet_block)
+showcase=(matmul_tiled matmul_tc matmul_hopper softmax gelu_f16 mlp resnet_block)
 inputs=("$root"/tests/golden/*.hds)
 for ex in "${showcase[@]}"; do inputs+=("$root/examples/$ex.hds"); done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for input in "${inputs[@]}"; do
     name=$(basename "$input" .hds)
-    "$hdsc" "$input" -I "$root/stdlib" --verify-ir -o "$work/$name.cu"
+    # shellcheck disable=SC2046  # the flags are words
+    "$hdsc" "$input" -I "$root/stdlib" --verify-ir $("$root/scripts/hdsc_flags.sh" "$input") -o "$work/$name.cu"
     cp "$work/$name.cu" "$root/tests/golden/$name.expected.cu"
     cp "$work/$name.h" "$root/tests/golden/$name.expected.h"
     echo "updated tests/golden/$name.expected.{cu,h}"

@@ -196,6 +196,11 @@ Eval Compiler::call(const ir::Call* c) {
     std::vector<Eval> args;
     for (const ir::Expr& a : c->args) args.push_back(expr(a));
     SourceLoc loc = loc_;
+    if (c->builtin != Builtin::DeviceFn && builtin_info(c->builtin).cls == BuiltinClass::TensorCore) {
+        std::string what = std::string("the ") + (builtin_min_arch(c->builtin) >= 90 ? "sm_90" : "tensor-core") +
+                           " built-in '" + builtin_info(c->builtin).name + "' is not emulated (run it on a GPU)";
+        return [loc, what](Thread& t) -> Value { trap(t, loc, what); };
+    }
     switch (c->builtin) {
         case Builtin::DeviceFn:
             return device_call(c, args);
@@ -235,16 +240,6 @@ Eval Compiler::call(const ir::Call* c) {
         case Builtin::AtomicMax:
         case Builtin::AtomicMin:
             return atomic(c, args[1]);
-        case Builtin::Mma16816:
-        case Builtin::LdMatrixX4:
-        case Builtin::LdMatrixX4Trans:
-        case Builtin::CpAsync16:
-        case Builtin::CpAsyncCommit:
-        case Builtin::CpAsyncWait: {
-            std::string what = std::string("the tensor-core built-in '") + builtin_info(c->builtin).name +
-                               "' is not emulated (run it on a GPU)";
-            return [loc, what](Thread& t) -> Value { trap(t, loc, what); };
-        }
         default: {
             Builtin b = c->builtin;
             ScalarType ty = c->type;

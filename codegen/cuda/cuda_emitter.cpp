@@ -7,29 +7,45 @@
 #include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
+#include "codegen/cuda/hopper_emit.h"
 #include "ir/ir_visitor.h"
 
 namespace hds::codegen {
 
 namespace {
 
+// Bytes a shared array takes, rounded up to the kernel's shared alignment.
+int64_t shared_bytes(const ir::Buffer& b, int64_t align) {
+    return (b->constant_elements() * byte_size(b->elem) + align - 1) / align * align;
+}
+
+// Shared arrays are 16-byte aligned (vector accesses, ldmatrix, cp.async), or
+// 1024-byte aligned in kernels that use TMA / wgmma (128-byte swizzled tiles).
+int64_t shared_alignment(const ir::Kernel& k) {
+    return uses_sm90(k) ? 1024 : 16;
+}
+
 // Shared arrays of a body, in order, with their sizes in bytes.
 class SharedArrays : public ir::IRVisitor {
   public:
+    explicit SharedArrays(int64_t align) : align_(align) {}
     int64_t total = 0;
 
   protected:
     void visit(const ir::Alloc* a) override {
-        if (a->buffer->scope != ir::Scope::Shared) return;
-        total += (a->buffer->constant_elements() * byte_size(a->buffer->elem) + 15) / 16 * 16;
+        if (a->buffer->scope == ir::Scope::Shared) total += shared_bytes(a->buffer, align_);
     }
+
+  private:
+    int64_t align_;
 };
 
 class BodyEmitter {
   public:
     // `dynamic`: shared arrays are carved out of the dynamic shared memory.
-    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false)
-        : w_(w), m_(m), opts_(opts), dynamic_(dynamic) {}
+    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false,
+                int64_t align = 16)
+        : w_(w), m_(m), opts_(opts), dynamic_(dynamic), align_(align) {}
 
     void body(const ir::Stmt& s) {
         if (auto* b = ir::as<ir::Block>(s)) {
@@ -115,12 +131,12 @@ class BodyEmitter {
                     w_.line(fmt::format("auto& {} = *reinterpret_cast<{} (*){}>(hds_dynamic_smem + {});{}",
                                         cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims, shared_offset_,
                                         origin(s)));
-                    shared_offset_ += (a->buffer->constant_elements() * byte_size(a->buffer->elem) + 15) / 16 * 16;
+                    shared_offset_ += shared_bytes(a->buffer, align_);
                     break;
                 }
                 // 16-byte alignment: vector accesses, ldmatrix and cp.async need it.
                 bool half = a->buffer->elem == ScalarType::F16 || a->buffer->elem == ScalarType::BF16;
-                std::string space = a->buffer->scope == ir::Scope::Shared ? "__shared__ alignas(16) "
+                std::string space = a->buffer->scope == ir::Scope::Shared ? fmt::format("__shared__ alignas({}) ", align_)
                                     : half                                ? "alignas(16) "
                                                                           : "";
                 w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
@@ -174,6 +190,7 @@ class BodyEmitter {
     CudaExprPrinter e_;
     SourceLoc last_;
     bool dynamic_;
+    int64_t align_;
     int64_t shared_offset_ = 0;
 };
 
@@ -216,14 +233,23 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
         }
     }
     for (const ir::Var& s : k.sizes) params.push_back("int " + cuda_ident(s->name));
+    for (const TensorMap& t : tensor_maps(k))
+        params.push_back("const __grid_constant__ CUtensorMap " + cuda_ident(t.name));
     int64_t threads = constant_threads(k);
-    std::string bounds = threads > 0 ? fmt::format("__launch_bounds__({}) ", threads) : "";
+    // One block per multiprocessor fixes the register budget at entry, which
+    // setmaxnreg needs (the sm_90 kernels are sized for one block per SM).
+    std::string bounds = threads <= 0  ? ""
+                         : uses_sm90(k) ? fmt::format("__launch_bounds__({}, 1) ", threads)
+                                        : fmt::format("__launch_bounds__({}) ", threads);
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
     w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));
     w.indent();
     bool dynamic = dynamic_shared_bytes(k) > 0;
-    if (dynamic) w.line("extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic");
-    BodyEmitter(w, m, opts, dynamic).body(k.body);
+    int64_t align = shared_alignment(k);
+    if (dynamic)
+        w.line(fmt::format("extern __shared__ __align__({}) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic",
+                           align));
+    BodyEmitter(w, m, opts, dynamic, align).body(k.body);
     w.dedent();
     w.line("}");
     w.blank();
@@ -232,7 +258,7 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
 }  // namespace
 
 int64_t dynamic_shared_bytes(const ir::Kernel& k) {
-    SharedArrays s;
+    SharedArrays s(shared_alignment(k));
     s.visit_stmt(k.body);
     return s.total > 48 * 1024 ? s.total : 0;
 }
@@ -245,10 +271,17 @@ std::string emit_device_code(const ir::Module& m, const CudaOptions& opts) {
 }
 
 std::string cu_preamble(const std::string& source, const CudaOptions& opts) {
+    std::string guard;
+    if (opts.arch == "sm_90a")
+        guard =
+            "// Generated with --arch=sm_90a (TMA, wgmma): only for H100/H200-class GPUs.\n"
+            "#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+            "#error \"generated for sm_90a: compile with -gencode=arch=compute_90a,code=sm_90a\"\n"
+            "#endif\n";
     return fmt::format(
         "// Generated by hdsc {} from {}. Do not edit: change the .hds file instead.\n"
-        "#include \"{}\"\n#include \"hds/runtime.h\"\n\n",
-        opts.version, source, opts.header_include);
+        "#include \"{}\"\n#include \"hds/runtime.h\"\n{}\n",
+        opts.version, source, opts.header_include, guard);
 }
 
 std::string header_preamble(const std::string& source, const CudaOptions& opts) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_names.h"
+#include "codegen/cuda/hopper_emit.h"
 
 namespace hds::codegen {
 
@@ -61,6 +62,7 @@ std::string CudaExprPrinter::load(const ir::Load* l, const std::vector<std::stri
 
 std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::string>& args) {
     if (c->builtin == Builtin::DeviceFn) return fmt::format("{}({})", cuda_ident(c->function), fmt::join(args, ", "));
+    if (std::string h = hopper_call(c, args, *this); !h.empty()) return h;
     switch (c->builtin) {
         case Builtin::SyncThreads:
             return "__syncthreads()";

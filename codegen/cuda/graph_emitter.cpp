@@ -9,6 +9,7 @@
 #include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
+#include "codegen/cuda/hopper_emit.h"
 #include "ir/scalar_type.h"
 
 namespace hds::codegen {
@@ -182,6 +183,11 @@ class HostEmitter {
         std::vector<std::string> args;
         for (const ir::KernelParam& p : k.params) args.push_back(cuda_ident(p.buffer->name));
         for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));
+        std::vector<std::string> maps = tensor_map_setup(k, launch_);
+        if (!maps.empty()) w.line("{  // tensor maps of the TMA copies");
+        for (const std::string& line : maps) w.line("    " + line);
+        for (const TensorMap& t : tensor_maps(k)) args.push_back(cuda_ident(t.name));
+        if (!maps.empty()) w.indent();
         for (size_t d = 0; d < k.grid.size(); ++d) {
             if (ir::const_int(k.grid[d])) continue;  // constants were checked by the compiler
             w.line(fmt::format("if ({} > {}) return cudaErrorInvalidConfiguration;", launch_.print(k.grid[d]),
@@ -198,6 +204,9 @@ class HostEmitter {
             wrap_list(fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block), smem),
                       args, ");"));
         w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
+        if (maps.empty()) return;
+        w.dedent();
+        w.line("}");
     }
 
     void capture_functions(CodeWriter& w) {

@@ -8,6 +8,7 @@
 #include "codegen/cuda/cuda_emitter.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
+#include "codegen/cuda/hopper_emit.h"
 
 namespace hds::codegen {
 
@@ -70,6 +71,7 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
         if (symbolic && dims.size() > 1 && !seen) checks_count.push_back(count);
     }
     for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));
+    for (const TensorMap& t : tensor_maps(k)) args.push_back(cuda_ident(t.name));
 
     std::string out = wrap_list("cudaError_t launch_" + k.name + "(", params, ") {") + "\n";
     auto check = [&](const std::vector<std::string>& conds, const char* err, const char* why) {
@@ -89,6 +91,9 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
     if (!constant_block)
         check({"block[0] < 1", "block[1] < 1", "block[2] < 1", "block[0] * block[1] * block[2] > 1024"},
               "cudaErrorInvalidConfiguration", "block limits");
+    std::vector<std::string> maps = tensor_map_setup(k, p);
+    if (!maps.empty()) out += "    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)\n";
+    for (const std::string& line : maps) out += "    " + line + "\n";
     int64_t smem = dynamic_shared_bytes(k);
     if (smem > 0)
         out += fmt::format(

@@ -2,6 +2,7 @@
 // a[i, j, k] on shape [D0, D1, D2] becomes a[(i * D1 + j) * D2 + k]. The
 // arithmetic is done in the widest index type used (i32 unless an index is
 // i64); launchers reject tensors with 2^31 or more elements for i32 indexing.
+// TMA sources keep their coordinates (the tensor map does the addressing).
 #include "ir/ir_mutator.h"
 #include "ir/passes/passes.h"
 
@@ -27,6 +28,19 @@ class FlattenIndices : public IRMutator {
             return Store::make(op->loc, op->buffer, {linear(op->buffer, idx)}, v, op->op);
         if (!changed && v == op->value) return self;
         return Store::make(op->loc, op->buffer, idx, v, op->op);
+    }
+
+    Expr visit(const Call* op, const Expr& self) override {
+        if (op->builtin != Builtin::TmaLoad2d) return IRMutator::visit(op, self);
+        // The copy engine takes the box's coordinates, not an address: a[r, c] stays.
+        std::vector<Expr> args;
+        for (size_t i = 0; i < op->args.size(); ++i) {
+            const Load* l = as<Load>(op->args[i]);
+            bool changed = false;
+            args.push_back(i == 1 ? Load::make(l->buffer, mutate_all(l->indices, &changed), l->loc)
+                                  : mutate(op->args[i]));
+        }
+        return Call::make_void(op->builtin, args);
     }
 
   private:

@@ -97,4 +97,5 @@ __device__ __forceinline__ __nv_bfloat16 fma(__nv_bfloat16 x, __nv_bfloat16 y, _
 
 }  // namespace hds
 
+#include "hds/hopper.h"
 #include "hds/tensor_core.h"

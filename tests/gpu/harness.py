@@ -150,6 +150,18 @@ class Library:
                 self.lib.hds_free(ptr)
 
 
+def hdsc_flags(source: Path) -> list[str]:
+    """The flags a `// hdsc-flags: ...` line of the input asks for (scripts/hdsc_flags.sh)."""
+    m = re.search(r"^// hdsc-flags: (.*)$", source.read_text(), re.M)
+    return m.group(1).split() if m else []
+
+
+def gencode(cu: Path) -> list[str]:
+    """sm_90a for code emitted with --arch=sm_90a (it refuses other targets), else sm_90."""
+    arch = "90a" if "__CUDA_ARCH_FEAT_SM90_ALL" in cu.read_text() else "90"
+    return ["-gencode", f"arch=compute_{arch},code=sm_{arch}"]
+
+
 def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
     """hdsc + nvcc -shared; cached by the content of the .hds and hdsc."""
     source = Path(source)
@@ -168,9 +180,10 @@ def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
             shutil.copy(Path(emitted) / cu.name, cu)
             shutil.copy(Path(emitted) / header.name, header)
         else:
-            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)], check=True)
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), *hdsc_flags(source), "-o", str(cu)],
+                           check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
-                        "-gencode", "arch=compute_90,code=sm_90", *extra_flags, str(cu), str(SHIM), "-o", str(so)],
+                        *gencode(cu), *extra_flags, str(cu), str(SHIM), "-o", str(so)],
                        check=True)
     return Library(so, header)
 
@@ -246,7 +259,8 @@ def build_graph(source: str | Path) -> Graph:
             shutil.copy(Path(emitted) / cu.name, cu)
             shutil.copy(Path(emitted) / header.name, header)
         else:
-            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)], check=True)
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), *hdsc_flags(source), "-o", str(cu)],
+                           check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
-                        "-gencode", "arch=compute_90,code=sm_90", str(cu), "-o", str(so)], check=True)
+                        *gencode(cu), str(cu), "-o", str(so)], check=True)
     return Graph(so, header)

@@ -110,3 +110,31 @@ def test_matmul_tensor_cores_bf16(m, n, k):
     torch.cuda.synchronize()
     ref = a.double() @ b.double()
     assert float((c.double() - ref).norm() / ref.norm()) < 1e-2
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+@pytest.mark.parametrize("m,n,k", [(1001, 264, 520), (128, 256, 64), (333, 1032, 4104), (1, 8, 8)])
+def test_matmul_hopper(dtype, m, n, k):
+    """TMA + wgmma (sm_90a): tails in every dimension (M odd, N and K multiples of 8
+    but not of the 256 x 64 tile), zero-filled by the copy engine."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    lib = harness.build("examples/matmul_hopper.hds")
+    t = torch.float16 if dtype == "f16" else torch.bfloat16
+    a, b = torch.randn(m, k, device="cuda").to(t), torch.randn(k, n, device="cuda").to(t)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=t)
+    assert lib.launch_raw(f"matmul_wgmma_{dtype}", [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n]) == 0
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    assert float((c.double() - ref).norm() / ref.norm()) < (2e-3 if dtype == "f16" else 1e-2)
+
+
+@gpu
+def test_matmul_hopper_rejects_unaligned_rows():
+    """K = 517: rows of a are not 16-byte multiples, which TMA cannot read."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    lib = harness.build("examples/matmul_hopper.hds")
+    a = torch.randn(64, 517, device="cuda").half()
+    b = torch.randn(517, 64, device="cuda").half()
+    c = torch.empty(64, 64, device="cuda").half()
+    assert lib.launch_raw("matmul_wgmma_f16", [a.data_ptr(), b.data_ptr(), c.data_ptr(), 64, 517, 64]) == 1

@@ -108,3 +108,10 @@ def test_bmm_linear():
     a, b, w, c = rnd(3, 45, 20), rnd(3, 20, 11), rnd(7, 11), rnd(7)
     ref = F.linear(a.double() @ b.double(), w.double(), c.double())
     check(run("op_bmm_linear", {"a": a, "b": b, "w": w, "c": c}, {"M": 45}, (3, 45, 7), torch.float32), ref, 1e-5)
+
+
+@gpu
+def test_matmul_bias_gelu_sm90():
+    x, w, bias = rnd(1001, 520, dtype=torch.float16), rnd(520, 264, dtype=torch.float16), rnd(264, dtype=torch.float16)
+    ref = F.gelu(x.double() @ w.double() + bias.double())
+    check(run("op_matmul_sm90", {"x": x, "w": w, "bias": bias}, {"M": 1001}, (1001, 264), torch.float16), ref, 2e-3)

@@ -1,0 +1,127 @@
+// hopper_emit.cpp — tensor maps and wgmma descriptors (see hopper_emit.h).
+#include "codegen/cuda/hopper_emit.h"
+
+#include <fmt/format.h>
+
+#include "codegen/cuda/cuda_names.h"
+#include "ir/builtins.h"
+#include "ir/internal_error.h"
+#include "ir/ir_visitor.h"
+
+namespace hds::codegen {
+
+namespace {
+
+const ir::Load& ref(const ir::Call* c, size_t i) {
+    const ir::Load* l = ir::as<ir::Load>(c->args.at(i));
+    HDS_CHECK(l != nullptr, "operand is not an element reference");
+    return *l;
+}
+
+// The constant extent of dimension `d` counted from the end (1: the last).
+int64_t trailing(const ir::Buffer& b, size_t d) {
+    HDS_CHECK(b->shape.size() >= d, "buffer has too few dimensions");
+    auto c = ir::const_int(b->shape[b->shape.size() - d]);
+    HDS_CHECK(c.has_value(), "shared tile extent is not constant");
+    return *c;
+}
+
+TensorMap map_of(const ir::Call* c) {
+    const ir::Buffer& box = ref(c, 0).buffer;
+    const ir::Buffer& tensor = ref(c, 1).buffer;
+    TensorMap m{"", tensor, trailing(box, 2), trailing(box, 1)};
+    m.name = fmt::format("tmap_{}_{}x{}", tensor->name, m.box_rows, m.box_cols);
+    return m;
+}
+
+}  // namespace
+
+std::vector<TensorMap> tensor_maps(const ir::Kernel& k) {
+    struct Finder : ir::IRVisitor {
+        std::vector<TensorMap> maps;
+        void visit(const ir::Call* c) override {
+            ir::IRVisitor::visit(c);
+            if (c->builtin != Builtin::TmaLoad2d) return;
+            TensorMap m = map_of(c);
+            for (const TensorMap& seen : maps)
+                if (seen.name == m.name) return;
+            maps.push_back(m);
+        }
+    } f;
+    f.visit_stmt(k.body);
+    return f.maps;
+}
+
+bool uses_sm90(const ir::Kernel& k) {
+    struct Finder : ir::IRVisitor {
+        bool found = false;
+        void visit(const ir::Call* c) override {
+            ir::IRVisitor::visit(c);
+            found |= c->builtin != Builtin::DeviceFn && builtin_min_arch(c->builtin) >= 90;
+        }
+    } f;
+    f.visit_stmt(k.body);
+    return f.found;
+}
+
+std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args, ir::ExprPrinter& p) {
+    switch (c->builtin) {
+        case Builtin::MbarrierInit:
+            return fmt::format("hds::mbarrier_init(&{}, {})", args[0], args[1]);
+        case Builtin::MbarrierArrive:
+            return fmt::format("hds::mbarrier_arrive(&{})", args[0]);
+        case Builtin::MbarrierExpectTx:
+            return fmt::format("hds::mbarrier_arrive_expect_tx(&{}, {})", args[0], args[1]);
+        case Builtin::MbarrierWait:
+            return fmt::format("hds::mbarrier_wait(&{}, {})", args[0], args[1]);
+        case Builtin::FenceBarrierInit:
+            return "hds::fence_barrier_init()";
+        case Builtin::FenceProxyAsync:
+            return "hds::fence_proxy_async()";
+        case Builtin::TmaLoad2d: {
+            const ir::Load& src = ref(c, 1);
+            return fmt::format("hds::tma_load_2d(&{}, &{}, {}, {}, &{})", args[0], cuda_ident(map_of(c).name),
+                               p.print(src.indices.at(0)), p.print(src.indices.at(1)), args[2]);
+        }
+        case Builtin::Wgmma64:
+        case Builtin::Wgmma128:
+        case Builtin::Wgmma256: {
+            // A: K-major rows of 128 bytes, 8-row groups 1024 bytes apart. B: N-major
+            // [.., N / 64, K, 64] tiles: 64-column tiles K * 128 bytes apart.
+            const ir::Buffer& a = ref(c, 1).buffer;
+            const ir::Buffer& b = ref(c, 2).buffer;
+            int64_t b_tile = trailing(b, 2) * trailing(b, 1) * byte_size(b->elem);
+            int n = c->builtin == Builtin::Wgmma64 ? 64 : c->builtin == Builtin::Wgmma128 ? 128 : 256;
+            return fmt::format("hds::wgmma_m64n{}k16<{}>(&{}, hds::wgmma_desc(&{}, 16, 1024), hds::wgmma_desc(&{}, {}, 1024))",
+                               n, cuda_type(a->elem), args[0], args[1], args[2], b_tile);
+        }
+        case Builtin::WgmmaFence:
+            return "hds::wgmma_fence()";
+        case Builtin::WgmmaCommit:
+            return "hds::wgmma_commit()";
+        case Builtin::WgmmaWait:
+            return fmt::format("hds::wgmma_wait<{}>()", args[0]);
+        case Builtin::SetMaxNRegInc:
+            return fmt::format("hds::setmaxnreg_inc<{}>()", args[0]);
+        case Builtin::SetMaxNRegDec:
+            return fmt::format("hds::setmaxnreg_dec<{}>()", args[0]);
+        default:
+            return "";
+    }
+}
+
+std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch) {
+    std::vector<std::string> out;
+    for (const TensorMap& m : tensor_maps(k)) {
+        std::string name = cuda_ident(m.name);
+        out.push_back(fmt::format("CUtensorMap {};  // {} in boxes of {} x {}", name, m.tensor->name, m.box_rows,
+                                  m.box_cols));
+        out.push_back(fmt::format(
+            "if (cudaError_t e = hds::make_tensor_map_2d(&{}, {}, {}, {}, {}, {}); e != cudaSuccess) return e;", name,
+            cuda_ident(m.tensor->name), launch.print(m.tensor->shape.at(0)), launch.print(m.tensor->shape.at(1)),
+            m.box_rows, m.box_cols));
+    }
+    return out;
+}
+
+}  // namespace hds::codegen

@@ -1,0 +1,299 @@
+// hopper.h — the sm_90 / sm_90a built-ins of hds: mbarriers, the bulk tensor
+// copy engine (TMA: cp.async.bulk.tensor with a CUtensorMap made by the host
+// launcher) and warpgroup mma (wgmma, sm_90a), plus setmaxnreg (sm_90a).
+//
+// Shared-memory layouts are the 128-byte swizzled ones a TMA box with 128-byte
+// rows writes: wgmma descriptors take the start of the operand, the distance
+// between 8-row groups (1024 bytes) and, for N-major B, the distance between
+// 64-column tiles.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap and its enums (types only; no libcuda link)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+namespace hds {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define HDS_SM90_ONLY __trap();
+#define HDS_SM90_ASM 0
+#else
+#define HDS_SM90_ONLY
+#define HDS_SM90_ASM 1
+#endif
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define HDS_SM90A_ONLY __trap();
+#else
+#define HDS_SM90A_ONLY
+#endif
+
+namespace detail {
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+}  // namespace detail
+
+// ---- mbarrier (sm_90) ----
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, int count) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(detail::smem_addr(bar)), "r"(count) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(detail::smem_addr(bar)) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long* bar, int bytes) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(detail::smem_addr(bar)),
+                 "r"(bytes)
+                 : "memory");
+#endif
+}
+
+// Spins until the phase with this parity has completed.
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, int parity) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    unsigned done = 0;
+    do {
+        asm volatile(
+            "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+            : "=r"(done)
+            : "r"(detail::smem_addr(bar)), "r"(parity)
+            : "memory");
+    } while (!done);
+#endif
+}
+
+__device__ __forceinline__ void fence_barrier_init() {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void fence_proxy_async() {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+// ---- TMA (sm_90) ----
+// The box at (row, col) of the tensor `map` describes lands at dst; the copy
+// completes on bar as transaction bytes. Out-of-bounds elements are zeros.
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int row, int col, unsigned long long* bar) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+            detail::smem_addr(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(detail::smem_addr(bar))
+        : "memory");
+#endif
+}
+
+// Host: the tensor map of a row-major rows x cols tensor read in boxes of
+// box_rows x box_cols with the swizzle of the box's row width (32, 64 or 128
+// bytes). cudaErrorInvalidValue when the base is not 16-byte aligned or the row
+// pitch not a multiple of 16 bytes (the copy engine's requirements).
+template <typename T>
+inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long rows, long long cols, int box_rows,
+                                      int box_cols) {
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult found;
+        void* fn = nullptr;
+        cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found);
+        if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) return cudaErrorNotSupported;
+        encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    }
+    const long long pitch = cols * static_cast<long long>(sizeof(T));
+    if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || pitch % 16 != 0) return cudaErrorInvalidValue;
+    const int row_bytes = box_cols * static_cast<int>(sizeof(T));
+    CUtensorMapSwizzle swizzle = row_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                 : row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                                   : CU_TENSOR_MAP_SWIZZLE_32B;
+    CUtensorMapDataType type = sizeof(T) == 2 ? (std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                                           : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+                               : sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+    cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+    cuuint64_t strides[1] = {static_cast<cuuint64_t>(pitch)};
+    cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
+    cuuint32_t elem_strides[2] = {1, 1};
+    CUresult r = encode(map, type, 2, const_cast<T*>(base), dims, strides, box, elem_strides,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// ---- wgmma (sm_90a) ----
+// Shared-memory matrix descriptor of a 128-byte swizzled operand starting at p:
+// `stride` bytes between 8-row groups, `leading` bytes between 64-column tiles
+// (N-major operands only).
+__device__ __forceinline__ uint64_t wgmma_desc(const void* p, unsigned leading, unsigned stride) {
+    const uint64_t addr = detail::smem_addr(p);
+    return ((addr & 0x3FFFF) >> 4) | (static_cast<uint64_t>((leading >> 4) & 0x3FFF) << 16) |
+           (static_cast<uint64_t>((stride >> 4) & 0x3FFF) << 32) | (1ull << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence() {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wgmma_commit() {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void setmaxnreg_inc() {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void setmaxnreg_dec() {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+#endif
+}
+
+// d[0 .. N/2) += A (64 x 16, K-major, descriptor da) * B (16 x N, N-major, db),
+// accumulated in f32; fragment element i of thread t of the warpgroup is row
+// 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2.
+// clang-format off
+#define HDS_WGMMA_M64N64K16(ty) \
+    asm volatile( \
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" \
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32." ty "." ty " {" \
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
+        "}, %32, %33, p, 1, 1, 0, 1;\n}\n" \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
+        : "l"(da), "l"(db), "r"(1))
+template <typename T>
+__device__ __forceinline__ void wgmma_m64n64k16(float* d, uint64_t da, uint64_t db) {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (std::is_same_v<T, __half>) {
+        HDS_WGMMA_M64N64K16("f16");
+    } else {
+        HDS_WGMMA_M64N64K16("bf16");
+    }
+#endif
+}
+#undef HDS_WGMMA_M64N64K16
+
+#define HDS_WGMMA_M64N128K16(ty) \
+    asm volatile( \
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" \
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32." ty "." ty " {" \
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
+        "}, %64, %65, p, 1, 1, 0, 1;\n}\n" \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),\
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),\
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),\
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),\
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]) \
+        : "l"(da), "l"(db), "r"(1))
+template <typename T>
+__device__ __forceinline__ void wgmma_m64n128k16(float* d, uint64_t da, uint64_t db) {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (std::is_same_v<T, __half>) {
+        HDS_WGMMA_M64N128K16("f16");
+    } else {
+        HDS_WGMMA_M64N128K16("bf16");
+    }
+#endif
+}
+#undef HDS_WGMMA_M64N128K16
+
+#define HDS_WGMMA_M64N256K16(ty) \
+    asm volatile( \
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" \
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32." ty "." ty " {" \
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
+        "}, %128, %129, p, 1, 1, 0, 1;\n}\n" \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),\
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),\
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),\
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),\
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),\
+          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),\
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),\
+          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),\
+          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),\
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),\
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),\
+          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),\
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
+        : "l"(da), "l"(db), "r"(1))
+template <typename T>
+__device__ __forceinline__ void wgmma_m64n256k16(float* d, uint64_t da, uint64_t db) {
+    HDS_SM90A_ONLY
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (std::is_same_v<T, __half>) {
+        HDS_WGMMA_M64N256K16("f16");
+    } else {
+        HDS_WGMMA_M64N256K16("bf16");
+    }
+#endif
+}
+#undef HDS_WGMMA_M64N256K16
+// clang-format on
+
+#undef HDS_SM90_ONLY
+#undef HDS_SM90_ASM
+#undef HDS_SM90A_ONLY
+
+}  // namespace hds
