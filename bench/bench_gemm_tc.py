@@ -24,23 +24,35 @@ SHAPES = [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16),
           (128, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.float32)]
 
 
+VARIANTS = {"mma_stages": ("mma_s2", "mma_s3", "mma_s4"),
+            "wgmma_tiles": ("wgmma_s4_n256", "wgmma_s3_n256", "wgmma_s4_n128", "wgmma_s6_n128")}
+
+
 def variant_rows():
-    """The pipeline depth of the tensor-core GEMM: 2, 3, 4 stages, f16."""
-    lib = harness.build("bench/tc_variants/mma_stages.hds")
+    """Schedule parameters, f16: the mma.sync GEMM's pipeline depth (2, 3, 4
+    stages), the wgmma GEMM's depth and block tile (bench/tc_variants)."""
     rows = []
     for m, n, k in [(4096, 4096, 4096), (1024, 1024, 1024), (128, 4096, 4096)]:
         a = torch.randn(m, k, device="cuda").half()
         b = torch.randn(k, n, device="cuda").half()
         c = torch.empty(m, n, device="cuda", dtype=torch.float16)
         t_ref = median_ms(lambda: torch.matmul(a, b))
-        for kernel in ("mma_s2", "mma_s3", "mma_s4"):
-            fn = lib.launchers[kernel].fn
-            args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
-            assert fn(*args) == 0
-            t = median_ms(lambda: fn(*args))
-            rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": kernel, "hds_ms": t, "cublas_ms": t_ref,
-                         "hds_tflops": 2.0 * m * n * k / t / 1e9, "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9,
-                         "vs_cublas": t_ref / t, "rel_err": float("nan")})
+        for source, names in VARIANTS.items():
+            rows += variant_shape_rows(harness.build(f"bench/tc_variants/{source}.hds"), names, a, b, c, t_ref)
+    return rows
+
+
+def variant_shape_rows(lib, names, a, b, c, t_ref):
+    (m, k), n = a.shape, b.shape[1]
+    rows = []
+    for kernel in names:
+        fn = lib.launchers[kernel].fn
+        args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
+        assert fn(*args) == 0
+        t = median_ms(lambda: fn(*args))
+        rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": kernel, "hds_ms": t, "cublas_ms": t_ref,
+                     "hds_tflops": 2.0 * m * n * k / t / 1e9, "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9,
+                     "vs_cublas": t_ref / t, "rel_err": float("nan")})
     return rows
 
 
