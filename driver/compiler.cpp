@@ -103,7 +103,17 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
         dump_tokens(s.main_file, s.sources, out);
         return kSuccess;
     }
-    bool ok = s.check(opts.include_dirs, opts.arch == "sm_90a" ? 90 : 80);
+    graph::Tuning tuning;
+    if (!opts.tune_cache.empty()) {
+        std::string error;
+        auto choices = graph::load_cache(opts.tune_cache, error);
+        if (!choices) {
+            err << "hdsc: error: " << error << "\n";
+            return kUserError;
+        }
+        tuning.choices = std::move(*choices);
+    }
+    bool ok = s.check(opts.include_dirs, graph::Target{arch_number(opts.arch), &tuning});
     if (opts.verify) return s.diags.verify(err) ? kSuccess : kUserError;
     if (!ok) {
         s.diags.print(err);
@@ -132,6 +142,10 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
 }
 
 }  // namespace
+
+int arch_number(const std::string& arch) {
+    return arch == "sm_90a" ? 90 : 80;
+}
 
 int compile(const Options& opts, std::ostream& out, std::ostream& err) {
     return guard_internal_errors(err, [&] { return run(opts, out, err); });

@@ -20,7 +20,11 @@ struct Options {
     bool line_directives = false;
     bool verify_ir = false;
     std::string arch = "sm_80";  // sm_80 (runs on sm_80 and newer) | sm_90a (Hopper built-ins, H100/H200 only)
+    std::string tune_cache;      // `hdsc tune`'s results: schedule choices per op call
 };
+
+// 80 for "sm_80", 90 for "sm_90a".
+int arch_number(const std::string& arch);
 
 // Exit codes: 0 success, 1 errors in the input or its use, 2 internal error.
 enum ExitCode { kSuccess = 0, kUserError = 1, kInternalError = 2 };

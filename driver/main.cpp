@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
                    "target: sm_80 (default; the code runs on sm_80 and newer) or sm_90a (TMA, wgmma: build with "
                    "-gencode=arch=compute_90a,code=sm_90a)")
         ->check(CLI::IsMember({"sm_80", "sm_90a"}));
+    app.add_option("--tune-cache", opts.tune_cache, "JSON written by `hdsc tune`: the schedules and parameters to use");
     app.add_flag("--check", opts.check_only, "only check the input; write nothing");
     app.add_flag("--verify", opts.verify, "check that errors match the file's expected-error comments");
     app.add_flag("--line-directives", opts.line_directives, "emit #line directives instead of line comments");

@@ -129,7 +129,7 @@ int run_graph(const RunOptions& opts, Session& s, const graph::Program& p, std::
 int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     Session s;
     if (!s.open(opts.input, err)) return kUserError;
-    if (!s.check(opts.include_dirs, /*arch=*/0)) {
+    if (!s.check(opts.include_dirs, graph::Target{0, nullptr})) {
         s.diags.print(err);
         return kUserError;
     }

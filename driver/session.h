@@ -10,6 +10,7 @@
 #include "frontend/module_loader.h"
 #include "frontend/sema.h"
 #include "graph/graph.h"
+#include "graph/tuning.h"
 
 namespace hds::driver {
 
@@ -21,7 +22,7 @@ class Session {
     // Parses (with imports) and checks; returns false when there were errors
     // (not yet printed: `diags` has them).
     // `tensor_cores`: graphs may use tensor-core schedules (not on the emulator).
-    bool check(const std::vector<std::string>& include_dirs, int arch = 80);
+    bool check(const std::vector<std::string>& include_dirs, graph::Target target = {});
 
     SourceManager sources;
     DiagnosticsEngine diags;

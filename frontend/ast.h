@@ -229,6 +229,7 @@ struct TypeParam {
     std::string value_type;               // "" for an element type, else the integer type
     const Expr* default_value = nullptr;  // owned by `default_owner`
     std::shared_ptr<Expr> default_owner;
+    std::vector<std::shared_ptr<Expr>> candidates;  // `in {..}`: the values `hdsc tune` tries
 };
 
 enum class DeclKind { Import, Const, Kernel, DeviceFn, Op, Graph };

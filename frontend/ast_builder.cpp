@@ -97,6 +97,8 @@ class Builder {
                 p.default_owner = std::shared_ptr<Expr>(expr(tp->expr()).release());
                 p.default_value = p.default_owner.get();
             }
+            if (tp->exprList())
+                for (auto* e : tp->exprList()->expr()) p.candidates.push_back(std::shared_ptr<Expr>(expr(e).release()));
             out.push_back(std::move(p));
         }
         return out;

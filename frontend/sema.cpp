@@ -109,6 +109,7 @@ void Sema::check(Module& m) {
                 // an instantiation that failed (reported) has no body.
                 if (as<KernelDecl>(*d).type_params.empty() && as<KernelDecl>(*d).instance_of.empty())
                     check_kernel(as<KernelDecl>(*d));
+                check_tune_candidates(as<KernelDecl>(*d));
                 break;
             case DeclKind::DeviceFn:
                 check_fn(as<DeviceFnDecl>(*d));
@@ -118,6 +119,17 @@ void Sema::check(Module& m) {
             case DeclKind::Graph:  // checked by the graph layer
                 break;
         }
+    }
+}
+
+// `BN: i32 = 256 in {128, 256}`: `hdsc tune` reads the values without
+// evaluating them, so they (and the default) are integer literals.
+void Sema::check_tune_candidates(const KernelDecl& k) {
+    for (const TypeParam& p : k.type_params) {
+        if (p.candidates.empty()) continue;
+        bool ok = p.default_value && p.default_value->kind == ExprKind::IntLit;
+        for (const auto& c : p.candidates) ok &= c->kind == ExprKind::IntLit;
+        if (!ok) diags_.error(DiagId::tune_candidates, p.range, p.name);
     }
 }
 

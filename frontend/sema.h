@@ -30,6 +30,7 @@ class Sema {
     Symbol* new_symbol(Symbol::Kind kind, const std::string& name, SourceRange range);
     bool declare(Symbol* s);
     void check_const(ConstDecl& d);
+    void check_tune_candidates(const KernelDecl& k);
     void declare_fn(DeviceFnDecl& d);
     void check_kernel(KernelDecl& k);
     void check_no_defaults(std::vector<Param>& params);

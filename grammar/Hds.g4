@@ -20,9 +20,10 @@ item
 importDecl   : 'import' STRING ';' ;
 constDecl    : 'const' ID ':' typeRef '=' expr ';' ;
 kernelDecl   : 'kernel' ID typeParams? '(' paramList? ')' launchConfig block ;
-// Element-type parameters `T`, or integer parameters `STAGES: i32 = 3` (kernels).
+// Element-type parameters `T`, or integer parameters `STAGES: i32 = 3` (kernels),
+// optionally with the values `hdsc tune` tries: `BN: i32 = 256 in {128, 256}`.
 typeParams   : '<' typeParam (',' typeParam)* '>' ;
-typeParam    : ID (':' scalarType ('=' expr)?)? ;
+typeParam    : ID (':' scalarType ('=' expr ('in' '{' exprList '}')?)?)? ;
 // `kernel matmul_f16 = matmul_mma<f16, 4>;` instantiates a generic kernel.
 kernelInstance : 'kernel' ID '=' ID '<' expr (',' expr)* '>' ';' ;
 launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ;

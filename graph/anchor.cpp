@@ -1,11 +1,14 @@
 // anchor.cpp — instantiating an op's hand-written schedule kernel over graph buffers.
 #include "graph/anchor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include "frontend/ast_clone.h"
 #include "graph/rewrite.h"
 
 #include "ir/ir_mutator.h"
+#include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
 
 namespace hds::graph {
@@ -70,17 +73,69 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
 
 }  // namespace
 
+namespace {
+
+// "matmul<f16> sm_90a [M, 520] [520, 264]": the op, its element type, the
+// target and its tensors' shapes as the graph has them.
+std::string tune_key(const OpInstantiator& o, const OpCall& call, const std::string& elem) {
+    std::string key = call.op->name + "<" + elem + "> " + arch_name(o.arch());
+    for (const Node* a : call.args) {
+        std::vector<std::string> dims;
+        for (const ir::Expr& d : a->buffer->shape) dims.push_back(ir::to_string(d));
+        key += " [" + fmt::format("{}", fmt::join(dims, ", ")) + "]";
+    }
+    return key;
+}
+
+// The schedule's integer parameters with their defaults and candidates
+// (integer literals: the checker makes sure of it).
+TuneSchedule tune_schedule(const OpInstantiator& o, const ScheduleRef& sched) {
+    TuneSchedule s{sched.name, {}};
+    const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
+    for (const TypeParam& tp : generic->type_params) {
+        if (tp.value_type.empty() || !tp.default_value || tp.default_value->kind != ExprKind::IntLit) continue;
+        TuneParam p{tp.name, static_cast<int64_t>(as<IntLit>(*tp.default_value).value), {}};
+        for (const auto& c : tp.candidates) p.candidates.push_back(static_cast<int64_t>(as<IntLit>(*c).value));
+        s.params.push_back(p);
+    }
+    return s;
+}
+
+}  // namespace
+
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
                          const Bindings& b, Node* result) {
     const OpDecl& op = *call.op;
     std::string elem;
     if (!op.type_params.empty() && types.count(op.type_params[0].name))
         elem = scalar_name(types.at(op.type_params[0].name));
-    for (const ScheduleRef& sched : op.schedules) {
-        if (!sched.types.empty() && std::find(sched.types.begin(), sched.types.end(), elem) == sched.types.end())
-            continue;
+    std::vector<const ScheduleRef*> scheds;
+    for (const ScheduleRef& sched : op.schedules)
+        if (sched.types.empty() || std::find(sched.types.begin(), sched.types.end(), elem) != sched.types.end())
+            scheds.push_back(&sched);
+    Tuning* tuning = o.tuning();
+    std::string key = tuning ? tune_key(o, call, elem) : "";
+    if (tuning && tuning->record) {  // `hdsc tune`: which schedules apply here
+        TuneSite site{key, {}};
+        for (const ScheduleRef* s : scheds) {
+            bool skipped = false;
+            if (!instantiate_schedule(o, call, *s, types, b, result, {}, &skipped)) return nullptr;
+            if (!skipped) site.schedules.push_back(tune_schedule(o, *s));
+        }
+        if (!site.schedules.empty()) tuning->sites.push_back(site);
+    }
+    auto chosen = tuning ? tuning->choices.find(key) : decltype(tuning->choices)::iterator{};
+    if (tuning && chosen != tuning->choices.end()) {
+        for (const ScheduleRef* s : scheds) {
+            if (s->name != chosen->second.schedule) continue;
+            bool skipped = false;
+            Node* n = instantiate_schedule(o, call, *s, types, b, result, chosen->second.params, &skipped);
+            if (!skipped) return n;
+        }
+    }
+    for (const ScheduleRef* s : scheds) {
         bool skipped = false;
-        Node* n = instantiate_schedule(o, call, sched, types, b, result, &skipped);
+        Node* n = instantiate_schedule(o, call, *s, types, b, result, {}, &skipped);
         if (!skipped) return n;
     }
     return result;  // no schedule applies: the automatic one
@@ -88,7 +143,7 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
 
 Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched,
                            const std::map<std::string, ScalarType>& types, const Bindings& b, Node* result,
-                           bool* skipped) {
+                           const std::map<std::string, int64_t>& tuned, bool* skipped) {
     const OpDecl& op = *call.op;
     const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
     if (!generic || generic->type_params.empty()) {
@@ -123,6 +178,12 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         auto it = call.attrs.find(p.name);
         const Expr* v = it != call.attrs.end() ? it->second : p.default_value.get();
         if (v) values[p.name] = v;
+    }
+    std::vector<std::unique_ptr<IntLit>> literals;  // the tuned values, alive while cloning
+    for (const auto& [name, v] : tuned) {
+        literals.push_back(std::make_unique<IntLit>(sched.range));
+        literals.back()->value = static_cast<uint64_t>(v);
+        values[name] = literals.back().get();
     }
     CloneMap map;
     bind_value_params(*generic, values, map);

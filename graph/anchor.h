@@ -20,9 +20,11 @@ namespace hds::graph {
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
                          const Bindings& b, Node* result);
 
-// One schedule; sets *skipped when it cannot run on the target.
+// One schedule, its integer parameters set from `values` (tuning) or the
+// call's attributes or their defaults; sets *skipped when it cannot run on the
+// target or these shapes.
 Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched,
                            const std::map<std::string, ScalarType>& types, const Bindings& b, Node* result,
-                           bool* skipped);
+                           const std::map<std::string, int64_t>& values, bool* skipped);
 
 }  // namespace hds::graph

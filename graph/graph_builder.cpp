@@ -11,8 +11,8 @@ namespace {
 
 class GraphBuilder {
   public:
-    GraphBuilder(const GraphDecl& d, const Module& m, Sema& sema, DiagnosticsEngine& diags, int arch)
-        : d_(d), m_(m), diags_(diags), g_(std::make_unique<Graph>()), ops_(m, sema, diags, *g_, arch) {}
+    GraphBuilder(const GraphDecl& d, const Module& m, Sema& sema, DiagnosticsEngine& diags, Target target)
+        : d_(d), m_(m), diags_(diags), g_(std::make_unique<Graph>()), ops_(m, sema, diags, *g_, target) {}
 
     std::unique_ptr<Graph> build() {
         g_->name = d_.name;
@@ -315,8 +315,8 @@ class GraphBuilder {
 }  // namespace
 
 std::unique_ptr<Graph> build_graph(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
-                                   int arch) {
-    return GraphBuilder(decl, m, sema, diags, arch).build();
+                                   Target target) {
+    return GraphBuilder(decl, m, sema, diags, target).build();
 }
 
 }  // namespace hds::graph

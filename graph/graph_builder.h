@@ -10,13 +10,12 @@
 #include "frontend/diagnostics.h"
 #include "frontend/sema.h"
 #include "graph/graph.h"
+#include "graph/tuning.h"
 
 namespace hds::graph {
 
-// Returns the graph, or null when errors were reported. `arch`: the target (0:
-// the CPU emulator, 80: sm_80, 90: sm_90a); schedules that use built-ins the
-// target lacks are skipped.
+// Returns the graph, or null when errors were reported, for `target` (see tuning.h).
 std::unique_ptr<Graph> build_graph(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
-                                   int arch = 80);
+                                   Target target = {});
 
 }  // namespace hds::graph

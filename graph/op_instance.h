@@ -18,6 +18,7 @@
 #include "frontend/sema.h"
 #include "graph/graph.h"
 #include "graph/shapes.h"
+#include "graph/tuning.h"
 
 namespace hds::graph {
 
@@ -33,8 +34,8 @@ struct OpCall {
 
 class OpInstantiator {
   public:
-    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g, int arch)
-        : module_(module), sema_(sema), diags_(diags), g_(g), arch_(arch) {}
+    OpInstantiator(const Module& module, Sema& sema, DiagnosticsEngine& diags, Graph& g, Target target)
+        : module_(module), sema_(sema), diags_(diags), g_(g), target_(target) {}
 
     // Adds the op's nodes; returns the result node, or null after reporting errors.
     Node* instantiate(const OpCall& call);
@@ -43,7 +44,8 @@ class OpInstantiator {
     Sema& sema() { return sema_; }
     DiagnosticsEngine& diags() { return diags_; }
     Graph& graph() { return g_; }
-    int arch() const { return arch_; }  // the target: 0 the CPU emulator, 80 sm_80, 90 sm_90a
+    int arch() const { return target_.arch; }  // 0 the CPU emulator, 80 sm_80, 90 sm_90a
+    Tuning* tuning() const { return target_.tuning; }
     // Checks and lowers a kernel made for an instantiation; on errors adds
     // `note` at `call` and returns nullopt. Keeps the declaration alive.
     std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note);
@@ -53,7 +55,7 @@ class OpInstantiator {
     Sema& sema_;
     DiagnosticsEngine& diags_;
     Graph& g_;
-    int arch_;
+    Target target_;
     std::vector<std::unique_ptr<KernelDecl>> synthetic_;  // kept alive: symbols point into them
 };
 

@@ -60,22 +60,25 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
             hds::wgmma_fence();  // matmul_wgmma.hds:65
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:66
-                hds::wgmma_m64n256k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:67
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:67
+                    hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:68
+                }
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:69
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:70
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:71
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:72
+            hds::wgmma_commit();  // matmul_wgmma.hds:71
+            hds::wgmma_wait<1>();  // matmul_wgmma.hds:72
+            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:73
+                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:74
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:75
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:78
+        hds::wgmma_wait<0>();  // matmul_wgmma.hds:77
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:81
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:79
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:80
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:81
-            if (m < M && n < N) {  // matmul_wgmma.hds:82
-                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:83
+        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:82
+            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:83
+            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:84
+            if (m < M && n < N) {  // matmul_wgmma.hds:85
+                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:86
             }
         }
     }
@@ -135,22 +138,25 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
             hds::wgmma_fence();  // matmul_wgmma.hds:65
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:66
-                hds::wgmma_m64n256k16<__nv_bfloat16>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:67
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:67
+                    hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:68
+                }
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:69
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:70
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:71
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:72
+            hds::wgmma_commit();  // matmul_wgmma.hds:71
+            hds::wgmma_wait<1>();  // matmul_wgmma.hds:72
+            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:73
+                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:74
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:75
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:78
+        hds::wgmma_wait<0>();  // matmul_wgmma.hds:77
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:81
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:79
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:80
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:81
-            if (m < M && n < N) {  // matmul_wgmma.hds:82
-                c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:83
+        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:82
+            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:83
+            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:84
+            if (m < M && n < N) {  // matmul_wgmma.hds:85
+                c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:86
             }
         }
     }
