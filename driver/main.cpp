@@ -5,6 +5,7 @@
 
 #include "driver/compiler.h"
 #include "driver/run_command.h"
+#include "driver/tune.h"
 #include "ir/lower.h"
 
 int main(int argc, char** argv) {
@@ -22,6 +23,23 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--scalars", run.scalars, "NAME=VALUE,... for scalar parameters");
     run_cmd->add_option("-I", run.include_dirs, "directory searched by import \"...\"")->allow_extra_args(false);
     run_cmd->add_flag("--racecheck", run.racecheck, "report shared-memory races between threads of a block");
+    hds::driver::TuneOptions tune;
+    CLI::App* tune_cmd = app.add_subcommand(
+        "tune", "time each candidate schedule of the graphs' op calls on the GPU and cache the fastest");
+    tune_cmd->add_option("input", tune.input, "the .hds file with graphs")->required();
+    tune_cmd->add_option("-I", tune.include_dirs, "directory searched by import \"...\"")->allow_extra_args(false);
+    tune_cmd->add_option("--arch", tune.arch, "target: sm_80 or sm_90a")->check(CLI::IsMember({"sm_80", "sm_90a"}));
+    tune_cmd
+        ->add_option("--level", tune.level,
+                     "search level: 0 defaults only, 1 (default) each parameter alone, 2 every combination")
+        ->check(CLI::Range(0, 2));
+    tune_cmd->add_option("--sizes", tune.sizes, "NAME=VALUE,... the graphs' sizes to time at");
+    tune_cmd->add_option("--cache", tune.cache, "the JSON cache to update (default hds-tune.json)");
+    tune_cmd->add_option("--work", tune.work, "keep the candidates' sources and programs in this folder");
+    tune_cmd->add_option("--nvcc", tune.nvcc, "the nvcc to build candidates with");
+    tune_cmd->add_option("--runtime", tune.runtime, "the folder holding hds/runtime.h");
+    tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel nvcc compiles (default: one per core)");
+    tune_cmd->add_flag("--no-run", tune.no_run, "only build the candidates (no GPU needed)");
     app.add_option("input", opts.input, "the .hds file to compile");
     app.add_option("-o,--output", opts.output, "output .cu path ('-' for stdout; default <stem>.cu)");
     app.add_option("--header", opts.header, "output header path (default: beside the .cu)");
@@ -64,6 +82,7 @@ int main(int argc, char** argv) {
         return hds::driver::kUserError;
     }
     if (run_cmd->parsed()) return hds::driver::run_on_emulator(run, std::cout, std::cerr);
+    if (tune_cmd->parsed()) return hds::driver::tune(tune, std::cout, std::cerr);
     if (opts.input.empty()) {
         std::cerr << "hdsc: error: input is required\nRun 'hdsc --help' for usage.\n";
         return hds::driver::kUserError;

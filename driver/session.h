@@ -21,7 +21,7 @@ class Session {
     bool open(const std::string& input, std::ostream& err);
     // Parses (with imports) and checks; returns false when there were errors
     // (not yet printed: `diags` has them).
-    // `tensor_cores`: graphs may use tensor-core schedules (not on the emulator).
+    // `target`: the arch graphs are built for, and their tuning (graph/tuning.h).
     bool check(const std::vector<std::string>& include_dirs, graph::Target target = {});
 
     SourceManager sources;

@@ -68,7 +68,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     if (arch_ != 0 && !in_instance_ && builtin_min_arch(b.id) > arch_)
         diags_.error(DiagId::builtin_needs_arch, e.callee_range, b.name);
     std::vector<Operand> ops = operands(b.id);
-    std::optional<ScalarType> first;                       // the type "same" refers to, once an operand gave it
+    std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
     size_t reference = b.id == Builtin::Mma16816 || builtin_min_arch(b.id) == 90 ? 1 : 0;  // the operand that gives it
     if (b.id == Builtin::TmaLoad2d) reference = 0;
     std::vector<const Symbol*> refs(ops.size(), nullptr);  // the buffers the references point into
@@ -148,8 +148,9 @@ bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vect
         int64_t cols = trailing_dim(dst, 1), rows = trailing_dim(dst, 2);
         int64_t row_bytes = cols * byte_size(dst.tensor.elem);
         if (rows < 1 || rows > 256 || (row_bytes != 32 && row_bytes != 64 && row_bytes != 128))
-            return need(0, "a shared buffer whose last two dimensions (the box) are constants: at most 256 rows of "
-                           "32, 64 or 128 bytes");
+            return need(0,
+                        "a shared buffer whose last two dimensions (the box) are constants: at most 256 rows of "
+                        "32, 64 or 128 bytes");
         if (refs[1]->tensor.dims.size() != 2) return need(1, "a 2-D global tensor");
         return true;
     }

@@ -116,7 +116,7 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
     Tuning* tuning = o.tuning();
     std::string key = tuning ? tune_key(o, call, elem) : "";
     if (tuning && tuning->record) {  // `hdsc tune`: which schedules apply here
-        TuneSite site{key, {}};
+        TuneSite site{key, o.graph().name, {}};
         for (const ScheduleRef* s : scheds) {
             bool skipped = false;
             if (!instantiate_schedule(o, call, *s, types, b, result, {}, &skipped)) return nullptr;

@@ -112,8 +112,10 @@ bool store_cache(const std::string& path, const std::vector<TuneResult>& results
             j["entries"] = old["entries"];
     }
     for (const TuneResult& r : results) {
-        j["entries"][r.key] = {{"schedule", r.best.schedule}, {"params", r.best.params},
-                               {"ms", r.ms},                 {"sizes", r.sizes},
+        j["entries"][r.key] = {{"schedule", r.best.schedule},
+                               {"params", r.best.params},
+                               {"ms", r.ms},
+                               {"sizes", r.sizes},
                                {"tried", r.tried}};
     }
     std::string tmp = path + ".tmp";

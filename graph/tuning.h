@@ -27,6 +27,7 @@ struct TuneSchedule {
 
 struct TuneSite {
     std::string key;
+    std::string graph;                    // the graph it was met in
     std::vector<TuneSchedule> schedules;  // those that apply here, in declaration order
 };
 

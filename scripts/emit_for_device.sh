@@ -15,3 +15,9 @@ for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_
     "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") -o "$out/$(basename "$f" .hds).cu"
 done
 echo "emitted $(ls "$out"/*.cu | wc -l) .cu files into $out"
+# hdsc itself (stripped) and the libraries it needs, for `hdsc tune` on the GPU machine:
+#   LD_LIBRARY_PATH=.devcarry/lib .devcarry/bin/hdsc tune ...
+mkdir -p "$root/.devcarry/bin" "$root/.devcarry/lib"
+strip -o "$root/.devcarry/bin/hdsc" "$hdsc"
+ldd "$hdsc" | awk '/antlr4|fmt/ {print $3}' | xargs -I{} cp -L {} "$root/.devcarry/lib/"
+echo "copied hdsc ($(du -h "$root/.devcarry/bin/hdsc" | cut -f1)) and $(ls "$root/.devcarry/lib" | wc -l) libraries"

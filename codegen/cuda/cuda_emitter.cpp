@@ -43,8 +43,7 @@ class SharedArrays : public ir::IRVisitor {
 class BodyEmitter {
   public:
     // `dynamic`: shared arrays are carved out of the dynamic shared memory.
-    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false,
-                int64_t align = 16)
+    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false, int64_t align = 16)
         : w_(w), m_(m), opts_(opts), dynamic_(dynamic), align_(align) {}
 
     void body(const ir::Stmt& s) {
@@ -136,9 +135,10 @@ class BodyEmitter {
                 }
                 // 16-byte alignment: vector accesses, ldmatrix and cp.async need it.
                 bool half = a->buffer->elem == ScalarType::F16 || a->buffer->elem == ScalarType::BF16;
-                std::string space = a->buffer->scope == ir::Scope::Shared ? fmt::format("__shared__ alignas({}) ", align_)
-                                    : half                                ? "alignas(16) "
-                                                                          : "";
+                std::string space = a->buffer->scope == ir::Scope::Shared
+                                        ? fmt::format("__shared__ alignas({}) ", align_)
+                                    : half ? "alignas(16) "
+                                           : "";
                 w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
                                     dims, origin(s)));
                 break;
@@ -238,7 +238,7 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     int64_t threads = constant_threads(k);
     // One block per multiprocessor fixes the register budget at entry, which
     // setmaxnreg needs (the sm_90 kernels are sized for one block per SM).
-    std::string bounds = threads <= 0  ? ""
+    std::string bounds = threads <= 0   ? ""
                          : uses_sm90(k) ? fmt::format("__launch_bounds__({}, 1) ", threads)
                                         : fmt::format("__launch_bounds__({}) ", threads);
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));

@@ -12,7 +12,7 @@ struct CudaOptions {
     bool line_directives = false;  // `#line N "file.hds"` instead of trailing comments
     std::string header_include;    // how the .cu includes the header ("vector_add.h")
     std::string version;           // hdsc version for the banner
-    std::string arch = "sm_80";     // sm_80 | sm_90a (the .cu then refuses other targets)
+    std::string arch = "sm_80";    // sm_80 | sm_90a (the .cu then refuses other targets)
 };
 
 struct CudaOutput {

@@ -92,8 +92,9 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
             const ir::Buffer& b = ref(c, 2).buffer;
             int64_t b_tile = trailing(b, 2) * trailing(b, 1) * byte_size(b->elem);
             int n = c->builtin == Builtin::Wgmma64 ? 64 : c->builtin == Builtin::Wgmma128 ? 128 : 256;
-            return fmt::format("hds::wgmma_m64n{}k16<{}>(&{}, hds::wgmma_desc(&{}, 16, 1024), hds::wgmma_desc(&{}, {}, 1024))",
-                               n, cuda_type(a->elem), args[0], args[1], args[2], b_tile);
+            return fmt::format(
+                "hds::wgmma_m64n{}k16<{}>(&{}, hds::wgmma_desc(&{}, 16, 1024), hds::wgmma_desc(&{}, {}, 1024))", n,
+                cuda_type(a->elem), args[0], args[1], args[2], b_tile);
         }
         case Builtin::WgmmaFence:
             return "hds::wgmma_fence()";
@@ -114,8 +115,8 @@ std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& 
     std::vector<std::string> out;
     for (const TensorMap& m : tensor_maps(k)) {
         std::string name = cuda_ident(m.name);
-        out.push_back(fmt::format("CUtensorMap {};  // {} in boxes of {} x {}", name, m.tensor->name, m.box_rows,
-                                  m.box_cols));
+        out.push_back(
+            fmt::format("CUtensorMap {};  // {} in boxes of {} x {}", name, m.tensor->name, m.box_rows, m.box_cols));
         out.push_back(fmt::format(
             "if (cudaError_t e = hds::make_tensor_map_2d(&{}, {}, {}, {}, {}, {}); e != cudaSuccess) return e;", name,
             cuda_ident(m.tensor->name), launch.print(m.tensor->shape.at(0)), launch.print(m.tensor->shape.at(1)),

@@ -92,7 +92,8 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
         check({"block[0] < 1", "block[1] < 1", "block[2] < 1", "block[0] * block[1] * block[2] > 1024"},
               "cudaErrorInvalidConfiguration", "block limits");
     std::vector<std::string> maps = tensor_map_setup(k, p);
-    if (!maps.empty()) out += "    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)\n";
+    if (!maps.empty())
+        out += "    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)\n";
     for (const std::string& line : maps) out += "    " + line + "\n";
     int64_t smem = dynamic_shared_bytes(k);
     if (smem > 0)

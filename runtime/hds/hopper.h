@@ -9,10 +9,10 @@
 #pragma once
 
 #include <cuda.h>  // CUtensorMap and its enums (types only; no libcuda link)
+#include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
-#include <cudaTypedefs.h>
 #include <stdint.h>
 
 #include <type_traits>
@@ -56,8 +56,7 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar) {
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long* bar, int bytes) {
     HDS_SM90_ONLY
 #if HDS_SM90_ASM
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(detail::smem_addr(bar)),
-                 "r"(bytes)
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(detail::smem_addr(bar)), "r"(bytes)
                  : "memory");
 #endif
 }
@@ -94,12 +93,13 @@ __device__ __forceinline__ void fence_proxy_async() {
 // ---- TMA (sm_90) ----
 // The box at (row, col) of the tensor `map` describes lands at dst; the copy
 // completes on bar as transaction bytes. Out-of-bounds elements are zeros.
-__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int row, int col, unsigned long long* bar) {
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int row, int col,
+                                            unsigned long long* bar) {
     HDS_SM90_ONLY
 #if HDS_SM90_ASM
     asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-            detail::smem_addr(dst)),
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
+            "r"(detail::smem_addr(dst)),
         "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(detail::smem_addr(bar))
         : "memory");
 #endif
@@ -116,7 +116,8 @@ inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long
     if (!encode) {
         cudaDriverEntryPointQueryResult found;
         void* fn = nullptr;
-        cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found);
+        cudaError_t e =
+            cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found);
         if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) return cudaErrorNotSupported;
         encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
     }
@@ -126,17 +127,17 @@ inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long
     CUtensorMapSwizzle swizzle = row_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                  : row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                                    : CU_TENSOR_MAP_SWIZZLE_32B;
-    CUtensorMapDataType type = sizeof(T) == 2 ? (std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                                                           : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+    CUtensorMapDataType type = sizeof(T) == 2   ? (std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                                             : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
                                : sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
                                                 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
     cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
     cuuint64_t strides[1] = {static_cast<cuuint64_t>(pitch)};
     cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
     cuuint32_t elem_strides[2] = {1, 1};
-    CUresult r = encode(map, type, 2, const_cast<T*>(base), dims, strides, box, elem_strides,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    CUresult r =
+        encode(map, type, 2, const_cast<T*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `hdsc tune` on the lent GPU machine over the GEMM graphs of bench/tune (level
+# 2: every candidate), with cuBLAS timed beside them for reference. Needs
+# .devcarry from scripts/emit_for_device.sh (hdsc and its libraries).
+# Writes $OUT/hds-tune.json (the cache) and $OUT/tune.txt (the log).
+set -uo pipefail
+source "$(dirname "$0")/device_env.sh"
+export LD_LIBRARY_PATH=$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+for f in bench/tune/*.hds; do
+    .devcarry/bin/hdsc tune "$f" -I stdlib --arch=sm_90a --level "${LEVEL:-2}" --cache "$out/hds-tune.json" \
+        --runtime runtime 2>&1 | tee -a "$out/tune.txt"
+done
+python3 - <<'PY' 2>&1 | tee -a "$out/tune.txt"
+import sys
+import torch
+sys.path.insert(0, "bench")
+from bench_core import median_ms
+for m, n, k in [(4096, 4096, 4096), (1024, 1024, 1024), (128, 4096, 4096)]:
+    a, b = torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half()
+    print(f"cuBLAS {m}x{n}x{k} f16: {median_ms(lambda: torch.matmul(a, b)):.4f} ms")
+PY

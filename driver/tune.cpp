@@ -1,0 +1,255 @@
+// tune.cpp — `hdsc tune` (see tune.h): record the tuning sites of the file's
+// graphs, build every candidate with its timing program, compile them in
+// parallel with nvcc, time them one after the other on the GPU, keep the best.
+#include "driver/tune.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "codegen/cuda/bench_emitter.h"
+#include "codegen/cuda/graph_emitter.h"
+#include "driver/compiler.h"
+#include "driver/graph_compile.h"
+#include "driver/session.h"
+#include "frontend/lower_to_ir.h"
+
+#ifndef HDS_RUNTIME_DIR
+#define HDS_RUNTIME_DIR "runtime"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace hds::driver {
+
+namespace {
+
+struct Candidate {
+    graph::TuneChoice choice;
+    fs::path dir;
+    bool built = false;  // sources emitted and compiled
+    double ms = -1;      // measured, or -1
+    std::string failure;
+};
+
+std::optional<std::map<std::string, int64_t>> parse_sizes(const std::string& text, std::ostream& err) {
+    std::map<std::string, int64_t> sizes;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        auto eq = item.find('=');
+        try {
+            if (eq == std::string::npos) throw std::invalid_argument(item);
+            sizes[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+        } catch (const std::exception&) {
+            err << "hdsc: error: --sizes expects NAME=VALUE,... (got '" << item << "')\n";
+            return std::nullopt;
+        }
+    }
+    return sizes;
+}
+
+// Checks the file for `target`; prints the diagnostics on failure.
+bool check(Session& s, const TuneOptions& opts, graph::Tuning* tuning, std::ostream& err) {
+    if (!s.open(opts.input, err)) return false;
+    if (s.check(opts.include_dirs, graph::Target{arch_number(opts.arch), tuning})) return true;
+    s.diags.print(err);
+    return false;
+}
+
+// Emits the graph `site.graph` with `c` chosen for the site, plus its timing program.
+bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candidate& c,
+                    const std::map<std::string, int64_t>& sizes, std::ostream& err) {
+    graph::Tuning tuning;
+    tuning.choices[site.key] = c.choice;
+    Session s;
+    if (!check(s, opts, &tuning, err)) return false;
+    for (auto& g : s.graphs) {
+        if (g->name != site.graph) continue;
+        ir::Module m = lower_to_ir(*s.loaded.module, s.sources);
+        graph::Program p = compile_graph(*g, m, ir::PipelineOptions{});
+        for (const ir::Var& v : p.sizes) {
+            if (sizes.count(v->name)) continue;
+            err << "hdsc: error: graph '" << g->name << "' has the size '" << v->name << "': give it with --sizes "
+                << v->name << "=VALUE\n";
+            return false;
+        }
+        codegen::CudaOptions copts;
+        copts.header_include = g->name + ".h";
+        copts.version = version();
+        copts.arch = opts.arch;
+        codegen::CudaOutput code = codegen::emit_graph_cuda(p, copts);
+        fs::create_directories(c.dir);
+        std::ofstream(c.dir / (g->name + ".cu")) << code.cu;
+        std::ofstream(c.dir / (g->name + ".h")) << code.header;
+        std::ofstream(c.dir / "bench.cu") << codegen::emit_graph_benchmark(p, g->name + ".h", sizes);
+        return true;
+    }
+    err << "hdsc: internal error: graph '" << site.graph << "' not found\n";
+    return false;
+}
+
+std::string nvcc_command(const TuneOptions& opts, const Candidate& c, const std::string& graph) {
+    std::string target = opts.arch == "sm_90a" ? "-gencode=arch=compute_90a,code=sm_90a"
+                         : opts.no_run         ? "-gencode=arch=compute_80,code=sm_80"
+                                               : "-arch=native";
+    std::string runtime = opts.runtime.empty() ? HDS_RUNTIME_DIR : opts.runtime;
+    return fmt::format("'{}' -O3 -std=c++17 {} -I '{}' -o '{}' '{}' '{}' > '{}' 2>&1", opts.nvcc, target, runtime,
+                       (c.dir / "bench").string(), (c.dir / "bench.cu").string(), (c.dir / (graph + ".cu")).string(),
+                       (c.dir / "nvcc.log").string());
+}
+
+// Compiles the candidates `jobs` at a time.
+void compile_all(const TuneOptions& opts, std::vector<Candidate>& cands, const std::string& graph) {
+    unsigned jobs = opts.jobs > 0 ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned j = 0; j < std::min<size_t>(jobs, cands.size()); ++j) {
+        pool.emplace_back([&] {
+            for (size_t i = next++; i < cands.size(); i = next++) {
+                Candidate& c = cands[i];
+                if (!c.built) continue;
+                if (std::system(nvcc_command(opts, c, graph).c_str()) != 0) {
+                    c.built = false;
+                    c.failure = "nvcc failed (" + (c.dir / "nvcc.log").string() + ")";
+                }
+            }
+        });
+    }
+    for (std::thread& t : pool) t.join();
+}
+
+// Runs the timing program; the median time of one run, or -1 with `failure` set.
+double measure(Candidate& c) {
+    std::string cmd = "'" + (c.dir / "bench").string() + "' 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) {
+        c.failure = "cannot run " + cmd;
+        return -1;
+    }
+    std::string output;
+    char buf[256];
+    while (fgets(buf, sizeof buf, p)) output += buf;
+    int status = pclose(p);
+    auto at = output.find("hds-tune-ms ");
+    if (status != 0 || at == std::string::npos) {
+        c.failure = output.empty() ? "the timing program failed" : output.substr(0, output.find('\n'));
+        return -1;
+    }
+    return std::stod(output.substr(at + 12));
+}
+
+class Progress {
+  public:
+    Progress(std::ostream& err, size_t total) : err_(err), total_(total), tty_(isatty(STDERR_FILENO)) {}
+    void update(size_t done, const Candidate* best) {
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const int width = 20;
+        int filled = static_cast<int>(width * done / std::max<size_t>(total_, 1));
+        std::string bar = std::string(filled, '#') + std::string(width - filled, '-');
+        std::string best_text =
+            best ? fmt::format("best {:.4f} ms ({})", best->ms, best->choice.describe()) : "best: none yet";
+        err_ << (tty_ ? "\r" : "")
+             << fmt::format("[{}] {}/{} candidates  {:.2f}/s  {}", bar, done, total_, done / std::max(secs, 1e-9),
+                            best_text)
+             << (tty_ ? "\033[K" : "\n") << std::flush;
+    }
+    void finish() {
+        if (tty_) err_ << "\n";
+    }
+
+  private:
+    std::ostream& err_;
+    size_t total_;
+    bool tty_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
+    auto sizes = parse_sizes(opts.sizes, err);
+    if (!sizes) return kUserError;
+    if (opts.level < 0 || opts.level > 2) {
+        err << "hdsc: error: --level must be 0, 1 or 2\n";
+        return kUserError;
+    }
+    graph::Tuning record;
+    record.record = true;
+    Session s;
+    if (!check(s, opts, &record, err)) return kUserError;
+    std::vector<graph::TuneSite> sites;
+    for (const graph::TuneSite& site : record.sites) {
+        bool seen = false;
+        for (const graph::TuneSite& t : sites) seen |= t.key == site.key;
+        if (!seen) sites.push_back(site);
+    }
+    if (sites.empty()) {
+        out << "hdsc tune: nothing to tune (no op call in the graphs of " << opts.input << " has a hand schedule for "
+            << opts.arch << ")\n";
+        return kSuccess;
+    }
+    fs::path work =
+        opts.work.empty() ? fs::temp_directory_path() / fmt::format("hdsc-tune-{}", getpid()) : fs::path(opts.work);
+    std::vector<graph::TuneResult> results;
+    for (size_t k = 0; k < sites.size(); ++k) {
+        const graph::TuneSite& site = sites[k];
+        std::vector<Candidate> cands;
+        for (const graph::TuneChoice& choice : graph::candidates(site, opts.level))
+            cands.push_back({choice, work / fmt::format("site{}-cand{}", k, cands.size())});
+        out << fmt::format("{}  (graph {}): {} candidates at level {}\n", site.key, site.graph, cands.size(),
+                           opts.level)
+            << std::flush;
+        for (Candidate& c : cands) c.built = emit_candidate(opts, site, c, *sizes, err);
+        if (!cands.front().built) return kUserError;  // the default does not build: nothing will
+        compile_all(opts, cands, site.graph);
+        if (opts.no_run) {
+            for (const Candidate& c : cands)
+                out << fmt::format("  {}: {}\n", c.choice.describe(), c.built ? "compiled" : c.failure);
+            continue;
+        }
+        Progress progress(err, cands.size());
+        const Candidate* best = nullptr;
+        for (size_t i = 0; i < cands.size(); ++i) {
+            Candidate& c = cands[i];
+            if (c.built) c.ms = measure(c);
+            if (c.ms >= 0 && (!best || c.ms < best->ms)) best = &c;
+            progress.update(i + 1, best);
+        }
+        progress.finish();
+        for (const Candidate& c : cands)
+            out << fmt::format("  {:<36} {}\n", c.choice.describe(),
+                               c.ms >= 0 ? fmt::format("{:.4f} ms", c.ms) : "failed: " + c.failure);
+        if (!best) {
+            err << "hdsc: error: no candidate of '" << site.key << "' ran (is there a GPU?)\n";
+            return kUserError;
+        }
+        out << fmt::format("  best: {} ({:.2f}x the default)\n", best->choice.describe(),
+                           cands.front().ms > 0 ? cands.front().ms / best->ms : 0.0);
+        results.push_back({site.key, best->choice, best->ms, *sizes, static_cast<int>(cands.size())});
+    }
+    if (opts.no_run) return kSuccess;
+    std::string error;
+    if (!graph::store_cache(opts.cache, results, error)) {
+        err << "hdsc: error: " << error << "\n";
+        return kUserError;
+    }
+    out << "wrote " << results.size() << " entries to " << opts.cache << " (compile with --tune-cache " << opts.cache
+        << ")\n";
+    if (opts.work.empty()) fs::remove_all(work);
+    return kSuccess;
+}
+
+}  // namespace
+
+int tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
+    return guard_internal_errors(err, [&] { return run_tune(opts, out, err); });
+}
+
+}  // namespace hds::driver

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `hdsc tune` and --tune-cache without a GPU: the search space per level, the
+# candidates building with nvcc (--no-run), the cache steering the emitted
+# schedule, and the errors for bad sizes, levels and caches.
+#   check_tune.sh HDSC ROOT [NVCC]
+set -uo pipefail
+hdsc=$(realpath "$1")
+root=$2
+nvcc=${3:-}
+[[ $nvcc == *NOTFOUND ]] && nvcc=""
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+expect() {  # expect DESCRIPTION WANTED_RC PATTERN -- command...
+    local what=$1 want=$2 pattern=$3
+    shift 4
+    "$@" >"$work/out" 2>"$work/err"
+    local rc=$?
+    if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" "$work/out" "$work/err"; then
+        echo "FAIL: $what (exit $rc, wanted $want, pattern '$pattern')"
+        sed 's/^/    /' "$work/out" "$work/err" | head -8
+        fails=$((fails + 1))
+    fi
+}
+g=$root/tests/gpu/ops/op_matmul_sm90.hds
+key='matmul<f16> sm_90a [M, 520] [520, 264]'
+tune=("$hdsc" tune "$g" -I "$root/stdlib" --arch=sm_90a --sizes M=300 --no-run --work "$work/cands" -j2)
+
+if [[ -n $nvcc ]]; then
+    # Level 1 on sm_90a: wgmma's defaults and its two single changes, mma's defaults and two, simt.
+    expect "level 1 builds 7 candidates" 0 "7 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$nvcc"
+    [[ $(grep -c ": compiled" "$work/out") -eq 7 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
+    expect "the BN=128 candidate uses 128-wide tiles" 0 "/ 128" -- grep -h "op_matmul_sm90_k0.*<<<" \
+        "$work/cands/site0-cand2/op_matmul_sm90.cu"
+    expect "timing program" 0 "hds-tune-ms" -- cat "$work/cands/site0-cand0/bench.cu"
+    expect "level 0 builds the default only" 0 "1 candidates at level 0" -- "${tune[@]}" --level 0 --nvcc "$nvcc"
+    expect "level 2 builds every combination" 0 "8 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc "$nvcc"
+fi
+expect "sm_80: no wgmma candidates" 0 "4 candidates at level 1" -- "$hdsc" tune "$root/examples/mlp.hds" \
+    -I "$root/stdlib" --sizes B=64 --no-run --nvcc false --work "$work/mlp"
+expect "a size is missing" 1 "has the size 'M': give it with --sizes M=VALUE" -- "$hdsc" tune "$g" -I "$root/stdlib" \
+    --arch=sm_90a --no-run --nvcc false
+expect "bad --sizes" 1 "--sizes expects NAME=VALUE" -- "$hdsc" tune "$g" --sizes M
+expect "bad --level" 1 "level" -- "$hdsc" tune "$g" --level 3
+expect "nothing to tune" 0 "nothing to tune" -- "$hdsc" tune "$root/examples/softmax.hds" -I "$root/stdlib" --no-run
+
+# The cache decides the schedule: wgmma BN=128 STAGES=3, then mma.
+printf '{"version": 1, "entries": {"%s": {"schedule": "wgmma", "params": {"BN": 128, "STAGES": 3}}}}\n' "$key" \
+    >"$work/c1.json"
+expect "cache: wgmma with BN=128, STAGES=3" 0 "\[3\]\[2\]\[64\]\[64\]" -- "$hdsc" "$g" -I "$root/stdlib" \
+    --arch=sm_90a --tune-cache "$work/c1.json" -o -
+printf '{"version": 1, "entries": {"%s": {"schedule": "mma", "params": {"STAGES": 2}}}}\n' "$key" >"$work/c2.json"
+expect "cache: mma with 2 stages" 0 "mma_16816" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a \
+    --tune-cache "$work/c2.json" -o -
+expect "no cache: wgmma with BN=256" 0 "\[4\]\[4\]\[64\]\[64\]" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a -o -
+echo '{"entries": [1, 2]}' >"$work/bad.json"
+expect "malformed cache" 1 "is not a tuning cache" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a \
+    --tune-cache "$work/bad.json" -o -
+expect "missing cache" 1 "cannot read tuning cache" -- "$hdsc" "$g" -I "$root/stdlib" --tune-cache "$work/none.json"
+[[ $fails -eq 0 ]] && echo "hdsc tune: all checks passed"
+exit $((fails > 0))
