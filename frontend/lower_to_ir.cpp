@@ -197,7 +197,7 @@ class Lowerer {
         const BuiltinInfo* b = find_builtin(e.callee);
         HDS_CHECK(b, "unknown builtin in lowering");
         if (b->cls == BuiltinClass::Barrier) return ir::Call::make_void(b->id, {});
-        if (b->cls == BuiltinClass::TensorCore) {
+        if (b->cls == BuiltinClass::Reference) {
             // Element references stay loads (their address is taken); counts are i32.
             for (const CallArg& a : e.args) {
                 if (a.value->kind == ExprKind::Index)

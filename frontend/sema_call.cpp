@@ -126,7 +126,7 @@ SemaType Sema::check_builtin_call(CallExpr& e, const BuiltinInfo& b) {
     switch (b.cls) {
         case BuiltinClass::Barrier:
             return SemaType::void_type();
-        case BuiltinClass::TensorCore:
+        case BuiltinClass::Reference:
             return check_tensor_core_call(e, b);
         case BuiltinClass::Shuffle: {
             SemaType v = check_value(*e.args[0].value);

@@ -13,14 +13,20 @@ struct Operand {
     MemSpace space;        // MemSpace::None: a value, not a reference
     const char* elem;      // "f32", "half" (f16 or bf16), "same" (as the reference operand), "any", "u64";
                            // values: "int", "const" (0..7), "nreg" (a constant register count)
-    bool written = false;  // the built-in stores through it
-    const char* what;      // for the error message
+    bool written = false;    // the built-in stores through it
+    const char* what;        // for the error message
+    bool any_space = false;  // a reference into any memory (`space` is ignored)
 };
 
 const Operand kBarrier{MemSpace::Shared, "u64", true, "a shared u64 element (an mbarrier)"};
 
 std::vector<Operand> operands(Builtin b) {
     switch (b) {
+        case Builtin::Copy4:
+        case Builtin::Copy8:
+        case Builtin::Copy16:
+            return {{MemSpace::Global, "any", true, "an element reference (global, shared or register)", true},
+                    {MemSpace::Global, "same", false, "an element reference of the same type", true}};
         case Builtin::Mma16816:
             return {{MemSpace::Register, "f32", true, "an f32 register element (4 accumulators)"},
                     {MemSpace::Register, "half", false, "an f16 or bf16 register element (8 values of A)"},
@@ -102,7 +108,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         const IndexExpr* idx = a.kind == ExprKind::Index ? &as<IndexExpr>(a) : nullptr;
         const NameExpr* base = idx && idx->base->kind == ExprKind::Name ? &as<NameExpr>(*idx->base) : nullptr;
         Symbol* s = base ? base->symbol : nullptr;
-        if (!s || s->kind != Symbol::Kind::Tensor || s->tensor.space != op.space) {
+        if (!s || s->kind != Symbol::Kind::Tensor || (!op.any_space && s->tensor.space != op.space)) {
             fail();
             continue;
         }

@@ -24,8 +24,17 @@ const BuiltinInfo& builtin_info(Builtin id) {
 }
 
 int builtin_min_arch(Builtin id) {
-    if (id == Builtin::DeviceFn || builtin_info(id).cls != BuiltinClass::TensorCore) return 0;
-    return static_cast<int>(id) >= static_cast<int>(Builtin::MbarrierInit) ? 90 : 80;
+    switch (id) {
+        case Builtin::Mma16816:
+        case Builtin::LdMatrixX4:
+        case Builtin::LdMatrixX4Trans:
+        case Builtin::CpAsync16:
+        case Builtin::CpAsyncCommit:
+        case Builtin::CpAsyncWait:
+            return 80;
+        default:
+            return static_cast<int>(id) >= static_cast<int>(Builtin::MbarrierInit) ? 90 : 0;
+    }
 }
 
 int builtin_reference_operands(Builtin id) {
@@ -39,6 +48,9 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::LdMatrixX4:
         case Builtin::LdMatrixX4Trans:
         case Builtin::CpAsync16:
+        case Builtin::Copy4:
+        case Builtin::Copy8:
+        case Builtin::Copy16:
             return 2;
         case Builtin::MbarrierInit:
         case Builtin::MbarrierArrive:

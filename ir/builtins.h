@@ -7,7 +7,9 @@
 
 namespace hds {
 
-enum class BuiltinClass { Barrier, Shuffle, Atomic, Math, FloatMath, TensorCore };
+// Reference: some arguments are element references (`t[i, j]`: its address), as for
+// the tensor-core, copy-engine and vector-copy built-ins.
+enum class BuiltinClass { Barrier, Shuffle, Atomic, Math, FloatMath, Reference };
 
 enum class Builtin {
     DeviceFn,  // not a built-in: a call of a user `device fn`

@@ -217,6 +217,38 @@ Eval Compiler::atomic(const ir::Call* c, Eval value) {
     };
 }
 
+Eval Compiler::copy(const ir::Call* c) {
+    auto* dst = ir::as<ir::Load>(c->args[0]);
+    auto* src = ir::as<ir::Load>(c->args[1]);
+    const char* name = builtin_info(c->builtin).name;
+    Indexer at_dst = indexer(dst->buffer, dst->indices, dst->loc, "copy destination");
+    Indexer at_src = indexer(src->buffer, src->indices, src->loc, "copy source");
+    BufRef to = buffers_.at(dst->buffer.get()), from = buffers_.at(src->buffer.get());
+    int bytes = c->builtin == Builtin::Copy4 ? 4 : c->builtin == Builtin::Copy8 ? 8 : 16;
+    int64_t n = std::max(1, bytes / byte_size(dst->buffer->elem));
+    SourceLoc loc = loc_;
+    auto slots = [](Thread& t, const BufRef& r) -> std::vector<Value>& {
+        return r.scope == ir::Scope::Global   ? t.machine->globals[r.index].data
+               : r.scope == ir::Scope::Shared ? t.block->shared[r.index].data
+                                              : t.locals[r.index];
+    };
+    return [=](Thread& t) -> Value {
+        int64_t i = at_dst(t), j = at_src(t);
+        // Buffers start 16-byte aligned, so an access is aligned when its element offset is.
+        if (i % n != 0 || j % n != 0)
+            trap(t, loc, fmt::format("misaligned {}: element offsets {} and {} must be multiples of {}", name, i, j, n));
+        std::vector<Value>& d = slots(t, to);
+        std::vector<Value>& s = slots(t, from);
+        if (i + n > static_cast<int64_t>(d.size()) || j + n > static_cast<int64_t>(s.size()))
+            trap(t, loc, fmt::format("out-of-bounds {}: {} elements from offsets {} and {}", name, n, i, j));
+        for (int64_t k = 0; k < n; ++k) {
+            d[i + k] = s[j + k];
+            if (to.scope == ir::Scope::Shared) t.block->shared[to.index].written[i + k] = 1;
+        }
+        return Value{0};
+    };
+}
+
 Exec Compiler::alloc(const ir::Alloc* a) {
     std::vector<int64_t> shape;
     for (const ir::Expr& d : a->buffer->shape) shape.push_back(*ir::const_int(d));

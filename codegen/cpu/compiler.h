@@ -80,6 +80,8 @@ class Compiler {
 
     // Threads of a block run one at a time, so an atomic is a read-modify-write.
     Eval atomic(const ir::Call* c, Eval value);
+    // copy_4/8/16: the elements one access moves, with the alignment and range checks.
+    Eval copy(const ir::Call* c);
 
     Eval device_call(const ir::Call* c, const std::vector<Eval>& args);
 

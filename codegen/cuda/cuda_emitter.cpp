@@ -133,12 +133,9 @@ class BodyEmitter {
                     shared_offset_ += shared_bytes(a->buffer, align_);
                     break;
                 }
-                // 16-byte alignment: vector accesses, ldmatrix and cp.async need it.
-                bool half = a->buffer->elem == ScalarType::F16 || a->buffer->elem == ScalarType::BF16;
-                std::string space = a->buffer->scope == ir::Scope::Shared
-                                        ? fmt::format("__shared__ alignas({}) ", align_)
-                                    : half ? "alignas(16) "
-                                           : "";
+                // 16-byte alignment: vector copies, ldmatrix and cp.async need it.
+                std::string space = a->buffer->scope == ir::Scope::Shared ? fmt::format("__shared__ alignas({}) ", align_)
+                                                                          : std::string("alignas(16) ");
                 w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
                                     dims, origin(s)));
                 break;

@@ -82,6 +82,14 @@ std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::stri
             return fmt::format("atomicMax(&{}, {})", args[0], args[1]);
         case Builtin::AtomicMin:
             return fmt::format("atomicMin(&{}, {})", args[0], args[1]);
+        case Builtin::Copy4:
+        case Builtin::Copy8:
+        case Builtin::Copy16:
+            return fmt::format("hds::copy<{}>(&{}, &{})",
+                               c->builtin == Builtin::Copy4   ? 4
+                               : c->builtin == Builtin::Copy8 ? 8
+                                                              : 16,
+                               args[0], args[1]);
         case Builtin::Mma16816:
             return fmt::format("hds::mma_16816(&{}, &{}, &{})", args[0], args[1], args[2]);
         case Builtin::LdMatrixX4:

@@ -21,7 +21,7 @@ bool takes_address(const Node& anchor, const ir::Buffer& b) {
             ir::IRVisitor::visit(c);
             if (c->builtin == Builtin::DeviceFn) return;
             BuiltinClass cls = builtin_info(c->builtin).cls;
-            if (cls != BuiltinClass::TensorCore && cls != BuiltinClass::Atomic) return;
+            if (cls != BuiltinClass::Reference && cls != BuiltinClass::Atomic) return;
             for (const ir::Expr& a : c->args)
                 if (auto* l = ir::as<ir::Load>(a)) found |= l->buffer == *b;
         }

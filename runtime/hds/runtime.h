@@ -95,6 +95,18 @@ __device__ __forceinline__ __nv_bfloat16 fma(__nv_bfloat16 x, __nv_bfloat16 y, _
     return __hfma(x, y, z);
 }
 
+// copy_4 / copy_8 / copy_16: N bytes in one access; both addresses N-byte aligned.
+template <int N>
+__host__ __device__ __forceinline__ void copy(void* dst, const void* src) {
+    static_assert(N == 4 || N == 8 || N == 16, "copy of 4, 8 or 16 bytes");
+    if constexpr (N == 16)
+        *static_cast<uint4*>(dst) = *static_cast<const uint4*>(src);
+    else if constexpr (N == 8)
+        *static_cast<uint2*>(dst) = *static_cast<const uint2*>(src);
+    else
+        *static_cast<unsigned*>(dst) = *static_cast<const unsigned*>(src);
+}
+
 }  // namespace hds
 
 #include "hds/hopper.h"

@@ -94,3 +94,9 @@ def test_tensor_core_builtins_are_not_emulated():
                                                      r"'cp_async_16' is not emulated"):
         emulator.run("examples/matmul_tc.hds", "matmul_mma_f16",
                      {"a": np.ones((16, 16), np.float16), "b": np.ones((16, 16), np.float16)}, ["c"])
+
+
+def test_misaligned_vector_copy():
+    msg = error_of("misaligned_copy", {"a": np.zeros(8, np.float32)}, ["b"])
+    assert located(msg, 72, 5), msg
+    assert "misaligned copy_16: element offsets 0 and 1 must be multiples of 4" in msg

@@ -87,3 +87,12 @@ def test_atomics_count_every_update():
     x = rng.integers(0, 1000, 1001).astype(np.int32)
     counts = emulator.run(SEM, "histogram", {"x": x}, ["counts"])["counts"]
     np.testing.assert_array_equal(counts, np.bincount(x % 16, minlength=16))
+
+
+def test_vector_copies():
+    x = np.arange(296, dtype=np.float16)
+    out = emulator.run("tests/emu/vector_copy.hds", "scale_vec", {"x": x}, ["y"])["y"]
+    np.testing.assert_array_equal(out, x * 2)
+    v = np.arange(64, dtype=np.float32)
+    out = emulator.run("tests/emu/vector_copy.hds", "through_shared", {"x": v}, ["y"], racecheck=True)["y"]
+    np.testing.assert_array_equal(out, v[::-1])

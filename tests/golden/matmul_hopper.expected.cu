@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
         }
     } else {
         hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:56
-        float acc[128];  // matmul_wgmma.hds:57
+        alignas(16) float acc[128];  // matmul_wgmma.hds:57
 #pragma unroll
         for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:58
             acc[i] = 0.0f;  // matmul_wgmma.hds:59
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
         }
     } else {
         hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:56
-        float acc[128];  // matmul_wgmma.hds:57
+        alignas(16) float acc[128];  // matmul_wgmma.hds:57
 #pragma unroll
         for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:58
             acc[i] = 0.0f;  // matmul_wgmma.hds:59

@@ -8,9 +8,9 @@ __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     float* __restrict__ c, int M, int K, int N) {
     __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:22
     __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:23
-    float acc[8][8];  // matmul_simt.hds:24
-    float ra[8];  // matmul_simt.hds:25
-    float rb[8];  // matmul_simt.hds:26
+    alignas(16) float acc[8][8];  // matmul_simt.hds:24
+    alignas(16) float ra[8];  // matmul_simt.hds:25
+    alignas(16) float rb[8];  // matmul_simt.hds:26
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:27
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:28
 #pragma unroll

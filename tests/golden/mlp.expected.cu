@@ -11,7 +11,7 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
-    float acc[4][4][4];  // matmul_mma.hds:24
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:24
     alignas(16) __half fa[4][8];  // matmul_mma.hds:25
     alignas(16) __half fb[2][8];  // matmul_mma.hds:26
     const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
-    float acc[4][4][4];  // matmul_mma.hds:24
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:24
     alignas(16) __half fa[4][8];  // matmul_mma.hds:25
     alignas(16) __half fb[2][8];  // matmul_mma.hds:26
     const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27

@@ -10,7 +10,7 @@ __global__ void __launch_bounds__(256) basic_block_k0_conv2d_mul_add(const float
         float* __restrict__ y1, int N) {
     __shared__ alignas(16) float sa[16][68];  // conv2d_igemm.hds:11
     __shared__ alignas(16) float sb[16][64];  // conv2d_igemm.hds:12
-    float acc[4][4];  // conv2d_igemm.hds:13
+    alignas(16) float acc[4][4];  // conv2d_igemm.hds:13
     const int m0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:14
     const int o0 = (int)blockIdx.x * 64;  // conv2d_igemm.hds:15
     const int pixels = N * 784;  // conv2d_igemm.hds:16
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(256) basic_block_k1_conv2d_mul_add(const float
         const float* __restrict__ x, float* __restrict__ out, int N) {
     __shared__ alignas(16) float sa[16][68];  // conv2d_igemm.hds:11
     __shared__ alignas(16) float sb[16][64];  // conv2d_igemm.hds:12
-    float acc[4][4];  // conv2d_igemm.hds:13
+    alignas(16) float acc[4][4];  // conv2d_igemm.hds:13
     const int m0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:14
     const int o0 = (int)blockIdx.x * 64;  // conv2d_igemm.hds:15
     const int pixels = N * 784;  // conv2d_igemm.hds:16
