@@ -10,9 +10,9 @@ namespace hds {
 namespace {
 
 struct Operand {
-    MemSpace space;        // MemSpace::None: a value, not a reference
-    const char* elem;      // "f32", "half" (f16 or bf16), "same" (as the reference operand), "any", "u64";
-                           // values: "int", "const" (0..7), "nreg" (a constant register count)
+    MemSpace space;          // MemSpace::None: a value, not a reference
+    const char* elem;        // "f32", "half" (f16 or bf16), "same" (as the reference operand), "any", "u64";
+                             // values: "int", "const" (0..7), "nreg" (a constant register count)
     bool written = false;    // the built-in stores through it
     const char* what;        // for the error message
     bool any_space = false;  // a reference into any memory (`space` is ignored)

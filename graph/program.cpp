@@ -39,6 +39,10 @@ class Uses : public ir::IRVisitor {
         buffer(op->buffer);
         written.insert(op->buffer.get());
     }
+    void visit(const ir::Call* op) override {
+        ir::IRVisitor::visit(op);
+        if (builtin_writes_first_operand(op->builtin)) written.insert(ir::as<ir::Load>(op->args.at(0))->buffer.get());
+    }
 };
 
 std::string kernel_name(const Graph& g, size_t index, const std::string& ops) {

@@ -158,6 +158,7 @@ void schedule_injective(const Node& n, ir::Kernel& k) {
     inner.push_back(ir::Store::make(n.loc, n.buffer, at, n.compute.value));
     body.push_back(ir::If::make(n.loc, lt(idx, total), block(n.loc, inner), nullptr));
     k.body = block(n.loc, body);
+    vectorize_injective(n, k);
 }
 
 namespace {

@@ -14,6 +14,9 @@ constexpr int kThreads = 256;
 
 // Body, grid and block of the kernel computing `n` (a compute node).
 void schedule_injective(const Node& n, ir::Kernel& k);
+// Rewrites the injective kernel `k` of `n` to 16-byte accesses where the rows
+// allow them (vectorize.cpp); false when they never can.
+bool vectorize_injective(const Node& n, ir::Kernel& k);
 void schedule_reduction(const Node& n, ir::Kernel& k);
 // A row group: one block per row computes the row's reductions, then the row.
 void schedule_row_group(const Node& n, ir::Kernel& k);

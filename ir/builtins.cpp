@@ -62,4 +62,9 @@ int builtin_reference_operands(Builtin id) {
     }
 }
 
+bool builtin_writes_first_operand(Builtin id) {
+    if (id == Builtin::DeviceFn) return false;
+    return builtin_info(id).cls == BuiltinClass::Atomic || builtin_reference_operands(id) > 0;
+}
+
 }  // namespace hds

@@ -38,4 +38,9 @@ int builtin_min_arch(Builtin id);
 // of that element is passed), for the tensor-core and Hopper built-ins.
 int builtin_reference_operands(Builtin id);
 
+// Whether the built-in stores through its first argument (an element
+// reference): atomics, vector copies, and the tensor-core / Hopper built-ins
+// that fill registers, shared memory or barriers.
+bool builtin_writes_first_operand(Builtin id);
+
 }  // namespace hds

@@ -236,7 +236,8 @@ Eval Compiler::copy(const ir::Call* c) {
         int64_t i = at_dst(t), j = at_src(t);
         // Buffers start 16-byte aligned, so an access is aligned when its element offset is.
         if (i % n != 0 || j % n != 0)
-            trap(t, loc, fmt::format("misaligned {}: element offsets {} and {} must be multiples of {}", name, i, j, n));
+            trap(t, loc,
+                 fmt::format("misaligned {}: element offsets {} and {} must be multiples of {}", name, i, j, n));
         std::vector<Value>& d = slots(t, to);
         std::vector<Value>& s = slots(t, from);
         if (i + n > static_cast<int64_t>(d.size()) || j + n > static_cast<int64_t>(s.size()))

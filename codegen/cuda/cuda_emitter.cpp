@@ -134,8 +134,9 @@ class BodyEmitter {
                     break;
                 }
                 // 16-byte alignment: vector copies, ldmatrix and cp.async need it.
-                std::string space = a->buffer->scope == ir::Scope::Shared ? fmt::format("__shared__ alignas({}) ", align_)
-                                                                          : std::string("alignas(16) ");
+                std::string space = a->buffer->scope == ir::Scope::Shared
+                                        ? fmt::format("__shared__ alignas({}) ", align_)
+                                        : std::string("alignas(16) ");
                 w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
                                     dims, origin(s)));
                 break;

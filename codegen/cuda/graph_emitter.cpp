@@ -128,6 +128,14 @@ class HostEmitter {
         w.line("// sizes must be positive, tensors not null");
         w.line(wrap_list("if (", bad, ")", " || "));
         w.line("    return cudaErrorInvalidValue;");
+        std::vector<std::string> misaligned;
+        for (const ir::Buffer& b : vector_accessed(p_.module))
+            if (!p_.is_temp(b)) misaligned.push_back(fmt::format("(uintptr_t){} % 16 != 0", cuda_ident(b->name)));
+        if (!misaligned.empty()) {
+            w.line("// tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)");
+            w.line(wrap_list("if (", misaligned, ")", " || "));
+            w.line("    return cudaErrorInvalidValue;");
+        }
         std::vector<std::string> counts;
         auto count = [&](const ir::Buffer& b) {
             std::string c;
@@ -190,7 +198,7 @@ class HostEmitter {
         if (!maps.empty()) w.indent();
         for (size_t d = 0; d < k.grid.size(); ++d) {
             if (ir::const_int(k.grid[d])) continue;  // constants were checked by the compiler
-            w.line(fmt::format("if ({} > {}) return cudaErrorInvalidConfiguration;", launch_.print(k.grid[d]),
+            w.line(fmt::format("if (({}) > {}) return cudaErrorInvalidConfiguration;", launch_.print(k.grid[d]),
                                d == 0 ? "2147483647LL" : "65535LL"));
         }
         int64_t smem = dynamic_shared_bytes(k);

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "codegen/cuda/cuda_names.h"
 #include "ir/builtins.h"
 #include "ir/internal_error.h"
@@ -109,6 +111,23 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
         default:
             return "";
     }
+}
+
+std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
+    struct Finder : ir::IRVisitor {
+        std::vector<ir::Buffer> found;
+        void visit(const ir::Call* c) override {
+            ir::IRVisitor::visit(c);
+            if (c->builtin != Builtin::Copy4 && c->builtin != Builtin::Copy8 && c->builtin != Builtin::Copy16) return;
+            for (const ir::Expr& a : c->args) {
+                const ir::Buffer& b = ir::as<ir::Load>(a)->buffer;
+                if (b->scope == ir::Scope::Global && std::find(found.begin(), found.end(), b) == found.end())
+                    found.push_back(b);
+            }
+        }
+    } f;
+    for (const ir::Kernel& k : m.kernels) f.visit_stmt(k.body);
+    return f.found;
 }
 
 std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch) {

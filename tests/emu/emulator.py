@@ -63,3 +63,12 @@ def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "
         path = Path(tmp) / f"{graph}.hds"
         path.write_text("".join(f'import "{i}";\n' for i in imports) + text)
         return run(path, graph, inputs, ["out"], racecheck=racecheck)["out"]
+
+
+def emit(source) -> str:
+    """The .cu hdsc emits for `source` (stdlib importable)."""
+    proc = subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", "-"], capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise EmulatorError(proc.stderr)
+    return proc.stdout

@@ -253,7 +253,7 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
     __half* h = reinterpret_cast<__half*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // matmul+add+gelu (mlp.hds:11)
-    if (((long long)B + 127) / 128 > 65535LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     // 56832 bytes of shared memory: over the 48 KiB default, so opt in
     err = cudaFuncSetAttribute(mlp_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
     if (err != cudaSuccess) return err;
@@ -261,7 +261,7 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
             x, w1, b1, h, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (mlp.hds:12)
-    if (((long long)B + 127) / 128 > 65535LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     // 56832 bytes of shared memory: over the 48 KiB default, so opt in
     err = cudaFuncSetAttribute(mlp_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
     if (err != cudaSuccess) return err;

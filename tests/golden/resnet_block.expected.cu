@@ -203,12 +203,12 @@ cudaError_t basic_block_run(const float* x, const float* w1, const float* s1, co
     float* y1 = reinterpret_cast<float*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // conv2d+mul+add+relu (resnet_block.hds:11)
-    if (((long long)N * 784 + 63) / 64 > 65535LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)N * 784 + 63) / 64) > 65535LL) return cudaErrorInvalidConfiguration;
     basic_block_k0_conv2d_mul_add<<<dim3((unsigned)(1), (unsigned)(((long long)N * 784 + 63) / 64), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, w1, s1, t1, y1, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // conv2d+mul+add+add+relu (resnet_block.hds:12)
-    if (((long long)N * 784 + 63) / 64 > 65535LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)N * 784 + 63) / 64) > 65535LL) return cudaErrorInvalidConfiguration;
     basic_block_k1_conv2d_mul_add<<<dim3((unsigned)(1), (unsigned)(((long long)N * 784 + 63) / 64), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             y1, w2, s2, t2, x, out, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;

@@ -1,0 +1,136 @@
+// vectorize.cpp — the injective schedule with 16-byte accesses: each thread
+// computes V consecutive elements of the innermost dimension (V = 16 bytes /
+// the element size: 8 for f16, 4 for f32), reading each input that walks that
+// dimension contiguously with one vector copy into registers and writing its
+// results with one vector store. Every vector access is aligned when the rows
+// involved hold a multiple of V elements (tensors start 16-byte aligned); when
+// that depends on sizes known only at run time, the kernel checks it and
+// keeps the one-element-per-thread body for the other case (and the launch
+// picks the grid to match). Loads that broadcast along the row stay scalar.
+#include <map>
+
+#include "graph/rewrite.h"
+#include "graph/schedule.h"
+#include "graph/shapes.h"
+#include "ir/ir_printer.h"
+#include "ir/ir_visitor.h"
+#include "ir/passes/passes.h"
+
+namespace hds::graph {
+
+namespace {
+
+Builtin copy_of(int64_t bytes) {
+    return bytes == 4 ? Builtin::Copy4 : bytes == 8 ? Builtin::Copy8 : Builtin::Copy16;
+}
+
+bool uses_var(const ir::Expr& e, const ir::VarNode* v) {
+    struct Finder : ir::IRVisitor {
+        const ir::VarNode* v;
+        bool found = false;
+        void visit(const ir::VarNode* x) override { found |= x == v; }
+    } f;
+    f.v = v;
+    f.visit_expr(e);
+    return f.found;
+}
+
+// A global load whose last index is the innermost axis itself (and no other
+// index uses it), from a tensor whose rows may hold a multiple of V elements:
+// V of them starting at an aligned column are one copy of V * size bytes.
+bool contiguous(const ir::Load& l, const ir::VarNode* inner, int64_t v) {
+    if (l.buffer->scope != ir::Scope::Global || l.indices.empty()) return false;
+    if (l.indices.back().get() != static_cast<const ir::ExprNode*>(inner)) return false;
+    for (size_t d = 0; d + 1 < l.indices.size(); ++d)
+        if (uses_var(l.indices[d], inner)) return false;
+    auto cols = ir::const_int(l.buffer->shape.back());
+    int64_t bytes = v * byte_size(l.buffer->elem);
+    return (!cols || *cols % v == 0) && (bytes == 4 || bytes == 8 || bytes == 16);
+}
+
+// `extent % v == 0`, folded when constant.
+ir::Expr divisible(const ir::Expr& extent, int64_t v) {
+    return ir::simplify(ir::Binary::make(ir::BinOp::Eq, ir::mod(extent, ir::i32(v)), ir::i32(0)));
+}
+
+std::optional<bool> known(const ir::Expr& e) {
+    if (auto* b = ir::as<ir::BoolImm>(e)) return b->value;
+    return std::nullopt;
+}
+
+ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
+    return ir::simplify(ir::Binary::make(ir::BinOp::And, a, b));
+}
+
+}  // namespace
+
+bool vectorize_injective(const Node& n, ir::Kernel& k) {
+    const Shape& shape = n.buffer->shape;
+    int64_t v = 16 / byte_size(n.buffer->elem);
+    ir::Expr aligned = divisible(shape.back(), v);  // when the vector body may run
+    if (v < 2 || known(aligned) == std::optional<bool>(false)) return false;
+    const ir::VarNode* inner = n.compute.axes.back().get();
+
+    // The loads to vectorize, by their text (the same access may occur twice).
+    std::map<std::string, ir::Buffer> regs;
+    std::vector<ir::Stmt> inner_body;
+    std::vector<ir::Var> axes(n.compute.axes.begin(), n.compute.axes.end() - 1);
+    ir::Var col = ir::make_var(ScalarType::I32, "vec");  // the index of this thread's V columns
+    axes.push_back(col);
+    Shape vec_shape = shape;
+    vec_shape.back() = ir::simplify(ir::div(shape.back(), ir::i32(v)));
+    ir::Expr total = ir::simplify(numel(vec_shape));
+
+    std::vector<ir::Stmt> body;
+    ir::Var idx = ir::make_var(ScalarType::I32, "idx");
+    ir::Expr tid = ir::SpecialReg::make(ir::SpecialKind::ThreadIdx, 0);
+    ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
+    body.push_back(ir::Decl::make(n.loc, idx, ir::add(ir::mul(bid, ir::i32(kThreads)), tid), true));
+    inner_body = unravel(idx, axes, vec_shape, n.loc);
+    ir::Expr first = ir::mul(col, ir::i32(v));  // the first of the thread's columns
+    ir::Var e = ir::make_var(ScalarType::I32, "e");
+    ir::Expr value = replace_loads(n.compute.value, [&](const ir::Load& l) -> ir::Expr {
+        if (!contiguous(l, inner, v)) return nullptr;
+        std::string key = ir::to_string(ir::Load::make(l.buffer, l.indices, l.loc));
+        auto it = regs.find(key);
+        if (it == regs.end()) {
+            std::string name = "v_" + l.buffer->name;
+            for (const auto& [k2, other] : regs)
+                if (other->name == name) name += "_" + std::to_string(regs.size());
+            ir::Buffer r = ir::make_buffer(name, l.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
+            it = regs.emplace(key, r).first;
+            ir::Expr rows_ok = divisible(l.buffer->shape.back(), v);
+            if (ir::to_string(rows_ok) != ir::to_string(divisible(shape.back(), v))) aligned = both(aligned, rows_ok);
+            std::vector<ir::Expr> at(l.indices.begin(), l.indices.end() - 1);
+            at.push_back(first);
+            inner_body.push_back(ir::Alloc::make(n.loc, r));
+            inner_body.push_back(ir::Evaluate::make(
+                n.loc, ir::Call::make_void(copy_of(v * byte_size(l.buffer->elem)),
+                                           {ir::Load::make(r, {ir::i32(0)}), ir::Load::make(l.buffer, at, l.loc)})));
+        }
+        return ir::Load::make(it->second, {e}, l.loc);
+    });
+    value = substitute(value, VarMap{{inner, ir::add(first, e)}});
+    ir::Buffer out = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
+    inner_body.push_back(ir::Alloc::make(n.loc, out));
+    inner_body.push_back(ir::For::make(n.loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                                       ir::Store::make(n.loc, out, {e}, value)));
+    std::vector<ir::Expr> at(axes.begin(), axes.end() - 1);
+    at.push_back(first);
+    inner_body.push_back(ir::Evaluate::make(
+        n.loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(out, {ir::i32(0)})})));
+    body.push_back(
+        ir::If::make(n.loc, ir::Binary::make(ir::BinOp::Lt, idx, total), ir::Block::make(n.loc, inner_body), nullptr));
+    ir::Stmt vec_body = ir::Block::make(n.loc, body);
+    ir::Expr vec_grid = ir::simplify(ir::div(ir::add(total, ir::i32(kThreads - 1)), ir::i32(kThreads)));
+    if (known(aligned) == std::optional<bool>(true)) {
+        k.body = vec_body;
+        k.grid = {vec_grid};
+        return true;
+    }
+    k.body = ir::If::make(n.loc, aligned, vec_body, k.body);
+    k.grid = {ir::Select::make(aligned, vec_grid, k.grid.at(0))};
+    return true;
+}
+
+}  // namespace hds::graph
