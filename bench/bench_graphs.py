@@ -22,12 +22,12 @@ import harness  # noqa: E402
 import models  # noqa: E402
 from bench_core import median_ms, write_table  # noqa: E402
 
-SIZES = {"mlp": 2048, "transformer_block": 1024, "resnet_block": 16}
+SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_block": 16, "mm_bias_gelu": 4096}
 
 
 def bench(example: str, size: int) -> dict:
     make, ref_fn, size_name, out_shape = models.MODELS[example]
-    graph = harness.build_graph(f"examples/{example}.hds")
+    graph = harness.build_graph(models.source(example))
     inputs = make(size)
     out = torch.empty(out_shape(inputs), dtype=inputs["x"].dtype, device="cuda")
     sizes = {size_name: size}

@@ -10,7 +10,7 @@ out=$root/.devcarry/emitted
 rm -rf "$out"
 mkdir -p "$out"
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
-    "$root"/bench/gemm_variants/*.hds "$root"/tests/gpu/ops/*.hds; do
+    "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/tests/gpu/ops/*.hds; do
     # shellcheck disable=SC2046  # the flags are words
     "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") -o "$out/$(basename "$f" .hds).cu"
 done

@@ -1,6 +1,8 @@
 """The example graphs (examples/mlp.hds, transformer_block.hds,
-resnet_block.hds) in torch: inputs and the eager reference, shared by the GPU
-tests and bench/bench_graphs.py."""
+resnet_block.hds) and the benchmark graphs of bench/graphs in torch: inputs and
+the eager reference, shared by the GPU tests and bench/bench_graphs.py."""
+from pathlib import Path
+
 import torch
 import torch.nn.functional as F
 
@@ -46,9 +48,27 @@ def resnet(x, w1, s1, t1, w2, s2, t2):
     return F.relu(F.conv2d(y1, w2, padding=1) * s2 + t2 + x)
 
 
-# example file -> (input maker, reference, size name, output shape from inputs)
+def mm_bias_gelu_inputs(rows, device="cuda"):
+    g = torch.Generator(device=device).manual_seed(4)
+    r = lambda *s, scale=1.0: (torch.randn(*s, generator=g, device=device) * scale).half()
+    return {"x": r(rows, 4096), "w": r(4096, 4096, scale=0.02), "b": r(4096)}
+
+
+def mm_bias_gelu(x, w, b):
+    return F.gelu(x @ w + b)
+
+
+def source(name: str) -> str:
+    """examples/NAME.hds, or the benchmark graphs of bench/graphs (sm_90a builds)."""
+    root = Path(__file__).resolve().parents[2]
+    return f"bench/graphs/{name}.hds" if (root / "bench" / "graphs" / f"{name}.hds").exists() else f"examples/{name}.hds"
+
+
+# graph -> (input maker, reference, size name, output shape from inputs)
 MODELS = {
     "mlp": (mlp_inputs, mlp, "B", lambda i: (i["x"].shape[0], 768)),
+    "mlp_sm90a": (mlp_inputs, mlp, "B", lambda i: (i["x"].shape[0], 768)),
+    "mm_bias_gelu": (mm_bias_gelu_inputs, mm_bias_gelu, "M", lambda i: (i["x"].shape[0], 4096)),
     "transformer_block": (transformer_inputs, transformer, "S", lambda i: (i["x"].shape[0], 256)),
     "resnet_block": (resnet_inputs, resnet, "N", lambda i: tuple(i["x"].shape)),
 }

@@ -11,7 +11,7 @@ gpu = pytest.mark.gpu
 def run_example(example, size, graph=None):
     import models
     make, ref_fn, size_name, out_shape = models.MODELS[example]
-    graph = graph or harness.build_graph(f"examples/{example}.hds")
+    graph = graph or harness.build_graph(models.source(example))
     inputs = make(size)
     out = torch.full(out_shape(inputs), float("nan"), dtype=inputs["x"].dtype, device="cuda")
     sizes = {size_name: size}
@@ -28,7 +28,9 @@ def rel(out, ref):
 
 @gpu
 @pytest.mark.parametrize("example,size,tol", [("mlp", 77, 5e-3), ("mlp", 1, 5e-3), ("transformer_block", 129, 1e-5),
-                                              ("transformer_block", 7, 1e-5), ("resnet_block", 3, 1e-5)])
+                                              ("transformer_block", 7, 1e-5), ("resnet_block", 3, 1e-5),
+                                              ("mlp_sm90a", 77, 5e-3), ("mlp_sm90a", 1, 5e-3),
+                                              ("mm_bias_gelu", 333, 5e-3)])
 def test_example_matches_torch(example, size, tol):
     out, ref, *_ = run_example(example, size)
     assert torch.isfinite(out).all()
@@ -36,8 +38,9 @@ def test_example_matches_torch(example, size, tol):
 
 
 @gpu
-def test_capture_and_replay():
-    out, ref, graph, inputs, sizes, ws = run_example("resnet_block", 2)
+@pytest.mark.parametrize("example", ["resnet_block", "mlp_sm90a"])  # the second passes tensor maps
+def test_capture_and_replay(example):
+    out, ref, graph, inputs, sizes, ws = run_example(example, 2)
     import ctypes
     stream = torch.cuda.Stream()
     out2 = torch.full_like(out, float("nan"))
