@@ -4,6 +4,7 @@
 #include <map>
 
 #include "graph/rewrite.h"
+#include "graph/row_staging.h"
 #include "graph/shapes.h"
 #include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
@@ -289,6 +290,14 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
     };
     auto localize = [&](const ir::Expr& e, const VarMap& m) { return replace_loads(substitute(e, m), from_values); };
 
+    // Every pass in terms of this row: the reductions (in order), then the output.
+    struct Pass {
+        ir::Buffer buf;
+        Reduction r;
+        ir::Expr value;
+        ir::Var v;  // the row's result
+    };
+    std::vector<Pass> passes;
     for (const auto& [buf, c] : n.row_reductions) {
         Reduction r = *c.reduction;
         VarMap m;
@@ -300,18 +309,28 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
         for (ir::Expr& e : r.hi) e = localize(e, m);
         ir::Expr value = localize(c.value, m);
         r.acc = acc;
-        ir::Buffer p = scratch(partial, acc->type, "partial", ir::i32(kThreads / 32));
-        ir::Buffer res = scratch(result, buf->elem, "row_value", ir::i32(1));
+        ir::Var v = ir::make_var(buf->elem, buf->name);
+        values[buf.get()] = v;
+        passes.push_back({buf, r, value, v});
+    }
+    ir::Expr out_value = replace_loads(out.value, from_values);
+    std::vector<ir::Expr*> exprs;
+    for (Pass& p : passes) exprs.push_back(&p.r.body);
+    exprs.push_back(&out_value);
+    for (ir::Stmt& s : stage_rows(row_axes, exprs, loc)) body.push_back(s);
+
+    for (Pass& p : passes) {
+        ir::Buffer part = scratch(partial, p.r.acc->type, "partial", ir::i32(kThreads / 32));
+        ir::Buffer res = scratch(result, p.buf->elem, "row_value", ir::i32(1));
         block_reduce(
-            r, p, {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, value), nullptr)},
+            p.r, part,
+            {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, p.value), nullptr)},
             loc, body);
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
-        ir::Var v = ir::make_var(buf->elem, buf->name);
-        body.push_back(ir::Decl::make(loc, v, ir::Load::make(res, {ir::i32(0)}), true));
-        values[buf.get()] = v;
+        body.push_back(ir::Decl::make(loc, p.v, ir::Load::make(res, {ir::i32(0)}), true));
     }
     std::vector<ir::Expr> at(out.axes.begin(), out.axes.end());
-    ir::Stmt store = ir::Store::make(loc, n.buffer, at, replace_loads(out.value, from_values));
+    ir::Stmt store = ir::Store::make(loc, n.buffer, at, out_value);
     body.push_back(ir::For::make(loc, out.axes.back(), tid(), n.buffer->shape.back(), ir::i32(kThreads), false, store));
     k.body = block(loc, body);
 }
