@@ -260,6 +260,35 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
 
 namespace hds::graph {
 
+namespace {
+
+// The row group's output pass: threads stride over the row; with a constant
+// row length of a multiple of 16 bytes, each writes 16 bytes at a time (V
+// values computed into registers, one vector store).
+ir::Stmt row_output_loop(const Node& n, const ir::Expr& value) {
+    const Compute& out = n.compute;
+    SourceLoc loc = n.loc;
+    std::vector<ir::Expr> at(out.axes.begin(), out.axes.end());
+    auto width = ir::const_int(n.buffer->shape.back());
+    int64_t v = 16 / byte_size(n.buffer->elem);
+    if (!width || v < 2 || *width % v != 0)
+        return ir::For::make(loc, out.axes.back(), tid(), n.buffer->shape.back(), ir::i32(kThreads), false,
+                             ir::Store::make(loc, n.buffer, at, value));
+    ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
+    ir::Expr first = ir::mul(col, ir::i32(v));
+    ir::Buffer regs = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
+    at.back() = first;
+    std::vector<ir::Stmt> each = {
+        ir::Alloc::make(loc, regs),
+        ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                      ir::Store::make(loc, regs, {e}, substitute(value, {{out.axes.back().get(), ir::add(first, e)}}))),
+        ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at),
+                                                                      ir::Load::make(regs, {ir::i32(0)})}))};
+    return ir::For::make(loc, col, tid(), ir::i32(*width / v), ir::i32(kThreads), false, block(loc, each));
+}
+
+}  // namespace
+
 void schedule_row_group(const Node& n, ir::Kernel& k) {
     const Compute& out = n.compute;
     SourceLoc loc = n.loc;
@@ -329,9 +358,7 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         body.push_back(ir::Decl::make(loc, p.v, ir::Load::make(res, {ir::i32(0)}), true));
     }
-    std::vector<ir::Expr> at(out.axes.begin(), out.axes.end());
-    ir::Stmt store = ir::Store::make(loc, n.buffer, at, out_value);
-    body.push_back(ir::For::make(loc, out.axes.back(), tid(), n.buffer->shape.back(), ir::i32(kThreads), false, store));
+    body.push_back(row_output_loop(n, out_value));
     k.body = block(loc, body);
 }
 
