@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# `hdsc tune` on the lent GPU machine over the GEMM graphs of bench/tune (level
-# 2: every candidate), with cuBLAS timed beside them for reference. Needs
-# .devcarry from scripts/emit_for_device.sh (hdsc and its libraries).
-# Writes $OUT/hds-tune.json (the cache) and $OUT/tune.txt (the log).
+# `hdsc tune` on the lent GPU machine over the GEMM graphs of bench/tune and
+# the sm_90a benchmark graphs of bench/graphs (level 2: every candidate; LEVEL=1
+# for fewer), with cuBLAS timed beside the GEMMs for reference. Needs .devcarry
+# from scripts/emit_for_device.sh (hdsc and its libraries). Writes
+# $OUT/hds-tune.json (the cache: commit it as bench/hds-tune.json, which
+# emit_for_device.sh then compiles with) and $OUT/tune.txt (the log).
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 export LD_LIBRARY_PATH=$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-for f in bench/tune/*.hds; do
+declare -A sizes=([mlp_sm90a]=B=2048 [mm_bias_gelu]=M=4096)  # as bench/bench_graphs.py times them
+for f in bench/tune/*.hds bench/graphs/*.hds; do
+    name=$(basename "$f" .hds)
     .devcarry/bin/hdsc tune "$f" -I stdlib --arch=sm_90a --level "${LEVEL:-2}" --cache "$out/hds-tune.json" \
-        --runtime runtime 2>&1 | tee -a "$out/tune.txt"
+        --sizes "${sizes[$name]:-}" --runtime runtime 2>&1 | tee -a "$out/tune.txt"
 done
 python3 - <<'PY' 2>&1 | tee -a "$out/tune.txt"
 import sys

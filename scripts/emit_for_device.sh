@@ -9,10 +9,14 @@ hdsc=${1:-$root/build}/hdsc
 out=$root/.devcarry/emitted
 rm -rf "$out"
 mkdir -p "$out"
+# The schedule choices `hdsc tune` made on the H100 for the benchmark graphs (bench/run_tune_on_device.sh).
+cache=()
+[[ -f $root/bench/hds-tune.json ]] && cache=(--tune-cache "$root/bench/hds-tune.json")
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
     "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/tests/gpu/ops/*.hds; do
     # shellcheck disable=SC2046  # the flags are words
-    "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") -o "$out/$(basename "$f" .hds).cu"
+    "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") "${cache[@]}" \
+        -o "$out/$(basename "$f" .hds).cu"
 done
 echo "emitted $(ls "$out"/*.cu | wc -l) .cu files into $out"
 # hdsc itself (stripped) and the libraries it needs, for `hdsc tune` on the GPU machine:

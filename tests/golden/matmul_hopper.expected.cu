@@ -14,71 +14,71 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                                                            const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                            const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:22
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:23
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:24
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:25
-    const int m0 = (int)blockIdx.y * 128;  // matmul_wgmma.hds:26
-    const int n0 = (int)blockIdx.x * 256;  // matmul_wgmma.hds:27
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:28
-    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:29
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:31
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:32
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:33
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:34
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:24
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:25
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_wgmma.hds:27
+    const int n0 = (int)blockIdx.x * 256;  // matmul_wgmma.hds:28
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:29
+    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:30
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:32
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:33
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:34
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:35
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:36
+        hds::fence_barrier_init();  // matmul_wgmma.hds:37
     }
-    __syncthreads();  // matmul_wgmma.hds:38
-    if (wg == 0) {  // matmul_wgmma.hds:40
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:41
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:42
-            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:43
-                const int s = kt % 4;  // matmul_wgmma.hds:44
-                if (kt >= 4) {  // matmul_wgmma.hds:45
-                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:46
+    __syncthreads();  // matmul_wgmma.hds:39
+    if (wg == 0) {  // matmul_wgmma.hds:41
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:42
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:43
+            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:44
+                const int s = kt % 4;  // matmul_wgmma.hds:45
+                if (kt >= 4) {  // matmul_wgmma.hds:46
+                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:47
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:48
-                hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:49
+                hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:49
+                hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:50
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:50
-                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:51
+                for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:51
+                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:52
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:56
-        alignas(16) float acc[128];  // matmul_wgmma.hds:57
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:57
+        alignas(16) float acc[128];  // matmul_wgmma.hds:58
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:58
-            acc[i] = 0.0f;  // matmul_wgmma.hds:59
+        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:59
+            acc[i] = 0.0f;  // matmul_wgmma.hds:60
         }
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:61
-        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:62
-            const int s = kt % 4;  // matmul_wgmma.hds:63
-            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:64
-            hds::wgmma_fence();  // matmul_wgmma.hds:65
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:62
+        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:63
+            const int s = kt % 4;  // matmul_wgmma.hds:64
+            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:65
+            hds::wgmma_fence();  // matmul_wgmma.hds:66
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:66
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:67
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:67
-                    hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:68
+                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:68
+                    hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:69
                 }
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:71
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:72
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:73
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:74
+            hds::wgmma_commit();  // matmul_wgmma.hds:72
+            hds::wgmma_wait<1>();  // matmul_wgmma.hds:73
+            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:74
+                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:75
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:77
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:81
+        hds::wgmma_wait<0>();  // matmul_wgmma.hds:78
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:82
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:82
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:83
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:84
-            if (m < M && n < N) {  // matmul_wgmma.hds:85
-                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:86
+        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:83
+            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:84
+            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:85
+            if (m < M && n < N) {  // matmul_wgmma.hds:86
+                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:87
             }
         }
     }
@@ -92,71 +92,147 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                                                             const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                             const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:22
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:23
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:24
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:25
-    const int m0 = (int)blockIdx.y * 128;  // matmul_wgmma.hds:26
-    const int n0 = (int)blockIdx.x * 256;  // matmul_wgmma.hds:27
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:28
-    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:29
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:31
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:32
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:33
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:34
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:23
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:24
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:25
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_wgmma.hds:27
+    const int n0 = (int)blockIdx.x * 256;  // matmul_wgmma.hds:28
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:29
+    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:30
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:32
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:33
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:34
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:35
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:36
+        hds::fence_barrier_init();  // matmul_wgmma.hds:37
     }
-    __syncthreads();  // matmul_wgmma.hds:38
-    if (wg == 0) {  // matmul_wgmma.hds:40
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:41
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:42
-            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:43
-                const int s = kt % 4;  // matmul_wgmma.hds:44
-                if (kt >= 4) {  // matmul_wgmma.hds:45
-                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:46
+    __syncthreads();  // matmul_wgmma.hds:39
+    if (wg == 0) {  // matmul_wgmma.hds:41
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:42
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:43
+            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:44
+                const int s = kt % 4;  // matmul_wgmma.hds:45
+                if (kt >= 4) {  // matmul_wgmma.hds:46
+                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:47
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:48
-                hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:49
+                hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:49
+                hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:50
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:50
-                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:51
+                for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:51
+                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:52
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:56
-        alignas(16) float acc[128];  // matmul_wgmma.hds:57
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:57
+        alignas(16) float acc[128];  // matmul_wgmma.hds:58
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:58
-            acc[i] = 0.0f;  // matmul_wgmma.hds:59
+        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:59
+            acc[i] = 0.0f;  // matmul_wgmma.hds:60
         }
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:61
-        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:62
-            const int s = kt % 4;  // matmul_wgmma.hds:63
-            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:64
-            hds::wgmma_fence();  // matmul_wgmma.hds:65
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:62
+        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:63
+            const int s = kt % 4;  // matmul_wgmma.hds:64
+            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:65
+            hds::wgmma_fence();  // matmul_wgmma.hds:66
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:66
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:67
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:67
-                    hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:68
+                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:68
+                    hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:69
                 }
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:71
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:72
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:73
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:74
+            hds::wgmma_commit();  // matmul_wgmma.hds:72
+            hds::wgmma_wait<1>();  // matmul_wgmma.hds:73
+            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:74
+                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:75
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:77
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:81
+        hds::wgmma_wait<0>();  // matmul_wgmma.hds:78
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:82
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:82
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:83
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:84
-            if (m < M && n < N) {  // matmul_wgmma.hds:85
-                c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:86
+        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:83
+            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:84
+            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:85
+            if (m < M && n < N) {  // matmul_wgmma.hds:86
+                c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:87
+            }
+        }
+    }
+}
+
+// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:19)
+__global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* __restrict__ a,
+        const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_a_64x64,
+        const __grid_constant__ CUtensorMap tmap_b_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:24
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:25
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:26
+    const int m0 = (int)blockIdx.y * 64;  // matmul_wgmma.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_wgmma.hds:28
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:29
+    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:30
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:32
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:33
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:34
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:35
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:37
+    }
+    __syncthreads();  // matmul_wgmma.hds:39
+    if (wg == 0) {  // matmul_wgmma.hds:41
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:42
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:43
+            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:44
+                const int s = kt % 4;  // matmul_wgmma.hds:45
+                if (kt >= 4) {  // matmul_wgmma.hds:46
+                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:47
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:49
+                hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:50
+#pragma unroll
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:51
+                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:52
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:57
+        alignas(16) float acc[64];  // matmul_wgmma.hds:58
+#pragma unroll
+        for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:59
+            acc[i] = 0.0f;  // matmul_wgmma.hds:60
+        }
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:62
+        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:63
+            const int s = kt % 4;  // matmul_wgmma.hds:64
+            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:65
+            hds::wgmma_fence();  // matmul_wgmma.hds:66
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:67
+#pragma unroll
+                for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:68
+                    hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:69
+                }
+            }
+            hds::wgmma_commit();  // matmul_wgmma.hds:72
+            hds::wgmma_wait<1>();  // matmul_wgmma.hds:73
+            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:74
+                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:75
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma.hds:78
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:82
+#pragma unroll
+        for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:83
+            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:84
+            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:85
+            if (m < M && n < N) {  // matmul_wgmma.hds:86
+                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:87
             }
         }
     }
@@ -221,6 +297,37 @@ cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16
     if (attr != cudaSuccess) return attr;
     matmul_wgmma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 198656, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __half* c, int M, int K,
+                                          int N, cudaStream_t stream) {
+    // sizes must be positive
+    if (M <= 0 || K <= 0 || N <= 0)
+        return cudaErrorInvalidValue;
+    // tensors must not be null
+    if (a == nullptr || b == nullptr || c == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    const long long grid[3] = {((long long)N + 127) / 128, ((long long)M + 63) / 64, 1};
+    const long long block[3] = {256, 1, 1};
+    // grid limits
+    if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
+        grid[2] > 65535)
+        return cudaErrorInvalidConfiguration;
+    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)
+    CUtensorMap tmap_a_64x64;  // a in boxes of 64 x 64
+    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
+    CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
+    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+    // 100352 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_small, cudaFuncAttributeMaxDynamicSharedMemorySize, 100352);
+    if (attr != cudaSuccess) return attr;
+    matmul_wgmma_f16_small<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 100352, stream>>>(
+            a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
 

@@ -20,4 +20,8 @@ cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16
                                      __nv_bfloat16* c, int M, int K, int N,
                                      cudaStream_t stream = 0);
 
+// Launches kernel `matmul_wgmma_f16_small`: grid((N + 127) / 128, (M + 63) / 64), block(256).
+cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __half* c, int M, int K,
+                                          int N, cudaStream_t stream = 0);
+
 }  // extern "C"
