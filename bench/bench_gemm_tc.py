@@ -56,6 +56,29 @@ def variant_shape_rows(lib, names, a, b, c, t_ref):
     return rows
 
 
+def tuned_rows():
+    """The GEMM graphs of bench/tune compiled with bench/hds-tune.json (the
+    schedule `hdsc tune` chose for each shape), f16, vs cuBLAS."""
+    rows = []
+    for m, n, k in [(4096, 4096, 4096), (1024, 1024, 1024), (128, 4096, 4096)]:
+        graph = harness.build_graph(f"bench/tune/gemm_{m}x{n}x{k}.hds")
+        a = torch.randn(m, k, device="cuda").half()
+        b = torch.randn(k, n, device="cuda").half()
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        args = graph.args({"a": a, "b": b, "out": c}, {})
+        run = lambda: graph.run_fn(*args, None, 0)
+        assert run() == 0
+        torch.cuda.synchronize()
+        ref = a.double() @ b.double()
+        err = float((c.double() - ref).norm() / ref.norm())
+        t, t_ref = median_ms(run), median_ms(lambda: torch.matmul(a, b))
+        rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": "tuned graph", "hds_ms": t,
+                     "cublas_ms": t_ref, "hds_tflops": 2.0 * m * n * k / t / 1e9,
+                     "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9, "vs_cublas": t_ref / t, "rel_err": err})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def kernels(dtype):
     """(example, kernel) pairs measured for a dtype."""
     if dtype == torch.float32:
@@ -93,6 +116,7 @@ def main():
         for example, kernel in kernels(shape[3]):
             rows.append(row(*shape, example, kernel))
             print(json.dumps(rows[-1]), flush=True)
+    rows += tuned_rows()
     rows += variant_rows()
     write_table(args.out, "gemm", rows, [
         ("shape", lambda r: r["shape"]), ("dtype", lambda r: r["dtype"]), ("kernel", lambda r: r["kernel"]),

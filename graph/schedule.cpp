@@ -278,12 +278,18 @@ ir::Stmt row_output_loop(const Node& n, const ir::Expr& value) {
     ir::Expr first = ir::mul(col, ir::i32(v));
     ir::Buffer regs = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
     at.back() = first;
-    std::vector<ir::Stmt> each = {
-        ir::Alloc::make(loc, regs),
-        ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
-                      ir::Store::make(loc, regs, {e}, substitute(value, {{out.axes.back().get(), ir::add(first, e)}}))),
-        ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at),
-                                                                      ir::Load::make(regs, {ir::i32(0)})}))};
+    // Staged rows (shared) and parameters along the row (a norm's weights) are read V at a time too.
+    std::vector<ir::Stmt> each;
+    VectorLoads loads = vectorize_loads(value, out.axes.back().get(), v, first, e, true, each, loc);
+    if (auto* known = ir::as<ir::BoolImm>(loads.aligned); !known || !known->value) {
+        each.clear();  // some row's alignment is not known: scalar reads
+        loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
+    }
+    each.push_back(ir::Alloc::make(loc, regs));
+    each.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                                 ir::Store::make(loc, regs, {e}, loads.value)));
+    each.push_back(ir::Evaluate::make(
+        loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(regs, {ir::i32(0)})})));
     return ir::For::make(loc, col, tid(), ir::i32(*width / v), ir::i32(kThreads), false, block(loc, each));
 }
 

@@ -17,6 +17,18 @@ void schedule_injective(const Node& n, ir::Kernel& k);
 // Rewrites the injective kernel `k` of `n` to 16-byte accesses where the rows
 // allow them (vectorize.cpp); false when they never can.
 bool vectorize_injective(const Node& n, ir::Kernel& k);
+
+// `value` (a function of the innermost axis `inner`) at the V columns first + e:
+// the loads that walk `inner` contiguously (global ones, and shared ones if
+// `shared`) become one copy each into a register array, appended to `out`,
+// and read from it. `aligned`: when those copies are aligned (the rows they
+// read hold a multiple of V elements; folded to true when known).
+struct VectorLoads {
+    ir::Expr value;
+    ir::Expr aligned;
+};
+VectorLoads vectorize_loads(const ir::Expr& value, const ir::VarNode* inner, int64_t v, const ir::Expr& first,
+                            const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc);
 void schedule_reduction(const Node& n, ir::Kernel& k);
 // A row group: one block per row computes the row's reductions, then the row.
 void schedule_row_group(const Node& n, ir::Kernel& k);

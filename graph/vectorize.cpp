@@ -35,11 +35,13 @@ bool uses_var(const ir::Expr& e, const ir::VarNode* v) {
     return f.found;
 }
 
-// A global load whose last index is the innermost axis itself (and no other
-// index uses it), from a tensor whose rows may hold a multiple of V elements:
-// V of them starting at an aligned column are one copy of V * size bytes.
-bool contiguous(const ir::Load& l, const ir::VarNode* inner, int64_t v) {
-    if (l.buffer->scope != ir::Scope::Global || l.indices.empty()) return false;
+// A global (or shared, if `shared`) load whose last index is the innermost
+// axis itself (and no other index uses it), from a buffer whose rows may hold
+// a multiple of V elements: V of them starting at an aligned column are one
+// copy of V * size bytes.
+bool contiguous(const ir::Load& l, const ir::VarNode* inner, int64_t v, bool shared) {
+    bool scope_ok = l.buffer->scope == ir::Scope::Global || (shared && l.buffer->scope == ir::Scope::Shared);
+    if (!scope_ok || l.indices.empty()) return false;
     if (l.indices.back().get() != static_cast<const ir::ExprNode*>(inner)) return false;
     for (size_t d = 0; d + 1 < l.indices.size(); ++d)
         if (uses_var(l.indices[d], inner)) return false;
@@ -64,6 +66,33 @@ ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
 
 }  // namespace
 
+VectorLoads vectorize_loads(const ir::Expr& value, const ir::VarNode* inner, int64_t v, const ir::Expr& first,
+                            const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc) {
+    std::map<std::string, ir::Buffer> regs;  // by the load's text: the same access may occur twice
+    ir::Expr aligned = ir::BoolImm::make(true);
+    ir::Expr result = replace_loads(value, [&](const ir::Load& l) -> ir::Expr {
+        if (!contiguous(l, inner, v, shared)) return nullptr;
+        std::string key = ir::to_string(ir::Load::make(l.buffer, l.indices, l.loc));
+        auto it = regs.find(key);
+        if (it == regs.end()) {
+            std::string name = "v_" + l.buffer->name;
+            for (const auto& [k2, other] : regs)
+                if (other->name == name) name += "_" + std::to_string(regs.size());
+            ir::Buffer r = ir::make_buffer(name, l.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
+            it = regs.emplace(key, r).first;
+            aligned = both(aligned, divisible(l.buffer->shape.back(), v));
+            std::vector<ir::Expr> at(l.indices.begin(), l.indices.end() - 1);
+            at.push_back(first);
+            out.push_back(ir::Alloc::make(loc, r));
+            out.push_back(ir::Evaluate::make(
+                loc, ir::Call::make_void(copy_of(v * byte_size(l.buffer->elem)),
+                                         {ir::Load::make(r, {ir::i32(0)}), ir::Load::make(l.buffer, at, l.loc)})));
+        }
+        return ir::Load::make(it->second, {e}, l.loc);
+    });
+    return {substitute(result, VarMap{{inner, ir::add(first, e)}}), aligned};
+}
+
 bool vectorize_injective(const Node& n, ir::Kernel& k) {
     const Shape& shape = n.buffer->shape;
     int64_t v = 16 / byte_size(n.buffer->elem);
@@ -71,8 +100,6 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     if (v < 2 || known(aligned) == std::optional<bool>(false)) return false;
     const ir::VarNode* inner = n.compute.axes.back().get();
 
-    // The loads to vectorize, by their text (the same access may occur twice).
-    std::map<std::string, ir::Buffer> regs;
     std::vector<ir::Stmt> inner_body;
     std::vector<ir::Var> axes(n.compute.axes.begin(), n.compute.axes.end() - 1);
     ir::Var col = ir::make_var(ScalarType::I32, "vec");  // the index of this thread's V columns
@@ -89,28 +116,9 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     inner_body = unravel(idx, axes, vec_shape, n.loc);
     ir::Expr first = ir::mul(col, ir::i32(v));  // the first of the thread's columns
     ir::Var e = ir::make_var(ScalarType::I32, "e");
-    ir::Expr value = replace_loads(n.compute.value, [&](const ir::Load& l) -> ir::Expr {
-        if (!contiguous(l, inner, v)) return nullptr;
-        std::string key = ir::to_string(ir::Load::make(l.buffer, l.indices, l.loc));
-        auto it = regs.find(key);
-        if (it == regs.end()) {
-            std::string name = "v_" + l.buffer->name;
-            for (const auto& [k2, other] : regs)
-                if (other->name == name) name += "_" + std::to_string(regs.size());
-            ir::Buffer r = ir::make_buffer(name, l.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
-            it = regs.emplace(key, r).first;
-            ir::Expr rows_ok = divisible(l.buffer->shape.back(), v);
-            if (ir::to_string(rows_ok) != ir::to_string(divisible(shape.back(), v))) aligned = both(aligned, rows_ok);
-            std::vector<ir::Expr> at(l.indices.begin(), l.indices.end() - 1);
-            at.push_back(first);
-            inner_body.push_back(ir::Alloc::make(n.loc, r));
-            inner_body.push_back(ir::Evaluate::make(
-                n.loc, ir::Call::make_void(copy_of(v * byte_size(l.buffer->elem)),
-                                           {ir::Load::make(r, {ir::i32(0)}), ir::Load::make(l.buffer, at, l.loc)})));
-        }
-        return ir::Load::make(it->second, {e}, l.loc);
-    });
-    value = substitute(value, VarMap{{inner, ir::add(first, e)}});
+    VectorLoads loads = vectorize_loads(n.compute.value, inner, v, first, e, false, inner_body, n.loc);
+    aligned = both(aligned, loads.aligned);
+    ir::Expr value = loads.value;
     ir::Buffer out = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
     inner_body.push_back(ir::Alloc::make(n.loc, out));
     inner_body.push_back(ir::For::make(n.loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,

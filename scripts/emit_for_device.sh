@@ -13,7 +13,8 @@ mkdir -p "$out"
 cache=()
 [[ -f $root/bench/hds-tune.json ]] && cache=(--tune-cache "$root/bench/hds-tune.json")
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
-    "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/tests/gpu/ops/*.hds; do
+    "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/bench/tune/*.hds \
+    "$root"/tests/gpu/ops/*.hds; do
     # shellcheck disable=SC2046  # the flags are words
     "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") "${cache[@]}" \
         -o "$out/$(basename "$f" .hds).cu"
