@@ -111,4 +111,11 @@ std::string LauncherExprPrinter::var(const ir::VarNode* v) {
     return "(long long)" + cuda_ident(v->name);
 }
 
+std::string LauncherExprPrinter::call(const ir::Call* c, const std::vector<std::string>& args) {
+    if ((c->builtin != Builtin::Min && c->builtin != Builtin::Max) || !is_int(c->type))
+        return CudaExprPrinter::call(c, args);
+    return fmt::format("{}((long long)({}), (long long)({}))", c->builtin == Builtin::Min ? "min" : "max", args[0],
+                       args[1]);
+}
+
 }  // namespace hds::codegen

@@ -20,6 +20,8 @@ class CudaExprPrinter : public ir::ExprPrinter {
 class LauncherExprPrinter : public CudaExprPrinter {
   protected:
     std::string var(const ir::VarNode* v) override;
+    // min/max take 64-bit arguments (host overloads would be ambiguous for int and long long).
+    std::string call(const ir::Call* c, const std::vector<std::string>& args) override;
 };
 
 // `buf[i]` or `buf[i][j]` for an access with already printed indices.

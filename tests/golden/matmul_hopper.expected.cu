@@ -6,7 +6,7 @@
 #error "generated for sm_90a: compile with -gencode=arch=compute_90a,code=sm_90a"
 #endif
 
-// kernel matmul_wgmma_f16 (matmul_wgmma.hds:19)
+// kernel matmul_wgmma_f16 (matmul_wgmma.hds:22)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restrict__ a,
                                                            const __half* __restrict__ b,
                                                            __half* __restrict__ c, int M, int K,
@@ -14,77 +14,92 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                                                            const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                            const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:23
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:24
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:25
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_wgmma.hds:27
-    const int n0 = (int)blockIdx.x * 256;  // matmul_wgmma.hds:28
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:29
-    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:30
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:32
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:33
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:34
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:35
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:28
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:29
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:30
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:31
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:32
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:33
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:34
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:36
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:37
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:38
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:39
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:37
+        hds::fence_barrier_init();  // matmul_wgmma.hds:41
     }
-    __syncthreads();  // matmul_wgmma.hds:39
-    if (wg == 0) {  // matmul_wgmma.hds:41
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:42
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:43
-            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:44
-                const int s = kt % 4;  // matmul_wgmma.hds:45
-                if (kt >= 4) {  // matmul_wgmma.hds:46
-                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:47
-                }
-                hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:49
-                hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:50
+    __syncthreads();  // matmul_wgmma.hds:43
+    if (wg == 0) {  // matmul_wgmma.hds:48
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:49
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:50
+            int it = 0;  // matmul_wgmma.hds:51
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:52
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:53
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:54
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:55
+                    const int s = it % 4;  // matmul_wgmma.hds:56
+                    if (it >= 4) {  // matmul_wgmma.hds:57
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:58
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:60
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:61
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:51
-                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:52
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:62
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:63
+                    }
+                    it += 1;  // matmul_wgmma.hds:65
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:57
-        alignas(16) float acc[128];  // matmul_wgmma.hds:58
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:70
+        alignas(16) float acc[128];  // matmul_wgmma.hds:71
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:72
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:73
+        int it = 0;  // matmul_wgmma.hds:74
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:75
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:76
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:77
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:59
-            acc[i] = 0.0f;  // matmul_wgmma.hds:60
-        }
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:62
-        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:63
-            const int s = kt % 4;  // matmul_wgmma.hds:64
-            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:65
-            hds::wgmma_fence();  // matmul_wgmma.hds:66
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:78
+                acc[i] = 0.0f;  // matmul_wgmma.hds:79
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:81
+                const int s = it % 4;  // matmul_wgmma.hds:82
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:83
+                hds::wgmma_fence();  // matmul_wgmma.hds:84
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:67
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:85
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:68
-                    hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:69
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:86
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:87
+                    }
                 }
+                hds::wgmma_commit();  // matmul_wgmma.hds:90
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:91
+                if (kt > 0 && t == 0) {  // matmul_wgmma.hds:92
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:93
+                }
+                it += 1;  // matmul_wgmma.hds:95
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:72
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:73
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:74
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:75
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:97
+            if (t == 0) {  // matmul_wgmma.hds:98
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:99
             }
-        }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:78
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:82
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:83
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:84
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:85
-            if (m < M && n < N) {  // matmul_wgmma.hds:86
-                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:87
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
+                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:105
+                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:106
+                if (m < M && n < N) {  // matmul_wgmma.hds:107
+                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:108
+                }
             }
         }
     }
 }
 
-// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:19)
+// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:22)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16* __restrict__ a,
                                                             const __nv_bfloat16* __restrict__ b,
                                                             __nv_bfloat16* __restrict__ c, int M,
@@ -92,147 +107,177 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                                                             const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                             const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:23
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:24
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:25
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_wgmma.hds:27
-    const int n0 = (int)blockIdx.x * 256;  // matmul_wgmma.hds:28
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:29
-    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:30
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:32
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:33
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:34
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:35
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:27
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:28
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:29
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:30
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:31
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:32
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:33
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:34
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:36
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:37
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:38
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:39
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:37
+        hds::fence_barrier_init();  // matmul_wgmma.hds:41
     }
-    __syncthreads();  // matmul_wgmma.hds:39
-    if (wg == 0) {  // matmul_wgmma.hds:41
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:42
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:43
-            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:44
-                const int s = kt % 4;  // matmul_wgmma.hds:45
-                if (kt >= 4) {  // matmul_wgmma.hds:46
-                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:47
-                }
-                hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:49
-                hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:50
+    __syncthreads();  // matmul_wgmma.hds:43
+    if (wg == 0) {  // matmul_wgmma.hds:48
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:49
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:50
+            int it = 0;  // matmul_wgmma.hds:51
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:52
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:53
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:54
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:55
+                    const int s = it % 4;  // matmul_wgmma.hds:56
+                    if (it >= 4) {  // matmul_wgmma.hds:57
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:58
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:60
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:61
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:51
-                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:52
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:62
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:63
+                    }
+                    it += 1;  // matmul_wgmma.hds:65
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:57
-        alignas(16) float acc[128];  // matmul_wgmma.hds:58
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:70
+        alignas(16) float acc[128];  // matmul_wgmma.hds:71
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:72
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:73
+        int it = 0;  // matmul_wgmma.hds:74
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:75
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:76
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:77
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:59
-            acc[i] = 0.0f;  // matmul_wgmma.hds:60
-        }
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:62
-        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:63
-            const int s = kt % 4;  // matmul_wgmma.hds:64
-            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:65
-            hds::wgmma_fence();  // matmul_wgmma.hds:66
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:78
+                acc[i] = 0.0f;  // matmul_wgmma.hds:79
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:81
+                const int s = it % 4;  // matmul_wgmma.hds:82
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:83
+                hds::wgmma_fence();  // matmul_wgmma.hds:84
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:67
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:85
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:68
-                    hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:69
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:86
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:87
+                    }
                 }
+                hds::wgmma_commit();  // matmul_wgmma.hds:90
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:91
+                if (kt > 0 && t == 0) {  // matmul_wgmma.hds:92
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:93
+                }
+                it += 1;  // matmul_wgmma.hds:95
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:72
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:73
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:74
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:75
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:97
+            if (t == 0) {  // matmul_wgmma.hds:98
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:99
             }
-        }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:78
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:82
 #pragma unroll
-        for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:83
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:84
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:85
-            if (m < M && n < N) {  // matmul_wgmma.hds:86
-                c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:87
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
+                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:105
+                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:106
+                if (m < M && n < N) {  // matmul_wgmma.hds:107
+                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:108
+                }
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:19)
+// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:22)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:23
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:24
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:25
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:26
-    const int m0 = (int)blockIdx.y * 64;  // matmul_wgmma.hds:27
-    const int n0 = (int)blockIdx.x * 128;  // matmul_wgmma.hds:28
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:29
-    const int tiles = (K + 63) / 64;  // matmul_wgmma.hds:30
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:32
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:33
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:34
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:35
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:28
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:29
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:30
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:31
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:32
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:33
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:34
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:36
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:37
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:38
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:39
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:37
+        hds::fence_barrier_init();  // matmul_wgmma.hds:41
     }
-    __syncthreads();  // matmul_wgmma.hds:39
-    if (wg == 0) {  // matmul_wgmma.hds:41
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:42
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:43
-            for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:44
-                const int s = kt % 4;  // matmul_wgmma.hds:45
-                if (kt >= 4) {  // matmul_wgmma.hds:46
-                    hds::mbarrier_wait(&empty[s], (kt / 4 + 1) % 2);  // matmul_wgmma.hds:47
-                }
-                hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:49
-                hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:50
+    __syncthreads();  // matmul_wgmma.hds:43
+    if (wg == 0) {  // matmul_wgmma.hds:48
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:49
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:50
+            int it = 0;  // matmul_wgmma.hds:51
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:52
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:53
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:54
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:55
+                    const int s = it % 4;  // matmul_wgmma.hds:56
+                    if (it >= 4) {  // matmul_wgmma.hds:57
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:58
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:60
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:61
 #pragma unroll
-                for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:51
-                    hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:52
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:62
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:63
+                    }
+                    it += 1;  // matmul_wgmma.hds:65
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:57
-        alignas(16) float acc[64];  // matmul_wgmma.hds:58
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:70
+        alignas(16) float acc[64];  // matmul_wgmma.hds:71
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:72
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:73
+        int it = 0;  // matmul_wgmma.hds:74
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:75
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:76
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:77
 #pragma unroll
-        for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:59
-            acc[i] = 0.0f;  // matmul_wgmma.hds:60
-        }
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:62
-        for (int kt = 0; kt < tiles; ++kt) {  // matmul_wgmma.hds:63
-            const int s = kt % 4;  // matmul_wgmma.hds:64
-            hds::mbarrier_wait(&full[s], kt / 4 % 2);  // matmul_wgmma.hds:65
-            hds::wgmma_fence();  // matmul_wgmma.hds:66
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:78
+                acc[i] = 0.0f;  // matmul_wgmma.hds:79
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:81
+                const int s = it % 4;  // matmul_wgmma.hds:82
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:83
+                hds::wgmma_fence();  // matmul_wgmma.hds:84
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:67
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:85
 #pragma unroll
-                for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:68
-                    hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:69
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:86
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:87
+                    }
                 }
+                hds::wgmma_commit();  // matmul_wgmma.hds:90
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:91
+                if (kt > 0 && t == 0) {  // matmul_wgmma.hds:92
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:93
+                }
+                it += 1;  // matmul_wgmma.hds:95
             }
-            hds::wgmma_commit();  // matmul_wgmma.hds:72
-            hds::wgmma_wait<1>();  // matmul_wgmma.hds:73
-            if (kt > 0 && (int)threadIdx.x % 128 == 0) {  // matmul_wgmma.hds:74
-                hds::mbarrier_arrive(&empty[(kt - 1) % 4]);  // matmul_wgmma.hds:75
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:97
+            if (t == 0) {  // matmul_wgmma.hds:98
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:99
             }
-        }
-        hds::wgmma_wait<0>();  // matmul_wgmma.hds:78
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:82
 #pragma unroll
-        for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:83
-            const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:84
-            const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:85
-            if (m < M && n < N) {  // matmul_wgmma.hds:86
-                c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:87
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:104
+                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:105
+                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:106
+                if (m < M && n < N) {  // matmul_wgmma.hds:107
+                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:108
+                }
             }
         }
     }
@@ -250,7 +295,7 @@ cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c,
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
-    const long long grid[3] = {((long long)N + 255) / 256, ((long long)M + 127) / 128, 1};
+    const long long grid[3] = {((long long)M + 127) / 128 * (((long long)N + 255) / 256), 1, 1};
     const long long block[3] = {384, 1, 1};
     // grid limits
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
@@ -281,7 +326,7 @@ cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
-    const long long grid[3] = {((long long)N + 255) / 256, ((long long)M + 127) / 128, 1};
+    const long long grid[3] = {((long long)M + 127) / 128 * (((long long)N + 255) / 256), 1, 1};
     const long long block[3] = {384, 1, 1};
     // grid limits
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
@@ -312,7 +357,7 @@ cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __ha
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
-    const long long grid[3] = {((long long)N + 127) / 128, ((long long)M + 63) / 64, 1};
+    const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 127) / 128), 1, 1};
     const long long block[3] = {256, 1, 1};
     // grid limits
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||

@@ -11,16 +11,16 @@
 // cudaErrorInvalidValue / cudaErrorInvalidConfiguration or cudaGetLastError().
 extern "C" {
 
-// Launches kernel `matmul_wgmma_f16`: grid((N + 255) / 256, (M + 127) / 128), block(384).
+// Launches kernel `matmul_wgmma_f16`: grid((M + 127) / 128 * ((N + 255) / 256)), block(384).
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
                                     int N, cudaStream_t stream = 0);
 
-// Launches kernel `matmul_wgmma_bf16`: grid((N + 255) / 256, (M + 127) / 128), block(384).
+// Launches kernel `matmul_wgmma_bf16`: grid((M + 127) / 128 * ((N + 255) / 256)), block(384).
 cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16* b,
                                      __nv_bfloat16* c, int M, int K, int N,
                                      cudaStream_t stream = 0);
 
-// Launches kernel `matmul_wgmma_f16_small`: grid((N + 127) / 128, (M + 63) / 64), block(256).
+// Launches kernel `matmul_wgmma_f16_small`: grid((M + 63) / 64 * ((N + 127) / 128)), block(256).
 cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __half* c, int M, int K,
                                           int N, cudaStream_t stream = 0);
 
