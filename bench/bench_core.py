@@ -46,6 +46,34 @@ def median_ms(fn, warmup=5, reps=30):
     return times[len(times) // 2]
 
 
+def graph_ms(fn, calls=20, reps=20):
+    """Median time of one call in ms with the host out of the way: `calls`
+    calls of fn(stream) captured into a CUDA graph, replayed `reps` times.
+    For kernels of a few microseconds, where launching from Python (torch's
+    dispatch, ctypes) takes longer than the kernel itself."""
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn(stream.cuda_stream)
+        stream.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            for _ in range(calls):
+                fn(stream.cuda_stream)
+        graph.replay()
+        stream.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        times = []
+        for _ in range(reps):
+            start.record(stream)
+            graph.replay()
+            end.record(stream)
+            end.synchronize()
+            times.append(start.elapsed_time(end) / calls)
+    times.sort()
+    return times[len(times) // 2]
+
+
 def write_table(out: Path, name: str, rows: list, columns: list, meta: dict | None = None):
     """Writes OUT/NAME.json ({meta, rows}) and OUT/NAME.md, a markdown table of
     `columns` [(title, row -> text)], and prints the table."""

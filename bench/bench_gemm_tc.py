@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
-from bench_core import median_ms, write_table  # noqa: E402
+from bench_core import graph_ms, write_table  # noqa: E402
 
 SHAPES = [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16), (1024, 1024, 1024, torch.float16),
           (128, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.float32)]
@@ -37,7 +37,7 @@ def variant_rows():
         a = torch.randn(m, k, device="cuda").half()
         b = torch.randn(k, n, device="cuda").half()
         c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-        t_ref = median_ms(lambda: torch.matmul(a, b))
+        t_ref = graph_ms(lambda s: torch.matmul(a, b))
         for source, names in VARIANTS.items():
             rows += variant_shape_rows(harness.build(f"bench/tc_variants/{source}.hds"), names, a, b, c, t_ref)
     return rows
@@ -48,9 +48,9 @@ def variant_shape_rows(lib, names, a, b, c, t_ref):
     rows = []
     for kernel in names:
         fn = lib.launchers[kernel].fn
-        args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
-        assert fn(*args) == 0
-        t = median_ms(lambda: fn(*args))
+        args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n]
+        assert fn(*args, None) == 0
+        t = graph_ms(lambda s: fn(*args, s))
         rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": kernel, "hds_ms": t, "cublas_ms": t_ref,
                      "hds_tflops": 2.0 * m * n * k / t / 1e9, "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9,
                      "vs_cublas": t_ref / t, "rel_err": float("nan")})
@@ -67,12 +67,12 @@ def tuned_rows():
         b = torch.randn(k, n, device="cuda").half()
         c = torch.empty(m, n, device="cuda", dtype=torch.float16)
         args = graph.args({"a": a, "b": b, "out": c}, {})
-        run = lambda: graph.run_fn(*args, None, 0)
+        run = lambda s=0: graph.run_fn(*args, None, s)
         assert run() == 0
         torch.cuda.synchronize()
         ref = a.double() @ b.double()
         err = float((c.double() - ref).norm() / ref.norm())
-        t, t_ref = median_ms(run), median_ms(lambda: torch.matmul(a, b))
+        t, t_ref = graph_ms(run), graph_ms(lambda s: torch.matmul(a, b))
         rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": "tuned graph", "hds_ms": t,
                      "cublas_ms": t_ref, "hds_tflops": 2.0 * m * n * k / t / 1e9,
                      "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9, "vs_cublas": t_ref / t, "rel_err": err})
@@ -95,13 +95,13 @@ def row(m, n, k, dtype, example, kernel):
     c = torch.empty(m, n, device="cuda", dtype=dtype)
     lib = harness.build(f"examples/{example}.hds")
     fn = lib.launchers[kernel].fn
-    args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n, None]
-    assert fn(*args) == 0
+    args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n]
+    assert fn(*args, None) == 0
     torch.cuda.synchronize()
     ref = a.double() @ b.double()
     err = float((c.double() - ref).norm() / ref.norm())
-    t_hds = median_ms(lambda: fn(*args))
-    t_ref = median_ms(lambda: torch.matmul(a, b))
+    t_hds = graph_ms(lambda s: fn(*args, s))
+    t_ref = graph_ms(lambda s: torch.matmul(a, b))
     tflops = lambda ms: 2.0 * m * n * k / ms / 1e9
     return {"shape": f"{m}x{n}x{k}", "dtype": str(dtype).replace("torch.", ""), "kernel": kernel,
             "hds_ms": t_hds, "cublas_ms": t_ref, "hds_tflops": tflops(t_hds), "cublas_tflops": tflops(t_ref),
