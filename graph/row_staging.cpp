@@ -5,8 +5,8 @@
 // read of device memory per element instead of one per pass.
 #include <map>
 
-#include "graph/row_staging.h"
 #include "graph/rewrite.h"
+#include "graph/row_staging.h"
 #include "graph/schedule.h"
 #include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
@@ -75,9 +75,9 @@ std::vector<ir::Stmt> stage_rows(const std::vector<ir::Var>& row_axes, const std
         ir::Var k = ir::make_var(ScalarType::I32, "k");
         std::vector<ir::Expr> at(row_axes.begin(), row_axes.end());
         at.push_back(ir::mul(k, ir::i32(step)));
-        ir::Stmt copy = vector ? ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16,
-                                                                             {ir::Load::make(s, {at.back()}),
-                                                                              ir::Load::make(g, at)}))
+        ir::Stmt copy = vector ? ir::Evaluate::make(
+                                     loc, ir::Call::make_void(Builtin::Copy16,
+                                                              {ir::Load::make(s, {at.back()}), ir::Load::make(g, at)}))
                                : ir::Store::make(loc, s, {k}, ir::Load::make(g, at));
         out.push_back(ir::For::make(loc, k, tid, ir::i32(width / step), ir::i32(kThreads), false, copy));
     }

@@ -286,8 +286,8 @@ ir::Stmt row_output_loop(const Node& n, const ir::Expr& value) {
         loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
     }
     each.push_back(ir::Alloc::make(loc, regs));
-    each.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
-                                 ir::Store::make(loc, regs, {e}, loads.value)));
+    each.push_back(
+        ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(loc, regs, {e}, loads.value)));
     each.push_back(ir::Evaluate::make(
         loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(regs, {ir::i32(0)})})));
     return ir::For::make(loc, col, tid(), ir::i32(*width / v), ir::i32(kThreads), false, block(loc, each));
@@ -359,8 +359,8 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
         ir::Buffer res = scratch(result, p.buf->elem, "row_value", ir::i32(1));
         block_reduce(
             p.r, part,
-            {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, p.value), nullptr)},
-            loc, body);
+            {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, p.value), nullptr)}, loc,
+            body);
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         body.push_back(ir::Decl::make(loc, p.v, ir::Load::make(res, {ir::i32(0)}), true));
     }

@@ -121,12 +121,13 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     ir::Expr value = loads.value;
     ir::Buffer out = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
     inner_body.push_back(ir::Alloc::make(n.loc, out));
-    inner_body.push_back(ir::For::make(n.loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
-                                       ir::Store::make(n.loc, out, {e}, value)));
+    inner_body.push_back(
+        ir::For::make(n.loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(n.loc, out, {e}, value)));
     std::vector<ir::Expr> at(axes.begin(), axes.end() - 1);
     at.push_back(first);
     inner_body.push_back(ir::Evaluate::make(
-        n.loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(out, {ir::i32(0)})})));
+        n.loc,
+        ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(out, {ir::i32(0)})})));
     body.push_back(
         ir::If::make(n.loc, ir::Binary::make(ir::BinOp::Lt, idx, total), ir::Block::make(n.loc, inner_body), nullptr));
     ir::Stmt vec_body = ir::Block::make(n.loc, body);

@@ -193,104 +193,62 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 // accumulated in f32; fragment element i of thread t of the warpgroup is row
 // 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2.
 // clang-format off
-#define HDS_WGMMA_M64N64K16(ty) \
-    asm volatile( \
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" \
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32." ty "." ty " {" \
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-        "}, %32, %33, p, 1, 1, 0, 1;\n}\n" \
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
-        : "l"(da), "l"(db), "r"(1))
-template <typename T>
-__device__ __forceinline__ void wgmma_m64n64k16(float* d, uint64_t da, uint64_t db) {
-    HDS_SM90A_ONLY
+// Per shape N: the accumulator operands ("+f"(d[0]), ...), their names in the
+// PTX string, and the operand numbers of the two descriptors and the scale flag.
+#define HDS_F8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), \
+                  "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define HDS_F32(i) HDS_F8(i), HDS_F8(i + 8), HDS_F8(i + 16), HDS_F8(i + 24)
+#define HDS_OUTS_64 HDS_F32(0)
+#define HDS_OUTS_128 HDS_F32(0), HDS_F32(32)
+#define HDS_OUTS_256 HDS_F32(0), HDS_F32(32), HDS_F32(64), HDS_F32(96)
+#define HDS_REGS_64 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define HDS_REGS_128 HDS_REGS_64 ", " "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define HDS_REGS_256 HDS_REGS_128 ", " "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define HDS_REST_64 "%32, %33, p, 1, 1, 0, 1;", "%34"
+#define HDS_REST_128 "%64, %65, p, 1, 1, 0, 1;", "%66"
+#define HDS_REST_256 "%128, %129, p, 1, 1, 0, 1;", "%130"
+#define HDS_WGMMA_PTX(N, TY, REST, SCALE) \
+    "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TY "." TY \
+    " {" HDS_REGS_##N "}, " REST "\n}\n"
+#define HDS_WGMMA_PTX_(N, TY, ...) HDS_WGMMA_PTX(N, TY, __VA_ARGS__)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    if constexpr (std::is_same_v<T, __half>) {
-        HDS_WGMMA_M64N64K16("f16");
-    } else {
-        HDS_WGMMA_M64N64K16("bf16");
-    }
+#define HDS_WGMMA_ASM(N, TY) asm volatile(HDS_WGMMA_PTX_(N, TY, HDS_REST_##N) : HDS_OUTS_##N : "l"(da), "l"(db), "r"(1))
+#else
+#define HDS_WGMMA_ASM(N, TY)
 #endif
-}
-#undef HDS_WGMMA_M64N64K16
-
-#define HDS_WGMMA_M64N128K16(ty) \
-    asm volatile( \
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" \
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32." ty "." ty " {" \
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
-        "}, %64, %65, p, 1, 1, 0, 1;\n}\n" \
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),\
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),\
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),\
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),\
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]) \
-        : "l"(da), "l"(db), "r"(1))
-template <typename T>
-__device__ __forceinline__ void wgmma_m64n128k16(float* d, uint64_t da, uint64_t db) {
-    HDS_SM90A_ONLY
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    if constexpr (std::is_same_v<T, __half>) {
-        HDS_WGMMA_M64N128K16("f16");
-    } else {
-        HDS_WGMMA_M64N128K16("bf16");
+#define HDS_WGMMA(N) \
+    template <typename T> \
+    __device__ __forceinline__ void wgmma_m64n##N##k16(float* d, uint64_t da, uint64_t db) { \
+        HDS_SM90A_ONLY \
+        if constexpr (std::is_same_v<T, __half>) { \
+            HDS_WGMMA_ASM(N, "f16"); \
+        } else { \
+            HDS_WGMMA_ASM(N, "bf16"); \
+        } \
     }
-#endif
-}
-#undef HDS_WGMMA_M64N128K16
-
-#define HDS_WGMMA_M64N256K16(ty) \
-    asm volatile( \
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" \
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32." ty "." ty " {" \
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
-        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-        "}, %128, %129, p, 1, 1, 0, 1;\n}\n" \
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),\
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),\
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),\
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),\
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),\
-          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),\
-          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),\
-          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),\
-          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),\
-          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),\
-          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),\
-          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),\
-          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
-        : "l"(da), "l"(db), "r"(1))
-template <typename T>
-__device__ __forceinline__ void wgmma_m64n256k16(float* d, uint64_t da, uint64_t db) {
-    HDS_SM90A_ONLY
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    if constexpr (std::is_same_v<T, __half>) {
-        HDS_WGMMA_M64N256K16("f16");
-    } else {
-        HDS_WGMMA_M64N256K16("bf16");
-    }
-#endif
-}
-#undef HDS_WGMMA_M64N256K16
+HDS_WGMMA(64)
+HDS_WGMMA(128)
+HDS_WGMMA(256)
+#undef HDS_WGMMA
+#undef HDS_WGMMA_ASM
+#undef HDS_WGMMA_PTX_
+#undef HDS_WGMMA_PTX
+#undef HDS_OUTS_64
+#undef HDS_REGS_64
+#undef HDS_REST_64
+#undef HDS_OUTS_128
+#undef HDS_REGS_128
+#undef HDS_REST_128
+#undef HDS_OUTS_256
+#undef HDS_REGS_256
+#undef HDS_REST_256
+#undef HDS_F32
+#undef HDS_F8
 // clang-format on
 
 #undef HDS_SM90_ONLY

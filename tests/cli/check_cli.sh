@@ -5,21 +5,7 @@ hdsc=$(realpath "$1")
 root=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-ok=0
-expect() {  # expect DESCRIPTION WANTED_RC PATTERN -- command...
-    local what=$1 want=$2 pattern=$3
-    shift 4
-    "$@" >"$work/out" 2>"$work/err"
-    local rc=$?
-    if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" "$work/out" "$work/err"; then
-        echo "FAIL: $what (exit $rc, wanted $want, pattern '$pattern')"
-        sed 's/^/    /' "$work/err" | head -5
-        fails=$((fails + 1))
-    else
-        ok=$((ok + 1))
-    fi
-}
+source "$(dirname "$0")/expect.sh"
 ex=$root/examples/vector_add.hds
 
 expect "help" 0 "Usage" -- "$hdsc" --help

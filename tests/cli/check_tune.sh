@@ -10,18 +10,7 @@ nvcc=${3:-}
 [[ $nvcc == *NOTFOUND ]] && nvcc=""
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-expect() {  # expect DESCRIPTION WANTED_RC PATTERN -- command...
-    local what=$1 want=$2 pattern=$3
-    shift 4
-    "$@" >"$work/out" 2>"$work/err"
-    local rc=$?
-    if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" "$work/out" "$work/err"; then
-        echo "FAIL: $what (exit $rc, wanted $want, pattern '$pattern')"
-        sed 's/^/    /' "$work/out" "$work/err" | head -8
-        fails=$((fails + 1))
-    fi
-}
+source "$(dirname "$0")/expect.sh"
 g=$root/tests/gpu/ops/op_matmul_sm90.hds
 key='matmul<f16> sm_90a [M, 520] [520, 264]'
 tune=("$hdsc" tune "$g" -I "$root/stdlib" --arch=sm_90a --sizes M=300 --no-run --work "$work/cands" -j2)
