@@ -22,7 +22,8 @@ import harness  # noqa: E402
 import models  # noqa: E402
 from bench_core import median_ms, write_table  # noqa: E402
 
-SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_block": 16, "mm_bias_gelu": 4096}
+SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_block": 16, "mm_bias_gelu": 4096,
+         "conv3x3_f16": 32, "conv1x1_f16": 32}
 
 
 def bench(example: str, size: int) -> dict:

@@ -201,8 +201,12 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
     for (size_t k = 0; k < sites.size(); ++k) {
         const graph::TuneSite& site = sites[k];
         std::vector<Candidate> cands;
-        for (const graph::TuneChoice& choice : graph::candidates(site, opts.level))
-            cands.push_back({choice, work / fmt::format("site{}-cand{}", k, cands.size())});
+        for (const graph::TuneChoice& choice : graph::candidates(site, opts.level)) {
+            Candidate c;
+            c.choice = choice;
+            c.dir = work / fmt::format("site{}-cand{}", k, cands.size());
+            cands.push_back(c);
+        }
         out << fmt::format("{}  (graph {}): {} candidates at level {}\n", site.key, site.graph, cands.size(),
                            opts.level)
             << std::flush;

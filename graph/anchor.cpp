@@ -38,19 +38,6 @@ class StoreRetarget : public ir::IRMutator {
     ir::Buffer from_, to_;
 };
 
-// The oldest target the body's built-ins run on (0, 80 or 90; see builtin_min_arch).
-int required_arch(const ir::Stmt& body) {
-    struct Finder : ir::IRVisitor {
-        int arch = 0;
-        void visit(const ir::Call* c) override {
-            ir::IRVisitor::visit(c);
-            if (c->builtin != Builtin::DeviceFn) arch = std::max(arch, builtin_min_arch(c->builtin));
-        }
-    } f;
-    f.visit_stmt(body);
-    return f.arch;
-}
-
 // Whether every tensor the body copies with TMA has rows of a constant multiple
 // of 16 bytes in the graph (the copy engine's requirement; symbolic widths
 // cannot be promised, so such calls keep the next schedule).
@@ -195,7 +182,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
-    if (required_arch(ik.body) > o.arch() || !tma_rows_aligned(ik.body, targets)) {
+    if (ir::required_arch(ik.body) > o.arch() || !tma_rows_aligned(ik.body, targets)) {
         *skipped = true;  // the target lacks its built-ins (the emulator has no tensor cores)
         return result;    // or the shapes do not suit them
     }

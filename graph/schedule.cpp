@@ -281,7 +281,7 @@ ir::Stmt row_output_loop(const Node& n, const ir::Expr& value) {
     // Staged rows (shared) and parameters along the row (a norm's weights) are read V at a time too.
     std::vector<ir::Stmt> each;
     VectorLoads loads = vectorize_loads(value, out.axes.back().get(), v, first, e, true, each, loc);
-    if (auto* known = ir::as<ir::BoolImm>(loads.aligned); !known || !known->value) {
+    if (ir::const_bool(loads.aligned) != std::optional<bool>(true)) {
         each.clear();  // some row's alignment is not known: scalar reads
         loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
     }

@@ -20,10 +20,6 @@ namespace hds::graph {
 
 namespace {
 
-Builtin copy_of(int64_t bytes) {
-    return bytes == 4 ? Builtin::Copy4 : bytes == 8 ? Builtin::Copy8 : Builtin::Copy16;
-}
-
 bool uses_var(const ir::Expr& e, const ir::VarNode* v) {
     struct Finder : ir::IRVisitor {
         const ir::VarNode* v;
@@ -55,11 +51,6 @@ ir::Expr divisible(const ir::Expr& extent, int64_t v) {
     return ir::simplify(ir::Binary::make(ir::BinOp::Eq, ir::mod(extent, ir::i32(v)), ir::i32(0)));
 }
 
-std::optional<bool> known(const ir::Expr& e) {
-    if (auto* b = ir::as<ir::BoolImm>(e)) return b->value;
-    return std::nullopt;
-}
-
 ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
     return ir::simplify(ir::Binary::make(ir::BinOp::And, a, b));
 }
@@ -85,7 +76,7 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::VarNode* inner, int
             at.push_back(first);
             out.push_back(ir::Alloc::make(loc, r));
             out.push_back(ir::Evaluate::make(
-                loc, ir::Call::make_void(copy_of(v * byte_size(l.buffer->elem)),
+                loc, ir::Call::make_void(copy_builtin(v * byte_size(l.buffer->elem)),
                                          {ir::Load::make(r, {ir::i32(0)}), ir::Load::make(l.buffer, at, l.loc)})));
         }
         return ir::Load::make(it->second, {e}, l.loc);
@@ -97,7 +88,7 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     const Shape& shape = n.buffer->shape;
     int64_t v = 16 / byte_size(n.buffer->elem);
     ir::Expr aligned = divisible(shape.back(), v);  // when the vector body may run
-    if (v < 2 || known(aligned) == std::optional<bool>(false)) return false;
+    if (v < 2 || ir::const_bool(aligned) == std::optional<bool>(false)) return false;
     const ir::VarNode* inner = n.compute.axes.back().get();
 
     std::vector<ir::Stmt> inner_body;
@@ -132,7 +123,7 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
         ir::If::make(n.loc, ir::Binary::make(ir::BinOp::Lt, idx, total), ir::Block::make(n.loc, inner_body), nullptr));
     ir::Stmt vec_body = ir::Block::make(n.loc, body);
     ir::Expr vec_grid = ir::simplify(ir::div(ir::add(total, ir::i32(kThreads - 1)), ir::i32(kThreads)));
-    if (known(aligned) == std::optional<bool>(true)) {
+    if (ir::const_bool(aligned) == std::optional<bool>(true)) {
         k.body = vec_body;
         k.grid = {vec_grid};
         return true;

@@ -62,6 +62,14 @@ int builtin_reference_operands(Builtin id) {
     }
 }
 
+int builtin_copy_bytes(Builtin id) {
+    return id == Builtin::Copy4 ? 4 : id == Builtin::Copy8 ? 8 : id == Builtin::Copy16 ? 16 : 0;
+}
+
+Builtin copy_builtin(int bytes) {
+    return bytes == 4 ? Builtin::Copy4 : bytes == 8 ? Builtin::Copy8 : Builtin::Copy16;
+}
+
 bool builtin_writes_first_operand(Builtin id) {
     if (id == Builtin::DeviceFn) return false;
     return builtin_info(id).cls == BuiltinClass::Atomic || builtin_reference_operands(id) > 0;

@@ -32,11 +32,15 @@ const std::vector<BuiltinInfo>& all_builtins();
 
 // The oldest target a built-in runs on: 80 (sm_80, tensor cores and cp.async),
 // 90 (sm_90a: mbarrier, TMA, wgmma, setmaxnreg) or 0 (any).
-int builtin_min_arch(Builtin id);
+int builtin_min_arch(Builtin id);  // for a whole body: ir::required_arch (ir_visitor.h)
 
 // How many leading arguments are element references (`t[i, j]`: the address
 // of that element is passed), for the tensor-core and Hopper built-ins.
 int builtin_reference_operands(Builtin id);
+
+// copy_4 / copy_8 / copy_16: the bytes one copy moves (0 for other built-ins), and back.
+int builtin_copy_bytes(Builtin id);
+Builtin copy_builtin(int bytes);
 
 // Whether the built-in stores through its first argument (an element
 // reference): atomics, vector copies, and the tensor-core / Hopper built-ins

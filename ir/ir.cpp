@@ -231,4 +231,9 @@ std::optional<int64_t> const_int(const Expr& e) {
     return std::nullopt;
 }
 
+std::optional<bool> const_bool(const Expr& e) {
+    if (auto* b = as<BoolImm>(e)) return b->value;
+    return std::nullopt;
+}
+
 }  // namespace hds::ir

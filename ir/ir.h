@@ -299,5 +299,6 @@ Expr mul(Expr a, Expr b);
 Expr div(Expr a, Expr b);
 Expr mod(Expr a, Expr b);
 std::optional<int64_t> const_int(const Expr& e);
+std::optional<bool> const_bool(const Expr& e);
 
 }  // namespace hds::ir

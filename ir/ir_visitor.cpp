@@ -1,6 +1,10 @@
 // ir_visitor.cpp — kind dispatch and default child traversal.
 #include "ir/ir_visitor.h"
 
+#include <algorithm>
+
+#include "ir/builtins.h"
+
 namespace hds::ir {
 
 void IRVisitor::visit_expr(const Expr& e) {
@@ -99,6 +103,18 @@ void IRVisitor::visit(const Block* op) {
 }
 void IRVisitor::visit(const Return* op) {
     visit_expr(op->value);
+}
+
+int required_arch(const Stmt& body) {
+    struct Finder : IRVisitor {
+        int arch = 0;
+        void visit(const Call* c) override {
+            IRVisitor::visit(c);
+            if (c->builtin != Builtin::DeviceFn) arch = std::max(arch, builtin_min_arch(c->builtin));
+        }
+    } f;
+    f.visit_stmt(body);
+    return f.arch;
 }
 
 }  // namespace hds::ir

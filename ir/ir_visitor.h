@@ -38,4 +38,7 @@ class IRVisitor {
     virtual void visit(const Jump*) {}
 };
 
+// The oldest target the built-ins called in `body` run on: 0 (any), 80 (sm_80) or 90 (sm_90a).
+int required_arch(const Stmt& body);
+
 }  // namespace hds::ir

@@ -85,11 +85,7 @@ std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::stri
         case Builtin::Copy4:
         case Builtin::Copy8:
         case Builtin::Copy16:
-            return fmt::format("hds::copy<{}>(&{}, &{})",
-                               c->builtin == Builtin::Copy4   ? 4
-                               : c->builtin == Builtin::Copy8 ? 8
-                                                              : 16,
-                               args[0], args[1]);
+            return fmt::format("hds::copy<{}>(&{}, &{})", builtin_copy_bytes(c->builtin), args[0], args[1]);
         case Builtin::Mma16816:
             return fmt::format("hds::mma_16816(&{}, &{}, &{})", args[0], args[1], args[2]);
         case Builtin::LdMatrixX4:

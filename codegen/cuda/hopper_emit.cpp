@@ -3,8 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "codegen/cuda/cuda_names.h"
 #include "ir/builtins.h"
 #include "ir/internal_error.h"
@@ -55,15 +53,7 @@ std::vector<TensorMap> tensor_maps(const ir::Kernel& k) {
 }
 
 bool uses_sm90(const ir::Kernel& k) {
-    struct Finder : ir::IRVisitor {
-        bool found = false;
-        void visit(const ir::Call* c) override {
-            ir::IRVisitor::visit(c);
-            found |= c->builtin != Builtin::DeviceFn && builtin_min_arch(c->builtin) >= 90;
-        }
-    } f;
-    f.visit_stmt(k.body);
-    return f.found;
+    return ir::required_arch(k.body) >= 90;
 }
 
 std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args, ir::ExprPrinter& p) {
@@ -111,23 +101,6 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
         default:
             return "";
     }
-}
-
-std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
-    struct Finder : ir::IRVisitor {
-        std::vector<ir::Buffer> found;
-        void visit(const ir::Call* c) override {
-            ir::IRVisitor::visit(c);
-            if (c->builtin != Builtin::Copy4 && c->builtin != Builtin::Copy8 && c->builtin != Builtin::Copy16) return;
-            for (const ir::Expr& a : c->args) {
-                const ir::Buffer& b = ir::as<ir::Load>(a)->buffer;
-                if (b->scope == ir::Scope::Global && std::find(found.begin(), found.end(), b) == found.end())
-                    found.push_back(b);
-            }
-        }
-    } f;
-    for (const ir::Kernel& k : m.kernels) f.visit_stmt(k.body);
-    return f.found;
 }
 
 std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch) {

@@ -30,9 +30,6 @@ bool uses_sm90(const ir::Kernel& k);
 // The call of a TMA or wgmma built-in (`args` printed by `p`), or "" for others.
 std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args, ir::ExprPrinter& p);
 
-// The global tensors some kernel of `m` accesses with vector copies (copy_4/8/16).
-std::vector<ir::Buffer> vector_accessed(const ir::Module& m);
-
 // Host statements that build the kernel's tensor maps from the tensors in
 // scope (named as the kernel's parameters) and return on failure.
 std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch);

@@ -44,11 +44,6 @@ bool has_call(const Expr& e) {
     }
 }
 
-std::optional<bool> const_bool(const Expr& e) {
-    if (auto* b = as<BoolImm>(e)) return b->value;
-    return std::nullopt;
-}
-
 class Simplify : public IRMutator {
   protected:
     Expr visit(const Cast* op, const Expr& self) override {

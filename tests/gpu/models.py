@@ -58,6 +58,22 @@ def mm_bias_gelu(x, w, b):
     return F.gelu(x @ w + b)
 
 
+def conv_inputs(channels, filters, size):
+    def make(batch, device="cuda"):
+        g = torch.Generator(device=device).manual_seed(5)
+        return {"x": torch.randn(batch, channels, 56, 56, generator=g, device=device).half(),
+                "w": (torch.randn(filters, channels, size, size, generator=g, device=device) * 0.05).half()}
+    return make
+
+
+def conv3x3(x, w):
+    return F.conv2d(x, w, padding=1)
+
+
+def conv1x1(x, w):
+    return F.conv2d(x, w)
+
+
 def source(name: str) -> str:
     """examples/NAME.hds, or the benchmark graphs of bench/graphs (sm_90a builds)."""
     root = Path(__file__).resolve().parents[2]
@@ -69,6 +85,8 @@ MODELS = {
     "mlp": (mlp_inputs, mlp, "B", lambda i: (i["x"].shape[0], 768)),
     "mlp_sm90a": (mlp_inputs, mlp, "B", lambda i: (i["x"].shape[0], 768)),
     "mm_bias_gelu": (mm_bias_gelu_inputs, mm_bias_gelu, "M", lambda i: (i["x"].shape[0], 4096)),
+    "conv3x3_f16": (conv_inputs(64, 64, 3), conv3x3, "N", lambda i: (i["x"].shape[0], 64, 56, 56)),
+    "conv1x1_f16": (conv_inputs(256, 64, 1), conv1x1, "N", lambda i: (i["x"].shape[0], 64, 56, 56)),
     "transformer_block": (transformer_inputs, transformer, "S", lambda i: (i["x"].shape[0], 256)),
     "resnet_block": (resnet_inputs, resnet, "N", lambda i: tuple(i["x"].shape)),
 }
