@@ -197,6 +197,13 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
     }
     fs::path work =
         opts.work.empty() ? fs::temp_directory_path() / fmt::format("hdsc-tune-{}", getpid()) : fs::path(opts.work);
+    struct Cleanup {  // a temporary folder goes, whatever happens
+        fs::path dir;
+        ~Cleanup() {
+            std::error_code ec;
+            if (!dir.empty()) fs::remove_all(dir, ec);
+        }
+    } cleanup{opts.work.empty() ? work : fs::path()};
     std::vector<graph::TuneResult> results;
     for (size_t k = 0; k < sites.size(); ++k) {
         const graph::TuneSite& site = sites[k];
@@ -246,7 +253,6 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
     }
     out << "wrote " << results.size() << " entries to " << opts.cache << " (compile with --tune-cache " << opts.cache
         << ")\n";
-    if (opts.work.empty()) fs::remove_all(work);
     return kSuccess;
 }
 

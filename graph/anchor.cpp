@@ -58,10 +58,6 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
     return true;
 }
 
-}  // namespace
-
-namespace {
-
 // "matmul<f16> sm_90a [M, 520] [520, 264]": the op, its element type, the
 // target and its tensors' shapes as the graph has them.
 std::string tune_key(const OpInstantiator& o, const OpCall& call, const std::string& elem) {
@@ -111,14 +107,14 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
         }
         if (!site.schedules.empty()) tuning->sites.push_back(site);
     }
-    auto chosen = tuning ? tuning->choices.find(key) : decltype(tuning->choices)::iterator{};
-    if (tuning && chosen != tuning->choices.end()) {
-        for (const ScheduleRef* s : scheds) {
-            if (s->name != chosen->second.schedule) continue;
-            bool skipped = false;
-            Node* n = instantiate_schedule(o, call, *s, types, b, result, chosen->second.params, &skipped);
-            if (!skipped) return n;
-        }
+    const TuneChoice* chosen = nullptr;
+    if (tuning)
+        if (auto it = tuning->choices.find(key); it != tuning->choices.end()) chosen = &it->second;
+    for (const ScheduleRef* s : scheds) {  // the cache's choice, when it still applies
+        if (!chosen || s->name != chosen->schedule) continue;
+        bool skipped = false;
+        Node* n = instantiate_schedule(o, call, *s, types, b, result, chosen->params, &skipped);
+        if (!skipped) return n;
     }
     for (const ScheduleRef* s : scheds) {
         bool skipped = false;
@@ -168,6 +164,11 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     }
     std::vector<std::unique_ptr<IntLit>> literals;  // the tuned values, alive while cloning
     for (const auto& [name, v] : tuned) {
+        // Only parameters declared tunable (`in {..}`) take a tuned value: a cache
+        // never overrides an op attribute such as a convolution's stride.
+        auto tp = std::find_if(generic->type_params.begin(), generic->type_params.end(),
+                               [&](const TypeParam& t) { return t.name == name && !t.candidates.empty(); });
+        if (tp == generic->type_params.end()) continue;
         literals.push_back(std::make_unique<IntLit>(sched.range));
         literals.back()->value = static_cast<uint64_t>(v);
         values[name] = literals.back().get();
