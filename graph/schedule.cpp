@@ -112,13 +112,45 @@ ir::Expr extent_of(const Reduction& r) {
 // Declares r.acc, accumulates r's body over its ranges strided by the block,
 // and reduces across the block (warp shuffles, then `partial` in shared
 // memory): afterwards every lane of warp 0 holds the total, and `tail` runs there.
+// The accumulation loop of a block reduction over one variable from 0 to a
+// constant multiple of V, whose body reads rows contiguously (a staged row, a
+// row sum's input): each thread takes V consecutive elements per step, read
+// with one 16-byte copy per row. Null when the reduction is not of that form.
+ir::Stmt vector_accumulation(const Reduction& r, SourceLoc loc) {
+    if (r.vars.size() != 1 || ir::const_int(r.lo[0]) != std::optional<int64_t>(0)) return nullptr;
+    auto extent = ir::const_int(r.hi[0]);
+    ScalarType elem = ScalarType::F32;  // V from the narrowest row read: 16 bytes of it
+    bool found = false;
+    replace_loads(r.body, [&](const ir::Load& l) -> ir::Expr {
+        if (!l.indices.empty() && l.indices.back().get() == static_cast<const ir::ExprNode*>(r.vars[0].get()) &&
+            (!found || byte_size(l.buffer->elem) < byte_size(elem))) {
+            elem = l.buffer->elem;
+            found = true;
+        }
+        return nullptr;
+    });
+    int64_t v = 16 / byte_size(elem);
+    if (!found || !extent || v < 2 || *extent % v != 0) return nullptr;
+    ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
+    std::vector<ir::Stmt> step;
+    VectorLoads loads = vectorize_loads(r.body, r.vars[0].get(), v, ir::mul(col, ir::i32(v)), e, true, step, loc);
+    if (step.empty() || ir::const_bool(loads.aligned) != std::optional<bool>(true)) return nullptr;
+    step.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                                 ir::Assign::make(loc, r.acc, r.combine(r.acc, loads.value))));
+    return ir::For::make(loc, col, tid(), ir::i32(*extent / v), ir::i32(kThreads), false, block(loc, step));
+}
+
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
                   std::vector<ir::Stmt>& body) {
     body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
-    ir::Var ri = ir::make_var(ScalarType::I32, "r");
-    std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
-    point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
-    body.push_back(ir::For::make(loc, ri, tid(), extent_of(r), ir::i32(kThreads), false, block(loc, point)));
+    if (ir::Stmt vec = vector_accumulation(r, loc)) {
+        body.push_back(vec);
+    } else {
+        ir::Var ri = ir::make_var(ScalarType::I32, "r");
+        std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
+        point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
+        body.push_back(ir::For::make(loc, ri, tid(), extent_of(r), ir::i32(kThreads), false, block(loc, point)));
+    }
     warp_reduce(r, body, loc);
     constexpr int warps = kThreads / 32;
     ir::Expr lane = ir::mod(tid(), ir::i32(32)), warp = ir::div(tid(), ir::i32(32));
