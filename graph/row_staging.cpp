@@ -3,6 +3,7 @@
 // passes read, of a constant length, is copied into shared memory once (16
 // bytes at a time where the row allows) and the passes read it there: one
 // read of device memory per element instead of one per pass.
+#include <algorithm>
 #include <map>
 
 #include "graph/rewrite.h"
@@ -26,15 +27,15 @@ bool reads_row(const ir::Load& l, const std::vector<ir::Var>& row_axes) {
     return ir::as<ir::VarNode>(l.indices.back()) != nullptr && ir::const_int(l.buffer->shape.back()).has_value();
 }
 
-// The buffers whose rows each pass reads.
-std::vector<const ir::BufferNode*> rows_read(const ir::Expr& pass, const std::vector<ir::Var>& row_axes) {
+// The buffers whose rows a pass reads.
+std::vector<ir::Buffer> rows_read(const ir::Expr& pass, const std::vector<ir::Var>& row_axes) {
     struct Finder : ir::IRVisitor {
         const std::vector<ir::Var>* axes;
-        std::vector<const ir::BufferNode*> found;
+        std::vector<ir::Buffer> found;
         void visit(const ir::Load* l) override {
             ir::IRVisitor::visit(l);
-            if (reads_row(*l, *axes) && std::find(found.begin(), found.end(), l->buffer.get()) == found.end())
-                found.push_back(l->buffer.get());
+            if (reads_row(*l, *axes) && std::find(found.begin(), found.end(), l->buffer) == found.end())
+                found.push_back(l->buffer);
         }
     } f;
     f.axes = &row_axes;
@@ -46,27 +47,27 @@ std::vector<const ir::BufferNode*> rows_read(const ir::Expr& pass, const std::ve
 
 std::vector<ir::Stmt> stage_rows(const std::vector<ir::Var>& row_axes, const std::vector<ir::Expr*>& passes,
                                  SourceLoc loc) {
-    std::map<const ir::BufferNode*, int> readers;
-    std::map<const ir::BufferNode*, ir::Buffer> global;
-    for (ir::Expr* p : passes)
-        for (const ir::BufferNode* b : rows_read(*p, row_axes)) ++readers[b];
+    // How many passes read each buffer's row, in order of first use (the emitted order).
+    std::vector<std::pair<ir::Buffer, int>> readers;
     for (ir::Expr* p : passes) {
-        replace_loads(*p, [&](const ir::Load& l) -> ir::Expr {
-            if (reads_row(l, row_axes)) global.emplace(l.buffer.get(), l.buffer);
-            return nullptr;
-        });
+        for (const ir::Buffer& b : rows_read(*p, row_axes)) {
+            auto it = std::find_if(readers.begin(), readers.end(), [&](const auto& r) { return r.first == b; });
+            if (it != readers.end())
+                ++it->second;
+            else
+                readers.push_back({b, 1});
+        }
     }
     std::vector<ir::Stmt> out;
     std::map<const ir::BufferNode*, ir::Buffer> staged;
     int64_t bytes = 0;
     ir::Expr tid = ir::SpecialReg::make(ir::SpecialKind::ThreadIdx, 0);
-    for (const auto& [node, count] : readers) {
-        const ir::Buffer& g = global.at(node);
+    for (const auto& [g, count] : readers) {
         int64_t width = *ir::const_int(g->shape.back());
         if (count < 2 || bytes + width * byte_size(g->elem) > kMaxStagedBytes) continue;
         bytes += width * byte_size(g->elem);
         ir::Buffer s = ir::make_buffer("row_" + g->name, g->elem, {ir::i32(width)}, ir::Scope::Shared);
-        staged[node] = s;
+        staged[g.get()] = s;
         out.push_back(ir::Alloc::make(loc, s));
         // 16 bytes per copy when rows start aligned (width a multiple of V), else one element.
         int64_t v = 16 / byte_size(g->elem);

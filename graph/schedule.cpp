@@ -29,13 +29,6 @@ ir::Expr ceil_div(const ir::Expr& a, int64_t b) {
     return ir::simplify(ir::div(ir::add(a, ir::i32(b - 1)), ir::i32(b)));
 }
 
-// `const int idx = blockIdx.x * 256 + threadIdx.x;` and the guard `idx < n`.
-ir::Var flat_index(std::vector<ir::Stmt>& out, SourceLoc loc) {
-    ir::Var idx = ir::make_var(ScalarType::I32, "idx");
-    out.push_back(ir::Decl::make(loc, idx, ir::add(ir::mul(bid(), ir::i32(kThreads)), tid()), true));
-    return idx;
-}
-
 ir::Stmt block(SourceLoc loc, std::vector<ir::Stmt> s) {
     return ir::Block::make(loc, std::move(s));
 }
@@ -49,6 +42,14 @@ class VarUses : public ir::IRVisitor {
     void visit(const ir::VarNode* v) override { found.push_back(v); }
 };
 
+}  // namespace
+
+ir::Var flat_index(std::vector<ir::Stmt>& out, SourceLoc loc) {
+    ir::Var idx = ir::make_var(ScalarType::I32, "idx");
+    out.push_back(ir::Decl::make(loc, idx, ir::add(ir::mul(bid(), ir::i32(kThreads)), tid()), true));
+    return idx;
+}
+
 bool uses(const ir::Expr& e, const ir::Var& v) {
     VarUses u;
     u.visit_expr(e);
@@ -56,8 +57,6 @@ bool uses(const ir::Expr& e, const ir::Var& v) {
         if (x == v.get()) return true;
     return false;
 }
-
-}  // namespace
 
 bool contiguous_rows(const Compute& c) {
     const Reduction& r = *c.reduction;
@@ -109,9 +108,6 @@ ir::Expr extent_of(const Reduction& r) {
     return extent;
 }
 
-// Declares r.acc, accumulates r's body over its ranges strided by the block,
-// and reduces across the block (warp shuffles, then `partial` in shared
-// memory): afterwards every lane of warp 0 holds the total, and `tail` runs there.
 // The accumulation loop of a block reduction over one variable from 0 to a
 // constant multiple of V, whose body reads rows contiguously (a staged row, a
 // row sum's input): each thread takes V consecutive elements per step, read
@@ -133,13 +129,16 @@ ir::Stmt vector_accumulation(const Reduction& r, SourceLoc loc) {
     if (!found || !extent || v < 2 || *extent % v != 0) return nullptr;
     ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
     std::vector<ir::Stmt> step;
-    VectorLoads loads = vectorize_loads(r.body, r.vars[0].get(), v, ir::mul(col, ir::i32(v)), e, true, step, loc);
+    VectorLoads loads = vectorize_loads(r.body, r.vars[0], v, ir::mul(col, ir::i32(v)), e, true, step, loc);
     if (step.empty() || ir::const_bool(loads.aligned) != std::optional<bool>(true)) return nullptr;
     step.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
                                  ir::Assign::make(loc, r.acc, r.combine(r.acc, loads.value))));
     return ir::For::make(loc, col, tid(), ir::i32(*extent / v), ir::i32(kThreads), false, block(loc, step));
 }
 
+// Declares r.acc, accumulates r's body over its ranges strided by the block,
+// and reduces across the block (warp shuffles, then `partial` in shared
+// memory): afterwards every lane of warp 0 holds the total, and `tail` runs there.
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
                   std::vector<ir::Stmt>& body) {
     body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
@@ -308,20 +307,15 @@ ir::Stmt row_output_loop(const Node& n, const ir::Expr& value) {
                              ir::Store::make(loc, n.buffer, at, value));
     ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
     ir::Expr first = ir::mul(col, ir::i32(v));
-    ir::Buffer regs = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
     at.back() = first;
     // Staged rows (shared) and parameters along the row (a norm's weights) are read V at a time too.
     std::vector<ir::Stmt> each;
-    VectorLoads loads = vectorize_loads(value, out.axes.back().get(), v, first, e, true, each, loc);
+    VectorLoads loads = vectorize_loads(value, out.axes.back(), v, first, e, true, each, loc);
     if (ir::const_bool(loads.aligned) != std::optional<bool>(true)) {
         each.clear();  // some row's alignment is not known: scalar reads
         loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
     }
-    each.push_back(ir::Alloc::make(loc, regs));
-    each.push_back(
-        ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(loc, regs, {e}, loads.value)));
-    each.push_back(ir::Evaluate::make(
-        loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(regs, {ir::i32(0)})})));
+    for (ir::Stmt& s : store_vector(n.buffer, at, loads.value, e, v, loc)) each.push_back(s);
     return ir::For::make(loc, col, tid(), ir::i32(*width / v), ir::i32(kThreads), false, block(loc, each));
 }
 

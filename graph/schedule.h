@@ -27,8 +27,13 @@ struct VectorLoads {
     ir::Expr value;
     ir::Expr aligned;
 };
-VectorLoads vectorize_loads(const ir::Expr& value, const ir::VarNode* inner, int64_t v, const ir::Expr& first,
+VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc);
+
+// dst[at] .. dst[at + V) = value at e = 0 .. V: computed into a register array,
+// then one 16-byte store (at's last index: the first of the V columns).
+std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::Expr>& at, const ir::Expr& value,
+                                   const ir::Var& e, int64_t v, SourceLoc loc);
 void schedule_reduction(const Node& n, ir::Kernel& k);
 // A row group: one block per row computes the row's reductions, then the row.
 void schedule_row_group(const Node& n, ir::Kernel& k);
@@ -37,6 +42,12 @@ void schedule_row_group(const Node& n, ir::Kernel& k);
 // contiguously (its last index uses that variable and no output axis): row
 // sums, softmax, norms. Scheduled one block per output element.
 bool contiguous_rows(const Compute& c);
+
+// `const int idx = blockIdx.x * 256 + threadIdx.x;` (appended to `out`).
+ir::Var flat_index(std::vector<ir::Stmt>& out, SourceLoc loc);
+
+// Whether `e` mentions `v`.
+bool uses(const ir::Expr& e, const ir::Var& v);
 
 // Declarations `const int axes[d] = ...` unravelling `flat` over `shape`.
 std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,

@@ -20,27 +20,16 @@ namespace hds::graph {
 
 namespace {
 
-bool uses_var(const ir::Expr& e, const ir::VarNode* v) {
-    struct Finder : ir::IRVisitor {
-        const ir::VarNode* v;
-        bool found = false;
-        void visit(const ir::VarNode* x) override { found |= x == v; }
-    } f;
-    f.v = v;
-    f.visit_expr(e);
-    return f.found;
-}
-
 // A global (or shared, if `shared`) load whose last index is the innermost
 // axis itself (and no other index uses it), from a buffer whose rows may hold
 // a multiple of V elements: V of them starting at an aligned column are one
 // copy of V * size bytes.
-bool contiguous(const ir::Load& l, const ir::VarNode* inner, int64_t v, bool shared) {
+bool contiguous(const ir::Load& l, const ir::Var& inner, int64_t v, bool shared) {
     bool scope_ok = l.buffer->scope == ir::Scope::Global || (shared && l.buffer->scope == ir::Scope::Shared);
     if (!scope_ok || l.indices.empty()) return false;
-    if (l.indices.back().get() != static_cast<const ir::ExprNode*>(inner)) return false;
+    if (l.indices.back().get() != static_cast<const ir::ExprNode*>(inner.get())) return false;
     for (size_t d = 0; d + 1 < l.indices.size(); ++d)
-        if (uses_var(l.indices[d], inner)) return false;
+        if (uses(l.indices[d], inner)) return false;
     auto cols = ir::const_int(l.buffer->shape.back());
     int64_t bytes = v * byte_size(l.buffer->elem);
     return (!cols || *cols % v == 0) && (bytes == 4 || bytes == 8 || bytes == 16);
@@ -57,7 +46,7 @@ ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
 
 }  // namespace
 
-VectorLoads vectorize_loads(const ir::Expr& value, const ir::VarNode* inner, int64_t v, const ir::Expr& first,
+VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc) {
     std::map<std::string, ir::Buffer> regs;  // by the load's text: the same access may occur twice
     ir::Expr aligned = ir::BoolImm::make(true);
@@ -81,7 +70,16 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::VarNode* inner, int
         }
         return ir::Load::make(it->second, {e}, l.loc);
     });
-    return {substitute(result, VarMap{{inner, ir::add(first, e)}}), aligned};
+    return {substitute(result, VarMap{{inner.get(), ir::add(first, e)}}), aligned};
+}
+
+std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::Expr>& at, const ir::Expr& value,
+                                   const ir::Var& e, int64_t v, SourceLoc loc) {
+    ir::Buffer regs = ir::make_buffer("v_out", dst->elem, {ir::i32(v)}, ir::Scope::Register);
+    return {ir::Alloc::make(loc, regs),
+            ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(loc, regs, {e}, value)),
+            ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(dst, at),
+                                                                          ir::Load::make(regs, {ir::i32(0)})}))};
 }
 
 bool vectorize_injective(const Node& n, ir::Kernel& k) {
@@ -89,7 +87,7 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     int64_t v = 16 / byte_size(n.buffer->elem);
     ir::Expr aligned = divisible(shape.back(), v);  // when the vector body may run
     if (v < 2 || ir::const_bool(aligned) == std::optional<bool>(false)) return false;
-    const ir::VarNode* inner = n.compute.axes.back().get();
+    const ir::Var& inner = n.compute.axes.back();
 
     std::vector<ir::Stmt> inner_body;
     std::vector<ir::Var> axes(n.compute.axes.begin(), n.compute.axes.end() - 1);
@@ -100,25 +98,15 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     ir::Expr total = ir::simplify(numel(vec_shape));
 
     std::vector<ir::Stmt> body;
-    ir::Var idx = ir::make_var(ScalarType::I32, "idx");
-    ir::Expr tid = ir::SpecialReg::make(ir::SpecialKind::ThreadIdx, 0);
-    ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
-    body.push_back(ir::Decl::make(n.loc, idx, ir::add(ir::mul(bid, ir::i32(kThreads)), tid), true));
+    ir::Var idx = flat_index(body, n.loc);
     inner_body = unravel(idx, axes, vec_shape, n.loc);
     ir::Expr first = ir::mul(col, ir::i32(v));  // the first of the thread's columns
     ir::Var e = ir::make_var(ScalarType::I32, "e");
     VectorLoads loads = vectorize_loads(n.compute.value, inner, v, first, e, false, inner_body, n.loc);
     aligned = both(aligned, loads.aligned);
-    ir::Expr value = loads.value;
-    ir::Buffer out = ir::make_buffer("v_out", n.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
-    inner_body.push_back(ir::Alloc::make(n.loc, out));
-    inner_body.push_back(
-        ir::For::make(n.loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(n.loc, out, {e}, value)));
     std::vector<ir::Expr> at(axes.begin(), axes.end() - 1);
     at.push_back(first);
-    inner_body.push_back(ir::Evaluate::make(
-        n.loc,
-        ir::Call::make_void(Builtin::Copy16, {ir::Load::make(n.buffer, at), ir::Load::make(out, {ir::i32(0)})})));
+    for (ir::Stmt& s : store_vector(n.buffer, at, loads.value, e, v, n.loc)) inner_body.push_back(s);
     body.push_back(
         ir::If::make(n.loc, ir::Binary::make(ir::BinOp::Lt, idx, total), ir::Block::make(n.loc, inner_body), nullptr));
     ir::Stmt vec_body = ir::Block::make(n.loc, body);
