@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -18,6 +17,7 @@
 #include "codegen/cuda/bench_emitter.h"
 #include "codegen/cuda/graph_emitter.h"
 #include "driver/compiler.h"
+#include "driver/file_io.h"
 #include "driver/graph_compile.h"
 #include "driver/session.h"
 #include "frontend/lower_to_ir.h"
@@ -87,10 +87,17 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
         copts.version = version();
         copts.arch = opts.arch;
         codegen::CudaOutput code = codegen::emit_graph_cuda(p, copts);
-        fs::create_directories(c.dir);
-        std::ofstream(c.dir / (g->name + ".cu")) << code.cu;
-        std::ofstream(c.dir / (g->name + ".h")) << code.header;
-        std::ofstream(c.dir / "bench.cu") << codegen::emit_graph_benchmark(p, g->name + ".h", sizes);
+        std::error_code ec;
+        fs::create_directories(c.dir, ec);
+        std::string why;
+        if (!write_files_atomically(
+                {{(c.dir / (g->name + ".cu")).string(), code.cu},
+                 {(c.dir / (g->name + ".h")).string(), code.header},
+                 {(c.dir / "bench.cu").string(), codegen::emit_graph_benchmark(p, g->name + ".h", sizes)}},
+                &why)) {
+            err << "hdsc: error: " << why << "\n";
+            return false;
+        }
         return true;
     }
     err << "hdsc: internal error: graph '" << site.graph << "' not found\n";
