@@ -260,6 +260,7 @@ struct KernelDecl : Decl {
     std::vector<Param> params;
     std::vector<ExprPtr> grid, block;
     SourceRange grid_range, block_range;
+    ExprPtr cluster;  // `cluster(n)`: blocks per thread block cluster (sm_90), or null
     std::unique_ptr<BlockStmt> body;
     std::vector<Symbol*> sizes;  // symbolic sizes in order of first appearance (sema)
     // `kernel name = generic<f16>;`: until instantiated (module_loader), only these are set.

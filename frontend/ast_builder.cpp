@@ -155,6 +155,7 @@ class Builder {
         d->block = expr_list(lc->exprList(1));
         d->grid_range = range(lc->exprList(0));
         d->block_range = range(lc->exprList(1));
+        if (lc->expr()) d->cluster = expr(lc->expr());
         d->body = block(ctx->block());
         return d;
     }

@@ -271,6 +271,7 @@ std::unique_ptr<KernelDecl> clone_kernel(const KernelDecl& k, const std::string&
     o->block = clone_list(k.block, map);
     o->grid_range = k.grid_range;
     o->block_range = k.block_range;
+    if (k.cluster) o->cluster = clone_expr(*k.cluster, map);
     o->body = clone_block(*k.body, map);
     return o;
 }

@@ -54,6 +54,10 @@ class Printer {
                     child([&] {
                         for (const ExprPtr& b : k.block) expr(*b);
                     });
+                    if (k.cluster) {
+                        head("Cluster", k.cluster->range, "");
+                        child([&] { expr(*k.cluster); });
+                    }
                     stmt(*k.body);
                 });
                 break;

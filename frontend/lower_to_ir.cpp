@@ -39,6 +39,7 @@ class Lowerer {
         }
         for (const ExprPtr& g : k.grid) out.grid.push_back(expr(*g, ScalarType::I32));
         for (const ExprPtr& b : k.block) out.block.push_back(expr(*b, ScalarType::I32));
+        if (k.cluster) out.cluster = static_cast<int>(k.cluster->value->i);
         out.body = block(*k.body);
         return out;
     }

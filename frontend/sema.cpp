@@ -285,6 +285,7 @@ void Sema::check_kernel(KernelDecl& k) {
         constant &= b > 0;
     }
     if (constant && threads > 1024) diags_.error(DiagId::block_too_large, k.block_range, threads);
+    if (k.cluster) check_cluster(*k.cluster);
     check_block(*k.body, false);
     if (shared_bytes_ > 232448) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared_bytes_);
     kernel_ = nullptr;

@@ -66,6 +66,7 @@ class Sema {
     SemaType check_value(Expr& e);
     bool check_int(Expr& e, const char* what);
     std::optional<int64_t> check_const_int(Expr& e, const char* what);
+    void check_cluster(Expr& e);
 
     // calls (sema_call.cpp)
     SemaType check_call(CallExpr& e);

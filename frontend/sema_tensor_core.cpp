@@ -1,5 +1,5 @@
 // sema_tensor_core.cpp — checks of the tensor-core and Hopper built-ins
-// (mma.sync, ldmatrix, cp.async, mbarrier, TMA, wgmma, setmaxnreg): which
+// (mma.sync, ldmatrix, cp.async, mbarrier, TMA, wgmma, setmaxnreg, clusters): which
 // arguments are element references into which memory, their element types,
 // constant arguments' ranges, and the shared layouts TMA and wgmma assume.
 #include "frontend/sema.h"
@@ -17,6 +17,12 @@ struct Operand {
     const char* what;        // for the error message
     bool any_space = false;  // a reference into any memory (`space` is ignored)
 };
+
+// "an integer byte count" -> "the byte count", for "... must be an integer".
+std::string value_name(const std::string& what) {
+    const std::string prefix = "an integer ";
+    return "the " + (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
+}
 
 const Operand kBarrier{MemSpace::Shared, "u64", true, "a shared u64 element (an mbarrier)"};
 
@@ -51,9 +57,17 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::MbarrierWait:
             return {kBarrier, {MemSpace::None, "int", false, "an integer phase parity (0 or 1)"}};
         case Builtin::TmaLoad2d:
-            return {{MemSpace::Shared, "any", true, "a shared element (the start of the box)"},
-                    {MemSpace::Global, "same", false, "an element of a 2-D global tensor of the same type"},
-                    kBarrier};
+        case Builtin::TmaLoad2dMulticast: {
+            std::vector<Operand> ops = {
+                {MemSpace::Shared, "any", true, "a shared element (the start of the box)"},
+                {MemSpace::Global, "same", false, "an element of a 2-D global tensor of the same type"},
+                kBarrier};
+            if (b == Builtin::TmaLoad2dMulticast)
+                ops.push_back({MemSpace::None, "int", false, "an integer mask (the cluster's blocks)"});
+            return ops;
+        }
+        case Builtin::MbarrierArriveCluster:
+            return {kBarrier, {MemSpace::None, "int", false, "an integer block rank in the cluster"}};
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256:
@@ -76,7 +90,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     std::vector<Operand> ops = operands(b.id);
     std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
     size_t reference = b.id == Builtin::Mma16816 || builtin_min_arch(b.id) == 90 ? 1 : 0;  // the operand that gives it
-    if (b.id == Builtin::TmaLoad2d) reference = 0;
+    if (is_tma_load(b.id)) reference = 0;
     std::vector<const Symbol*> refs(ops.size(), nullptr);  // the buffers the references point into
     bool ok = true;
     for (size_t i = 0; i < ops.size(); ++i) {
@@ -93,7 +107,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
                 bool in_range = kind == "const" ? v && *v >= 0 && *v <= 7 : v && *v >= 24 && *v <= 256 && *v % 8 == 0;
                 if (v && !in_range) fail();
                 if (!v) ok = false;
-            } else if (!check_int(a, "a byte count")) {
+            } else if (!check_int(a, value_name(op.what).c_str())) {
                 ok = false;
             } else {
                 coerce(a, ScalarType::I32);
@@ -141,6 +155,15 @@ int64_t trailing_dim(const Symbol& s, size_t d) {
 
 }  // namespace
 
+// `cluster(n)`: n blocks (consecutive along x) share a thread block cluster,
+// which sm_90 provides.
+void Sema::check_cluster(Expr& e) {
+    std::optional<int64_t> n = check_const_int(e, "a cluster size");
+    if (!n) return;
+    if (*n != 1 && *n != 2 && *n != 4 && *n != 8) diags_.error(DiagId::cluster_size, e.range, *n);
+    if (arch_ != 0 && !in_instance_ && arch_ < 90) diags_.error(DiagId::cluster_needs_arch, e.range);
+}
+
 // TMA boxes are the destination's last two dimensions with rows of 32, 64 or
 // 128 bytes (the swizzle width); wgmma operands are 128-byte swizzled tiles:
 // A as [.., rows, 64] (K-major), B as [.., N / 64, K, 64] (N-major).
@@ -149,7 +172,7 @@ bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vect
         diags_.error(DiagId::async_layout, e.args[arg].value->range, b.name, what);
         return false;
     };
-    if (b.id == Builtin::TmaLoad2d) {
+    if (is_tma_load(b.id)) {
         const Symbol& dst = *refs[0];
         int64_t cols = trailing_dim(dst, 1), rows = trailing_dim(dst, 2);
         int64_t row_bytes = cols * byte_size(dst.tensor.elem);

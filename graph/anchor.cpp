@@ -46,7 +46,7 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
         std::vector<std::string> sources;
         void visit(const ir::Call* c) override {
             ir::IRVisitor::visit(c);
-            if (c->builtin == Builtin::TmaLoad2d) sources.push_back(ir::as<ir::Load>(c->args.at(1))->buffer->name);
+            if (is_tma_load(c->builtin)) sources.push_back(ir::as<ir::Load>(c->args.at(1))->buffer->name);
         }
     } f;
     f.visit_stmt(body);
@@ -183,7 +183,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
-    if (ir::required_arch(ik.body) > o.arch() || !tma_rows_aligned(ik.body, targets)) {
+    if (ir::required_arch(ik) > o.arch() || !tma_rows_aligned(ik.body, targets)) {
         *skipped = true;  // the target lacks its built-ins (the emulator has no tensor cores)
         return result;    // or the shapes do not suit them
     }

@@ -68,6 +68,7 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
         k.body = n.anchor.body;
         k.grid = n.anchor.grid;
         k.block = n.anchor.block;
+        k.cluster = n.anchor.cluster;
     } else if (n.kind == Node::Kind::RowGroup) {
         schedule_row_group(n, k);
     } else if (n.compute.injective()) {

@@ -41,6 +41,7 @@ int builtin_reference_operands(Builtin id) {
     switch (id) {
         case Builtin::Mma16816:
         case Builtin::TmaLoad2d:
+        case Builtin::TmaLoad2dMulticast:
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256:
@@ -56,10 +57,15 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::MbarrierArrive:
         case Builtin::MbarrierExpectTx:
         case Builtin::MbarrierWait:
+        case Builtin::MbarrierArriveCluster:
             return 1;
         default:
             return 0;
     }
+}
+
+bool is_tma_load(Builtin id) {
+    return id == Builtin::TmaLoad2d || id == Builtin::TmaLoad2dMulticast;
 }
 
 int builtin_copy_bytes(Builtin id) {

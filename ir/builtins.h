@@ -40,6 +40,9 @@ int builtin_reference_operands(Builtin id);
 
 // copy_4 / copy_8 / copy_16: the bytes one copy moves (0 for other built-ins), and back.
 int builtin_copy_bytes(Builtin id);
+
+// tma_load_2d and tma_load_2d_multicast: the source a[r, c] is a coordinate pair, not an address.
+bool is_tma_load(Builtin id);
 Builtin copy_builtin(int bytes);
 
 // Whether the built-in stores through its first argument (an element

@@ -117,4 +117,8 @@ int required_arch(const Stmt& body) {
     return f.arch;
 }
 
+int required_arch(const Kernel& k) {
+    return std::max(required_arch(k.body), k.cluster > 1 ? 90 : 0);
+}
+
 }  // namespace hds::ir

@@ -40,5 +40,7 @@ class IRVisitor {
 
 // The oldest target the built-ins called in `body` run on: 0 (any), 80 (sm_80) or 90 (sm_90a).
 int required_arch(const Stmt& body);
+// ... and of a kernel: its body's, or 90 for a kernel launched in clusters.
+int required_arch(const Kernel& k);
 
 }  // namespace hds::ir

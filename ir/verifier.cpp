@@ -41,11 +41,12 @@ class Verifier : public IRVisitor {
         IRVisitor::visit(l);
     }
     void visit(const Call* c) override {
-        if (c->builtin != Builtin::TmaLoad2d) return IRVisitor::visit(c);
+        if (!is_tma_load(c->builtin)) return IRVisitor::visit(c);
         // The TMA source keeps its coordinates (see flatten_indices).
-        visit_expr(c->args.at(0));
+        for (size_t a = 0; a < c->args.size(); ++a) {
+            if (a != 1) visit_expr(c->args[a]);
+        }
         for (const Expr& i : as<Load>(c->args.at(1))->indices) visit_expr(i);
-        visit_expr(c->args.at(2));
     }
     void visit(const Store* s) override {
         access(s->buffer, s->indices.size());

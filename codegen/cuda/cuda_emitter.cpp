@@ -239,6 +239,7 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     std::string bounds = threads <= 0   ? ""
                          : uses_sm90(k) ? fmt::format("__launch_bounds__({}, 1) ", threads)
                                         : fmt::format("__launch_bounds__({}) ", threads);
+    if (k.cluster > 1) bounds += fmt::format("__cluster_dims__({}, 1, 1) ", k.cluster);
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
     w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));
     w.indent();

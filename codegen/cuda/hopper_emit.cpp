@@ -41,7 +41,7 @@ std::vector<TensorMap> tensor_maps(const ir::Kernel& k) {
         std::vector<TensorMap> maps;
         void visit(const ir::Call* c) override {
             ir::IRVisitor::visit(c);
-            if (c->builtin != Builtin::TmaLoad2d) return;
+            if (!is_tma_load(c->builtin)) return;
             TensorMap m = map_of(c);
             for (const TensorMap& seen : maps)
                 if (seen.name == m.name) return;
@@ -53,7 +53,7 @@ std::vector<TensorMap> tensor_maps(const ir::Kernel& k) {
 }
 
 bool uses_sm90(const ir::Kernel& k) {
-    return ir::required_arch(k.body) >= 90;
+    return ir::required_arch(k) >= 90;
 }
 
 std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args, ir::ExprPrinter& p) {
@@ -70,11 +70,18 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
             return "hds::fence_barrier_init()";
         case Builtin::FenceProxyAsync:
             return "hds::fence_proxy_async()";
-        case Builtin::TmaLoad2d: {
+        case Builtin::TmaLoad2d:
+        case Builtin::TmaLoad2dMulticast: {
             const ir::Load& src = ref(c, 1);
-            return fmt::format("hds::tma_load_2d(&{}, &{}, {}, {}, &{})", args[0], cuda_ident(map_of(c).name),
-                               p.print(src.indices.at(0)), p.print(src.indices.at(1)), args[2]);
+            bool multicast = c->builtin == Builtin::TmaLoad2dMulticast;
+            return fmt::format("hds::tma_load_2d{}(&{}, &{}, {}, {}, &{}{})", multicast ? "_multicast" : "", args[0],
+                               cuda_ident(map_of(c).name), p.print(src.indices.at(0)), p.print(src.indices.at(1)),
+                               args[2], multicast ? ", " + args[3] : "");
         }
+        case Builtin::MbarrierArriveCluster:
+            return fmt::format("hds::mbarrier_arrive_cluster(&{}, {})", args[0], args[1]);
+        case Builtin::ClusterSync:
+            return "hds::cluster_sync()";
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256: {

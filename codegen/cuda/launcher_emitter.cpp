@@ -86,6 +86,9 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
     out += fmt::format("    const long long block[3] = {{{}}};\n", three(k.block, p));
     check({"grid[0] < 1", "grid[0] > 2147483647LL", "grid[1] < 1", "grid[1] > 65535", "grid[2] < 1", "grid[2] > 65535"},
           "cudaErrorInvalidConfiguration", "grid limits");
+    if (k.cluster > 1)
+        check({fmt::format("grid[0] % {} != 0", k.cluster)}, "cudaErrorInvalidConfiguration",
+              fmt::format("whole clusters of {} blocks", k.cluster).c_str());
     bool constant_block = true;
     for (const ir::Expr& b : k.block) constant_block &= ir::const_int(b).has_value();
     if (!constant_block)

@@ -31,7 +31,7 @@ class FlattenIndices : public IRMutator {
     }
 
     Expr visit(const Call* op, const Expr& self) override {
-        if (op->builtin != Builtin::TmaLoad2d) return IRMutator::visit(op, self);
+        if (!is_tma_load(op->builtin)) return IRMutator::visit(op, self);
         // The copy engine takes the box's coordinates, not an address: a[r, c] stays.
         std::vector<Expr> args;
         for (size_t i = 0; i < op->args.size(); ++i) {

@@ -1,6 +1,7 @@
 // hopper.h — the sm_90 / sm_90a built-ins of hds: mbarriers, the bulk tensor
 // copy engine (TMA: cp.async.bulk.tensor with a CUtensorMap made by the host
-// launcher) and warpgroup mma (wgmma, sm_90a), plus setmaxnreg (sm_90a).
+// launcher) and warpgroup mma (wgmma, sm_90a), plus setmaxnreg (sm_90a) and
+// thread block clusters (multicast TMA, remote mbarrier arrivals, cluster barriers).
 //
 // Shared-memory layouts are the 128-byte swizzled ones a TMA box with 128-byte
 // rows writes: wgmma descriptors take the start of the operand, the distance
@@ -102,6 +103,44 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
             "r"(detail::smem_addr(dst)),
         "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(detail::smem_addr(bar))
         : "memory");
+#endif
+}
+
+// ---- thread block clusters (sm_90) ----
+// tma_load_2d into the same box and barrier (the same shared offsets) of each
+// block of the cluster whose bit is set in mask; each block's barrier counts
+// the bytes that land in that block.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int row, int col,
+                                                      unsigned long long* bar, int mask) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(detail::smem_addr(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(detail::smem_addr(bar)),
+        "h"(static_cast<unsigned short>(mask))
+        : "memory");
+#endif
+}
+
+// Arrives on the barrier at bar's offset in block `rank` of the cluster.
+__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long* bar, int rank) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(detail::smem_addr(bar)),
+        "r"(rank)
+        : "memory");
+#endif
+}
+
+// Every thread of every block of the cluster arrives, then waits for all (not
+// .aligned: the threads of a warp may reach it apart, as warp-specialized code does).
+__device__ __forceinline__ void cluster_sync() {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 #endif
 }
 
