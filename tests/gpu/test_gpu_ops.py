@@ -88,6 +88,22 @@ def test_conv_relu_pool():
 
 
 @gpu
+@pytest.mark.parametrize("n", [3, 1])
+def test_conv_f16_tensor_cores(n):
+    x, w, res = rnd(n, 37, 19, 23, dtype=torch.float16), rnd(70, 37, 3, 3, dtype=torch.float16), rnd(
+        n, 70, 19, 23, dtype=torch.float16)
+    ref = F.relu(F.conv2d(x.double(), w.double(), padding=1) + res.double())
+    check(run("op_conv_f16", {"x": x, "w": w, "res": res}, {"N": n}, (n, 70, 19, 23), torch.float16), ref, 2e-3)
+
+
+@gpu
+def test_conv_strided_bf16_tensor_cores():
+    x, w = rnd(5, 21, 15, 18, dtype=torch.bfloat16), rnd(9, 21, 3, 2, dtype=torch.bfloat16)
+    ref = F.conv2d(x.double(), w.double(), stride=2, padding=1)
+    check(run("op_conv_s2_bf16", {"x": x, "w": w}, {"N": 5}, (5, 9, 8, 10), torch.bfloat16), ref, 1e-2)
+
+
+@gpu
 @pytest.mark.parametrize("lq,lk", [(129, 77), (1, 1)])
 def test_attention_f16(lq, lk):
     q, k, v = rnd(2, lq, 64, dtype=torch.float16), rnd(2, lk, 64, dtype=torch.float16), rnd(2, lk, 32, dtype=torch.float16)
