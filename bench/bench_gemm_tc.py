@@ -112,13 +112,15 @@ def row(m, n, k, dtype, example, kernel):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--variants-only", action="store_true", help="only the schedule variants (bench/tc_variants)")
     args = ap.parse_args()
     rows = []
-    for shape in SHAPES:
-        for example, kernel in kernels(shape[3]):
-            rows.append(row(*shape, example, kernel))
-            print(json.dumps(rows[-1]), flush=True)
-    rows += tuned_rows()
+    if not args.variants_only:
+        for shape in SHAPES:
+            for example, kernel in kernels(shape[3]):
+                rows.append(row(*shape, example, kernel))
+                print(json.dumps(rows[-1]), flush=True)
+        rows += tuned_rows()
     rows += variant_rows()
     write_table(args.out, "gemm", rows, [
         ("shape", lambda r: r["shape"]), ("dtype", lambda r: r["dtype"]), ("kernel", lambda r: r["kernel"]),

@@ -123,13 +123,16 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 #endif
 }
 
-// Arrives on the barrier at bar's offset in block `rank` of the cluster.
+// Arrives on the barrier at bar's offset in block `rank` of the cluster. The
+// arrival has the default .release.cta semantics, as a local one: releasing a
+// buffer whose reads (wgmma) have completed needs no cluster-wide fence, and
+// one per slice would stall the warpgroup.
 __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long* bar, int rank) {
     HDS_SM90_ONLY
 #if HDS_SM90_ASM
     asm volatile(
         "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(detail::smem_addr(bar)),
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(detail::smem_addr(bar)),
         "r"(rank)
         : "memory");
 #endif

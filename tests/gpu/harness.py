@@ -22,6 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SHIM = Path(__file__).resolve().parent / "shim.cu"
 CACHE = Path(os.environ.get("HDS_TEST_CACHE", ROOT / "build" / "gpu-tests"))
 
+
+def runtime_bytes() -> bytes:
+    """The runtime headers the emitted code includes: part of every cache key."""
+    return b"".join(p.read_bytes() for p in sorted((ROOT / "runtime" / "hds").glob("*.h")))
+
 _C_TYPES = {
     "float": ctypes.c_float, "double": ctypes.c_double, "int": ctypes.c_int, "long long": ctypes.c_longlong,
     "unsigned": ctypes.c_uint, "unsigned long long": ctypes.c_ulonglong, "short": ctypes.c_short,
@@ -168,7 +173,7 @@ def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
     if not source.is_absolute():
         source = ROOT / source
     compiler = b"" if os.environ.get("HDS_EMITTED_DIR") else hdsc().read_bytes()
-    key = hashlib.sha256(source.read_bytes() + compiler + SHIM.read_bytes()).hexdigest()[:16]
+    key = hashlib.sha256(source.read_bytes() + compiler + SHIM.read_bytes() + runtime_bytes()).hexdigest()[:16]
     out = CACHE / f"{source.stem}-{key}"
     so = out / f"lib{source.stem}.so"
     header = out / f"{source.stem}.h"
@@ -249,7 +254,7 @@ def build_graph(source: str | Path) -> Graph:
     if not source.is_absolute():
         source = ROOT / source
     compiler = b"" if os.environ.get("HDS_EMITTED_DIR") else hdsc().read_bytes()
-    key = hashlib.sha256(source.read_bytes() + compiler).hexdigest()[:16]
+    key = hashlib.sha256(source.read_bytes() + compiler + runtime_bytes()).hexdigest()[:16]
     out = CACHE / f"{source.stem}-graph-{key}"
     so, header, cu = out / f"lib{source.stem}.so", out / f"{source.stem}.h", out / f"{source.stem}.cu"
     if not so.exists():
