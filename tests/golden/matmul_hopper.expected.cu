@@ -6,7 +6,7 @@
 #error "generated for sm_90a: compile with -gencode=arch=compute_90a,code=sm_90a"
 #endif
 
-// kernel matmul_wgmma_f16 (matmul_wgmma.hds:30)
+// kernel matmul_wgmma_f16 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restrict__ a,
                                                            const __half* __restrict__ b,
                                                            __half* __restrict__ c, int M, int K,
@@ -14,92 +14,107 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                                                            const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                            const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:36
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:37
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:38
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:39
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:40
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:41
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:42
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:43
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:46
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:47
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:48
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:49
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:51
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:56
-    if (wg == 0) {  // matmul_wgmma.hds:62
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:63
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:64
-            int it = 0;  // matmul_wgmma.hds:65
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:66
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:67
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:68
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:69
-                    const int s = it % 4;  // matmul_wgmma.hds:70
-                    if (it >= 4) {  // matmul_wgmma.hds:71
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:72
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:74
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:75
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:76
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:78
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:84
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:89
-        alignas(16) float acc[128];  // matmul_wgmma.hds:90
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:91
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:92
-        int it = 0;  // matmul_wgmma.hds:93
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:94
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:95
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:96
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[128];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:97
-                acc[i] = 0.0f;  // matmul_wgmma.hds:98
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:100
-                const int s = it % 4;  // matmul_wgmma.hds:101
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:102
-                hds::wgmma_fence();  // matmul_wgmma.hds:103
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:104
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:105
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:106
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:107
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:108
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:109
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:110
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:111
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:113
+                hds::wgmma_commit();  // matmul_wgmma.hds:111
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:112
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:113
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:115
                 }
-                it += 1;  // matmul_wgmma.hds:118
+                it += 1;  // matmul_wgmma.hds:120
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:120
-            if (t < 1) {  // matmul_wgmma.hds:121
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:123
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:122
+            if (t < 1) {  // matmul_wgmma.hds:123
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:125
             }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:135
+            const int lane = t % 32;  // matmul_wgmma.hds:136
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:131
-                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:132
-                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:133
-                if (m < M && n < N) {  // matmul_wgmma.hds:134
-                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:135
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:137
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:138
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:139
                 }
+                __syncwarp();  // matmul_wgmma.hds:141
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:142
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:143
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:144
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:145
+                        if (m < M && n < N) {  // matmul_wgmma.hds:146
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:147
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:151
             }
         }
     }
 }
 
-// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:30)
+// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16* __restrict__ a,
                                                             const __nv_bfloat16* __restrict__ b,
                                                             __nv_bfloat16* __restrict__ c, int M,
@@ -107,476 +122,521 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                                                             const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                             const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:36
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:37
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:38
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:39
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:40
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:41
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:42
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:43
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:46
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:47
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:48
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:49
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:51
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:56
-    if (wg == 0) {  // matmul_wgmma.hds:62
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:63
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:64
-            int it = 0;  // matmul_wgmma.hds:65
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:66
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:67
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:68
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:69
-                    const int s = it % 4;  // matmul_wgmma.hds:70
-                    if (it >= 4) {  // matmul_wgmma.hds:71
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:72
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:74
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:75
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:76
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:78
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:84
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:89
-        alignas(16) float acc[128];  // matmul_wgmma.hds:90
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:91
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:92
-        int it = 0;  // matmul_wgmma.hds:93
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:94
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:95
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:96
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[128];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:97
-                acc[i] = 0.0f;  // matmul_wgmma.hds:98
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:100
-                const int s = it % 4;  // matmul_wgmma.hds:101
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:102
-                hds::wgmma_fence();  // matmul_wgmma.hds:103
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:104
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:105
-                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:106
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:107
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:108
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:109
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:110
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:111
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:113
+                hds::wgmma_commit();  // matmul_wgmma.hds:111
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:112
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:113
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:115
                 }
-                it += 1;  // matmul_wgmma.hds:118
+                it += 1;  // matmul_wgmma.hds:120
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:120
-            if (t < 1) {  // matmul_wgmma.hds:121
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:123
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:122
+            if (t < 1) {  // matmul_wgmma.hds:123
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:125
             }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:135
+            const int lane = t % 32;  // matmul_wgmma.hds:136
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:131
-                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:132
-                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:133
-                if (m < M && n < N) {  // matmul_wgmma.hds:134
-                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma.hds:135
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:137
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:138
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:139
                 }
+                __syncwarp();  // matmul_wgmma.hds:141
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:142
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:143
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:144
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:145
+                        if (m < M && n < N) {  // matmul_wgmma.hds:146
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:147
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:151
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:30)
+// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:36
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:37
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:38
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:39
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:40
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:41
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:42
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:43
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:46
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:47
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:48
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:49
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:51
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:56
-    if (wg == 0) {  // matmul_wgmma.hds:62
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:63
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:64
-            int it = 0;  // matmul_wgmma.hds:65
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:66
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:67
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:68
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:69
-                    const int s = it % 4;  // matmul_wgmma.hds:70
-                    if (it >= 4) {  // matmul_wgmma.hds:71
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:72
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:74
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:75
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:76
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:78
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:84
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:89
-        alignas(16) float acc[64];  // matmul_wgmma.hds:90
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:91
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:92
-        int it = 0;  // matmul_wgmma.hds:93
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:94
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:95
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:96
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[64];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:97
-                acc[i] = 0.0f;  // matmul_wgmma.hds:98
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:100
-                const int s = it % 4;  // matmul_wgmma.hds:101
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:102
-                hds::wgmma_fence();  // matmul_wgmma.hds:103
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:104
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:105
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:106
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:107
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:108
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:109
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:110
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:111
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:113
+                hds::wgmma_commit();  // matmul_wgmma.hds:111
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:112
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:113
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:115
                 }
-                it += 1;  // matmul_wgmma.hds:118
+                it += 1;  // matmul_wgmma.hds:120
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:120
-            if (t < 1) {  // matmul_wgmma.hds:121
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:123
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:122
+            if (t < 1) {  // matmul_wgmma.hds:123
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:125
             }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:135
+            const int lane = t % 32;  // matmul_wgmma.hds:136
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:131
-                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:132
-                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:133
-                if (m < M && n < N) {  // matmul_wgmma.hds:134
-                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:135
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:137
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:138
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:139
                 }
+                __syncwarp();  // matmul_wgmma.hds:141
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:142
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:143
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:144
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:145
+                        if (m < M && n < N) {  // matmul_wgmma.hds:146
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:147
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:151
             }
         }
     }
 }
 
-// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:30)
+// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma_c2_f16(
         const __half* __restrict__ a, const __half* __restrict__ b, __half* __restrict__ c, int M,
         int K, int N, const __grid_constant__ CUtensorMap tmap_a_128x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:36
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:37
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:38
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:39
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:40
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:41
-    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:42
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:43
-    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:44
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:46
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:47
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:48
-            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:49
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
+    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:46
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:51
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:54
-    if (wg == 0) {  // matmul_wgmma.hds:62
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:63
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:64
-            int it = 0;  // matmul_wgmma.hds:65
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:66
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:67
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:68
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:69
-                    const int s = it % 4;  // matmul_wgmma.hds:70
-                    if (it >= 4) {  // matmul_wgmma.hds:71
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:72
+    hds::cluster_sync();  // matmul_wgmma.hds:56
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:74
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:75
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:76
-                        if (j % 2 == rank) {  // matmul_wgmma.hds:79
-                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:80
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
+                        if (j % 2 == rank) {  // matmul_wgmma.hds:81
+                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:82
                         }
                     }
-                    it += 1;  // matmul_wgmma.hds:84
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:89
-        alignas(16) float acc[128];  // matmul_wgmma.hds:90
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:91
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:92
-        int it = 0;  // matmul_wgmma.hds:93
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:94
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:95
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:96
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[128];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:97
-                acc[i] = 0.0f;  // matmul_wgmma.hds:98
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:100
-                const int s = it % 4;  // matmul_wgmma.hds:101
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:102
-                hds::wgmma_fence();  // matmul_wgmma.hds:103
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:104
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:105
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:106
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:107
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:108
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:109
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:110
-                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:111
-                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:115
+                hds::wgmma_commit();  // matmul_wgmma.hds:111
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:112
+                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:113
+                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:117
                 }
-                it += 1;  // matmul_wgmma.hds:118
+                it += 1;  // matmul_wgmma.hds:120
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:120
-            if (t < 2) {  // matmul_wgmma.hds:121
-                hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:125
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:122
+            if (t < 2) {  // matmul_wgmma.hds:123
+                hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:127
             }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:135
+            const int lane = t % 32;  // matmul_wgmma.hds:136
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:131
-                const int m = m0 + row0 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma.hds:132
-                const int n = n0 + i / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma.hds:133
-                if (m < M && n < N) {  // matmul_wgmma.hds:134
-                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:135
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:137
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:138
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:139
                 }
+                __syncwarp();  // matmul_wgmma.hds:141
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:142
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:143
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:144
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:145
+                        if (m < M && n < N) {  // matmul_wgmma.hds:146
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:147
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:151
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:141
+    hds::cluster_sync();  // matmul_wgmma.hds:156
 }
 
-// kernel matmul_wgmma_pp_f16 (matmul_wgmma_pingpong.hds:21)
+// kernel matmul_wgmma_pp_f16 (matmul_wgmma_pingpong.hds:23)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_pp_f16(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_128x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[6][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_pingpong.hds:27
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_pingpong.hds:28
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma_pingpong.hds:29
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 197632);  // matmul_wgmma_pingpong.hds:30
-    auto& turn = *reinterpret_cast<unsigned long long (*)[2]>(hds_dynamic_smem + 198656);  // matmul_wgmma_pingpong.hds:31
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_pingpong.hds:32
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_pingpong.hds:33
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma_pingpong.hds:34
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma_pingpong.hds:35
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:37
-        for (int s = 0; s < 6; ++s) {  // matmul_wgmma_pingpong.hds:38
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_pingpong.hds:39
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma_pingpong.hds:40
+    auto& sa = *reinterpret_cast<__half (*)[6][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_pingpong.hds:29
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_pingpong.hds:30
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma_pingpong.hds:31
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 197632);  // matmul_wgmma_pingpong.hds:32
+    auto& turn = *reinterpret_cast<unsigned long long (*)[2]>(hds_dynamic_smem + 198656);  // matmul_wgmma_pingpong.hds:33
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_pingpong.hds:34
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_pingpong.hds:35
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma_pingpong.hds:36
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma_pingpong.hds:37
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:39
+        for (int s = 0; s < 6; ++s) {  // matmul_wgmma_pingpong.hds:40
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_pingpong.hds:41
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma_pingpong.hds:42
         }
-        hds::mbarrier_init(&turn[0], 1);  // matmul_wgmma_pingpong.hds:42
-        hds::mbarrier_init(&turn[1], 1);  // matmul_wgmma_pingpong.hds:43
-        hds::fence_barrier_init();  // matmul_wgmma_pingpong.hds:44
+        hds::mbarrier_init(&turn[0], 1);  // matmul_wgmma_pingpong.hds:44
+        hds::mbarrier_init(&turn[1], 1);  // matmul_wgmma_pingpong.hds:45
+        hds::fence_barrier_init();  // matmul_wgmma_pingpong.hds:46
     }
-    __syncthreads();  // matmul_wgmma_pingpong.hds:46
-    if (wg == 0) {  // matmul_wgmma_pingpong.hds:48
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma_pingpong.hds:49
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:50
-            int it = 0;  // matmul_wgmma_pingpong.hds:51
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:52
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:53
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:54
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:55
-                    const int s = it % 6;  // matmul_wgmma_pingpong.hds:56
-                    if (it >= 6) {  // matmul_wgmma_pingpong.hds:57
-                        hds::mbarrier_wait(&empty[s], (it / 6 + 1) % 2);  // matmul_wgmma_pingpong.hds:58
+    __syncthreads();  // matmul_wgmma_pingpong.hds:48
+    if (wg == 0) {  // matmul_wgmma_pingpong.hds:50
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma_pingpong.hds:51
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:52
+            int it = 0;  // matmul_wgmma_pingpong.hds:53
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:54
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:55
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:56
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:57
+                    const int s = it % 6;  // matmul_wgmma_pingpong.hds:58
+                    if (it >= 6) {  // matmul_wgmma_pingpong.hds:59
+                        hds::mbarrier_wait(&empty[s], (it / 6 + 1) % 2);  // matmul_wgmma_pingpong.hds:60
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_pingpong.hds:60
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_pingpong.hds:61
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_pingpong.hds:62
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_pingpong.hds:63
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma_pingpong.hds:62
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_pingpong.hds:63
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma_pingpong.hds:64
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_pingpong.hds:65
                     }
-                    it += 1;  // matmul_wgmma_pingpong.hds:65
+                    it += 1;  // matmul_wgmma_pingpong.hds:67
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma_pingpong.hds:70
-        alignas(16) float acc[128];  // matmul_wgmma_pingpong.hds:71
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma_pingpong.hds:72
-        const int me = wg - 1;  // matmul_wgmma_pingpong.hds:73
-        int turns = 0;  // matmul_wgmma_pingpong.hds:74
-        for (int tile = (int)blockIdx.x + me * (int)gridDim.x; tile < tiles; tile += 2 * (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:75
-            const int j = (tile - (int)blockIdx.x) / (int)gridDim.x;  // matmul_wgmma_pingpong.hds:76
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:77
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:78
-            if (j > 0) {  // matmul_wgmma_pingpong.hds:79
-                hds::mbarrier_wait(&turn[me], turns % 2);  // matmul_wgmma_pingpong.hds:80
-                turns += 1;  // matmul_wgmma_pingpong.hds:81
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma_pingpong.hds:72
+        alignas(16) float acc[128];  // matmul_wgmma_pingpong.hds:73
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma_pingpong.hds:74
+        const int me = wg - 1;  // matmul_wgmma_pingpong.hds:75
+        int turns = 0;  // matmul_wgmma_pingpong.hds:76
+        for (int tile = (int)blockIdx.x + me * (int)gridDim.x; tile < tiles; tile += 2 * (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:77
+            const int j = (tile - (int)blockIdx.x) / (int)gridDim.x;  // matmul_wgmma_pingpong.hds:78
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:79
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:80
+            if (j > 0) {  // matmul_wgmma_pingpong.hds:81
+                hds::mbarrier_wait(&turn[me], turns % 2);  // matmul_wgmma_pingpong.hds:82
+                turns += 1;  // matmul_wgmma_pingpong.hds:83
             }
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:83
-                acc[i] = 0.0f;  // matmul_wgmma_pingpong.hds:84
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:85
+                acc[i] = 0.0f;  // matmul_wgmma_pingpong.hds:86
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:86
-                const int it = j * ktiles + kt;  // matmul_wgmma_pingpong.hds:87
-                const int s = it % 6;  // matmul_wgmma_pingpong.hds:88
-                hds::mbarrier_wait(&full[s], it / 6 % 2);  // matmul_wgmma_pingpong.hds:89
-                hds::wgmma_fence();  // matmul_wgmma_pingpong.hds:90
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:88
+                const int it = j * ktiles + kt;  // matmul_wgmma_pingpong.hds:89
+                const int s = it % 6;  // matmul_wgmma_pingpong.hds:90
+                hds::mbarrier_wait(&full[s], it / 6 % 2);  // matmul_wgmma_pingpong.hds:91
+                hds::wgmma_fence();  // matmul_wgmma_pingpong.hds:92
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_pingpong.hds:91
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_pingpong.hds:93
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma_pingpong.hds:92
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][h * 64][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma_pingpong.hds:93
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma_pingpong.hds:94
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][h * 64][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma_pingpong.hds:95
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma_pingpong.hds:96
-                hds::wgmma_wait<1>();  // matmul_wgmma_pingpong.hds:97
-                if (kt > 0 && t == 0) {  // matmul_wgmma_pingpong.hds:98
-                    hds::mbarrier_arrive(&empty[(it - 1) % 6]);  // matmul_wgmma_pingpong.hds:99
+                hds::wgmma_commit();  // matmul_wgmma_pingpong.hds:98
+                hds::wgmma_wait<1>();  // matmul_wgmma_pingpong.hds:99
+                if (kt > 0 && t == 0) {  // matmul_wgmma_pingpong.hds:100
+                    hds::mbarrier_arrive(&empty[(it - 1) % 6]);  // matmul_wgmma_pingpong.hds:101
                 }
             }
-            if (t == 0) {  // matmul_wgmma_pingpong.hds:102
-                hds::mbarrier_arrive(&turn[1 - me]);  // matmul_wgmma_pingpong.hds:103
+            if (t == 0) {  // matmul_wgmma_pingpong.hds:104
+                hds::mbarrier_arrive(&turn[1 - me]);  // matmul_wgmma_pingpong.hds:105
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma_pingpong.hds:105
-            if (t == 0) {  // matmul_wgmma_pingpong.hds:106
-                hds::mbarrier_arrive(&empty[((j + 1) * ktiles - 1) % 6]);  // matmul_wgmma_pingpong.hds:107
+            hds::wgmma_wait<0>();  // matmul_wgmma_pingpong.hds:107
+            if (t == 0) {  // matmul_wgmma_pingpong.hds:108
+                hds::mbarrier_arrive(&empty[((j + 1) * ktiles - 1) % 6]);  // matmul_wgmma_pingpong.hds:109
             }
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:111
-                const int m = m0 + i / 64 * 64 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma_pingpong.hds:112
-                const int n = n0 + i % 64 / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma_pingpong.hds:113
-                if (m < M && n < N) {  // matmul_wgmma_pingpong.hds:114
-                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma_pingpong.hds:115
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:113
+                const int m = m0 + i / 64 * 64 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma_pingpong.hds:114
+                const int n = n0 + i % 64 / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma_pingpong.hds:115
+                if (m < M && n < N) {  // matmul_wgmma_pingpong.hds:116
+                    c[m * N + n] = hds::cast<__half>(acc[i]);  // matmul_wgmma_pingpong.hds:117
                 }
             }
         }
     }
 }
 
-// kernel matmul_wgmma_pp_pairs_bf16 (matmul_wgmma_pingpong.hds:21)
+// kernel matmul_wgmma_pp_pairs_bf16 (matmul_wgmma_pingpong.hds:23)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_pp_pairs_bf16(
         const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b,
         __nv_bfloat16* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_128x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_pingpong.hds:27
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma_pingpong.hds:28
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma_pingpong.hds:29
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma_pingpong.hds:30
-    auto& turn = *reinterpret_cast<unsigned long long (*)[2]>(hds_dynamic_smem + 133120);  // matmul_wgmma_pingpong.hds:31
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_pingpong.hds:32
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_pingpong.hds:33
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma_pingpong.hds:34
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma_pingpong.hds:35
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:37
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma_pingpong.hds:38
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_pingpong.hds:39
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma_pingpong.hds:40
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_pingpong.hds:29
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma_pingpong.hds:30
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma_pingpong.hds:31
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma_pingpong.hds:32
+    auto& turn = *reinterpret_cast<unsigned long long (*)[2]>(hds_dynamic_smem + 133120);  // matmul_wgmma_pingpong.hds:33
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_pingpong.hds:34
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_pingpong.hds:35
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma_pingpong.hds:36
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma_pingpong.hds:37
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:39
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma_pingpong.hds:40
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_pingpong.hds:41
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma_pingpong.hds:42
         }
-        hds::mbarrier_init(&turn[0], 1);  // matmul_wgmma_pingpong.hds:42
-        hds::mbarrier_init(&turn[1], 1);  // matmul_wgmma_pingpong.hds:43
-        hds::fence_barrier_init();  // matmul_wgmma_pingpong.hds:44
+        hds::mbarrier_init(&turn[0], 1);  // matmul_wgmma_pingpong.hds:44
+        hds::mbarrier_init(&turn[1], 1);  // matmul_wgmma_pingpong.hds:45
+        hds::fence_barrier_init();  // matmul_wgmma_pingpong.hds:46
     }
-    __syncthreads();  // matmul_wgmma_pingpong.hds:46
-    if (wg == 0) {  // matmul_wgmma_pingpong.hds:48
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma_pingpong.hds:49
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:50
-            int it = 0;  // matmul_wgmma_pingpong.hds:51
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:52
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:53
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:54
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:55
-                    const int s = it % 4;  // matmul_wgmma_pingpong.hds:56
-                    if (it >= 4) {  // matmul_wgmma_pingpong.hds:57
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma_pingpong.hds:58
+    __syncthreads();  // matmul_wgmma_pingpong.hds:48
+    if (wg == 0) {  // matmul_wgmma_pingpong.hds:50
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma_pingpong.hds:51
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma_pingpong.hds:52
+            int it = 0;  // matmul_wgmma_pingpong.hds:53
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:54
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:55
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:56
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:57
+                    const int s = it % 4;  // matmul_wgmma_pingpong.hds:58
+                    if (it >= 4) {  // matmul_wgmma_pingpong.hds:59
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma_pingpong.hds:60
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_pingpong.hds:60
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_pingpong.hds:61
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_pingpong.hds:62
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_pingpong.hds:63
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma_pingpong.hds:62
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_pingpong.hds:63
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma_pingpong.hds:64
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_pingpong.hds:65
                     }
-                    it += 1;  // matmul_wgmma_pingpong.hds:65
+                    it += 1;  // matmul_wgmma_pingpong.hds:67
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma_pingpong.hds:70
-        alignas(16) float acc[128];  // matmul_wgmma_pingpong.hds:71
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma_pingpong.hds:72
-        const int me = wg - 1;  // matmul_wgmma_pingpong.hds:73
-        int turns = 0;  // matmul_wgmma_pingpong.hds:74
-        for (int tile = (int)blockIdx.x + me * (int)gridDim.x; tile < tiles; tile += 2 * (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:75
-            const int j = (tile - (int)blockIdx.x) / (int)gridDim.x;  // matmul_wgmma_pingpong.hds:76
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:77
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:78
-            if (j > 0) {  // matmul_wgmma_pingpong.hds:79
-                hds::mbarrier_wait(&turn[me], turns % 2);  // matmul_wgmma_pingpong.hds:80
-                turns += 1;  // matmul_wgmma_pingpong.hds:81
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma_pingpong.hds:72
+        alignas(16) float acc[128];  // matmul_wgmma_pingpong.hds:73
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma_pingpong.hds:74
+        const int me = wg - 1;  // matmul_wgmma_pingpong.hds:75
+        int turns = 0;  // matmul_wgmma_pingpong.hds:76
+        for (int tile = (int)blockIdx.x + me * (int)gridDim.x; tile < tiles; tile += 2 * (int)gridDim.x) {  // matmul_wgmma_pingpong.hds:77
+            const int j = (tile - (int)blockIdx.x) / (int)gridDim.x;  // matmul_wgmma_pingpong.hds:78
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma_pingpong.hds:79
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma_pingpong.hds:80
+            if (j > 0) {  // matmul_wgmma_pingpong.hds:81
+                hds::mbarrier_wait(&turn[me], turns % 2);  // matmul_wgmma_pingpong.hds:82
+                turns += 1;  // matmul_wgmma_pingpong.hds:83
             }
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:83
-                acc[i] = 0.0f;  // matmul_wgmma_pingpong.hds:84
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:85
+                acc[i] = 0.0f;  // matmul_wgmma_pingpong.hds:86
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:86
-                const int it = j * ktiles + kt;  // matmul_wgmma_pingpong.hds:87
-                const int s = it % 4;  // matmul_wgmma_pingpong.hds:88
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma_pingpong.hds:89
-                hds::wgmma_fence();  // matmul_wgmma_pingpong.hds:90
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma_pingpong.hds:88
+                const int it = j * ktiles + kt;  // matmul_wgmma_pingpong.hds:89
+                const int s = it % 4;  // matmul_wgmma_pingpong.hds:90
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma_pingpong.hds:91
+                hds::wgmma_fence();  // matmul_wgmma_pingpong.hds:92
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_pingpong.hds:91
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_pingpong.hds:93
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma_pingpong.hds:92
-                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][h * 64][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma_pingpong.hds:93
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma_pingpong.hds:94
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][h * 64][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma_pingpong.hds:95
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma_pingpong.hds:96
-                hds::wgmma_wait<1>();  // matmul_wgmma_pingpong.hds:97
-                if (kt > 0 && t == 0) {  // matmul_wgmma_pingpong.hds:98
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma_pingpong.hds:99
+                hds::wgmma_commit();  // matmul_wgmma_pingpong.hds:98
+                hds::wgmma_wait<1>();  // matmul_wgmma_pingpong.hds:99
+                if (kt > 0 && t == 0) {  // matmul_wgmma_pingpong.hds:100
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma_pingpong.hds:101
                 }
             }
-            if (t == 0) {  // matmul_wgmma_pingpong.hds:102
-                hds::mbarrier_arrive(&turn[1 - me]);  // matmul_wgmma_pingpong.hds:103
+            if (t == 0) {  // matmul_wgmma_pingpong.hds:104
+                hds::mbarrier_arrive(&turn[1 - me]);  // matmul_wgmma_pingpong.hds:105
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma_pingpong.hds:105
-            if (t == 0) {  // matmul_wgmma_pingpong.hds:106
-                hds::mbarrier_arrive(&empty[((j + 1) * ktiles - 1) % 4]);  // matmul_wgmma_pingpong.hds:107
+            hds::wgmma_wait<0>();  // matmul_wgmma_pingpong.hds:107
+            if (t == 0) {  // matmul_wgmma_pingpong.hds:108
+                hds::mbarrier_arrive(&empty[((j + 1) * ktiles - 1) % 4]);  // matmul_wgmma_pingpong.hds:109
             }
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:111
-                const int m = m0 + i / 64 * 64 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma_pingpong.hds:112
-                const int n = n0 + i % 64 / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma_pingpong.hds:113
-                if (m < M && n < N) {  // matmul_wgmma_pingpong.hds:114
-                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma_pingpong.hds:115
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma_pingpong.hds:113
+                const int m = m0 + i / 64 * 64 + t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8;  // matmul_wgmma_pingpong.hds:114
+                const int n = n0 + i % 64 / 4 * 8 + t % 4 * 2 + i % 2;  // matmul_wgmma_pingpong.hds:115
+                if (m < M && n < N) {  // matmul_wgmma_pingpong.hds:116
+                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i]);  // matmul_wgmma_pingpong.hds:117
                 }
             }
         }
@@ -606,10 +666,10 @@ cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c,
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 198656 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 198656);
+    // 217088 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 198656, stream>>>(
+    matmul_wgmma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -637,10 +697,10 @@ cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 198656 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 198656);
+    // 217088 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 198656, stream>>>(
+    matmul_wgmma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -668,10 +728,10 @@ cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __ha
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 100352 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_small, cudaFuncAttributeMaxDynamicSharedMemorySize, 100352);
+    // 109568 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_small, cudaFuncAttributeMaxDynamicSharedMemorySize, 109568);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16_small<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 100352, stream>>>(
+    matmul_wgmma_f16_small<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 109568, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -702,10 +762,10 @@ cudaError_t launch_matmul_wgmma_c2_f16(const __half* a, const __half* b, __half*
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 198656 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_c2_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 198656);
+    // 217088 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_c2_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_c2_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 198656, stream>>>(
+    matmul_wgmma_c2_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
     return cudaGetLastError();
 }
