@@ -8,7 +8,7 @@
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 export LD_LIBRARY_PATH=$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-declare -A sizes=([mlp_sm90a]=B=2048 [mm_bias_gelu]=M=4096)  # as bench/bench_graphs.py times them
+declare -A sizes=([mlp_sm90a]=B=2048 [mm_bias_gelu]=M=4096 [conv1x1_f16]=N=32 [conv3x3_f16]=N=32)  # as bench/bench_graphs.py times them
 for f in bench/tune/*.hds bench/graphs/*.hds; do
     name=$(basename "$f" .hds)
     .devcarry/bin/hdsc tune "$f" -I stdlib --arch=sm_90a --level "${LEVEL:-2}" --cache "$out/hds-tune.json" \
