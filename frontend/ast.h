@@ -187,6 +187,9 @@ struct IfStmt : Stmt {
     ExprPtr cond;
     std::unique_ptr<BlockStmt> then_block;
     StmtPtr else_stmt;  // BlockStmt or IfStmt, may be null
+    // Sema, in an instance of a generic kernel whose condition is a constant: 1 (only
+    // the then block is checked and lowered) or 0 (only the else branch); -1 otherwise.
+    int constant_branch = -1;
     IfStmt(SourceRange r) : Stmt(StmtKind::If, r) {}
 };
 struct LoopVar {
@@ -257,6 +260,7 @@ struct ConstDecl : Decl {
 };
 struct KernelDecl : Decl {
     std::vector<TypeParam> type_params;  // a generic kernel is checked when an op instantiates it
+    bool instance = false;               // a copy of a generic kernel, its parameters bound
     std::vector<Param> params;
     std::vector<ExprPtr> grid, block;
     SourceRange grid_range, block_range;

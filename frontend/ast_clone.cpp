@@ -259,6 +259,7 @@ void bind_value_params(const KernelDecl& generic, std::map<std::string, const Ex
 std::unique_ptr<KernelDecl> clone_kernel(const KernelDecl& k, const std::string& name, const CloneMap& map) {
     auto o = std::make_unique<KernelDecl>(k.range);
     o->name = name;
+    o->instance = true;
     o->name_range = k.name_range;
     for (const Param& p : k.params) {
         Param q;

@@ -264,6 +264,8 @@ class Lowerer {
             }
             case StmtKind::If: {
                 auto& i = as<IfStmt>(s);
+                if (i.constant_branch == 1) return block(*i.then_block);
+                if (i.constant_branch == 0) return i.else_stmt ? stmt(*i.else_stmt) : nullptr;
                 ir::Stmt else_s = i.else_stmt ? stmt(*i.else_stmt) : nullptr;
                 return ir::If::make(loc, expr(*i.cond, ScalarType::Bool), block(*i.then_block), else_s);
             }

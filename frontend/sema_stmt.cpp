@@ -43,10 +43,14 @@ void Sema::check_stmt(Stmt& s) {
         case StmtKind::If: {
             auto& i = as<IfStmt>(s);
             SemaType c = check_expr(*i.cond);
-            if (!c.is_error() && !(c.kind == SemaType::Kind::Scalar && c.scalar == ScalarType::Bool))
-                diags_.error(DiagId::condition_not_bool, i.cond->range, c.str());
-            check_block(*i.then_block);
-            if (i.else_stmt) check_stmt(*i.else_stmt);
+            bool is_bool = c.kind == SemaType::Kind::Scalar && c.scalar == ScalarType::Bool;
+            if (!c.is_error() && !is_bool) diags_.error(DiagId::condition_not_bool, i.cond->range, c.str());
+            // In an instance of a generic kernel, a condition on its parameters (`BN == 64`)
+            // selects code for that instance: the branch it rules out is neither checked nor
+            // lowered (it may use shapes that only suit other instances), as `if constexpr`.
+            if (is_bool && kernel_ && kernel_->instance && i.cond->value) i.constant_branch = i.cond->value->i != 0;
+            if (i.constant_branch != 0) check_block(*i.then_block);
+            if (i.else_stmt && i.constant_branch != 1) check_stmt(*i.else_stmt);
             return;
         }
         case StmtKind::For:

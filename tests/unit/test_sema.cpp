@@ -107,3 +107,25 @@ TEST_CASE("tensors written by a kernel are marked", "[sema]") {
     CHECK(k.params[1].symbol->written);
     CHECK(k.params[2].symbol->written);
 }
+
+TEST_CASE("in an instance of a generic kernel a constant condition selects a branch", "[sema]") {
+    // The branch an instance's parameters rule out is neither checked nor lowered (as
+    // `if constexpr`): matmul_wgmma issues wgmma_m64n64k16 only where BN = 64, whose
+    // operands would not suit m64n128k16.
+    const std::string generic = R"(
+kernel g<B: i32 = 2>(a: f32[N]) grid(1) block(32) {
+    if (B == 4) {
+        let x: i8 = 300;
+    } else {
+        a[0] = 1.0;
+    }
+}
+)";
+    CHECK(contains(check_errors(generic + "kernel four = g<4>;\n"), "literal 300 does not fit in 'i8'"));
+    auto c = compile(generic + "kernel two = g<2>;\n");
+    REQUIRE(c.errors.empty());
+    CHECK(contains(c.cu, "a[0] = 1.0f;"));  // the else branch, lowered alone
+    // An ordinary kernel checks both branches.
+    CHECK(contains(check_errors(ok_kernel("if (1 == 1) { a[0] = 1.0; } else { let x: i8 = 300; }")),
+                   "literal 300 does not fit in 'i8'"));
+}
