@@ -70,13 +70,16 @@ std::string tune_key(const OpInstantiator& o, const OpCall& call, const std::str
     return key;
 }
 
-// The schedule's integer parameters with their defaults and candidates
+// The schedule's tunable integer parameters with their defaults and candidates
 // (integer literals: the checker makes sure of it).
 TuneSchedule tune_schedule(const OpInstantiator& o, const ScheduleRef& sched) {
     TuneSchedule s{sched.name, {}};
     const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
     for (const TypeParam& tp : generic->type_params) {
-        if (tp.value_type.empty() || !tp.default_value || tp.default_value->kind != ExprKind::IntLit) continue;
+        // Only `in {..}` parameters are tuned (conv2d's stride and pad are the call's).
+        if (tp.value_type.empty() || tp.candidates.empty() || !tp.default_value ||
+            tp.default_value->kind != ExprKind::IntLit)
+            continue;
         TuneParam p{tp.name, static_cast<int64_t>(as<IntLit>(*tp.default_value).value), {}};
         for (const auto& c : tp.candidates) p.candidates.push_back(static_cast<int64_t>(as<IntLit>(*c).value));
         s.params.push_back(p);
