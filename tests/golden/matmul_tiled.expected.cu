@@ -2,77 +2,65 @@
 #include "matmul_tiled.h"
 #include "hds/runtime.h"
 
-// kernel matmul_tiled (matmul_simt.hds:21)
+// kernel matmul_tiled (matmul_simt.hds:19)
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:24
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:25
-    alignas(16) float pa[8];  // matmul_simt.hds:26
-    alignas(16) float pb[8];  // matmul_simt.hds:27
-    alignas(16) float acc[8][8];  // matmul_simt.hds:28
-    alignas(16) float ra[8];  // matmul_simt.hds:29
-    alignas(16) float rb[8];  // matmul_simt.hds:30
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:31
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:32
-    const int slices = (K + 15) / 16;  // matmul_simt.hds:33
-    const int am = (int)threadIdx.x / 16;  // matmul_simt.hds:36
-    const int ak = (int)threadIdx.x % 16;  // matmul_simt.hds:37
-    const int bk = (int)threadIdx.x / 128;  // matmul_simt.hds:38
-    const int bn = (int)threadIdx.x % 128;  // matmul_simt.hds:39
+    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:22
+    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:23
+    alignas(16) float acc[8][8];  // matmul_simt.hds:24
+    alignas(16) float ra[8];  // matmul_simt.hds:25
+    alignas(16) float rb[8];  // matmul_simt.hds:26
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:27
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:28
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:41
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:30
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:42
-            acc[i][j] = 0.0f;  // matmul_simt.hds:43
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:31
+            acc[i][j] = 0.0f;  // matmul_simt.hds:32
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:46
+    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:35
     const int tx = (int)threadIdx.x % 16;
-    for (int t = 0; t < slices + 1; ++t) {  // matmul_simt.hds:49
-        if (t < slices) {  // matmul_simt.hds:50
-            const int k0 = t * 16;  // matmul_simt.hds:51
+    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_simt.hds:36
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:52
-                pa[i] = m0 + i * 16 + am < M && k0 + ak < K ? a[(m0 + i * 16 + am) * K + (k0 + ak)] : 0.0f;  // matmul_simt.hds:53
-                pb[i] = k0 + i * 2 + bk < K && n0 + bn < N ? b[(k0 + i * 2 + bk) * N + (n0 + bn)] : 0.0f;  // matmul_simt.hds:54
-            }
+        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:38
+            const int m = m_r * 16 + (int)threadIdx.x / 16;
+            const int k = (int)threadIdx.x % 16;
+            sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_simt.hds:39
         }
-        if (t > 0) {  // matmul_simt.hds:57
-            const int s = (t - 1) % 2;  // matmul_simt.hds:58
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:59
+        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:42
+            const int k = k_r * 2 + (int)threadIdx.x / 128;
+            const int n = (int)threadIdx.x % 128;
+            sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_simt.hds:43
+        }
+        __syncthreads();  // matmul_simt.hds:45
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:60
-                    ra[i] = sa[s][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:61
-                    rb[i] = sb[s][kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:62
+        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:46
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:47
+                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:48
+                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:49
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:51
+#pragma unroll
+                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:52
+                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:53
                 }
-#pragma unroll
-                for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:64
-#pragma unroll
-                    for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:65
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:66
-                    }
-                }
             }
         }
-        if (t < slices) {  // matmul_simt.hds:71
-#pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:72
-                sa[t % 2][ak][i * 16 + am] = pa[i];  // matmul_simt.hds:73
-                sb[t % 2][i * 2 + bk][bn] = pb[i];  // matmul_simt.hds:74
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:77
+        __syncthreads();  // matmul_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:79
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:80
+    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:59
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:60
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:81
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:82
-            if (m < M && n < N) {  // matmul_simt.hds:83
-                c[m * N + n] = acc[i][j];  // matmul_simt.hds:84
+        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:61
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:62
+            if (m < M && n < N) {  // matmul_simt.hds:63
+                c[m * N + n] = acc[i][j];  // matmul_simt.hds:64
             }
         }
     }
