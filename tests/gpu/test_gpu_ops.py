@@ -97,6 +97,14 @@ def test_conv_f16_tensor_cores(n):
 
 
 @gpu
+@pytest.mark.parametrize("n", [3, 1])
+def test_conv1x1_f16_vector_copies(n):
+    x, w = rnd(n, 45, 6, 12, dtype=torch.float16), rnd(70, 45, 1, 1, dtype=torch.float16)
+    ref = F.relu(F.conv2d(x.double(), w.double()))
+    check(run("op_conv1x1_f16", {"x": x, "w": w}, {"N": n}, (n, 70, 6, 12), torch.float16), ref, 2e-3)
+
+
+@gpu
 def test_conv_strided_bf16_tensor_cores():
     x, w = rnd(5, 21, 15, 18, dtype=torch.bfloat16), rnd(9, 21, 3, 2, dtype=torch.bfloat16)
     ref = F.conv2d(x.double(), w.double(), stride=2, padding=1)

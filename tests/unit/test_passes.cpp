@@ -75,6 +75,20 @@ TEST_CASE("remove_dead_decls drops unused pure lets only", "[passes]") {
     CHECK(as<Decl>(r->stmts[1])->var == v);
 }
 
+TEST_CASE("remove_dead_decls drops local arrays nothing reads or writes", "[passes]") {
+    Buffer used = make_buffer("used", ScalarType::F32, {i32(4)}, Scope::Register);
+    Buffer unused = make_buffer("unused", ScalarType::F32, {i32(4)}, Scope::Register);
+    Buffer out = make_buffer("out", ScalarType::F32, {i32(4)}, Scope::Global);
+    Stmt s = Block::make({}, {Alloc::make({}, used), Alloc::make({}, unused),
+                              Store::make({}, used, {i32(0)}, FloatImm::make(ScalarType::F32, 1)),
+                              Store::make({}, out, {i32(0)}, Load::make(used, {i32(0)}))});
+    Stmt result = remove_dead_decls(s);
+    auto* r = as<Block>(result);
+    REQUIRE(r);
+    REQUIRE(r->stmts.size() == 3);
+    CHECK(as<Alloc>(r->stmts[0])->buffer == used);
+}
+
 TEST_CASE("flatten_blocks keeps braces only where names would clash", "[passes]") {
     Var i1 = make_var(ScalarType::I32, "i"), i2 = make_var(ScalarType::I32, "i");
     Var j = make_var(ScalarType::I32, "j");
