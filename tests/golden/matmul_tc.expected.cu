@@ -2,215 +2,227 @@
 #include "matmul_tc.h"
 #include "hds/runtime.h"
 
-// kernel matmul_mma_f16 (matmul_mma.hds:19)
+// kernel matmul_mma_f16 (matmul_mma.hds:20)
 __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__ a,
                                                       const __half* __restrict__ b,
                                                       __half* __restrict__ c, int M, int K, int N) {
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:24
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:25
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:28
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:29
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:30
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:31
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:32
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:33
-    const int tiles = (K + 31) / 32;  // matmul_mma.hds:34
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:26
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:27
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:28
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:29
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:33
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:34
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:35
+    const int tiles = (K + 31) / 32;  // matmul_mma.hds:36
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:36
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:37
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:39
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:38
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:39
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:40
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:41
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:45
-        const int st = kt % 3;  // matmul_mma.hds:46
-        const int k0 = kt * 32;  // matmul_mma.hds:47
-        if (kt < tiles) {  // matmul_mma.hds:48
-            if (vector) {  // matmul_mma.hds:49
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:47
+        const int st = kt % 3;  // matmul_mma.hds:48
+        const int k0 = kt * 32;  // matmul_mma.hds:49
+        if (kt < tiles) {  // matmul_mma.hds:50
+            if (vector) {  // matmul_mma.hds:51
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:50
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:51
-                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:52
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:53
+                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:54
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:54
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:55
-                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:56
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:57
+                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:58
                 }
             } else {
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:59
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:61
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:60
+                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:62
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:62
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:64
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:63
+                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:65
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:67
-        if (kt >= 2) {  // matmul_mma.hds:68
-            hds::cp_async_wait<2>();  // matmul_mma.hds:69
-            __syncthreads();  // matmul_mma.hds:70
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:71
+        hds::cp_async_commit();  // matmul_mma.hds:69
+        if (kt >= 2) {  // matmul_mma.hds:70
+            hds::cp_async_wait<2>();  // matmul_mma.hds:71
+            __syncthreads();  // matmul_mma.hds:72
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:73
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:72
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:74
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:73
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:74
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:75
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:76
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:77
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:78
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:79
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:79
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:81
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:80
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:81
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:82
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:83
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:85
+            __syncthreads();  // matmul_mma.hds:87
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:89
-    const int t4 = lane % 4;  // matmul_mma.hds:90
+    const int g = lane / 4;  // matmul_mma.hds:93
+    const int t4 = lane % 4;  // matmul_mma.hds:94
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:91
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:95
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:92
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:96
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:93
-                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:94
-                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:95
-                if (m < M && n < N) {  // matmul_mma.hds:96
-                    c[m * N + n] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:97
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:97
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:98
             }
+        }
+    }
+    __syncwarp();  // matmul_mma.hds:102
+#pragma unroll
+    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
+        const int m = m0 + wm + r;  // matmul_mma.hds:104
+        const int n = n0 + wn + lane;  // matmul_mma.hds:105
+        if (m < M && n < N) {  // matmul_mma.hds:106
+            c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:107
         }
     }
 }
 
-// kernel matmul_mma_bf16 (matmul_mma.hds:19)
+// kernel matmul_mma_bf16 (matmul_mma.hds:20)
 __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __restrict__ a,
                                                        const __nv_bfloat16* __restrict__ b,
                                                        __nv_bfloat16* __restrict__ c, int M, int K,
                                                        int N) {
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:24
-    alignas(16) __nv_bfloat16 fa[4][8];  // matmul_mma.hds:25
-    alignas(16) __nv_bfloat16 fb[2][8];  // matmul_mma.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:28
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:29
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:30
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:31
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:32
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:33
-    const int tiles = (K + 31) / 32;  // matmul_mma.hds:34
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
+    alignas(16) __nv_bfloat16 fa[4][8];  // matmul_mma.hds:26
+    alignas(16) __nv_bfloat16 fb[2][8];  // matmul_mma.hds:27
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:28
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:29
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:33
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:34
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:35
+    const int tiles = (K + 31) / 32;  // matmul_mma.hds:36
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:36
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:37
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:39
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:38
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:39
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:40
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:41
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:45
-        const int st = kt % 3;  // matmul_mma.hds:46
-        const int k0 = kt * 32;  // matmul_mma.hds:47
-        if (kt < tiles) {  // matmul_mma.hds:48
-            if (vector) {  // matmul_mma.hds:49
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:47
+        const int st = kt % 3;  // matmul_mma.hds:48
+        const int k0 = kt * 32;  // matmul_mma.hds:49
+        if (kt < tiles) {  // matmul_mma.hds:50
+            if (vector) {  // matmul_mma.hds:51
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:50
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:51
-                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:52
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:53
+                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:54
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:54
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:55
-                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:56
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:57
+                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:58
                 }
             } else {
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:59
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:61
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:60
+                    sa[st][r][k] = m0 + r < M && k0 + k < K ? a[(m0 + r) * K + (k0 + k)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:62
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:62
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:64
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:63
+                    sb[st][r][n] = k0 + r < K && n0 + n < N ? b[(k0 + r) * N + (n0 + n)] : __nv_bfloat16(0.0f);  // matmul_mma.hds:65
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:67
-        if (kt >= 2) {  // matmul_mma.hds:68
-            hds::cp_async_wait<2>();  // matmul_mma.hds:69
-            __syncthreads();  // matmul_mma.hds:70
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:71
+        hds::cp_async_commit();  // matmul_mma.hds:69
+        if (kt >= 2) {  // matmul_mma.hds:70
+            hds::cp_async_wait<2>();  // matmul_mma.hds:71
+            __syncthreads();  // matmul_mma.hds:72
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:73
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:72
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:74
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:73
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:74
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:75
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:76
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:77
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:78
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:79
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:79
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:81
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:80
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:81
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:82
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:83
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:85
+            __syncthreads();  // matmul_mma.hds:87
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:89
-    const int t4 = lane % 4;  // matmul_mma.hds:90
+    const int g = lane / 4;  // matmul_mma.hds:93
+    const int t4 = lane % 4;  // matmul_mma.hds:94
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:91
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:95
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:92
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:96
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:93
-                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:94
-                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:95
-                if (m < M && n < N) {  // matmul_mma.hds:96
-                    c[m * N + n] = hds::cast<__nv_bfloat16>(acc[i][j][e]);  // matmul_mma.hds:97
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:97
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__nv_bfloat16>(acc[i][j][e]);  // matmul_mma.hds:98
             }
+        }
+    }
+    __syncwarp();  // matmul_mma.hds:102
+#pragma unroll
+    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
+        const int m = m0 + wm + r;  // matmul_mma.hds:104
+        const int n = n0 + wn + lane;  // matmul_mma.hds:105
+        if (m < M && n < N) {  // matmul_mma.hds:106
+            c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:107
         }
     }
 }
@@ -233,10 +245,10 @@ cudaError_t launch_matmul_mma_f16(const __half* a, const __half* b, __half* c, i
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
         grid[2] > 65535)
         return cudaErrorInvalidConfiguration;
-    // 56832 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_mma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    // 97792 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_mma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (attr != cudaSuccess) return attr;
-    matmul_mma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 56832, stream>>>(
+    matmul_mma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 97792, stream>>>(
             a, b, c, M, K, N);
     return cudaGetLastError();
 }
@@ -259,10 +271,10 @@ cudaError_t launch_matmul_mma_bf16(const __nv_bfloat16* a, const __nv_bfloat16* 
     if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
         grid[2] > 65535)
         return cudaErrorInvalidConfiguration;
-    // 56832 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_mma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    // 97792 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_mma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (attr != cudaSuccess) return attr;
-    matmul_mma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 56832, stream>>>(
+    matmul_mma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 97792, stream>>>(
             a, b, c, M, K, N);
     return cudaGetLastError();
 }

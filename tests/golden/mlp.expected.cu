@@ -9,105 +9,111 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
         const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
         int B) {
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:24
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:25
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:28
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:29
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:30
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:31
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:32
-    const bool vector = true;  // matmul_mma.hds:33
-    const int tiles = 24;  // matmul_mma.hds:34
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:26
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:27
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:28
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:29
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:33
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:34
+    const bool vector = true;  // matmul_mma.hds:35
+    const int tiles = 24;  // matmul_mma.hds:36
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:36
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:37
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:39
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:38
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:39
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:40
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:41
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:45
-        const int st = kt % 3;  // matmul_mma.hds:46
-        const int k0 = kt * 32;  // matmul_mma.hds:47
-        if (kt < tiles) {  // matmul_mma.hds:48
-            if (vector) {  // matmul_mma.hds:49
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:47
+        const int st = kt % 3;  // matmul_mma.hds:48
+        const int k0 = kt * 32;  // matmul_mma.hds:49
+        if (kt < tiles) {  // matmul_mma.hds:50
+            if (vector) {  // matmul_mma.hds:51
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:50
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:51
-                    hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:52
+                    const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:53
+                    hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:54
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:54
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:55
-                    hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:56
+                    const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:57
+                    hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:58
                 }
             } else {
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:59
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:61
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < B && k0 + k < 768 ? x[(m0 + r) * 768 + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:60
+                    sa[st][r][k] = m0 + r < B && k0 + k < 768 ? x[(m0 + r) * 768 + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:62
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:62
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:64
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < 768 && n0 + n < 3072 ? w1[(k0 + r) * 3072 + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:63
+                    sb[st][r][n] = k0 + r < 768 && n0 + n < 3072 ? w1[(k0 + r) * 3072 + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:65
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:67
-        if (kt >= 2) {  // matmul_mma.hds:68
-            hds::cp_async_wait<2>();  // matmul_mma.hds:69
-            __syncthreads();  // matmul_mma.hds:70
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:71
+        hds::cp_async_commit();  // matmul_mma.hds:69
+        if (kt >= 2) {  // matmul_mma.hds:70
+            hds::cp_async_wait<2>();  // matmul_mma.hds:71
+            __syncthreads();  // matmul_mma.hds:72
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:73
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:72
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:74
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:73
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:74
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:75
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:76
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:77
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:78
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:79
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:79
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:81
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:80
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:81
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:82
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:83
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:85
+            __syncthreads();  // matmul_mma.hds:87
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:89
-    const int t4 = lane % 4;  // matmul_mma.hds:90
+    const int g = lane / 4;  // matmul_mma.hds:93
+    const int t4 = lane % 4;  // matmul_mma.hds:94
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:91
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:95
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:92
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:96
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:93
-                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:94
-                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:95
-                if (m < B && n < 3072) {  // matmul_mma.hds:96
-                    const __half matmul_3 = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:97
-                    const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n]));
-                    h[m * 3072 + n] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:97
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:98
             }
+        }
+    }
+    __syncwarp();  // matmul_mma.hds:102
+#pragma unroll
+    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
+        const int m = m0 + wm + r;  // matmul_mma.hds:104
+        const int n = n0 + wn + lane;  // matmul_mma.hds:105
+        if (m < B && n < 3072) {  // matmul_mma.hds:106
+            const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:107
+            const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n]));
+            h[m * 3072 + n] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
         }
     }
 }
@@ -118,104 +124,110 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
                                                          const __half* __restrict__ b2,
                                                          __half* __restrict__ out, int B) {
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:22
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:23
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:24
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:25
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:27
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:28
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:29
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:30
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:31
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:32
-    const bool vector = true;  // matmul_mma.hds:33
-    const int tiles = 96;  // matmul_mma.hds:34
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:26
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:27
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:28
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:29
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:33
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:34
+    const bool vector = true;  // matmul_mma.hds:35
+    const int tiles = 96;  // matmul_mma.hds:36
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:36
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:37
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:39
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:38
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:39
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:40
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:41
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:45
-        const int st = kt % 3;  // matmul_mma.hds:46
-        const int k0 = kt * 32;  // matmul_mma.hds:47
-        if (kt < tiles) {  // matmul_mma.hds:48
-            if (vector) {  // matmul_mma.hds:49
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:47
+        const int st = kt % 3;  // matmul_mma.hds:48
+        const int k0 = kt * 32;  // matmul_mma.hds:49
+        if (kt < tiles) {  // matmul_mma.hds:50
+            if (vector) {  // matmul_mma.hds:51
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:50
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:51
-                    hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:52
+                    const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:53
+                    hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:54
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:54
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:55
-                    hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:56
+                    const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:57
+                    hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:58
                 }
             } else {
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:59
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:61
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < B && k0 + k < 3072 ? h[(m0 + r) * 3072 + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:60
+                    sa[st][r][k] = m0 + r < B && k0 + k < 3072 ? h[(m0 + r) * 3072 + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:62
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:62
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:64
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < 3072 && n0 + n < 768 ? w2[(k0 + r) * 768 + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:63
+                    sb[st][r][n] = k0 + r < 3072 && n0 + n < 768 ? w2[(k0 + r) * 768 + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:65
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:67
-        if (kt >= 2) {  // matmul_mma.hds:68
-            hds::cp_async_wait<2>();  // matmul_mma.hds:69
-            __syncthreads();  // matmul_mma.hds:70
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:71
+        hds::cp_async_commit();  // matmul_mma.hds:69
+        if (kt >= 2) {  // matmul_mma.hds:70
+            hds::cp_async_wait<2>();  // matmul_mma.hds:71
+            __syncthreads();  // matmul_mma.hds:72
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:73
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:72
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:74
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:73
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:74
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:75
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:76
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:77
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:78
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:79
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:79
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:81
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:80
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:81
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:82
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:83
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:85
+            __syncthreads();  // matmul_mma.hds:87
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:89
-    const int t4 = lane % 4;  // matmul_mma.hds:90
+    const int g = lane / 4;  // matmul_mma.hds:93
+    const int t4 = lane % 4;  // matmul_mma.hds:94
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:91
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:95
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:92
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:96
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:93
-                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma.hds:94
-                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma.hds:95
-                if (m < B && n < 768) {  // matmul_mma.hds:96
-                    const __half matmul_2_2 = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:97
-                    out[m * 768 + n] = hds::cast<__half>(hds::cast<float>(matmul_2_2) + hds::cast<float>(b2[n]));
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:97
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:98
             }
+        }
+    }
+    __syncwarp();  // matmul_mma.hds:102
+#pragma unroll
+    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
+        const int m = m0 + wm + r;  // matmul_mma.hds:104
+        const int n = n0 + wn + lane;  // matmul_mma.hds:105
+        if (m < B && n < 768) {  // matmul_mma.hds:106
+            const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:107
+            out[m * 768 + n] = hds::cast<__half>(hds::cast<float>(matmul_2_2) + hds::cast<float>(b2[n]));
         }
     }
 }
@@ -254,18 +266,18 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
     cudaError_t err = cudaSuccess;
     // matmul+add+gelu (mlp.hds:11)
     if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 56832 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    // 97792 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (err != cudaSuccess) return err;
-    mlp_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 56832, stream>>>(
+    mlp_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             x, w1, b1, h, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (mlp.hds:12)
     if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 56832 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    // 97792 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (err != cudaSuccess) return err;
-    mlp_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 56832, stream>>>(
+    mlp_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             h, w2, b2, out, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
