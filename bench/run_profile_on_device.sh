@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Nsight Compute on chosen wgmma GEMM variants (bench/profile_gemm.py), on the
-# lent GPU with `.devcarry` carried:
+# Nsight Compute on chosen GEMM kernels (bench/profile_gemm.py: the wgmma variants,
+# or HDS_PROFILE_SOURCE=examples/matmul_tiled.hds HDS_PROFILE_DTYPE=f32), on the lent
+# GPU with `.devcarry` carried:
 #   bash bench/run_profile_on_device.sh M N K KERNEL [KERNEL...]
 # Writes $OUT/ncu-KERNEL.txt (speed of light, warp states, memory, launch and
 # occupancy) and prints their headline lines.
