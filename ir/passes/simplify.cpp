@@ -1,6 +1,10 @@
 // simplify.cpp — constant folding and algebraic simplification of integer and
 // boolean expressions (index arithmetic above all). Floating-point expressions
-// are left alone so that results match what the user wrote bit for bit.
+// are left alone so that results match what the user wrote bit for bit. A
+// `let` of a constant boolean is folded into its uses (`let pointwise = R == 1
+// && ...` once the sizes are known), so that conditions on it fold too.
+#include <unordered_map>
+
 #include "ir/ir_mutator.h"
 #include "ir/passes/passes.h"
 
@@ -46,6 +50,18 @@ bool has_call(const Expr& e) {
 
 class Simplify : public IRMutator {
   protected:
+    Stmt visit(const Decl* op, const Stmt& self) override {
+        Stmt s = IRMutator::visit(op, self);
+        auto* d = as<Decl>(s);
+        if (d && d->is_const && const_bool(d->init)) constant_bools_[d->var.get()] = d->init;
+        return s;
+    }
+
+    Expr visit(const VarNode* op, const Expr& self) override {
+        auto it = constant_bools_.find(op);
+        return it != constant_bools_.end() ? it->second : self;
+    }
+
     Expr visit(const Cast* op, const Expr& self) override {
         Expr v = mutate(op->value);
         if (auto c = const_int(v)) {
@@ -93,6 +109,8 @@ class Simplify : public IRMutator {
     }
 
   private:
+    std::unordered_map<const VarNode*, Expr> constant_bools_;  // `let`s of constant booleans
+
     // Returns the folded expression, or null when nothing applies.
     static Expr fold(BinOp op, const Expr& a, const Expr& b) {
         ScalarType t = a->type;

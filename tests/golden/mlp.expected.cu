@@ -21,7 +21,6 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
     const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
     const int wm = warp / 4 * 64;  // matmul_mma.hds:33
     const int wn = warp % 4 * 32;  // matmul_mma.hds:34
-    const bool vector = true;  // matmul_mma.hds:35
     const int tiles = 24;  // matmul_mma.hds:36
 #pragma unroll
     for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
@@ -37,34 +36,19 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
         const int st = kt % 3;  // matmul_mma.hds:48
         const int k0 = kt * 32;  // matmul_mma.hds:49
         if (kt < tiles) {  // matmul_mma.hds:50
-            if (vector) {  // matmul_mma.hds:51
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
-                    const int r = r_r * 64 + (int)threadIdx.x / 4;
-                    const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:53
-                    hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:54
-                }
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:53
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:54
+            }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
-                    const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
-                    const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:57
-                    hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:58
-                }
-            } else {
-#pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:61
-                    const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
-                    const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < B && k0 + k < 768 ? x[(m0 + r) * 768 + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:62
-                }
-#pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:64
-                    const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
-                    const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < 768 && n0 + n < 3072 ? w1[(k0 + r) * 3072 + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:65
-                }
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
+                const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
+                const int q = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:57
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:58
             }
         }
         hds::cp_async_commit();  // matmul_mma.hds:69
@@ -136,7 +120,6 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
     const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
     const int wm = warp / 4 * 64;  // matmul_mma.hds:33
     const int wn = warp % 4 * 32;  // matmul_mma.hds:34
-    const bool vector = true;  // matmul_mma.hds:35
     const int tiles = 96;  // matmul_mma.hds:36
 #pragma unroll
     for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
@@ -152,34 +135,19 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
         const int st = kt % 3;  // matmul_mma.hds:48
         const int k0 = kt * 32;  // matmul_mma.hds:49
         if (kt < tiles) {  // matmul_mma.hds:50
-            if (vector) {  // matmul_mma.hds:51
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
-                    const int r = r_r * 64 + (int)threadIdx.x / 4;
-                    const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:53
-                    hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:54
-                }
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:53
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:54
+            }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
-                    const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
-                    const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:57
-                    hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:58
-                }
-            } else {
-#pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:61
-                    const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
-                    const int k = (int)threadIdx.x % 32;
-                    sa[st][r][k] = m0 + r < B && k0 + k < 3072 ? h[(m0 + r) * 3072 + (k0 + k)] : __half(0.0f);  // matmul_mma.hds:62
-                }
-#pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:64
-                    const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
-                    const int n = (int)threadIdx.x % 128;
-                    sb[st][r][n] = k0 + r < 3072 && n0 + n < 768 ? w2[(k0 + r) * 768 + (n0 + n)] : __half(0.0f);  // matmul_mma.hds:65
-                }
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
+                const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
+                const int q = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:57
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:58
             }
         }
         hds::cp_async_commit();  // matmul_mma.hds:69

@@ -44,6 +44,25 @@ TEST_CASE("simplify prunes constant branches and empty loops", "[passes]") {
     CHECK(as<Block>(blk->stmts[1])->stmts.empty());
 }
 
+TEST_CASE("simplify folds a let of a constant boolean into its uses", "[passes]") {
+    // `let pointwise = R == 1 && ...` with the sizes known: the branch on it folds.
+    Var flag = make_var(ScalarType::Bool, "pointwise"), other = make_var(ScalarType::Bool, "other");
+    Var n = make_var(ScalarType::I32, "n");
+    Buffer b = make_buffer("b", ScalarType::I32, {i32(4)}, Scope::Global);
+    Stmt then_s = Block::make({}, {Store::make({}, b, {i32(0)}, i32(1))});
+    Stmt else_s = Block::make({}, {Store::make({}, b, {i32(0)}, i32(2))});
+    Stmt s = Block::make(
+        {}, {Decl::make({}, flag, Binary::make(BinOp::Eq, i32(1), i32(1)), true), If::make({}, flag, then_s, else_s),
+             // a runtime boolean is not folded
+             Decl::make({}, other, Binary::make(BinOp::Lt, n, i32(2)), true), If::make({}, other, then_s, else_s)});
+    Stmt r = simplify(s);
+    auto* blk = as<Block>(r);
+    REQUIRE(blk);
+    REQUIRE(blk->stmts.size() == 4);
+    CHECK(as<Block>(blk->stmts[1]) == as<Block>(then_s));  // the then branch alone
+    CHECK(as<If>(blk->stmts[3]));
+}
+
 TEST_CASE("flatten_indices linearises global accesses row-major", "[passes]") {
     Var m = make_var(ScalarType::I32, "M"), n = make_var(ScalarType::I32, "N");
     Var i = make_var(ScalarType::I32, "i"), j = make_var(ScalarType::I32, "j");
