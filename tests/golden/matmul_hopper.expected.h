@@ -32,13 +32,4 @@ cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half
 cudaError_t launch_matmul_wgmma_c2_f16(const __half* a, const __half* b, __half* c, int M, int K,
                                        int N, cudaStream_t stream = 0);
 
-// Launches kernel `matmul_wgmma_pp_f16`: grid(min(132, (M + 127) / 128 * ((N + 127) / 128))), block(384).
-cudaError_t launch_matmul_wgmma_pp_f16(const __half* a, const __half* b, __half* c, int M, int K,
-                                       int N, cudaStream_t stream = 0);
-
-// Launches kernel `matmul_wgmma_pp_pairs_bf16`: grid(((M + 127) / 128 * ((N + 127) / 128) + 1) / 2), block(384).
-cudaError_t launch_matmul_wgmma_pp_pairs_bf16(const __nv_bfloat16* a, const __nv_bfloat16* b,
-                                              __nv_bfloat16* c, int M, int K, int N,
-                                              cudaStream_t stream = 0);
-
 }  // extern "C"
