@@ -78,14 +78,22 @@ class Lowerer {
         return e.type.default_scalar();
     }
 
+    // Constant expressions become immediates, except a `let` of a constant used
+    // by name: it keeps its name in the emitted code (`const int TM = 8;`).
+    static bool folds(const Expr& e) {
+        if (!e.value || e.kind == ExprKind::Call) return false;
+        return e.kind != ExprKind::Name || !as<NameExpr>(e).symbol ||
+               as<NameExpr>(e).symbol->kind != Symbol::Kind::Local;
+    }
+
     // Lowers `e` and converts it to `want`.
     ir::Expr expr(const Expr& e, ScalarType want) {
-        if (e.value && e.kind != ExprKind::Call) return immediate(*e.value, want);
+        if (folds(e)) return immediate(*e.value, want);
         return ir::Cast::make(want, expr(e));
     }
 
     ir::Expr expr(const Expr& e) {
-        if (e.value && e.kind != ExprKind::Call) return immediate(*e.value, type_of(e));
+        if (folds(e)) return immediate(*e.value, type_of(e));
         switch (e.kind) {
             case ExprKind::Name: {
                 const Symbol* s = as<NameExpr>(e).symbol;

@@ -76,6 +76,15 @@ void Sema::instantiate_kernel(DeclPtr& d, const Module& m) {
             std::string name = arg.kind == ExprKind::Name ? as<NameExpr>(arg).name : "";
             ok &= resolve_scalar(name.empty() ? "<expression>" : name, arg.range, &t);
             map.types[p.name] = name;
+        } else if (auto t = parse_scalar(p.value_type); t && is_float(*t)) {
+            // `scale: f32`: a constant of (or converting to) that type.
+            if (check_value(arg).is_error() || !coerce(arg, *t)) {
+                ok = false;
+            } else if (!arg.value) {
+                diags_.error(DiagId::not_constant, arg.range, "a kernel parameter");
+                ok = false;
+            }
+            values[p.name] = &arg;
         } else {
             ok &= check_const_int(arg, "an integer kernel parameter").has_value();
             values[p.name] = &arg;

@@ -104,7 +104,7 @@ SemaType Sema::check_name(NameExpr& e) {
         diags_.note(s->decl_range, "'" + e.name + "' is a function; call it with (...)");
         return SemaType::error();
     }
-    if (s->kind == Symbol::Kind::Const) e.value = s->value;
+    if (s->kind == Symbol::Kind::Const || (s->kind == Symbol::Kind::Local && !s->is_mutable)) e.value = s->value;
     return s->type;
 }
 

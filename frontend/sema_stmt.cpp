@@ -131,6 +131,10 @@ void Sema::check_let(LetStmt& s) {
             sym->type = SemaType::error();
         }
     }
+    // `let TM = BM == 128 ? 8 : 4;` is a constant where its value is: usable in
+    // array dimensions and task mappings like a `const`.
+    if (!s.is_mutable && s.init && s.init->value && sym->kind == Symbol::Kind::Local && sym->type.is_value())
+        sym->value = s.init->value;
     s.symbol = sym;
     declare(sym);
 }

@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include "frontend/ast_clone.h"
 #include "graph/rewrite.h"
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
+#include "ir/passes/passes.h"
 
 namespace hds::graph {
 
@@ -21,21 +23,81 @@ const KernelDecl* find_kernel(const Module& m, const std::string& name) {
     return nullptr;
 }
 
-// Stores into the schedule's result parameter go to the graph buffer instead.
-class StoreRetarget : public ir::IRMutator {
+// How a schedule parameter's dimensions sit in its graph tensor. Where the
+// op's tensor has a spread (`q: T[*B, L, D]`), the parameter has one dimension
+// for it (`q: T[B, L, 64]`): kernel dimension `at` stands for graph dimensions
+// at .. at + count - 1 (their product; none: a size of 1), the others map one
+// to one.
+struct ParamFit {
+    ir::Buffer to;
+    size_t at = 0, count = 1;
+
+    // The graph dimension(s) behind kernel dimension d.
+    ir::Expr dim(size_t d) const {
+        if (d < at) return to->shape[d];
+        if (d > at) return to->shape[d + count - 1];
+        ir::Expr n = ir::i32(1);
+        for (size_t i = 0; i < count; ++i) n = ir::simplify(ir::mul(n, to->shape[at + i]));
+        return n;
+    }
+    // Graph indices for kernel indices: the spread's index unravelled.
+    std::vector<ir::Expr> indices(const std::vector<ir::Expr>& in) const {
+        if (count == 1) return in;
+        std::vector<ir::Expr> out(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(at));
+        ir::Expr stride = ir::i32(1);
+        std::vector<ir::Expr> spread(count);
+        for (size_t i = count; i-- > 0;) {
+            ir::Expr v = ir::div(in[at], stride);
+            spread[i] = ir::simplify(i > 0 ? ir::mod(v, to->shape[at + i]) : v);
+            stride = ir::simplify(ir::mul(stride, to->shape[at + i]));
+        }
+        out.insert(out.end(), spread.begin(), spread.end());
+        out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(at) + 1, in.end());
+        return out;
+    }
+};
+
+// The fit of a kernel parameter of `rank` dimensions for the op's tensor
+// declared `decl` and bound to `to`; nullopt when the ranks disagree.
+std::optional<ParamFit> fit_param(const TypeRef& decl, size_t rank, const ir::Buffer& to) {
+    ParamFit f{to};
+    size_t graph_rank = to->shape.size();
+    auto spread =
+        std::find_if(decl.dims.begin(), decl.dims.end(), [](const ExprPtr& d) { return d->kind == ExprKind::Spread; });
+    if (spread == decl.dims.end()) {
+        if (rank != graph_rank) return std::nullopt;
+        f.at = rank;  // no spread: every dimension maps to itself
+        return f;
+    }
+    if (rank != decl.dims.size()) return std::nullopt;
+    f.at = static_cast<size_t>(spread - decl.dims.begin());
+    f.count = graph_rank + 1 - rank;
+    return f;
+}
+
+// Loads of the schedule's tensor parameters and stores into its result read
+// and write the graph buffers instead.
+class Retarget : public ir::IRMutator {
   public:
-    StoreRetarget(const ir::Buffer& from, const ir::Buffer& to) : from_(from), to_(to) {}
+    explicit Retarget(const std::map<const ir::BufferNode*, ParamFit>& fits) : fits_(fits) {}
 
   protected:
+    ir::Expr visit(const ir::Load* op, const ir::Expr& self) override {
+        ir::Expr e = ir::IRMutator::visit(op, self);
+        auto* l = ir::as<ir::Load>(e);
+        auto it = fits_.find(l->buffer.get());
+        return it == fits_.end() ? e : ir::Load::make(it->second.to, it->second.indices(l->indices), l->loc);
+    }
     ir::Stmt visit(const ir::Store* op, const ir::Stmt& self) override {
         ir::Stmt s = ir::IRMutator::visit(op, self);
         auto* st = ir::as<ir::Store>(s);
-        if (st->buffer != from_) return s;
-        return ir::Store::make(st->loc, to_, st->indices, st->value, st->op);
+        auto it = fits_.find(st->buffer.get());
+        if (it == fits_.end()) return s;
+        return ir::Store::make(st->loc, it->second.to, it->second.indices(st->indices), st->value, st->op);
     }
 
   private:
-    ir::Buffer from_, to_;
+    const std::map<const ir::BufferNode*, ParamFit>& fits_;
 };
 
 // Whether every tensor the body copies with TMA has rows of a constant multiple
@@ -191,8 +253,31 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         return result;    // or the shapes do not suit them
     }
 
+    std::map<const ir::BufferNode*, ParamFit> fits;
+    for (const ir::KernelParam& p : ik.params) {
+        const std::string& name = p.buffer->name;
+        auto decl = std::find_if(op.params.begin(), op.params.end(), [&](const Param& q) { return q.name == name; });
+        const TypeRef& type = name == out_name ? op.result : decl->type;
+        auto fit = fit_param(type, p.buffer->shape.size(), targets.at(name));
+        if (!fit) {
+            o.diags().error(DiagId::schedule_param_rank, generic->name_range, generic->name, name, type.dims.size(),
+                            p.buffer->shape.size());
+            o.diags().note(sched.range, "used as a schedule here");
+            return nullptr;
+        }
+        // A constant dimension (`q: T[B, L, 64]`) is a condition: other shapes keep the next schedule.
+        for (size_t d = 0; d < p.buffer->shape.size(); ++d) {
+            auto want = ir::const_int(p.buffer->shape[d]);
+            if (want && ir::const_int(fit->dim(d)) != want) {
+                *skipped = true;
+                return result;
+            }
+        }
+        fits.emplace(p.buffer.get(), *fit);
+    }
+
     // Sizes: the op's size names, else the dimension of the tensor that has it
-    // (a result dimension such as conv2d's output height).
+    // (a result dimension such as conv2d's output height; a spread's product).
     VarMap sizes;
     for (const ir::Var& s : ik.sizes) {
         auto it = b.sizes.find(s->name);
@@ -201,19 +286,8 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     for (const ir::KernelParam& p : ik.params)
         for (size_t d = 0; d < p.buffer->shape.size(); ++d)
             if (auto* v = ir::as<ir::VarNode>(p.buffer->shape[d]); v && !sizes.count(v))
-                sizes[v] = targets.at(p.buffer->name)->shape[d];
-    ir::Stmt body = ik.body;
-    for (const ir::KernelParam& p : ik.params) {
-        const ir::Buffer& to = targets.at(p.buffer->name);
-        if (p.buffer->name == out_name) {
-            body = StoreRetarget(p.buffer, to).mutate(body);
-            continue;
-        }
-        body = replace_loads(body, [&](const ir::Load& l) -> ir::Expr {
-            return l.buffer == p.buffer ? ir::Load::make(to, l.indices, l.loc) : nullptr;
-        });
-    }
-    ik.body = substitute(body, sizes);
+                sizes[v] = fits.at(p.buffer.get()).dim(d);
+    ik.body = substitute(Retarget(fits).mutate(ik.body), sizes);
     for (ir::Expr& g : ik.grid) g = substitute(g, sizes);
     for (ir::Expr& bl : ik.block) bl = substitute(bl, sizes);
     ik.params.clear();  // recomputed when the node becomes a kernel

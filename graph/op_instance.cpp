@@ -123,8 +123,12 @@ class Instance {
         for (size_t i = 0; i < op_.computes.size(); ++i)
             if (!compute(i)) return nullptr;
         Node* result = nodes_.back();
-        if (!op_.schedules.empty()) return instantiate_anchor(o_, c_, types_, b_, result);
-        return result;
+        if (op_.schedules.empty()) return result;
+        Node* n = instantiate_anchor(o_, c_, types_, b_, result);
+        if (n && n->kind == Node::Kind::Anchor)  // the schedule computes the intermediates itself
+            for (Node* i : nodes_)
+                if (i != n) i->dead = true;
+        return n;
     }
 
   private:

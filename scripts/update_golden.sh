@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 hdsc=${1:-$root/build}/hdsc
-showcase=(matmul_tiled matmul_tc matmul_hopper softmax gelu_f16 mlp resnet_block)
+showcase=(matmul_tiled matmul_tc matmul_hopper softmax gelu_f16 mlp resnet_block transformer_block)
 inputs=("$root"/tests/golden/*.hds)
 for ex in "${showcase[@]}"; do inputs+=("$root/examples/$ex.hds"); done
 work=$(mktemp -d)

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ir/ir_mutator.h"
+#include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
 
 namespace hds::ir {
@@ -111,6 +112,20 @@ class Simplify : public IRMutator {
   private:
     std::unordered_map<const VarNode*, Expr> constant_bools_;  // `let`s of constant booleans
 
+    // (x / c) * c + x % c -> x (C's division identity, any signs): a flat index
+    // split into a row and a column and joined again.
+    static Expr div_mod_sum(const Expr& a, const Expr& b) {
+        auto* mul = as<Binary>(a);
+        auto* mod = as<Binary>(b);
+        if (!mul || !mod || mul->op != BinOp::Mul || mod->op != BinOp::Mod) return nullptr;
+        auto* div = as<Binary>(mul->a);
+        auto c = const_int(mul->b);
+        if (!div || div->op != BinOp::Div || !c || *c == 0 || const_int(div->b) != c || const_int(mod->b) != c)
+            return nullptr;
+        if (has_call(div->a) || to_string(div->a) != to_string(mod->a)) return nullptr;
+        return div->a;
+    }
+
     // Returns the folded expression, or null when nothing applies.
     static Expr fold(BinOp op, const Expr& a, const Expr& b) {
         ScalarType t = a->type;
@@ -159,6 +174,8 @@ class Simplify : public IRMutator {
             case BinOp::Add:
                 if (ca == 0) return b;
                 if (cb == 0) return a;
+                if (Expr x = div_mod_sum(a, b)) return x;
+                if (Expr x = div_mod_sum(b, a)) return x;
                 // (x + c1) + c2 -> x + (c1 + c2)
                 if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b))
                     return Binary::make(BinOp::Add, ab->a,

@@ -32,6 +32,17 @@ def test_matmul(kernel, m, n, k):
     assert rel_error(c, a.astype(np.float64) @ b) < 1e-6
 
 
+@pytest.mark.parametrize("bm,bn", [(32, 32), (64, 128), (128, 32), (32, 64)])
+def test_matmul_simt_tiles(tmp_path, bm, bn):
+    """The tunable tile sizes of stdlib/matmul_simt.hds (blocks of 64 to 256
+    threads) on shapes that leave partial tiles on every side."""
+    src = tmp_path / "mm.hds"
+    src.write_text(f'import "matmul_simt.hds";\nkernel mm = matmul_simt<f32, {bm}, {bn}>;\n')
+    a, b = rng.standard_normal((37, 19)).astype(np.float32), rng.standard_normal((19, 70)).astype(np.float32)
+    c = emulator.run(src, "mm", {"a": a, "b": b}, ["c"])["c"]
+    assert rel_error(c, a.astype(np.float64) @ b) < 1e-6
+
+
 @pytest.mark.parametrize("r,c", [(3, 1), (5, 300), (2, 1000)])
 def test_row_sum(r, c):
     x = rng.standard_normal((r, c)).astype(np.float32)

@@ -27,7 +27,7 @@ def close(out, ref, tol):
     assert err < tol, err
 
 
-@pytest.mark.parametrize("example,kernels", [("mlp", 2), ("resnet_block", 2), ("transformer_block", 13)])
+@pytest.mark.parametrize("example,kernels", [("mlp", 2), ("resnet_block", 2), ("transformer_block", 10)])
 def test_fused_kernel_count(example, kernels):
     cu = subprocess.run([str(emulator.hdsc()), str(emulator.ROOT / "examples" / f"{example}.hds"), "-I",
                          str(emulator.ROOT / "stdlib"), "-o", "-"], capture_output=True, text=True, check=True).stdout
@@ -51,31 +51,36 @@ def layer_norm(x, g, b):
     return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * g + b
 
 
-def test_transformer_block():
-    src = """graph blk(x: f32[S, 32], g1: f32[32], b1: f32[32], wq: f32[32, 32], wk: f32[32, 32], wv: f32[32, 32],
-                      wo: f32[32, 32], g2: f32[32], b2: f32[32], w1: f32[32, 48], c1: f32[48], w2: f32[48, 32],
-                      c2: f32[32]) -> f32[S, 32] {
+@pytest.mark.parametrize("heads,hd,seq", [(4, 8, 5), (2, 64, 70)])
+def test_transformer_block(heads, hd, seq):
+    """Heads of 8 take attention's four reductions, heads of 64 its flash schedule
+    (stdlib/attention_simt.hds) with the head split fused into its loads."""
+    dm = heads * hd
+    src = f"""graph blk(x: f32[S, {dm}], g1: f32[{dm}], b1: f32[{dm}], wq: f32[{dm}, {dm}], wk: f32[{dm}, {dm}],
+                      wv: f32[{dm}, {dm}], wo: f32[{dm}, {dm}], g2: f32[{dm}], b2: f32[{dm}], w1: f32[{dm}, 48],
+                      c1: f32[48], w2: f32[48, {dm}], c2: f32[{dm}]) -> f32[S, {dm}] {{
         let h = layer_norm(x, g1, b1);
-        let q = permute(reshape(matmul(h, wq), shape=[S, 4, 8]), dims=[1, 0, 2]);
-        let k = permute(reshape(matmul(h, wk), shape=[S, 4, 8]), dims=[1, 0, 2]);
-        let v = permute(reshape(matmul(h, wv), shape=[S, 4, 8]), dims=[1, 0, 2]);
+        let q = permute(reshape(matmul(h, wq), shape=[S, {heads}, {hd}]), dims=[1, 0, 2]);
+        let k = permute(reshape(matmul(h, wk), shape=[S, {heads}, {hd}]), dims=[1, 0, 2]);
+        let v = permute(reshape(matmul(h, wv), shape=[S, {heads}, {hd}]), dims=[1, 0, 2]);
         let a = attention(q, k, v, scale=0.35355339);
-        let x1 = x + matmul(reshape(permute(a, dims=[1, 0, 2]), shape=[S, 32]), wo);
+        let x1 = x + matmul(reshape(permute(a, dims=[1, 0, 2]), shape=[S, {dm}]), wo);
         let h2 = layer_norm(x1, g2, b2);
         return x1 + matmul(gelu(matmul(h2, w1) + c1), w2) + c2;
-    }"""
-    p = {"x": f32(5, 32), "g1": f32(32), "b1": f32(32), "wq": f32(32, 32, scale=0.2), "wk": f32(32, 32, scale=0.2),
-         "wv": f32(32, 32, scale=0.2), "wo": f32(32, 32, scale=0.2), "g2": f32(32), "b2": f32(32),
-         "w1": f32(32, 48, scale=0.2), "c1": f32(48), "w2": f32(48, 32, scale=0.2), "c2": f32(32)}
+    }}"""
+    w = 0.2 * (32 / dm) ** 0.5
+    p = {"x": f32(seq, dm), "g1": f32(dm), "b1": f32(dm), "wq": f32(dm, dm, scale=w), "wk": f32(dm, dm, scale=w),
+         "wv": f32(dm, dm, scale=w), "wo": f32(dm, dm, scale=w), "g2": f32(dm), "b2": f32(dm),
+         "w1": f32(dm, 48, scale=w), "c1": f32(48), "w2": f32(48, dm, scale=0.2), "c2": f32(dm)}
     out = emulator.run_graph(src, "blk", p)
     d = {k: v.astype(np.float64) for k, v in p.items()}
     h = layer_norm(d["x"], d["g1"], d["b1"])
-    heads = lambda t: t.reshape(5, 4, 8).transpose(1, 0, 2)
-    q, k, v = heads(h @ d["wq"]), heads(h @ d["wk"]), heads(h @ d["wv"])
+    split = lambda t: t.reshape(seq, heads, hd).transpose(1, 0, 2)
+    q, k, v = split(h @ d["wq"]), split(h @ d["wk"]), split(h @ d["wv"])
     s = q @ k.transpose(0, 2, 1) * 0.35355339
     e = np.exp(s - s.max(-1, keepdims=True))
     a = (e / e.sum(-1, keepdims=True)) @ v
-    x1 = d["x"] + a.transpose(1, 0, 2).reshape(5, 32) @ d["wo"]
+    x1 = d["x"] + a.transpose(1, 0, 2).reshape(seq, dm) @ d["wo"]
     h2 = layer_norm(x1, d["g2"], d["b2"])
     close(out, x1 + gelu(h2 @ d["w1"] + d["c1"]) @ d["w2"] + d["c2"], 1e-5)
 

@@ -174,6 +174,18 @@ def test_conv2d(stride, pad, out_hw):
     close(out, conv_ref(x, w, stride, pad))
 
 
+@pytest.mark.parametrize("bp", [64, 128])
+def test_conv2d_igemm_tiles(tmp_path, bp):
+    """The SIMT convolution's pixel tiles (stdlib/conv2d_igemm.hds) with two
+    channel slices (the second partial), two blocks of output channels (the
+    second partial) and a partial block of pixels, padding and stride 2."""
+    src = tmp_path / "cv.hds"
+    src.write_text(f'import "conv2d_igemm.hds";\nkernel cv = conv2d_igemm<f32, 2, 1, {bp}>;\n')
+    x, w = f32(3, 19, 17, 20), f32(70, 19, 3, 3)
+    y = emulator.run(src, "cv", {"x": x, "w": w}, ["y"], sizes={"P": 9, "Q": 10})["y"]
+    close(y, conv_ref(x, w, 2, 1))
+
+
 def test_pools():
     x = f32(1, 2, 7, 9)
     out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 3, 4]", "return max_pool2d(x);", {"x": x})
@@ -205,6 +217,24 @@ def test_attention():
     out = graph({"q": "f32[2, 5, 8]", "k": "f32[2, 6, 8]", "v": "f32[2, 6, 3]"}, "f32[2, 5, 3]",
                 "return attention(q, k, v, scale=0.35);", {"q": q, "k": k, "v": v})
     s = q.astype(np.float64) @ k.transpose(0, 2, 1) * 0.35
+    close(out, softmax(s) @ v)
+
+
+@pytest.mark.parametrize("lq,lk,d", [(37, 70, 64), (4, 131, 64), (5, 6, 8)])
+def test_attention_schedule(tmp_path, lq, lk, d):
+    """Heads of 64 values take the flash schedule (attention_simt.hds) with the
+    batch spread [2, 3] as its first dimension; other head sizes the four
+    reductions. Odd lengths: partial query blocks and key tiles, and one group
+    of the block with no key tile (M <= 64)."""
+    q, k, v = f32(2, 3, lq, d), f32(2, 3, lk, d), f32(2, 3, lk, d)
+    types = {"q": f"f32[2, 3, L, {d}]", "k": f"f32[2, 3, M, {d}]", "v": f"f32[2, 3, M, {d}]"}
+    sig = ", ".join(f"{n}: {t}" for n, t in types.items())
+    text = f"graph g({sig}) -> f32[2, 3, L, {d}] {{ return attention(q, k, v, scale=0.2); }}\n"
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\n' + text)
+    assert ("attention_simt.hds" in emulator.emit(src)) == (d == 64)
+    out = emulator.run_graph(text, "g", {"q": q, "k": k, "v": v}, imports=("nn.hds",), racecheck=True)
+    s = q.astype(np.float64) @ k.transpose(0, 1, 3, 2) * 0.2
     close(out, softmax(s) @ v)
 
 

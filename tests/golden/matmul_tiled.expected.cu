@@ -6,61 +6,66 @@
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:22
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:23
-    alignas(16) float acc[8][8];  // matmul_simt.hds:24
-    alignas(16) float ra[8];  // matmul_simt.hds:25
-    alignas(16) float rb[8];  // matmul_simt.hds:26
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:27
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:28
+    const int TM = 8;  // matmul_simt.hds:22
+    const int TN = 8;  // matmul_simt.hds:23
+    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
+    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
+    alignas(16) float acc[8][8];  // matmul_simt.hds:27
+    alignas(16) float ra[8];  // matmul_simt.hds:28
+    alignas(16) float rb[8];  // matmul_simt.hds:29
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:30
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:31
-            acc[i][j] = 0.0f;  // matmul_simt.hds:32
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
+            acc[i][j] = 0.0f;  // matmul_simt.hds:35
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:35
+    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
     const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_simt.hds:36
+    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_simt.hds:39
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:38
+        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
             const int m = m_r * 16 + (int)threadIdx.x / 16;
             const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_simt.hds:39
+            sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_simt.hds:42
         }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:42
+        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
             const int k = k_r * 2 + (int)threadIdx.x / 128;
             const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_simt.hds:43
+            sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
         }
-        __syncthreads();  // matmul_simt.hds:45
+        __syncthreads();  // matmul_simt.hds:48
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:46
+        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:47
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:48
-                rb[i] = sb[kk][i / 4 * 64 + tx * 4 + i % 4];  // matmul_simt.hds:49
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
+                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:51
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
+                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
+            }
 #pragma unroll
-                for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:52
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:53
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:57
+        __syncthreads();  // matmul_simt.hds:62
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // matmul_simt.hds:59
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:60
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {  // matmul_simt.hds:61
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:62
-            if (m < M && n < N) {  // matmul_simt.hds:63
-                c[m * N + n] = acc[i][j];  // matmul_simt.hds:64
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
+            if (m < M && n < N) {  // matmul_simt.hds:68
+                c[m * N + n] = acc[i][j];  // matmul_simt.hds:69
             }
         }
     }
