@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `hdsc tune` on the lent GPU machine over the GEMM graphs of bench/tune and
-# the sm_90a benchmark graphs of bench/graphs (level 2: every candidate; LEVEL=1
+# the sm_90a benchmark graphs of bench/graphs, then the f32 examples (level 2: every candidate; LEVEL=1
 # for fewer), with cuBLAS timed beside the GEMMs for reference. Needs .devcarry
 # from scripts/emit_for_device.sh (hdsc and its libraries). Writes
 # $OUT/hds-tune.json (the cache: commit it as bench/hds-tune.json, which
@@ -13,6 +13,11 @@ for f in bench/tune/*.hds bench/graphs/*.hds; do
     name=$(basename "$f" .hds)
     .devcarry/bin/hdsc tune "$f" -I stdlib --arch=sm_90a --level "${LEVEL:-2}" --cache "$out/hds-tune.json" \
         --sizes "${sizes[$name]:-}" --runtime runtime 2>&1 | tee -a "$out/tune.txt"
+done
+# The f32 example graphs (SIMT schedules) for sm_80, the target they are emitted for.
+for spec in transformer_block:S=1024 resnet_block:N=16; do
+    .devcarry/bin/hdsc tune "examples/${spec%%:*}.hds" -I stdlib --arch=sm_80 --level "${LEVEL:-2}" \
+        --cache "$out/hds-tune.json" --sizes "${spec#*:}" --runtime runtime 2>&1 | tee -a "$out/tune.txt"
 done
 python3 - <<'PY' 2>&1 | tee -a "$out/tune.txt"
 import sys

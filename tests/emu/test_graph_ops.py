@@ -174,7 +174,7 @@ def test_conv2d(stride, pad, out_hw):
     close(out, conv_ref(x, w, stride, pad))
 
 
-@pytest.mark.parametrize("bp", [64, 128])
+@pytest.mark.parametrize("bp", [64, 96, 128])
 def test_conv2d_igemm_tiles(tmp_path, bp):
     """The SIMT convolution's pixel tiles (stdlib/conv2d_igemm.hds) with two
     channel slices (the second partial), two blocks of output channels (the

@@ -8,78 +8,102 @@
 __global__ void __launch_bounds__(256) basic_block_k0_conv2d_mul_add(const float* __restrict__ x,
         const float* __restrict__ w1, const float* __restrict__ s1, const float* __restrict__ t1,
         float* __restrict__ y1, int N) {
-    __shared__ alignas(16) float sa[16][68];  // conv2d_igemm.hds:11
-    __shared__ alignas(16) float sb[16][64];  // conv2d_igemm.hds:12
-    alignas(16) float acc[4][4];  // conv2d_igemm.hds:13
-    const int m0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:14
-    const int o0 = (int)blockIdx.x * 64;  // conv2d_igemm.hds:15
-    const int pixels = N * 784;  // conv2d_igemm.hds:16
-    const int depth = 576;  // conv2d_igemm.hds:17
+    const int WROWS = 4;  // conv2d_igemm.hds:24
+    const int WPASSES = 4;  // conv2d_igemm.hds:25
+    __shared__ alignas(16) float sa[2][16][132];  // conv2d_igemm.hds:26
+    __shared__ alignas(16) float sb[2][16][64];  // conv2d_igemm.hds:27
+    alignas(16) float ra[8];  // conv2d_igemm.hds:28
+    alignas(16) float rb[4];  // conv2d_igemm.hds:29
+    alignas(16) float acc[8][4];  // conv2d_igemm.hds:30
+    alignas(16) float fa[8];  // conv2d_igemm.hds:31
+    alignas(16) float fb[4];  // conv2d_igemm.hds:32
+    const int pix0 = (int)blockIdx.x * 128;  // conv2d_igemm.hds:33
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:34
+    const int pixels = N * 784;  // conv2d_igemm.hds:35
+    const int cslices = 4;  // conv2d_igemm.hds:36
+    const int slices = 9 * cslices;  // conv2d_igemm.hds:37
+    const int gm = pix0 + (int)threadIdx.x % 128;  // conv2d_igemm.hds:40
+    const int kb = (int)threadIdx.x / 128;  // conv2d_igemm.hds:41
+    const int n = gm / 784;  // conv2d_igemm.hds:42
+    const int p = gm / 28 % 28;  // conv2d_igemm.hds:43
+    const int q = gm % 28;  // conv2d_igemm.hds:44
+    const int ow = (int)threadIdx.x % 64;  // conv2d_igemm.hds:45
+    const int kw = (int)threadIdx.x / 64;  // conv2d_igemm.hds:46
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // conv2d_igemm.hds:18
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:48
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:19
-            acc[i][j] = 0.0f;  // conv2d_igemm.hds:20
+        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:49
+            acc[i][j] = 0.0f;  // conv2d_igemm.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // conv2d_igemm.hds:23
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < depth; k0 += 16) {  // conv2d_igemm.hds:24
+    const int tx = (int)threadIdx.x / 16;  // conv2d_igemm.hds:53
+    const int ty = (int)threadIdx.x % 16;
+    for (int t = 0; t < slices + 1; ++t) {  // conv2d_igemm.hds:55
+        const int st = t % 2;  // conv2d_igemm.hds:56
+        if (t < slices) {  // conv2d_igemm.hds:57
+            const int r = t / cslices / 3;  // conv2d_igemm.hds:58
+            const int s = t / cslices % 3;  // conv2d_igemm.hds:59
+            const int c0 = t % cslices * 16;  // conv2d_igemm.hds:60
+            const int h = p + r - 1;  // conv2d_igemm.hds:61
+            const int wi = q + s - 1;  // conv2d_igemm.hds:62
+            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm.hds:63
 #pragma unroll
-        for (int m_r = 0; m_r < 4; ++m_r) {  // conv2d_igemm.hds:25
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            const int gm = m0 + m;  // conv2d_igemm.hds:26
-            const int gk = k0 + k;  // conv2d_igemm.hds:27
-            float v = 0.0f;  // conv2d_igemm.hds:28
-            if (gm < pixels && gk < depth) {  // conv2d_igemm.hds:29
-                const int n = gm / 784;  // conv2d_igemm.hds:30
-                const int p = gm / 28 % 28;  // conv2d_igemm.hds:31
-                const int q = gm % 28;  // conv2d_igemm.hds:32
-                const int c = gk / 9;  // conv2d_igemm.hds:33
-                const int h = p + gk / 3 % 3 - 1;  // conv2d_igemm.hds:34
-                const int wi = q + gk % 3 - 1;  // conv2d_igemm.hds:35
-                if (h >= 0 && h < 28 && wi >= 0 && wi < 28) {  // conv2d_igemm.hds:36
-                    v = x[((n * 64 + c) * 28 + h) * 28 + wi];  // conv2d_igemm.hds:37
-                }
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:64
+                const int c = c0 + kb + i * 2;  // conv2d_igemm.hds:65
+                ra[i] = inside && c < 64 ? x[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm.hds:66
             }
-            sa[k][m] = v;  // conv2d_igemm.hds:40
-        }
 #pragma unroll
-        for (int k_r = 0; k_r < 4; ++k_r) {  // conv2d_igemm.hds:42
-            const int k = k_r * 4 + (int)threadIdx.x / 64;
-            const int o = (int)threadIdx.x % 64;
-            const int gk = k0 + k;  // conv2d_igemm.hds:43
-            sb[k][o] = gk < depth && o0 + o < 64 ? w1[(((o0 + o) * 64 + gk / 9) * 3 + gk / 3 % 3) * 3 + gk % 3] : 0.0f;  // conv2d_igemm.hds:44
-        }
-        __syncthreads();  // conv2d_igemm.hds:46
-#pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // conv2d_igemm.hds:47
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // conv2d_igemm.hds:48
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:49
-                    acc[i][j] += sa[kk][ty * 4 + i] * sb[kk][tx * 4 + j];  // conv2d_igemm.hds:50
-                }
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:68
+                const int c = c0 + kw + i * WROWS;  // conv2d_igemm.hds:69
+                const bool load = kw + i * WROWS < 16 && o0 + ow < 64 && c < 64;  // conv2d_igemm.hds:70
+                rb[i] = load ? w1[(((o0 + ow) * 64 + c) * 3 + r) * 3 + s] : 0.0f;  // conv2d_igemm.hds:71
             }
         }
-        __syncthreads();  // conv2d_igemm.hds:54
+        if (t > 0) {  // conv2d_igemm.hds:74
+            const int b = (t - 1) % 2;  // conv2d_igemm.hds:75
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // conv2d_igemm.hds:76
+                hds::copy<16>(&fa[0], &sa[b][kk][ty * 4]);  // conv2d_igemm.hds:77
+                hds::copy<16>(&fa[4], &sa[b][kk][64 + ty * 4]);  // conv2d_igemm.hds:78
+                hds::copy<16>(&fb[0], &sb[b][kk][tx * 4]);  // conv2d_igemm.hds:79
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:80
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:81
+                        acc[i][j] += fa[i] * fb[j];  // conv2d_igemm.hds:82
+                    }
+                }
+            }
+        }
+        if (t < slices) {  // conv2d_igemm.hds:87
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:88
+                sa[st][kb + i * 2][(int)threadIdx.x % 128] = ra[i];  // conv2d_igemm.hds:89
+            }
+#pragma unroll
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:91
+                if (kw + i * WROWS < 16) {  // conv2d_igemm.hds:92
+                    sb[st][kw + i * WROWS][ow] = rb[i];  // conv2d_igemm.hds:93
+                }
+            }
+        }
+        __syncthreads();  // conv2d_igemm.hds:97
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // conv2d_igemm.hds:56
-        const int gm = m0 + ty * 4 + i;  // conv2d_igemm.hds:57
-        if (gm < pixels) {  // conv2d_igemm.hds:58
-            const int n = gm / 784;  // conv2d_igemm.hds:59
-            const int p = gm / 28 % 28;  // conv2d_igemm.hds:60
-            const int q = gm % 28;  // conv2d_igemm.hds:61
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:99
+        const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:100
+        if (gp < pixels) {  // conv2d_igemm.hds:101
+            const int yn = gp / 784;  // conv2d_igemm.hds:102
+            const int yp = gp / 28 % 28;  // conv2d_igemm.hds:103
+            const int yq = gp % 28;  // conv2d_igemm.hds:104
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:62
-                const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:63
-                if (o < 64) {  // conv2d_igemm.hds:64
-                    const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:65
+            for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:105
+                const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:106
+                if (o < 64) {  // conv2d_igemm.hds:107
+                    const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:108
                     const float mul_3 = conv2d_3 * s1[o];
                     const float add_3 = mul_3 + t1[o];
-                    y1[((n * 64 + o) * 28 + p) * 28 + q] = fmaxf(add_3, 0.0f);
+                    y1[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
                 }
             }
         }
@@ -90,79 +114,103 @@ __global__ void __launch_bounds__(256) basic_block_k0_conv2d_mul_add(const float
 __global__ void __launch_bounds__(256) basic_block_k1_conv2d_mul_add(const float* __restrict__ y1,
         const float* __restrict__ w2, const float* __restrict__ s2, const float* __restrict__ t2,
         const float* __restrict__ x, float* __restrict__ out, int N) {
-    __shared__ alignas(16) float sa[16][68];  // conv2d_igemm.hds:11
-    __shared__ alignas(16) float sb[16][64];  // conv2d_igemm.hds:12
-    alignas(16) float acc[4][4];  // conv2d_igemm.hds:13
-    const int m0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:14
-    const int o0 = (int)blockIdx.x * 64;  // conv2d_igemm.hds:15
-    const int pixels = N * 784;  // conv2d_igemm.hds:16
-    const int depth = 576;  // conv2d_igemm.hds:17
+    const int WROWS = 4;  // conv2d_igemm.hds:24
+    const int WPASSES = 4;  // conv2d_igemm.hds:25
+    __shared__ alignas(16) float sa[2][16][132];  // conv2d_igemm.hds:26
+    __shared__ alignas(16) float sb[2][16][64];  // conv2d_igemm.hds:27
+    alignas(16) float ra[8];  // conv2d_igemm.hds:28
+    alignas(16) float rb[4];  // conv2d_igemm.hds:29
+    alignas(16) float acc[8][4];  // conv2d_igemm.hds:30
+    alignas(16) float fa[8];  // conv2d_igemm.hds:31
+    alignas(16) float fb[4];  // conv2d_igemm.hds:32
+    const int pix0 = (int)blockIdx.x * 128;  // conv2d_igemm.hds:33
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:34
+    const int pixels = N * 784;  // conv2d_igemm.hds:35
+    const int cslices = 4;  // conv2d_igemm.hds:36
+    const int slices = 9 * cslices;  // conv2d_igemm.hds:37
+    const int gm = pix0 + (int)threadIdx.x % 128;  // conv2d_igemm.hds:40
+    const int kb = (int)threadIdx.x / 128;  // conv2d_igemm.hds:41
+    const int n = gm / 784;  // conv2d_igemm.hds:42
+    const int p = gm / 28 % 28;  // conv2d_igemm.hds:43
+    const int q = gm % 28;  // conv2d_igemm.hds:44
+    const int ow = (int)threadIdx.x % 64;  // conv2d_igemm.hds:45
+    const int kw = (int)threadIdx.x / 64;  // conv2d_igemm.hds:46
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // conv2d_igemm.hds:18
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:48
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:19
-            acc[i][j] = 0.0f;  // conv2d_igemm.hds:20
+        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:49
+            acc[i][j] = 0.0f;  // conv2d_igemm.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // conv2d_igemm.hds:23
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < depth; k0 += 16) {  // conv2d_igemm.hds:24
+    const int tx = (int)threadIdx.x / 16;  // conv2d_igemm.hds:53
+    const int ty = (int)threadIdx.x % 16;
+    for (int t = 0; t < slices + 1; ++t) {  // conv2d_igemm.hds:55
+        const int st = t % 2;  // conv2d_igemm.hds:56
+        if (t < slices) {  // conv2d_igemm.hds:57
+            const int r = t / cslices / 3;  // conv2d_igemm.hds:58
+            const int s = t / cslices % 3;  // conv2d_igemm.hds:59
+            const int c0 = t % cslices * 16;  // conv2d_igemm.hds:60
+            const int h = p + r - 1;  // conv2d_igemm.hds:61
+            const int wi = q + s - 1;  // conv2d_igemm.hds:62
+            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm.hds:63
 #pragma unroll
-        for (int m_r = 0; m_r < 4; ++m_r) {  // conv2d_igemm.hds:25
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            const int gm = m0 + m;  // conv2d_igemm.hds:26
-            const int gk = k0 + k;  // conv2d_igemm.hds:27
-            float v = 0.0f;  // conv2d_igemm.hds:28
-            if (gm < pixels && gk < depth) {  // conv2d_igemm.hds:29
-                const int n = gm / 784;  // conv2d_igemm.hds:30
-                const int p = gm / 28 % 28;  // conv2d_igemm.hds:31
-                const int q = gm % 28;  // conv2d_igemm.hds:32
-                const int c = gk / 9;  // conv2d_igemm.hds:33
-                const int h = p + gk / 3 % 3 - 1;  // conv2d_igemm.hds:34
-                const int wi = q + gk % 3 - 1;  // conv2d_igemm.hds:35
-                if (h >= 0 && h < 28 && wi >= 0 && wi < 28) {  // conv2d_igemm.hds:36
-                    v = y1[((n * 64 + c) * 28 + h) * 28 + wi];  // conv2d_igemm.hds:37
-                }
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:64
+                const int c = c0 + kb + i * 2;  // conv2d_igemm.hds:65
+                ra[i] = inside && c < 64 ? y1[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm.hds:66
             }
-            sa[k][m] = v;  // conv2d_igemm.hds:40
-        }
 #pragma unroll
-        for (int k_r = 0; k_r < 4; ++k_r) {  // conv2d_igemm.hds:42
-            const int k = k_r * 4 + (int)threadIdx.x / 64;
-            const int o = (int)threadIdx.x % 64;
-            const int gk = k0 + k;  // conv2d_igemm.hds:43
-            sb[k][o] = gk < depth && o0 + o < 64 ? w2[(((o0 + o) * 64 + gk / 9) * 3 + gk / 3 % 3) * 3 + gk % 3] : 0.0f;  // conv2d_igemm.hds:44
-        }
-        __syncthreads();  // conv2d_igemm.hds:46
-#pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // conv2d_igemm.hds:47
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // conv2d_igemm.hds:48
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:49
-                    acc[i][j] += sa[kk][ty * 4 + i] * sb[kk][tx * 4 + j];  // conv2d_igemm.hds:50
-                }
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:68
+                const int c = c0 + kw + i * WROWS;  // conv2d_igemm.hds:69
+                const bool load = kw + i * WROWS < 16 && o0 + ow < 64 && c < 64;  // conv2d_igemm.hds:70
+                rb[i] = load ? w2[(((o0 + ow) * 64 + c) * 3 + r) * 3 + s] : 0.0f;  // conv2d_igemm.hds:71
             }
         }
-        __syncthreads();  // conv2d_igemm.hds:54
+        if (t > 0) {  // conv2d_igemm.hds:74
+            const int b = (t - 1) % 2;  // conv2d_igemm.hds:75
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // conv2d_igemm.hds:76
+                hds::copy<16>(&fa[0], &sa[b][kk][ty * 4]);  // conv2d_igemm.hds:77
+                hds::copy<16>(&fa[4], &sa[b][kk][64 + ty * 4]);  // conv2d_igemm.hds:78
+                hds::copy<16>(&fb[0], &sb[b][kk][tx * 4]);  // conv2d_igemm.hds:79
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:80
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:81
+                        acc[i][j] += fa[i] * fb[j];  // conv2d_igemm.hds:82
+                    }
+                }
+            }
+        }
+        if (t < slices) {  // conv2d_igemm.hds:87
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:88
+                sa[st][kb + i * 2][(int)threadIdx.x % 128] = ra[i];  // conv2d_igemm.hds:89
+            }
+#pragma unroll
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:91
+                if (kw + i * WROWS < 16) {  // conv2d_igemm.hds:92
+                    sb[st][kw + i * WROWS][ow] = rb[i];  // conv2d_igemm.hds:93
+                }
+            }
+        }
+        __syncthreads();  // conv2d_igemm.hds:97
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // conv2d_igemm.hds:56
-        const int gm = m0 + ty * 4 + i;  // conv2d_igemm.hds:57
-        if (gm < pixels) {  // conv2d_igemm.hds:58
-            const int n = gm / 784;  // conv2d_igemm.hds:59
-            const int p = gm / 28 % 28;  // conv2d_igemm.hds:60
-            const int q = gm % 28;  // conv2d_igemm.hds:61
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:99
+        const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:100
+        if (gp < pixels) {  // conv2d_igemm.hds:101
+            const int yn = gp / 784;  // conv2d_igemm.hds:102
+            const int yp = gp / 28 % 28;  // conv2d_igemm.hds:103
+            const int yq = gp % 28;  // conv2d_igemm.hds:104
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:62
-                const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:63
-                if (o < 64) {  // conv2d_igemm.hds:64
-                    const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:65
+            for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:105
+                const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:106
+                if (o < 64) {  // conv2d_igemm.hds:107
+                    const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:108
                     const float mul_2_2 = conv2d_2_2 * s2[o];
                     const float y2_2 = mul_2_2 + t2[o];
-                    const float add_2_2 = y2_2 + x[((n * 64 + o) * 28 + p) * 28 + q];
-                    out[((n * 64 + o) * 28 + p) * 28 + q] = fmaxf(add_2_2, 0.0f);
+                    const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];
+                    out[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
                 }
             }
         }
@@ -203,13 +251,13 @@ cudaError_t basic_block_run(const float* x, const float* w1, const float* s1, co
     float* y1 = reinterpret_cast<float*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // conv2d+mul+add+relu (resnet_block.hds:11)
-    if ((((long long)N * 784 + 63) / 64) > 65535LL) return cudaErrorInvalidConfiguration;
-    basic_block_k0_conv2d_mul_add<<<dim3((unsigned)(1), (unsigned)(((long long)N * 784 + 63) / 64), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    if ((((long long)N * 784 + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    basic_block_k0_conv2d_mul_add<<<dim3((unsigned)(((long long)N * 784 + 127) / 128), (unsigned)(1), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, w1, s1, t1, y1, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // conv2d+mul+add+add+relu (resnet_block.hds:12)
-    if ((((long long)N * 784 + 63) / 64) > 65535LL) return cudaErrorInvalidConfiguration;
-    basic_block_k1_conv2d_mul_add<<<dim3((unsigned)(1), (unsigned)(((long long)N * 784 + 63) / 64), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    if ((((long long)N * 784 + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    basic_block_k1_conv2d_mul_add<<<dim3((unsigned)(((long long)N * 784 + 127) / 128), (unsigned)(1), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             y1, w2, s2, t2, x, out, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
