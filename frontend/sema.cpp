@@ -266,7 +266,8 @@ void Sema::check_kernel(KernelDecl& k) {
     check_no_defaults(k.params);
     ScopeGuard guard(*this);
     kernel_ = &k;
-    shared_bytes_ = 0;
+    shared_arrays_.clear();
+    sm90_calls_ = false;
     for (Param& p : k.params) {
         ScalarType t = ScalarType::F32;
         resolve_scalar(p.type.scalar, p.type.scalar_range, &t);
@@ -296,7 +297,10 @@ void Sema::check_kernel(KernelDecl& k) {
     if (constant && threads > 1024) diags_.error(DiagId::block_too_large, k.block_range, threads);
     if (k.cluster) check_cluster(*k.cluster);
     check_block(*k.body, false);
-    if (shared_bytes_ > 232448) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared_bytes_);
+    // As the emitted code lays them out: 16-byte aligned, 1024 with TMA / wgmma / clusters.
+    int64_t align = sm90_calls_ || k.cluster ? 1024 : 16, shared = 0;
+    for (int64_t n : shared_arrays_) shared += (n + align - 1) / align * align;
+    if (shared > 232448) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared);
     kernel_ = nullptr;
     block_dims_.clear();
 }

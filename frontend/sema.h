@@ -89,8 +89,9 @@ class Sema {
     // Per function being checked.
     KernelDecl* kernel_ = nullptr;
     DeviceFnDecl* fn_ = nullptr;
-    std::vector<int64_t> block_dims_;  // constant block sizes (0 when symbolic)
-    int64_t shared_bytes_ = 0;
+    std::vector<int64_t> block_dims_;     // constant block sizes (0 when symbolic)
+    std::vector<int64_t> shared_arrays_;  // bytes of each shared array of the kernel
+    bool sm90_calls_ = false;             // it calls sm_90 built-ins (1024-byte aligned shared arrays)
     int loop_depth_ = 0;
 
     friend class ScopeGuard;
