@@ -68,10 +68,6 @@ std::vector<Operand> operands(Builtin b) {
         }
         case Builtin::MbarrierArriveCluster:
             return {kBarrier, {MemSpace::None, "int", false, "an integer block rank in the cluster"}};
-        case Builtin::CopyFromBlock16:
-            return {{MemSpace::Register, "any", true, "a register element (16 bytes of them)"},
-                    {MemSpace::Shared, "same", false, "a shared element of the same type (16-byte aligned)"},
-                    {MemSpace::None, "int", false, "an integer block rank in the cluster"}};
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256:
@@ -95,7 +91,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     std::vector<Operand> ops = operands(b.id);
     std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
     size_t reference = b.id == Builtin::Mma16816 || builtin_min_arch(b.id) == 90 ? 1 : 0;  // the operand that gives it
-    if (is_tma_load(b.id) || b.id == Builtin::CopyFromBlock16) reference = 0;
+    if (is_tma_load(b.id)) reference = 0;
     std::vector<const Symbol*> refs(ops.size(), nullptr);  // the buffers the references point into
     bool ok = true;
     for (size_t i = 0; i < ops.size(); ++i) {

@@ -49,7 +49,6 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::LdMatrixX4:
         case Builtin::LdMatrixX4Trans:
         case Builtin::CpAsync16:
-        case Builtin::CopyFromBlock16:
         case Builtin::Copy4:
         case Builtin::Copy8:
         case Builtin::Copy16:

@@ -82,8 +82,6 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
             return fmt::format("hds::mbarrier_arrive_cluster(&{}, {})", args[0], args[1]);
         case Builtin::ClusterSync:
             return "hds::cluster_sync()";
-        case Builtin::CopyFromBlock16:
-            return fmt::format("hds::copy_16_from_block(&{}, &{}, {})", args[0], args[1], args[2]);
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256: {

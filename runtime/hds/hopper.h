@@ -147,22 +147,6 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
-// dst[0..16 bytes) = the 16 bytes at src's offset in the shared memory of
-// block `rank` of the cluster (distributed shared memory). Order the other
-// block's stores before it with a cluster barrier (cluster_sync).
-__device__ __forceinline__ void copy_16_from_block(void* dst, const void* src, int rank) {
-    HDS_SM90_ONLY
-#if HDS_SM90_ASM
-    unsigned* d = static_cast<unsigned*>(dst);
-    asm volatile(
-        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %4, %5;\n"
-        "ld.shared::cluster.v4.u32 {%0, %1, %2, %3}, [remote];\n}\n"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-        : "r"(detail::smem_addr(src)), "r"(rank)
-        : "memory");
-#endif
-}
-
 // Host: the tensor map of a row-major rows x cols tensor read in boxes of
 // box_rows x box_cols with the swizzle of the box's row width (32, 64 or 128
 // bytes). cudaErrorInvalidValue when the base is not 16-byte aligned or the row

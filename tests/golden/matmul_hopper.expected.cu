@@ -6,7 +6,7 @@
 #error "generated for sm_90a: compile with -gencode=arch=compute_90a,code=sm_90a"
 #endif
 
-// kernel matmul_wgmma_f16 (matmul_wgmma.hds:39)
+// kernel matmul_wgmma_f16 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restrict__ a,
                                                            const __half* __restrict__ b,
                                                            __half* __restrict__ c, int M, int K,
@@ -14,117 +14,107 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                                                            const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                            const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:51
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:59
-    const int rank = 0;  // matmul_wgmma.hds:63
-    const int krank = 0;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x;  // matmul_wgmma.hds:66
-    const int kshare = ktiles;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:74
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:81
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 4;  // matmul_wgmma.hds:95
-                    if (it >= 4) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:97
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:101
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:103
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:109
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[128];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:127
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[128];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 4;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:139
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:140
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:110
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 1) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:148
+                hds::wgmma_commit();  // matmul_wgmma.hds:115
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
                 }
-                it += 1;  // matmul_wgmma.hds:153
+                it += 1;  // matmul_wgmma.hds:124
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 1) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:158
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
+            if (t < 1) {  // matmul_wgmma.hds:127
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
+            const int lane = t % 32;  // matmul_wgmma.hds:140
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:193
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:141
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __half v = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                }
+                __syncwarp();  // matmul_wgmma.hds:145
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
+                        if (m < M && n < N) {  // matmul_wgmma.hds:150
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:208
                 }
+                __syncwarp();  // matmul_wgmma.hds:155
             }
         }
     }
 }
 
-// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:39)
+// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16* __restrict__ a,
                                                             const __nv_bfloat16* __restrict__ b,
                                                             __nv_bfloat16* __restrict__ c, int M,
@@ -132,759 +122,423 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                                                             const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                             const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:51
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:59
-    const int rank = 0;  // matmul_wgmma.hds:63
-    const int krank = 0;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x;  // matmul_wgmma.hds:66
-    const int kshare = ktiles;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:74
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:81
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 4;  // matmul_wgmma.hds:95
-                    if (it >= 4) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:97
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:101
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:103
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:109
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[128];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:127
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[128];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 4;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:139
-                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:140
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:110
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 1) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:148
+                hds::wgmma_commit();  // matmul_wgmma.hds:115
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
                 }
-                it += 1;  // matmul_wgmma.hds:153
+                it += 1;  // matmul_wgmma.hds:124
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 1) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:158
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
+            if (t < 1) {  // matmul_wgmma.hds:127
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
+            const int lane = t % 32;  // matmul_wgmma.hds:140
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:193
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:141
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __nv_bfloat16 v = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                }
+                __syncwarp();  // matmul_wgmma.hds:145
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
+                        if (m < M && n < N) {  // matmul_wgmma.hds:150
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:208
                 }
+                __syncwarp();  // matmul_wgmma.hds:155
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:39)
+// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:51
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:59
-    const int rank = 0;  // matmul_wgmma.hds:63
-    const int krank = 0;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x;  // matmul_wgmma.hds:66
-    const int kshare = ktiles;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:74
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:81
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 4;  // matmul_wgmma.hds:95
-                    if (it >= 4) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:97
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:101
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:103
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:109
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[64];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:127
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[64];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 4;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:139
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:140
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:110
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 1) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:148
+                hds::wgmma_commit();  // matmul_wgmma.hds:115
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
                 }
-                it += 1;  // matmul_wgmma.hds:153
+                it += 1;  // matmul_wgmma.hds:124
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 1) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:158
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
+            if (t < 1) {  // matmul_wgmma.hds:127
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
+            const int lane = t % 32;  // matmul_wgmma.hds:140
 #pragma unroll
-                for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:193
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:141
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __half v = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                }
+                __syncwarp();  // matmul_wgmma.hds:145
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
+                        if (m < M && n < N) {  // matmul_wgmma.hds:150
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:208
                 }
+                __syncwarp();  // matmul_wgmma.hds:155
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_n64 (matmul_wgmma.hds:39)
+// kernel matmul_wgmma_f16_n64 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:51
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:59
-    const int rank = 0;  // matmul_wgmma.hds:63
-    const int krank = 0;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x;  // matmul_wgmma.hds:66
-    const int kshare = ktiles;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:74
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:45
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    __syncthreads();  // matmul_wgmma.hds:81
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 4;  // matmul_wgmma.hds:95
-                    if (it >= 4) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:97
+    __syncthreads();  // matmul_wgmma.hds:58
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
+                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:101
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:103
+                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:78
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
                     }
-                    it += 1;  // matmul_wgmma.hds:109
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[32];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:127
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[32];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 4;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:137
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:108
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 1) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:148
+                hds::wgmma_commit();  // matmul_wgmma.hds:115
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
+                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
                 }
-                it += 1;  // matmul_wgmma.hds:153
+                it += 1;  // matmul_wgmma.hds:124
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 1) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:158
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
+            if (t < 1) {  // matmul_wgmma.hds:127
+                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
+            const int lane = t % 32;  // matmul_wgmma.hds:140
 #pragma unroll
-                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:193
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:141
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __half v = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                }
+                __syncwarp();  // matmul_wgmma.hds:145
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
+                        if (m < M && n < N) {  // matmul_wgmma.hds:150
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:208
                 }
+                __syncwarp();  // matmul_wgmma.hds:155
             }
         }
     }
 }
 
-// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:39)
+// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:31)
 __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma_c2_f16(
         const __half* __restrict__ a, const __half* __restrict__ b, __half* __restrict__ c, int M,
         int K, int N, const __grid_constant__ CUtensorMap tmap_a_128x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:51
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:59
-    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:63
-    const int krank = 0;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x / 2 * 2 + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x;  // matmul_wgmma.hds:66
-    const int kshare = ktiles;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:74
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
+    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:44
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
+    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:46
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
+        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
+            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:51
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
+        hds::fence_barrier_init();  // matmul_wgmma.hds:53
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:79
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 4;  // matmul_wgmma.hds:95
-                    if (it >= 4) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:97
+    hds::cluster_sync();  // matmul_wgmma.hds:56
+    if (wg == 0) {  // matmul_wgmma.hds:64
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
+            int it = 0;  // matmul_wgmma.hds:67
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
+                    const int s = it % 4;  // matmul_wgmma.hds:72
+                    if (it >= 4) {  // matmul_wgmma.hds:73
+                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:101
-                        if (j % 2 == rank) {  // matmul_wgmma.hds:104
-                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3 << krank * 2);  // matmul_wgmma.hds:105
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
+                        if (j % 2 == rank) {  // matmul_wgmma.hds:81
+                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:82
                         }
                     }
-                    it += 1;  // matmul_wgmma.hds:109
+                    it += 1;  // matmul_wgmma.hds:86
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[128];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:127
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
+        alignas(16) float acc[128];  // matmul_wgmma.hds:92
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
+        int it = 0;  // matmul_wgmma.hds:95
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
+                acc[i] = 0.0f;  // matmul_wgmma.hds:100
             }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 4;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
+                const int s = it % 4;  // matmul_wgmma.hds:103
+                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
+                hds::wgmma_fence();  // matmul_wgmma.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:139
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:140
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:110
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 2) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], krank * 2 + t);  // matmul_wgmma.hds:150
+                hds::wgmma_commit();  // matmul_wgmma.hds:115
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
+                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:117
+                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:121
                 }
-                it += 1;  // matmul_wgmma.hds:153
+                it += 1;  // matmul_wgmma.hds:124
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 2) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], krank * 2 + t);  // matmul_wgmma.hds:160
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
+            if (t < 2) {  // matmul_wgmma.hds:127
+                hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:131
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
+            const int lane = t % 32;  // matmul_wgmma.hds:140
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:193
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:141
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __half v = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                }
+                __syncwarp();  // matmul_wgmma.hds:145
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
+                        if (m < M && n < N) {  // matmul_wgmma.hds:150
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:208
                 }
+                __syncwarp();  // matmul_wgmma.hds:155
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:214
-}
-
-// kernel matmul_wgmma_k4_f16 (matmul_wgmma.hds:39)
-__global__ void __launch_bounds__(384, 1) __cluster_dims__(4, 1, 1) matmul_wgmma_k4_f16(
-        const __half* __restrict__ a, const __half* __restrict__ b, __half* __restrict__ c, int M,
-        int K, int N, const __grid_constant__ CUtensorMap tmap_a_128x64,
-        const __grid_constant__ CUtensorMap tmap_b_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:51
-    const int RQ = 4;  // matmul_wgmma.hds:54
-    auto& red = *reinterpret_cast<float (*)[4][256][4]>(hds_dynamic_smem + 151552);  // matmul_wgmma.hds:55
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:59
-    const int rank = 0;  // matmul_wgmma.hds:63
-    const int krank = (int)blockIdx.x % 4;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x / 4 + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x / 4;  // matmul_wgmma.hds:66
-    const int kshare = (ktiles + 3) / 4;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:74
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
-    }
-    hds::cluster_sync();  // matmul_wgmma.hds:79
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 4;  // matmul_wgmma.hds:95
-                    if (it >= 4) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:97
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:101
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:103
-                    }
-                    it += 1;  // matmul_wgmma.hds:109
-                }
-            }
-#pragma unroll
-            for (int r = 0; r < 8; ++r) {  // matmul_wgmma.hds:113
-                hds::cluster_sync();  // matmul_wgmma.hds:114
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[64];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        alignas(16) float part[4];  // matmul_wgmma.hds:123
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:127
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
-            }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 4;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:139
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:140
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 1) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:148
-                }
-                it += 1;  // matmul_wgmma.hds:153
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 1) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:158
-            }
-            const int ct = (wg - 1) * 128 + t;  // matmul_wgmma.hds:164
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {  // matmul_wgmma.hds:165
-                if (krank > 0) {  // matmul_wgmma.hds:166
-#pragma unroll
-                    for (int j = 0; j < RQ; ++j) {  // matmul_wgmma.hds:167
-                        hds::copy<16>(&red[j][ct][0], &acc[(r * RQ + j) * 4]);  // matmul_wgmma.hds:168
-                    }
-                }
-                hds::cluster_sync();  // matmul_wgmma.hds:171
-                if (krank == 0) {  // matmul_wgmma.hds:172
-#pragma unroll
-                    for (int src = 1; src < 4; ++src) {  // matmul_wgmma.hds:173
-#pragma unroll
-                        for (int j = 0; j < RQ; ++j) {  // matmul_wgmma.hds:174
-                            hds::copy_16_from_block(&part[0], &red[j][ct][0], src + rank);  // matmul_wgmma.hds:175
-#pragma unroll
-                            for (int e = 0; e < 4; ++e) {  // matmul_wgmma.hds:176
-                                acc[(r * RQ + j) * 4 + e] += part[e];  // matmul_wgmma.hds:177
-                            }
-                        }
-                    }
-                }
-                hds::cluster_sync();  // matmul_wgmma.hds:182
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
-#pragma unroll
-                for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:193
-#pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __half v = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
-                        }
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:208
-                }
-            }
-        }
-    }
-    hds::cluster_sync();  // matmul_wgmma.hds:214
-}
-
-// kernel matmul_wgmma_c2k2_f16 (matmul_wgmma.hds:39)
-__global__ void __launch_bounds__(256, 1) __cluster_dims__(4, 1, 1) matmul_wgmma_c2k2_f16(
-        const __half* __restrict__ a, const __half* __restrict__ b, __half* __restrict__ c, int M,
-        int K, int N, const __grid_constant__ CUtensorMap tmap_a_64x64,
-        const __grid_constant__ CUtensorMap tmap_b_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:47
-    auto& sb = *reinterpret_cast<__half (*)[3][1][64][64]>(hds_dynamic_smem + 24576);  // matmul_wgmma.hds:48
-    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:49
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 50176);  // matmul_wgmma.hds:50
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 51200);  // matmul_wgmma.hds:51
-    const int RQ = 4;  // matmul_wgmma.hds:54
-    auto& red = *reinterpret_cast<float (*)[4][128][4]>(hds_dynamic_smem + 60416);  // matmul_wgmma.hds:55
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:56
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:57
-    const int mtiles = (M + 127) / 128 * 2;  // matmul_wgmma.hds:58
-    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:59
-    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:63
-    const int krank = (int)blockIdx.x / 2 % 2;  // matmul_wgmma.hds:64
-    const int first = (int)blockIdx.x / 4 * 2 + rank;  // matmul_wgmma.hds:65
-    const int stride = (int)gridDim.x / 2;  // matmul_wgmma.hds:66
-    const int kshare = (ktiles + 1) / 2;  // matmul_wgmma.hds:67
-    const int kbegin = min(ktiles, krank * kshare);  // matmul_wgmma.hds:68
-    const int kend = min(ktiles, kbegin + kshare);  // matmul_wgmma.hds:69
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-        for (int s = 0; s < 3; ++s) {  // matmul_wgmma.hds:72
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:73
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:74
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:76
-    }
-    hds::cluster_sync();  // matmul_wgmma.hds:79
-    if (wg == 0) {  // matmul_wgmma.hds:87
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:88
-        int it = 0;  // matmul_wgmma.hds:89
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:90
-            if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:91
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:92
-                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:93
-                for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:94
-                    const int s = it % 3;  // matmul_wgmma.hds:95
-                    if (it >= 3) {  // matmul_wgmma.hds:96
-                        hds::mbarrier_wait(&empty[s], (it / 3 + 1) % 2);  // matmul_wgmma.hds:97
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:99
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:100
-#pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:101
-                        if (j == rank) {  // matmul_wgmma.hds:104
-                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3 << krank * 2);  // matmul_wgmma.hds:105
-                        }
-                    }
-                    it += 1;  // matmul_wgmma.hds:109
-                }
-            }
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {  // matmul_wgmma.hds:113
-                hds::cluster_sync();  // matmul_wgmma.hds:114
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:119
-        alignas(16) float acc[32];  // matmul_wgmma.hds:120
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:121
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:122
-        alignas(16) float part[4];  // matmul_wgmma.hds:123
-        int it = 0;  // matmul_wgmma.hds:124
-        for (int tile = first; tile < tiles; tile += stride) {  // matmul_wgmma.hds:125
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:126
-            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:127
-#pragma unroll
-            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:128
-                acc[i] = 0.0f;  // matmul_wgmma.hds:129
-            }
-            for (int kt = kbegin; kt < kend; ++kt) {  // matmul_wgmma.hds:131
-                const int s = it % 3;  // matmul_wgmma.hds:132
-                hds::mbarrier_wait(&full[s], it / 3 % 2);  // matmul_wgmma.hds:133
-                hds::wgmma_fence();  // matmul_wgmma.hds:134
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:135
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:137
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:144
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:145
-                if (kt > kbegin && t < 2) {  // matmul_wgmma.hds:146
-                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % 3], krank * 2 + t);  // matmul_wgmma.hds:150
-                }
-                it += 1;  // matmul_wgmma.hds:153
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:155
-            if (kend > kbegin && t < 2) {  // matmul_wgmma.hds:156
-                hds::mbarrier_arrive_cluster(&empty[(it - 1) % 3], krank * 2 + t);  // matmul_wgmma.hds:160
-            }
-            const int ct = (wg - 1) * 128 + t;  // matmul_wgmma.hds:164
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {  // matmul_wgmma.hds:165
-                if (krank > 0) {  // matmul_wgmma.hds:166
-#pragma unroll
-                    for (int j = 0; j < RQ; ++j) {  // matmul_wgmma.hds:167
-                        hds::copy<16>(&red[j][ct][0], &acc[(r * RQ + j) * 4]);  // matmul_wgmma.hds:168
-                    }
-                }
-                hds::cluster_sync();  // matmul_wgmma.hds:171
-                if (krank == 0) {  // matmul_wgmma.hds:172
-#pragma unroll
-                    for (int src = 1; src < 2; ++src) {  // matmul_wgmma.hds:173
-#pragma unroll
-                        for (int j = 0; j < RQ; ++j) {  // matmul_wgmma.hds:174
-                            hds::copy_16_from_block(&part[0], &red[j][ct][0], src * 2 + rank);  // matmul_wgmma.hds:175
-#pragma unroll
-                            for (int e = 0; e < 4; ++e) {  // matmul_wgmma.hds:176
-                                acc[(r * RQ + j) * 4 + e] += part[e];  // matmul_wgmma.hds:177
-                            }
-                        }
-                    }
-                }
-                hds::cluster_sync();  // matmul_wgmma.hds:182
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:190
-            const int lane = t % 32;  // matmul_wgmma.hds:191
-            if (krank == 0) {  // matmul_wgmma.hds:192
-#pragma unroll
-                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:193
-#pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:194
-                        const __half v = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:195
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = v;  // matmul_wgmma.hds:196
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:198
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:199
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:200
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:201
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:202
-                            if (m < M && n < N) {  // matmul_wgmma.hds:203
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:204
-                            }
-                        }
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:208
-                }
-            }
-        }
-    }
-    hds::cluster_sync();  // matmul_wgmma.hds:214
+    hds::cluster_sync();  // matmul_wgmma.hds:160
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
@@ -1042,74 +696,6 @@ cudaError_t launch_matmul_wgmma_c2_f16(const __half* a, const __half* b, __half*
     if (attr != cudaSuccess) return attr;
     matmul_wgmma_c2_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
-    return cudaGetLastError();
-}
-
-cudaError_t launch_matmul_wgmma_k4_f16(const __half* a, const __half* b, __half* c, int M, int K,
-                                       int N, cudaStream_t stream) {
-    // sizes must be positive
-    if (M <= 0 || K <= 0 || N <= 0)
-        return cudaErrorInvalidValue;
-    // tensors must not be null
-    if (a == nullptr || b == nullptr || c == nullptr)
-        return cudaErrorInvalidValue;
-    // tensors are indexed with 32-bit arithmetic
-    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
-        (long long)M * (long long)N > 2147483647LL)
-        return cudaErrorInvalidValue;
-    const long long grid[3] = {((long long)M + 127) / 128 * (((long long)N + 127) / 128) * 4, 1, 1};
-    const long long block[3] = {384, 1, 1};
-    // grid limits
-    if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
-        grid[2] > 65535)
-        return cudaErrorInvalidConfiguration;
-    // whole clusters of 4 blocks
-    if (grid[0] % 4 != 0)
-        return cudaErrorInvalidConfiguration;
-    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)
-    CUtensorMap tmap_a_128x64;  // a in boxes of 128 x 64
-    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
-    CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
-    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 167936 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_k4_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 167936);
-    if (attr != cudaSuccess) return attr;
-    matmul_wgmma_k4_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 167936, stream>>>(
-            a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
-    return cudaGetLastError();
-}
-
-cudaError_t launch_matmul_wgmma_c2k2_f16(const __half* a, const __half* b, __half* c, int M, int K,
-                                         int N, cudaStream_t stream) {
-    // sizes must be positive
-    if (M <= 0 || K <= 0 || N <= 0)
-        return cudaErrorInvalidValue;
-    // tensors must not be null
-    if (a == nullptr || b == nullptr || c == nullptr)
-        return cudaErrorInvalidValue;
-    // tensors are indexed with 32-bit arithmetic
-    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
-        (long long)M * (long long)N > 2147483647LL)
-        return cudaErrorInvalidValue;
-    const long long grid[3] = {min((long long)(132), (long long)(((long long)M + 127) / 128 * 2 * (((long long)N + 63) / 64) * 2)), 1, 1};
-    const long long block[3] = {256, 1, 1};
-    // grid limits
-    if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
-        grid[2] > 65535)
-        return cudaErrorInvalidConfiguration;
-    // whole clusters of 4 blocks
-    if (grid[0] % 4 != 0)
-        return cudaErrorInvalidConfiguration;
-    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)
-    CUtensorMap tmap_a_64x64;  // a in boxes of 64 x 64
-    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
-    CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
-    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 68608 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_c2k2_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 68608);
-    if (attr != cudaSuccess) return attr;
-    matmul_wgmma_c2k2_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 68608, stream>>>(
-            a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
 

@@ -32,12 +32,4 @@ cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half
 cudaError_t launch_matmul_wgmma_c2_f16(const __half* a, const __half* b, __half* c, int M, int K,
                                        int N, cudaStream_t stream = 0);
 
-// Launches kernel `matmul_wgmma_k4_f16`: grid((M + 127) / 128 * ((N + 127) / 128) * 4), block(384).
-cudaError_t launch_matmul_wgmma_k4_f16(const __half* a, const __half* b, __half* c, int M, int K,
-                                       int N, cudaStream_t stream = 0);
-
-// Launches kernel `matmul_wgmma_c2k2_f16`: grid(min(132, (M + 127) / 128 * 2 * ((N + 63) / 64) * 2)), block(256).
-cudaError_t launch_matmul_wgmma_c2k2_f16(const __half* a, const __half* b, __half* c, int M, int K,
-                                         int N, cudaStream_t stream = 0);
-
 }  // extern "C"
