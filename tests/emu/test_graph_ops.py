@@ -174,14 +174,17 @@ def test_conv2d(stride, pad, out_hw):
     close(out, conv_ref(x, w, stride, pad))
 
 
-@pytest.mark.parametrize("bp", [64, 96, 128])
-def test_conv2d_igemm_tiles(tmp_path, bp):
-    """The SIMT convolution's pixel tiles (stdlib/conv2d_igemm.hds) with two
-    channel slices (the second partial), two blocks of output channels (the
-    second partial) and a partial block of pixels, padding and stride 2."""
+@pytest.mark.parametrize("bp,tc,kg", [(64, 4, 1), (96, 4, 1), (128, 4, 1), (96, 8, 1), (128, 8, 1), (96, 8, 2),
+                                      (128, 4, 2), (64, 8, 4)])
+def test_conv2d_igemm_tiles(tmp_path, bp, tc, kg):
+    """The SIMT convolution's tiles (stdlib/conv2d_igemm.hds: pixels per block,
+    channels per thread, k-groups; 96 threads load weights with 64 of them)
+    with three channel slices (the third partial: 27 slices at 3 x 3, so with two
+    k-groups the second group's last step is empty), two blocks of output
+    channels (the second partial), a partial block of pixels, padding, stride 2."""
     src = tmp_path / "cv.hds"
-    src.write_text(f'import "conv2d_igemm.hds";\nkernel cv = conv2d_igemm<f32, 2, 1, {bp}>;\n')
-    x, w = f32(3, 19, 17, 20), f32(70, 19, 3, 3)
+    src.write_text(f'import "conv2d_igemm.hds";\nkernel cv = conv2d_igemm<f32, 2, 1, {bp}, {tc}, {kg}>;\n')
+    x, w = f32(3, 35, 17, 20), f32(70, 35, 3, 3)
     y = emulator.run(src, "cv", {"x": x, "w": w}, ["y"], sizes={"P": 9, "Q": 10})["y"]
     close(y, conv_ref(x, w, 2, 1))
 

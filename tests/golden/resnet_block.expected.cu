@@ -8,102 +8,117 @@
 __global__ void __launch_bounds__(256) basic_block_k0_conv2d_mul_add(const float* __restrict__ x,
         const float* __restrict__ w1, const float* __restrict__ s1, const float* __restrict__ t1,
         float* __restrict__ y1, int N) {
-    const int WROWS = 4;  // conv2d_igemm.hds:24
-    const int WPASSES = 4;  // conv2d_igemm.hds:25
-    __shared__ alignas(16) float sa[2][16][132];  // conv2d_igemm.hds:26
-    __shared__ alignas(16) float sb[2][16][64];  // conv2d_igemm.hds:27
-    alignas(16) float ra[8];  // conv2d_igemm.hds:28
-    alignas(16) float rb[4];  // conv2d_igemm.hds:29
-    alignas(16) float acc[8][4];  // conv2d_igemm.hds:30
-    alignas(16) float fa[8];  // conv2d_igemm.hds:31
-    alignas(16) float fb[4];  // conv2d_igemm.hds:32
-    const int pix0 = (int)blockIdx.x * 128;  // conv2d_igemm.hds:33
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:34
-    const int pixels = N * 784;  // conv2d_igemm.hds:35
-    const int cslices = 4;  // conv2d_igemm.hds:36
-    const int slices = 9 * cslices;  // conv2d_igemm.hds:37
-    const int gm = pix0 + (int)threadIdx.x % 128;  // conv2d_igemm.hds:40
-    const int kb = (int)threadIdx.x / 128;  // conv2d_igemm.hds:41
-    const int n = gm / 784;  // conv2d_igemm.hds:42
-    const int p = gm / 28 % 28;  // conv2d_igemm.hds:43
-    const int q = gm % 28;  // conv2d_igemm.hds:44
-    const int ow = (int)threadIdx.x % 64;  // conv2d_igemm.hds:45
-    const int kw = (int)threadIdx.x / 64;  // conv2d_igemm.hds:46
+    const int GT = 256;  // conv2d_igemm.hds:26
+    const int KB = 2;  // conv2d_igemm.hds:27
+    const int WROWS = 4;  // conv2d_igemm.hds:28
+    const int WPASSES = 4;  // conv2d_igemm.hds:29
+    __shared__ alignas(16) float sa[1][2][16][132];  // conv2d_igemm.hds:30
+    __shared__ alignas(16) float sb[1][2][16][64];  // conv2d_igemm.hds:31
+    alignas(16) float ra[8];  // conv2d_igemm.hds:33
+    alignas(16) float rb[4];  // conv2d_igemm.hds:34
+    alignas(16) float acc[8][4];  // conv2d_igemm.hds:35
+    alignas(16) float fa[2][8];  // conv2d_igemm.hds:36
+    alignas(16) float fb[2][4];  // conv2d_igemm.hds:37
+    const int pix0 = (int)blockIdx.x * 128;  // conv2d_igemm.hds:38
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:39
+    const int pixels = N * 784;  // conv2d_igemm.hds:40
+    const int cslices = 4;  // conv2d_igemm.hds:41
+    const int slices = 9 * cslices;  // conv2d_igemm.hds:42
+    const int steps = slices;  // conv2d_igemm.hds:43
+    const int g = (int)threadIdx.x / GT;  // conv2d_igemm.hds:45
+    const int lt = (int)threadIdx.x % GT;  // conv2d_igemm.hds:46
+    const int gm = pix0 + lt % 128;  // conv2d_igemm.hds:49
+    const int kb = lt / 128;  // conv2d_igemm.hds:50
+    const int n = gm / 784;  // conv2d_igemm.hds:51
+    const int p = gm / 28 % 28;  // conv2d_igemm.hds:52
+    const int q = gm % 28;  // conv2d_igemm.hds:53
+    const int ow = lt % 64;  // conv2d_igemm.hds:54
+    const int kw = lt / 64;  // conv2d_igemm.hds:55
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:48
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:57
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:49
-            acc[i][j] = 0.0f;  // conv2d_igemm.hds:50
+        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:58
+            acc[i][j] = 0.0f;  // conv2d_igemm.hds:59
         }
     }
-    const int tx = (int)threadIdx.x / 16;  // conv2d_igemm.hds:53
-    const int ty = (int)threadIdx.x % 16;
-    for (int t = 0; t < slices + 1; ++t) {  // conv2d_igemm.hds:55
-        const int st = t % 2;  // conv2d_igemm.hds:56
-        if (t < slices) {  // conv2d_igemm.hds:57
-            const int r = t / cslices / 3;  // conv2d_igemm.hds:58
-            const int s = t / cslices % 3;  // conv2d_igemm.hds:59
-            const int c0 = t % cslices * 16;  // conv2d_igemm.hds:60
-            const int h = p + r - 1;  // conv2d_igemm.hds:61
-            const int wi = q + s - 1;  // conv2d_igemm.hds:62
-            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm.hds:63
+    const int tx = lt / 16;  // conv2d_igemm.hds:62
+    const int ty = lt % 16;
+    for (int t = 0; t < steps + 1; ++t) {  // conv2d_igemm.hds:65
+        const int st = t % 2;  // conv2d_igemm.hds:66
+        const int slice = t + g;  // conv2d_igemm.hds:67
+        if (t < steps && slice < slices) {  // conv2d_igemm.hds:68
+            const int r = slice / cslices / 3;  // conv2d_igemm.hds:69
+            const int s = slice / cslices % 3;  // conv2d_igemm.hds:70
+            const int c0 = slice % cslices * 16;  // conv2d_igemm.hds:71
+            const int h = p + r - 1;  // conv2d_igemm.hds:72
+            const int wi = q + s - 1;  // conv2d_igemm.hds:73
+            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm.hds:74
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:64
-                const int c = c0 + kb + i * 2;  // conv2d_igemm.hds:65
-                ra[i] = inside && c < 64 ? x[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm.hds:66
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:75
+                const int c = c0 + kb + i * KB;  // conv2d_igemm.hds:76
+                ra[i] = inside && c < 64 ? x[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm.hds:77
             }
 #pragma unroll
-            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:68
-                const int c = c0 + kw + i * WROWS;  // conv2d_igemm.hds:69
-                const bool load = kw + i * WROWS < 16 && o0 + ow < 64 && c < 64;  // conv2d_igemm.hds:70
-                rb[i] = load ? w1[(((o0 + ow) * 64 + c) * 3 + r) * 3 + s] : 0.0f;  // conv2d_igemm.hds:71
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:79
+                const int c = c0 + kw + i * WROWS;  // conv2d_igemm.hds:80
+                const bool load = kw < WROWS && kw + i * WROWS < 16 && o0 + ow < 64 && c < 64;  // conv2d_igemm.hds:81
+                rb[i] = load ? w1[(((o0 + ow) * 64 + c) * 3 + r) * 3 + s] : 0.0f;  // conv2d_igemm.hds:82
             }
         }
-        if (t > 0) {  // conv2d_igemm.hds:74
-            const int b = (t - 1) % 2;  // conv2d_igemm.hds:75
+        if (t > 0 && slice - 1 < slices) {  // conv2d_igemm.hds:85
+            const int b = (t - 1) % 2;  // conv2d_igemm.hds:88
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // conv2d_igemm.hds:76
-                hds::copy<16>(&fa[0], &sa[b][kk][ty * 4]);  // conv2d_igemm.hds:77
-                hds::copy<16>(&fa[4], &sa[b][kk][64 + ty * 4]);  // conv2d_igemm.hds:78
-                hds::copy<16>(&fb[0], &sb[b][kk][tx * 4]);  // conv2d_igemm.hds:79
+            for (int kk = 0; kk < 17; ++kk) {  // conv2d_igemm.hds:89
+                if (kk < 16) {  // conv2d_igemm.hds:90
+                    hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm.hds:91
+                    hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][64 + ty * 4]);  // conv2d_igemm.hds:92
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:80
+                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm.hds:93
+                        hds::copy<16>(&fb[kk % 2][h * 4], &sb[g][b][kk][tx * 4 + h * 4]);  // conv2d_igemm.hds:94
+                    }
+                }
+                if (kk > 0) {  // conv2d_igemm.hds:97
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:81
-                        acc[i][j] += fa[i] * fb[j];  // conv2d_igemm.hds:82
+                    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:98
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:99
+                            acc[i][j] += fa[(kk - 1) % 2][i] * fb[(kk - 1) % 2][j];  // conv2d_igemm.hds:100
+                        }
                     }
                 }
             }
         }
-        if (t < slices) {  // conv2d_igemm.hds:87
+        if (t < steps && slice < slices) {  // conv2d_igemm.hds:106
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:88
-                sa[st][kb + i * 2][(int)threadIdx.x % 128] = ra[i];  // conv2d_igemm.hds:89
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:107
+                sa[g][st][kb + i * KB][lt % 128] = ra[i];  // conv2d_igemm.hds:108
             }
 #pragma unroll
-            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:91
-                if (kw + i * WROWS < 16) {  // conv2d_igemm.hds:92
-                    sb[st][kw + i * WROWS][ow] = rb[i];  // conv2d_igemm.hds:93
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:110
+                if (kw < WROWS && kw + i * WROWS < 16) {  // conv2d_igemm.hds:111
+                    sb[g][st][kw + i * WROWS][ow] = rb[i];  // conv2d_igemm.hds:112
                 }
             }
         }
-        __syncthreads();  // conv2d_igemm.hds:97
+        __syncthreads();  // conv2d_igemm.hds:116
     }
+    if (g == 0) {  // conv2d_igemm.hds:137
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:99
-        const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:100
-        if (gp < pixels) {  // conv2d_igemm.hds:101
-            const int yn = gp / 784;  // conv2d_igemm.hds:102
-            const int yp = gp / 28 % 28;  // conv2d_igemm.hds:103
-            const int yq = gp % 28;  // conv2d_igemm.hds:104
+        for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:138
+            const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:139
+            if (gp < pixels) {  // conv2d_igemm.hds:140
+                const int yn = gp / 784;  // conv2d_igemm.hds:141
+                const int yp = gp / 28 % 28;  // conv2d_igemm.hds:142
+                const int yq = gp % 28;  // conv2d_igemm.hds:143
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:105
-                const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:106
-                if (o < 64) {  // conv2d_igemm.hds:107
-                    const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:108
-                    const float mul_3 = conv2d_3 * s1[o];
-                    const float add_3 = mul_3 + t1[o];
-                    y1[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:144
+                    const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:145
+                    if (o < 64) {  // conv2d_igemm.hds:146
+                        const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:147
+                        const float mul_3 = conv2d_3 * s1[o];
+                        const float add_3 = mul_3 + t1[o];
+                        y1[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
+                    }
                 }
             }
         }
@@ -114,103 +129,118 @@ __global__ void __launch_bounds__(256) basic_block_k0_conv2d_mul_add(const float
 __global__ void __launch_bounds__(256) basic_block_k1_conv2d_mul_add(const float* __restrict__ y1,
         const float* __restrict__ w2, const float* __restrict__ s2, const float* __restrict__ t2,
         const float* __restrict__ x, float* __restrict__ out, int N) {
-    const int WROWS = 4;  // conv2d_igemm.hds:24
-    const int WPASSES = 4;  // conv2d_igemm.hds:25
-    __shared__ alignas(16) float sa[2][16][132];  // conv2d_igemm.hds:26
-    __shared__ alignas(16) float sb[2][16][64];  // conv2d_igemm.hds:27
-    alignas(16) float ra[8];  // conv2d_igemm.hds:28
-    alignas(16) float rb[4];  // conv2d_igemm.hds:29
-    alignas(16) float acc[8][4];  // conv2d_igemm.hds:30
-    alignas(16) float fa[8];  // conv2d_igemm.hds:31
-    alignas(16) float fb[4];  // conv2d_igemm.hds:32
-    const int pix0 = (int)blockIdx.x * 128;  // conv2d_igemm.hds:33
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:34
-    const int pixels = N * 784;  // conv2d_igemm.hds:35
-    const int cslices = 4;  // conv2d_igemm.hds:36
-    const int slices = 9 * cslices;  // conv2d_igemm.hds:37
-    const int gm = pix0 + (int)threadIdx.x % 128;  // conv2d_igemm.hds:40
-    const int kb = (int)threadIdx.x / 128;  // conv2d_igemm.hds:41
-    const int n = gm / 784;  // conv2d_igemm.hds:42
-    const int p = gm / 28 % 28;  // conv2d_igemm.hds:43
-    const int q = gm % 28;  // conv2d_igemm.hds:44
-    const int ow = (int)threadIdx.x % 64;  // conv2d_igemm.hds:45
-    const int kw = (int)threadIdx.x / 64;  // conv2d_igemm.hds:46
+    const int GT = 256;  // conv2d_igemm.hds:26
+    const int KB = 2;  // conv2d_igemm.hds:27
+    const int WROWS = 4;  // conv2d_igemm.hds:28
+    const int WPASSES = 4;  // conv2d_igemm.hds:29
+    __shared__ alignas(16) float sa[1][2][16][132];  // conv2d_igemm.hds:30
+    __shared__ alignas(16) float sb[1][2][16][64];  // conv2d_igemm.hds:31
+    alignas(16) float ra[8];  // conv2d_igemm.hds:33
+    alignas(16) float rb[4];  // conv2d_igemm.hds:34
+    alignas(16) float acc[8][4];  // conv2d_igemm.hds:35
+    alignas(16) float fa[2][8];  // conv2d_igemm.hds:36
+    alignas(16) float fb[2][4];  // conv2d_igemm.hds:37
+    const int pix0 = (int)blockIdx.x * 128;  // conv2d_igemm.hds:38
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm.hds:39
+    const int pixels = N * 784;  // conv2d_igemm.hds:40
+    const int cslices = 4;  // conv2d_igemm.hds:41
+    const int slices = 9 * cslices;  // conv2d_igemm.hds:42
+    const int steps = slices;  // conv2d_igemm.hds:43
+    const int g = (int)threadIdx.x / GT;  // conv2d_igemm.hds:45
+    const int lt = (int)threadIdx.x % GT;  // conv2d_igemm.hds:46
+    const int gm = pix0 + lt % 128;  // conv2d_igemm.hds:49
+    const int kb = lt / 128;  // conv2d_igemm.hds:50
+    const int n = gm / 784;  // conv2d_igemm.hds:51
+    const int p = gm / 28 % 28;  // conv2d_igemm.hds:52
+    const int q = gm % 28;  // conv2d_igemm.hds:53
+    const int ow = lt % 64;  // conv2d_igemm.hds:54
+    const int kw = lt / 64;  // conv2d_igemm.hds:55
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:48
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:57
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:49
-            acc[i][j] = 0.0f;  // conv2d_igemm.hds:50
+        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:58
+            acc[i][j] = 0.0f;  // conv2d_igemm.hds:59
         }
     }
-    const int tx = (int)threadIdx.x / 16;  // conv2d_igemm.hds:53
-    const int ty = (int)threadIdx.x % 16;
-    for (int t = 0; t < slices + 1; ++t) {  // conv2d_igemm.hds:55
-        const int st = t % 2;  // conv2d_igemm.hds:56
-        if (t < slices) {  // conv2d_igemm.hds:57
-            const int r = t / cslices / 3;  // conv2d_igemm.hds:58
-            const int s = t / cslices % 3;  // conv2d_igemm.hds:59
-            const int c0 = t % cslices * 16;  // conv2d_igemm.hds:60
-            const int h = p + r - 1;  // conv2d_igemm.hds:61
-            const int wi = q + s - 1;  // conv2d_igemm.hds:62
-            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm.hds:63
+    const int tx = lt / 16;  // conv2d_igemm.hds:62
+    const int ty = lt % 16;
+    for (int t = 0; t < steps + 1; ++t) {  // conv2d_igemm.hds:65
+        const int st = t % 2;  // conv2d_igemm.hds:66
+        const int slice = t + g;  // conv2d_igemm.hds:67
+        if (t < steps && slice < slices) {  // conv2d_igemm.hds:68
+            const int r = slice / cslices / 3;  // conv2d_igemm.hds:69
+            const int s = slice / cslices % 3;  // conv2d_igemm.hds:70
+            const int c0 = slice % cslices * 16;  // conv2d_igemm.hds:71
+            const int h = p + r - 1;  // conv2d_igemm.hds:72
+            const int wi = q + s - 1;  // conv2d_igemm.hds:73
+            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm.hds:74
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:64
-                const int c = c0 + kb + i * 2;  // conv2d_igemm.hds:65
-                ra[i] = inside && c < 64 ? y1[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm.hds:66
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:75
+                const int c = c0 + kb + i * KB;  // conv2d_igemm.hds:76
+                ra[i] = inside && c < 64 ? y1[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm.hds:77
             }
 #pragma unroll
-            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:68
-                const int c = c0 + kw + i * WROWS;  // conv2d_igemm.hds:69
-                const bool load = kw + i * WROWS < 16 && o0 + ow < 64 && c < 64;  // conv2d_igemm.hds:70
-                rb[i] = load ? w2[(((o0 + ow) * 64 + c) * 3 + r) * 3 + s] : 0.0f;  // conv2d_igemm.hds:71
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:79
+                const int c = c0 + kw + i * WROWS;  // conv2d_igemm.hds:80
+                const bool load = kw < WROWS && kw + i * WROWS < 16 && o0 + ow < 64 && c < 64;  // conv2d_igemm.hds:81
+                rb[i] = load ? w2[(((o0 + ow) * 64 + c) * 3 + r) * 3 + s] : 0.0f;  // conv2d_igemm.hds:82
             }
         }
-        if (t > 0) {  // conv2d_igemm.hds:74
-            const int b = (t - 1) % 2;  // conv2d_igemm.hds:75
+        if (t > 0 && slice - 1 < slices) {  // conv2d_igemm.hds:85
+            const int b = (t - 1) % 2;  // conv2d_igemm.hds:88
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // conv2d_igemm.hds:76
-                hds::copy<16>(&fa[0], &sa[b][kk][ty * 4]);  // conv2d_igemm.hds:77
-                hds::copy<16>(&fa[4], &sa[b][kk][64 + ty * 4]);  // conv2d_igemm.hds:78
-                hds::copy<16>(&fb[0], &sb[b][kk][tx * 4]);  // conv2d_igemm.hds:79
+            for (int kk = 0; kk < 17; ++kk) {  // conv2d_igemm.hds:89
+                if (kk < 16) {  // conv2d_igemm.hds:90
+                    hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm.hds:91
+                    hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][64 + ty * 4]);  // conv2d_igemm.hds:92
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:80
+                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm.hds:93
+                        hds::copy<16>(&fb[kk % 2][h * 4], &sb[g][b][kk][tx * 4 + h * 4]);  // conv2d_igemm.hds:94
+                    }
+                }
+                if (kk > 0) {  // conv2d_igemm.hds:97
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:81
-                        acc[i][j] += fa[i] * fb[j];  // conv2d_igemm.hds:82
+                    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:98
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:99
+                            acc[i][j] += fa[(kk - 1) % 2][i] * fb[(kk - 1) % 2][j];  // conv2d_igemm.hds:100
+                        }
                     }
                 }
             }
         }
-        if (t < slices) {  // conv2d_igemm.hds:87
+        if (t < steps && slice < slices) {  // conv2d_igemm.hds:106
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:88
-                sa[st][kb + i * 2][(int)threadIdx.x % 128] = ra[i];  // conv2d_igemm.hds:89
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:107
+                sa[g][st][kb + i * KB][lt % 128] = ra[i];  // conv2d_igemm.hds:108
             }
 #pragma unroll
-            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:91
-                if (kw + i * WROWS < 16) {  // conv2d_igemm.hds:92
-                    sb[st][kw + i * WROWS][ow] = rb[i];  // conv2d_igemm.hds:93
+            for (int i = 0; i < WPASSES; ++i) {  // conv2d_igemm.hds:110
+                if (kw < WROWS && kw + i * WROWS < 16) {  // conv2d_igemm.hds:111
+                    sb[g][st][kw + i * WROWS][ow] = rb[i];  // conv2d_igemm.hds:112
                 }
             }
         }
-        __syncthreads();  // conv2d_igemm.hds:97
+        __syncthreads();  // conv2d_igemm.hds:116
     }
+    if (g == 0) {  // conv2d_igemm.hds:137
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:99
-        const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:100
-        if (gp < pixels) {  // conv2d_igemm.hds:101
-            const int yn = gp / 784;  // conv2d_igemm.hds:102
-            const int yp = gp / 28 % 28;  // conv2d_igemm.hds:103
-            const int yq = gp % 28;  // conv2d_igemm.hds:104
+        for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:138
+            const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:139
+            if (gp < pixels) {  // conv2d_igemm.hds:140
+                const int yn = gp / 784;  // conv2d_igemm.hds:141
+                const int yp = gp / 28 % 28;  // conv2d_igemm.hds:142
+                const int yq = gp % 28;  // conv2d_igemm.hds:143
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:105
-                const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:106
-                if (o < 64) {  // conv2d_igemm.hds:107
-                    const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:108
-                    const float mul_2_2 = conv2d_2_2 * s2[o];
-                    const float y2_2 = mul_2_2 + t2[o];
-                    const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];
-                    out[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:144
+                    const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:145
+                    if (o < 64) {  // conv2d_igemm.hds:146
+                        const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:147
+                        const float mul_2_2 = conv2d_2_2 * s2[o];
+                        const float y2_2 = mul_2_2 + t2[o];
+                        const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];
+                        out[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
+                    }
                 }
             }
         }
