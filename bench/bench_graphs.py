@@ -26,19 +26,26 @@ SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_bloc
          "conv3x3_f16": 32, "conv1x1_f16": 32}
 
 
+class Prepared:
+    """An example graph built and ready to run at one size: its inputs, output,
+    workspace, the torch reference, and `run()` (one run on the current stream)."""
+
+    def __init__(self, example: str, size: int):
+        make, self.ref_fn, self.size_name, out_shape = models.MODELS[example]
+        self.graph = harness.build_graph(models.source(example))
+        self.inputs = make(size)
+        self.out = torch.empty(out_shape(self.inputs), dtype=self.inputs["x"].dtype, device="cuda")
+        sizes = {self.size_name: size}
+        self.ws = self.graph.workspace(sizes)
+        self.args = self.graph.args({**self.inputs, "out": self.out}, sizes)
+
+    def run(self):
+        self.graph.run_fn(*self.args, self.ws.data_ptr(), torch.cuda.current_stream().cuda_stream)
+
+
 def bench(example: str, size: int) -> dict:
-    make, ref_fn, size_name, out_shape = models.MODELS[example]
-    graph = harness.build_graph(models.source(example))
-    inputs = make(size)
-    out = torch.empty(out_shape(inputs), dtype=inputs["x"].dtype, device="cuda")
-    sizes = {size_name: size}
-    ws = graph.workspace(sizes)
-    args = graph.args({**inputs, "out": out}, sizes)
-    stream = torch.cuda.current_stream().cuda_stream
-
-    def hds():
-        graph.run_fn(*args, ws.data_ptr(), stream)
-
+    p = Prepared(example, size)
+    ref_fn, inputs, out, size_name, hds = p.ref_fn, p.inputs, p.out, p.size_name, p.run
     hds()
     torch.cuda.synchronize()
     ref = ref_fn(**inputs)

@@ -17,9 +17,7 @@ from torch.profiler import ProfilerActivity, profile
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
-import harness  # noqa: E402
-import models  # noqa: E402
-from bench_graphs import SIZES  # noqa: E402
+from bench_graphs import SIZES, Prepared  # noqa: E402
 
 RUNS = 10
 
@@ -58,20 +56,13 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     args.out.mkdir(parents=True, exist_ok=True)
     for example in args.graphs:
-        make, ref_fn, size_name, out_shape = models.MODELS[example]
         size = SIZES[example]
-        graph = harness.build_graph(models.source(example))
-        inputs = make(size)
-        out = torch.empty(out_shape(inputs), dtype=inputs["x"].dtype, device="cuda")
-        sizes = {size_name: size}
-        ws = graph.workspace(sizes)
-        gargs = graph.args({**inputs, "out": out}, sizes)
-        stream = torch.cuda.current_stream().cuda_stream
-        compiled = torch.compile(ref_fn)
-        text = f"## {example} ({size_name}={size})\n\n"
-        text += section("hds", kernel_table(lambda: graph.run_fn(*gargs, ws.data_ptr(), stream))) + "\n"
-        text += section("torch eager", kernel_table(lambda: ref_fn(**inputs))) + "\n"
-        text += section("torch.compile", kernel_table(lambda: compiled(**inputs)))
+        p = Prepared(example, size)
+        compiled = torch.compile(p.ref_fn)
+        text = f"## {example} ({p.size_name}={size})\n\n"
+        text += section("hds", kernel_table(p.run)) + "\n"
+        text += section("torch eager", kernel_table(lambda: p.ref_fn(**p.inputs))) + "\n"
+        text += section("torch.compile", kernel_table(lambda: compiled(**p.inputs)))
         (args.out / f"profile-{example}.md").write_text(text)
         print(text, flush=True)
 
