@@ -346,8 +346,10 @@ class Instance {
     CloneMap clone_map(size_t ci) {
         CloneMap m;
         for (const auto& [name, t] : types_) m.types[name] = scalar_name(t);
-        for (const auto& [name, shape] : b_.spreads)
-            for (size_t d = 0; d < shape.size(); ++d) m.spreads[name].push_back(name + "__" + std::to_string(d));
+        for (const auto& [name, shape] : b_.spreads) {
+            auto& names = m.spreads[name];  // an empty spread (a 1-D softmax) stands for no dimension
+            for (size_t d = 0; d < shape.size(); ++d) names.push_back(name + "__" + std::to_string(d));
+        }
         const ComputeDef& c = op_.computes[ci];
         size_t fixed = 0;
         for (const ExprPtr& i : c.indices) fixed += i->kind != ExprKind::Spread;

@@ -241,6 +241,17 @@ def test_attention_schedule(tmp_path, lq, lk, d):
     close(out, softmax(s) @ v)
 
 
+def test_empty_spreads():
+    """A spread may stand for no dimension: softmax of a vector, and attention
+    without a batch (its flash schedule then sees a batch of one)."""
+    x = f32(37)
+    close(graph({"x": "f32[N]"}, "f32[N]", "return softmax(x);", {"x": x}), softmax(x[None])[0])
+    q, k, v = f32(9, 64), f32(70, 64), f32(70, 64)
+    out = graph({"q": "f32[L, 64]", "k": "f32[M, 64]", "v": "f32[M, 64]"}, "f32[L, 64]",
+                "return attention(q, k, v, scale=0.3);", {"q": q, "k": k, "v": v})
+    close(out, softmax(q.astype(np.float64) @ k.T * 0.3) @ v)
+
+
 def test_common_subexpressions_and_symbolic_batch():
     x = f32(3, 4)
     out = graph({"x": "f32[B, 4]"}, "f32[B, 4]", "let a = exp(x);\nlet b = exp(x);\nreturn a + b;", {"x": x})
