@@ -7,6 +7,8 @@
 #include <optional>
 #include "frontend/ast_clone.h"
 #include "graph/rewrite.h"
+#include "graph/schedule.h"
+#include "graph/shapes.h"
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
@@ -32,26 +34,22 @@ struct ParamFit {
     ir::Buffer to;
     size_t at = 0, count = 1;
 
+    // The spread's graph dimensions.
+    Shape spread() const {
+        auto first = to->shape.begin() + static_cast<std::ptrdiff_t>(at);
+        return Shape(first, first + static_cast<std::ptrdiff_t>(count));
+    }
     // The graph dimension(s) behind kernel dimension d.
     ir::Expr dim(size_t d) const {
         if (d < at) return to->shape[d];
         if (d > at) return to->shape[d + count - 1];
-        ir::Expr n = ir::i32(1);
-        for (size_t i = 0; i < count; ++i) n = ir::simplify(ir::mul(n, to->shape[at + i]));
-        return n;
+        return numel(spread());
     }
     // Graph indices for kernel indices: the spread's index unravelled.
     std::vector<ir::Expr> indices(const std::vector<ir::Expr>& in) const {
         if (count == 1) return in;
         std::vector<ir::Expr> out(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(at));
-        ir::Expr stride = ir::i32(1);
-        std::vector<ir::Expr> spread(count);
-        for (size_t i = count; i-- > 0;) {
-            ir::Expr v = ir::div(in[at], stride);
-            spread[i] = ir::simplify(i > 0 ? ir::mod(v, to->shape[at + i]) : v);
-            stride = ir::simplify(ir::mul(stride, to->shape[at + i]));
-        }
-        out.insert(out.end(), spread.begin(), spread.end());
+        for (ir::Expr& i : unravel_indices(in[at], spread())) out.push_back(i);
         out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(at) + 1, in.end());
         return out;
     }

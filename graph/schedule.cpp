@@ -165,16 +165,23 @@ void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir:
 
 }  // namespace
 
-std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,
-                              const std::vector<ir::Expr>& shape, SourceLoc loc) {
-    std::vector<ir::Stmt> out(axes.size());
+std::vector<ir::Expr> unravel_indices(const ir::Expr& flat, const std::vector<ir::Expr>& shape) {
+    std::vector<ir::Expr> out(shape.size());
     ir::Expr stride = ir::i32(1);
-    for (size_t d = axes.size(); d-- > 0;) {
+    for (size_t d = shape.size(); d-- > 0;) {
         ir::Expr v = ir::div(flat, stride);
         if (d > 0) v = ir::mod(v, shape[d]);
-        out[d] = ir::Decl::make(loc, axes[d], ir::simplify(v), true);
+        out[d] = ir::simplify(v);
         stride = ir::simplify(ir::mul(stride, shape[d]));
     }
+    return out;
+}
+
+std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,
+                              const std::vector<ir::Expr>& shape, SourceLoc loc) {
+    std::vector<ir::Expr> at = unravel_indices(flat, std::vector<ir::Expr>(shape.begin(), shape.begin() + axes.size()));
+    std::vector<ir::Stmt> out;
+    for (size_t d = 0; d < axes.size(); ++d) out.push_back(ir::Decl::make(loc, axes[d], at[d], true));
     return out;
 }
 

@@ -49,6 +49,8 @@ ir::Var flat_index(std::vector<ir::Stmt>& out, SourceLoc loc);
 // Whether `e` mentions `v`.
 bool uses(const ir::Expr& e, const ir::Var& v);
 
+// The row-major indices of flat index `flat` in `shape` (the first one undivided).
+std::vector<ir::Expr> unravel_indices(const ir::Expr& flat, const std::vector<ir::Expr>& shape);
 // Declarations `const int axes[d] = ...` unravelling `flat` over `shape`.
 std::vector<ir::Stmt> unravel(const ir::Expr& flat, const std::vector<ir::Var>& axes,
                               const std::vector<ir::Expr>& shape, SourceLoc loc);
