@@ -28,7 +28,8 @@ VARIANTS = {"mma_stages": ("mma_s2", "mma_s3", "mma_s4"),
             "wgmma_tiles": ("wgmma_s4_n256", "wgmma_s3_n256", "wgmma_s4_n128", "wgmma_s6_n128", "wgmma_s4_n128_m64",
                             "wgmma_s4_n256_p", "wgmma_s4_n128_m64_p", "wgmma_s4_n256_c2",
                             "wgmma_s4_n256_c2_p", "wgmma_s4_n128_c2", "wgmma_s4_n128_m64_c2",
-                            "wgmma_s4_n64_m64", "wgmma_s4_n64", "wgmma_s4_n64_m64_c2")}
+                            "wgmma_s4_n64_m64", "wgmma_s4_n64", "wgmma_s4_n64_m64_c2", "wgmma_s6_n64_m64",
+                            "wgmma_s8_n64_m64", "wgmma_s6_n128_m64")}
 
 
 def variant_rows():

@@ -6,7 +6,7 @@
 #error "generated for sm_90a: compile with -gencode=arch=compute_90a,code=sm_90a"
 #endif
 
-// kernel matmul_wgmma_f16 (matmul_wgmma.hds:31)
+// kernel matmul_wgmma_f16 (matmul_wgmma.hds:33)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restrict__ a,
                                                            const __half* __restrict__ b,
                                                            __half* __restrict__ c, int M, int K,
@@ -14,107 +14,108 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                                                            const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                            const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:44
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:51
+    const int ST = 4;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:50
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:56
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:53
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
     }
-    __syncthreads();  // matmul_wgmma.hds:58
-    if (wg == 0) {  // matmul_wgmma.hds:64
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
-            int it = 0;  // matmul_wgmma.hds:67
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
-                    const int s = it % 4;  // matmul_wgmma.hds:72
-                    if (it >= 4) {  // matmul_wgmma.hds:73
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
+    __syncthreads();  // matmul_wgmma.hds:63
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:83
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
                     }
-                    it += 1;  // matmul_wgmma.hds:86
+                    it += 1;  // matmul_wgmma.hds:91
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
-        alignas(16) float acc[128];  // matmul_wgmma.hds:92
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
-        int it = 0;  // matmul_wgmma.hds:95
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[128];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:103
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
-                acc[i] = 0.0f;  // matmul_wgmma.hds:100
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
-                const int s = it % 4;  // matmul_wgmma.hds:103
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
-                hds::wgmma_fence();  // matmul_wgmma.hds:105
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:110
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:115
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:115
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
+                hds::wgmma_commit();  // matmul_wgmma.hds:120
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
                 }
-                it += 1;  // matmul_wgmma.hds:124
+                it += 1;  // matmul_wgmma.hds:129
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
-            if (t < 1) {  // matmul_wgmma.hds:127
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
+            if (t < 1) {  // matmul_wgmma.hds:132
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
-            const int lane = t % 32;  // matmul_wgmma.hds:140
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:144
+            const int lane = t % 32;  // matmul_wgmma.hds:145
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:141
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:146
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:147
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:148
                 }
-                __syncwarp();  // matmul_wgmma.hds:145
+                __syncwarp();  // matmul_wgmma.hds:150
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:151
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
-                        if (m < M && n < N) {  // matmul_wgmma.hds:150
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:152
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:153
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:154
+                        if (m < M && n < N) {  // matmul_wgmma.hds:155
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:156
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:155
+                __syncwarp();  // matmul_wgmma.hds:160
             }
         }
     }
 }
 
-// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:31)
+// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:33)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16* __restrict__ a,
                                                             const __nv_bfloat16* __restrict__ b,
                                                             __nv_bfloat16* __restrict__ c, int M,
@@ -122,423 +123,531 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                                                             const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                             const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
-    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:44
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:51
+    const int ST = 4;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:50
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:56
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:53
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
     }
-    __syncthreads();  // matmul_wgmma.hds:58
-    if (wg == 0) {  // matmul_wgmma.hds:64
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
-            int it = 0;  // matmul_wgmma.hds:67
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
-                    const int s = it % 4;  // matmul_wgmma.hds:72
-                    if (it >= 4) {  // matmul_wgmma.hds:73
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
+    __syncthreads();  // matmul_wgmma.hds:63
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:83
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
                     }
-                    it += 1;  // matmul_wgmma.hds:86
+                    it += 1;  // matmul_wgmma.hds:91
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
-        alignas(16) float acc[128];  // matmul_wgmma.hds:92
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
-        int it = 0;  // matmul_wgmma.hds:95
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[128];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:103
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
-                acc[i] = 0.0f;  // matmul_wgmma.hds:100
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
-                const int s = it % 4;  // matmul_wgmma.hds:103
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
-                hds::wgmma_fence();  // matmul_wgmma.hds:105
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:110
-                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:115
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:115
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
+                hds::wgmma_commit();  // matmul_wgmma.hds:120
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
                 }
-                it += 1;  // matmul_wgmma.hds:124
+                it += 1;  // matmul_wgmma.hds:129
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
-            if (t < 1) {  // matmul_wgmma.hds:127
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
+            if (t < 1) {  // matmul_wgmma.hds:132
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
-            const int lane = t % 32;  // matmul_wgmma.hds:140
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:144
+            const int lane = t % 32;  // matmul_wgmma.hds:145
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:141
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:146
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:147
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:148
                 }
-                __syncwarp();  // matmul_wgmma.hds:145
+                __syncwarp();  // matmul_wgmma.hds:150
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:151
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
-                        if (m < M && n < N) {  // matmul_wgmma.hds:150
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:152
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:153
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:154
+                        if (m < M && n < N) {  // matmul_wgmma.hds:155
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:156
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:155
+                __syncwarp();  // matmul_wgmma.hds:160
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:31)
+// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:33)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:38
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:39
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:40
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:41
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:44
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:45
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:51
+    const int ST = 4;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:50
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:53
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
     }
-    __syncthreads();  // matmul_wgmma.hds:58
-    if (wg == 0) {  // matmul_wgmma.hds:64
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
-            int it = 0;  // matmul_wgmma.hds:67
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:69
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:70
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
-                    const int s = it % 4;  // matmul_wgmma.hds:72
-                    if (it >= 4) {  // matmul_wgmma.hds:73
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
+    __syncthreads();  // matmul_wgmma.hds:63
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:76
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:78
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:83
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
                     }
-                    it += 1;  // matmul_wgmma.hds:86
+                    it += 1;  // matmul_wgmma.hds:91
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
-        alignas(16) float acc[64];  // matmul_wgmma.hds:92
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
-        int it = 0;  // matmul_wgmma.hds:95
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:97
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:98
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[64];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:103
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:99
-                acc[i] = 0.0f;  // matmul_wgmma.hds:100
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
-                const int s = it % 4;  // matmul_wgmma.hds:103
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
-                hds::wgmma_fence();  // matmul_wgmma.hds:105
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:110
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:115
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:115
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
+                hds::wgmma_commit();  // matmul_wgmma.hds:120
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
                 }
-                it += 1;  // matmul_wgmma.hds:124
+                it += 1;  // matmul_wgmma.hds:129
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
-            if (t < 1) {  // matmul_wgmma.hds:127
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
+            if (t < 1) {  // matmul_wgmma.hds:132
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
-            const int lane = t % 32;  // matmul_wgmma.hds:140
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:144
+            const int lane = t % 32;  // matmul_wgmma.hds:145
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:141
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:146
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:147
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:148
                 }
-                __syncwarp();  // matmul_wgmma.hds:145
+                __syncwarp();  // matmul_wgmma.hds:150
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:151
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
-                        if (m < M && n < N) {  // matmul_wgmma.hds:150
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:152
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:153
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:154
+                        if (m < M && n < N) {  // matmul_wgmma.hds:155
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:156
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:155
+                __syncwarp();  // matmul_wgmma.hds:160
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_n64 (matmul_wgmma.hds:31)
+// kernel matmul_wgmma_f16_n64 (matmul_wgmma.hds:33)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
-    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:38
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:39
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:40
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:41
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:44
-    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:45
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:51
+    const int ST = 4;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:50
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:53
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
     }
-    __syncthreads();  // matmul_wgmma.hds:58
-    if (wg == 0) {  // matmul_wgmma.hds:64
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
-            int it = 0;  // matmul_wgmma.hds:67
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:69
-                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:70
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
-                    const int s = it % 4;  // matmul_wgmma.hds:72
-                    if (it >= 4) {  // matmul_wgmma.hds:73
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
+    __syncthreads();  // matmul_wgmma.hds:63
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:76
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
+                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
 #pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:78
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:80
+                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:83
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
                     }
-                    it += 1;  // matmul_wgmma.hds:86
+                    it += 1;  // matmul_wgmma.hds:91
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
-        alignas(16) float acc[32];  // matmul_wgmma.hds:92
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
-        int it = 0;  // matmul_wgmma.hds:95
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:97
-            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:98
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[32];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:103
 #pragma unroll
-            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:99
-                acc[i] = 0.0f;  // matmul_wgmma.hds:100
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
-                const int s = it % 4;  // matmul_wgmma.hds:103
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
-                hds::wgmma_fence();  // matmul_wgmma.hds:105
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:108
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:113
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:115
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:117
-                    hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:119
+                hds::wgmma_commit();  // matmul_wgmma.hds:120
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
                 }
-                it += 1;  // matmul_wgmma.hds:124
+                it += 1;  // matmul_wgmma.hds:129
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
-            if (t < 1) {  // matmul_wgmma.hds:127
-                hds::mbarrier_arrive(&empty[(it - 1) % 4]);  // matmul_wgmma.hds:129
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
+            if (t < 1) {  // matmul_wgmma.hds:132
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
-            const int lane = t % 32;  // matmul_wgmma.hds:140
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:144
+            const int lane = t % 32;  // matmul_wgmma.hds:145
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:141
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:146
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:147
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:148
                 }
-                __syncwarp();  // matmul_wgmma.hds:145
+                __syncwarp();  // matmul_wgmma.hds:150
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:151
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
-                        if (m < M && n < N) {  // matmul_wgmma.hds:150
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:152
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:153
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:154
+                        if (m < M && n < N) {  // matmul_wgmma.hds:155
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:156
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:155
+                __syncwarp();  // matmul_wgmma.hds:160
             }
         }
     }
 }
 
-// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:31)
+// kernel matmul_wgmma_f16_s8 (matmul_wgmma.hds:33)
+__global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __restrict__ a,
+        const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_a_64x64,
+        const __grid_constant__ CUtensorMap tmap_b_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 8;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[8][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:50
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+    }
+    __syncthreads();  // matmul_wgmma.hds:63
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+#pragma unroll
+                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:83
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    }
+                    it += 1;  // matmul_wgmma.hds:91
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[32];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:103
+#pragma unroll
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:113
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:120
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
+                }
+                it += 1;  // matmul_wgmma.hds:129
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
+            if (t < 1) {  // matmul_wgmma.hds:132
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
+            }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:144
+            const int lane = t % 32;  // matmul_wgmma.hds:145
+#pragma unroll
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:146
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:147
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:148
+                }
+                __syncwarp();  // matmul_wgmma.hds:150
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:151
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:152
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:153
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:154
+                        if (m < M && n < N) {  // matmul_wgmma.hds:155
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:156
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:160
+            }
+        }
+    }
+}
+
+// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:33)
 __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma_c2_f16(
         const __half* __restrict__ a, const __half* __restrict__ b, __half* __restrict__ c, int M,
         int K, int N, const __grid_constant__ CUtensorMap tmap_a_128x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:37
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:38
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:39
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:40
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:41
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:42
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:43
-    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:44
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:45
-    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:46
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:48
-        for (int s = 0; s < 4; ++s) {  // matmul_wgmma.hds:49
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:50
-            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:51
+    const int ST = 4;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:50
+    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:56
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:53
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:56
-    if (wg == 0) {  // matmul_wgmma.hds:64
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:65
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:66
-            int it = 0;  // matmul_wgmma.hds:67
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:68
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:69
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:70
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:71
-                    const int s = it % 4;  // matmul_wgmma.hds:72
-                    if (it >= 4) {  // matmul_wgmma.hds:73
-                        hds::mbarrier_wait(&empty[s], (it / 4 + 1) % 2);  // matmul_wgmma.hds:74
+    hds::cluster_sync();  // matmul_wgmma.hds:61
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:76
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:77
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:78
-                        if (j % 2 == rank) {  // matmul_wgmma.hds:81
-                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:82
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:83
+                        if (j % 2 == rank) {  // matmul_wgmma.hds:86
+                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:87
                         }
                     }
-                    it += 1;  // matmul_wgmma.hds:86
+                    it += 1;  // matmul_wgmma.hds:91
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:91
-        alignas(16) float acc[128];  // matmul_wgmma.hds:92
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:93
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:94
-        int it = 0;  // matmul_wgmma.hds:95
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:96
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:97
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:98
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[128];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:103
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:99
-                acc[i] = 0.0f;  // matmul_wgmma.hds:100
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:102
-                const int s = it % 4;  // matmul_wgmma.hds:103
-                hds::mbarrier_wait(&full[s], it / 4 % 2);  // matmul_wgmma.hds:104
-                hds::wgmma_fence();  // matmul_wgmma.hds:105
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:106
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:110
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:111
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:115
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:115
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:116
-                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:117
-                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:121
+                hds::wgmma_commit();  // matmul_wgmma.hds:120
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
+                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:122
+                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:124
+                it += 1;  // matmul_wgmma.hds:129
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:126
-            if (t < 2) {  // matmul_wgmma.hds:127
-                hds::mbarrier_arrive_cluster(&empty[(it - 1) % 4], t);  // matmul_wgmma.hds:131
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
+            if (t < 2) {  // matmul_wgmma.hds:132
+                hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:139
-            const int lane = t % 32;  // matmul_wgmma.hds:140
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:144
+            const int lane = t % 32;  // matmul_wgmma.hds:145
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:141
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:146
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:142
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:143
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:147
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:148
                 }
-                __syncwarp();  // matmul_wgmma.hds:145
+                __syncwarp();  // matmul_wgmma.hds:150
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:146
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:151
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:147
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:148
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:149
-                        if (m < M && n < N) {  // matmul_wgmma.hds:150
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:151
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:152
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:153
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:154
+                        if (m < M && n < N) {  // matmul_wgmma.hds:155
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:156
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:155
+                __syncwarp();  // matmul_wgmma.hds:160
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:160
+    hds::cluster_sync();  // matmul_wgmma.hds:165
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
@@ -661,6 +770,37 @@ cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half
     cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n64, cudaFuncAttributeMaxDynamicSharedMemorySize, 76800);
     if (attr != cudaSuccess) return attr;
     matmul_wgmma_f16_n64<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 76800, stream>>>(
+            a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_matmul_wgmma_f16_s8(const __half* a, const __half* b, __half* c, int M, int K,
+                                       int N, cudaStream_t stream) {
+    // sizes must be positive
+    if (M <= 0 || K <= 0 || N <= 0)
+        return cudaErrorInvalidValue;
+    // tensors must not be null
+    if (a == nullptr || b == nullptr || c == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 63) / 64), 1, 1};
+    const long long block[3] = {256, 1, 1};
+    // grid limits
+    if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
+        grid[2] > 65535)
+        return cudaErrorInvalidConfiguration;
+    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)
+    CUtensorMap tmap_a_64x64;  // a in boxes of 64 x 64
+    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
+    CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
+    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+    // 142336 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_s8, cudaFuncAttributeMaxDynamicSharedMemorySize, 142336);
+    if (attr != cudaSuccess) return attr;
+    matmul_wgmma_f16_s8<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 142336, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }

@@ -113,13 +113,13 @@ def test_matmul_tensor_cores_bf16(m, n, k):
 
 
 @gpu
-@pytest.mark.parametrize("dtype", ["f16", "bf16", "f16_small", "f16_n64", "c2_f16"])
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f16_small", "f16_n64", "f16_s8", "c2_f16"])
 @pytest.mark.parametrize("m,n,k", [(1001, 264, 520), (128, 256, 64), (333, 1032, 4104), (1, 8, 8),
                                    (2049, 2056, 136)])
 def test_matmul_hopper(dtype, m, n, k):
     """TMA + wgmma (sm_90a): tails in every dimension (M odd, N and K multiples of 8
     but not of the 256 x 64 tile), zero-filled by the copy engine; 2049 x 2056 x 136
-    has fewer k-slices (3) than stages. In clusters of two (c2), an odd number of
+    has fewer k-slices (3) than stages (4, or 8 for s8). In clusters of two (c2), an odd number of
     128-row tiles (333, 1, 2049) leaves the last cluster a tile wholly past M."""
     torch = pytest.importorskip("torch", reason="torch is not installed")
     lib = harness.build("examples/matmul_hopper.hds")
