@@ -241,6 +241,16 @@ def test_attention_schedule(tmp_path, lq, lk, d):
     close(out, softmax(s) @ v)
 
 
+def test_attention_schedule_f16():
+    """The flash schedule reads and writes f16, computing in f32 (one rounding)."""
+    q, k, v = (f32(2, n, 64).astype(np.float16) for n in (19, 77, 77))
+    out = graph({"q": "f16[2, L, 64]", "k": "f16[2, M, 64]", "v": "f16[2, M, 64]"}, "f16[2, L, 64]",
+                "return attention(q, k, v, scale=0.125);", {"q": q, "k": k, "v": v})
+    assert out.dtype == np.float16
+    qd, kd, vd = (t.astype(np.float64) for t in (q, k, v))
+    close(out, softmax(qd @ kd.transpose(0, 2, 1) * 0.125) @ vd, 2e-3)
+
+
 def test_empty_spreads():
     """A spread may stand for no dimension: softmax of a vector, and attention
     without a batch (its flash schedule then sees a batch of one)."""
