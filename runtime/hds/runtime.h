@@ -92,7 +92,12 @@ __device__ __forceinline__ __half fma(__half x, __half y, __half z) {
     return __hfma(x, y, z);
 }
 __device__ __forceinline__ __nv_bfloat16 fma(__nv_bfloat16 x, __nv_bfloat16 y, __nv_bfloat16 z) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    // No bf16 arithmetic before sm_80: through f32 (the f32 result rounded once more).
+    return __float2bfloat16_rn(fmaf(__bfloat162float(x), __bfloat162float(y), __bfloat162float(z)));
+#else
     return __hfma(x, y, z);
+#endif
 }
 
 // copy_4 / copy_8 / copy_16: N bytes in one access; both addresses N-byte aligned.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles an example with hdsc and its .cu with nvcc for sm_80 and sm_90, or
-# for sm_90a when the example asks for --arch=sm_90a (no GPU needed): the emitted code must be valid CUDA C++ without warnings.
+# Compiles an example with hdsc and its .cu with nvcc for sm_80 and sm_90 (and
+# sm_75 without tensor cores), or for sm_90a when the example asks for
+# --arch=sm_90a (no GPU needed): the emitted code must be valid CUDA C++ without warnings.
 set -euo pipefail
 hdsc=$1
 nvcc=$2
@@ -14,6 +15,8 @@ flags=$("$root/scripts/hdsc_flags.sh" "$input")
 # shellcheck disable=SC2086  # the flags are words
 "$hdsc" "$input" -I "$root/stdlib" $flags -o "$out/$name.cu"
 targets=(-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90)
+# Code without tensor-core built-ins also builds for Turing (sm_75).
+grep -qE "hds::(mma_|ldmatrix|cp_async)" "$out/$name.cu" || targets+=(-gencode arch=compute_75,code=sm_75)
 [[ $flags == *sm_90a* ]] && targets=(-gencode arch=compute_90a,code=sm_90a)
 "$nvcc" -c -std=c++17 -I "$runtime" -Werror all-warnings "${targets[@]}" "$out/$name.cu" -o "$out/$name.o"
 echo "nvcc: $name.cu compiled for ${targets[*]}"
