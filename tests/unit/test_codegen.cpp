@@ -4,6 +4,7 @@
 
 #include "tests/unit/test_helpers.h"
 
+using hds::test::check_errors;
 using hds::test::compile;
 using hds::test::contains;
 
@@ -165,4 +166,23 @@ TEST_CASE("integer kernel parameters are constants of each instance", "[codegen]
     REQUIRE(c.errors.empty());
     CHECK(contains(c.cu, "for (int i = 0; i < 4; ++i)"));
     CHECK(contains(c.cu, "for (int i = 0; i < 8; ++i)"));
+}
+
+TEST_CASE("float kernel parameters and constant lets", "[codegen]") {
+    // `scale: f32` takes a float constant per instance (an integer literal converts);
+    // a let of a constant sizes a register array and keeps its name.
+    auto c = compile(
+        "kernel scaled<T, scale: f32 = 1.0, W: i32 = 2>(a: T[M]) grid(1) block(1) {\n"
+        "    let V = W * 2;\n    var r: register f32[V];\n"
+        "    for i in 0..V { r[i] = cast<f32>(i) * scale; }\n    a[0] = cast<T>(r[V - 1]);\n}\n"
+        "kernel half_f32 = scaled<f32, 0.5>;\nkernel two_f32 = scaled<f32, 2, 4>;");
+    REQUIRE(c.errors.empty());
+    CHECK(contains(c.cu, "0.5f"));
+    CHECK(contains(c.cu, "2.0f"));
+    CHECK(contains(c.cu, "const int V = 4;"));
+    CHECK(contains(c.cu, "const int V = 8;"));
+    CHECK(contains(c.cu, "float r[8];"));
+    CHECK(contains(check_errors("kernel k<s: f32 = 1.0>(a: f32[M]) grid(1) block(1) { a[0] = s; }\n"
+                                "kernel k1 = k<true>;"),
+                   "cannot convert 'bool' to 'f32'"));
 }
