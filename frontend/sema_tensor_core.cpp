@@ -31,6 +31,7 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::Copy4:
         case Builtin::Copy8:
         case Builtin::Copy16:
+        case Builtin::CopyVec4:
             return {{MemSpace::Global, "any", true, "an element reference (global, shared or register)", true},
                     {MemSpace::Global, "same", false, "an element reference of the same type", true}};
         case Builtin::Mma16816:
@@ -142,6 +143,10 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         refs[i] = s;
     }
     if (ok) ok = check_async_layout(e, b, refs);
+    if (ok && b.id == Builtin::CopyVec4 && byte_size(*first) > 4) {  // four of them: more than 16 bytes
+        diags_.error(DiagId::unsupported_type, e.args[0].value->range, b.name, scalar_name(*first));
+        ok = false;
+    }
     return ok ? SemaType::void_type() : SemaType::error();
 }
 

@@ -37,7 +37,38 @@ class LoadReplacer : public ir::IRMutator {
     const LoadFn& f_;
 };
 
+class CopyScalarizer : public ir::IRMutator {
+  public:
+    explicit CopyScalarizer(const ir::Buffer& src) : src_(src) {}
+
+  protected:
+    ir::Stmt visit(const ir::Evaluate* op, const ir::Stmt& self) override {
+        auto* c = ir::as<ir::Call>(op->value);
+        if (!c || c->builtin != Builtin::CopyVec4) return self;
+        auto* dst = ir::as<ir::Load>(c->args[0]);
+        auto* src = ir::as<ir::Load>(c->args[1]);
+        if (src->buffer != src_) return self;
+        auto shifted = [](const ir::Load& l, int64_t i) {
+            std::vector<ir::Expr> at = l.indices;
+            at.back() = ir::add(at.back(), ir::i32(i));
+            return at;
+        };
+        std::vector<ir::Stmt> stores;
+        for (int64_t i = 0; i < 4; ++i)
+            stores.push_back(ir::Store::make(op->loc, dst->buffer, shifted(*dst, i),
+                                             ir::Load::make(src->buffer, shifted(*src, i), src->loc)));
+        return ir::Block::make(op->loc, stores);
+    }
+
+  private:
+    const ir::Buffer& src_;
+};
+
 }  // namespace
+
+ir::Stmt scalarize_copies(const ir::Stmt& s, const ir::Buffer& src) {
+    return CopyScalarizer(src).mutate(s);
+}
 
 ir::Expr substitute(const ir::Expr& e, const VarMap& m) {
     return m.empty() ? e : Substituter(m).mutate(e);

@@ -21,6 +21,11 @@ ir::Stmt replace_loads(const ir::Stmt& s, const LoadFn& f);
 // Applies `f` to every expression of a compute (value, reduction body and ranges).
 void rewrite_compute(Compute& c, const std::function<ir::Expr(const ir::Expr&)>& f);
 
+// Rewrites every `copy_vec4(dst[.., j], src[.., k])` whose source is `src` into
+// four stores `dst[.., j + i] = src[.., k + i]` (copy_vec4 stays within a row),
+// so that the source's loads can be replaced by a producer's value.
+ir::Stmt scalarize_copies(const ir::Stmt& s, const ir::Buffer& src);
+
 // The value of an injective compute at `indices`.
 ir::Expr value_at(const Compute& c, const std::vector<ir::Expr>& indices);
 // Inlines every load of `producer`'s buffer in `e` (the producer is injective).

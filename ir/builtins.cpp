@@ -52,6 +52,7 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::Copy4:
         case Builtin::Copy8:
         case Builtin::Copy16:
+        case Builtin::CopyVec4:
             return 2;
         case Builtin::MbarrierInit:
         case Builtin::MbarrierArrive:

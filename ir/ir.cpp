@@ -144,6 +144,13 @@ Expr Call::make_void(Builtin b, std::vector<Expr> args, std::string function) {
     return std::make_shared<Call>(ScalarType::Bool, b, c->function, c->args, false);
 }
 
+int copy_bytes(const Call& c) {
+    if (c.builtin != Builtin::CopyVec4) return builtin_copy_bytes(c.builtin);
+    auto* dst = as<Load>(c.args.at(0));
+    HDS_CHECK(dst, "copy_vec4 without an element reference");
+    return 4 * byte_size(dst->buffer->elem);
+}
+
 Stmt Decl::make(SourceLoc l, Var v, Expr init, bool is_const) {
     HDS_CHECK(v && init, "Decl without variable or initializer");
     HDS_CHECK(v->type == init->type, "Decl initializer type differs from variable type");

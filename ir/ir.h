@@ -141,6 +141,10 @@ struct Call : ExprNode {
     static Expr make_void(Builtin b, std::vector<Expr> args, std::string function = "");
 };
 
+// The bytes a vector copy moves: copy_4 / copy_8 / copy_16, or copy_vec4 (four
+// elements of its operands' type); 0 for other calls.
+int copy_bytes(const Call& c);
+
 // ------------------------------------------------------------------ statements
 enum class StmtKind { Decl, Assign, Store, Alloc, For, MapFor, If, Block, Evaluate, Return, Break, Continue };
 

@@ -121,4 +121,21 @@ int required_arch(const Kernel& k) {
     return std::max(required_arch(k.body), k.cluster > 1 ? 90 : 0);
 }
 
+std::vector<Buffer> vector_copied_globals(const Stmt& body) {
+    struct Finder : IRVisitor {
+        std::vector<Buffer> found;
+        void visit(const Call* c) override {
+            IRVisitor::visit(c);
+            if (copy_bytes(*c) == 0) return;
+            for (const Expr& a : c->args) {
+                const Buffer& b = as<Load>(a)->buffer;
+                if (b->scope == Scope::Global && std::find(found.begin(), found.end(), b) == found.end())
+                    found.push_back(b);
+            }
+        }
+    } f;
+    f.visit_stmt(body);
+    return f.found;
+}
+
 }  // namespace hds::ir

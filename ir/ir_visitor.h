@@ -43,4 +43,8 @@ int required_arch(const Stmt& body);
 // ... and of a kernel: its body's, or 90 for a kernel launched in clusters.
 int required_arch(const Kernel& k);
 
+// The global tensors `body` reads or writes with vector copies (copy_4/8/16,
+// copy_vec4), in order of appearance: their launchers require 16-byte alignment.
+std::vector<Buffer> vector_copied_globals(const Stmt& body);
+
 }  // namespace hds::ir

@@ -196,7 +196,7 @@ Eval Compiler::call(const ir::Call* c) {
     std::vector<Eval> args;
     for (const ir::Expr& a : c->args) args.push_back(expr(a));
     SourceLoc loc = loc_;
-    if (builtin_copy_bytes(c->builtin) > 0) return copy(c);
+    if (ir::copy_bytes(*c) > 0) return copy(c);
     if (c->builtin != Builtin::DeviceFn && builtin_min_arch(c->builtin) > 0) {
         std::string what = std::string("the ") + (builtin_min_arch(c->builtin) >= 90 ? "sm_90" : "tensor-core") +
                            " built-in '" + builtin_info(c->builtin).name + "' is not emulated (run it on a GPU)";

@@ -224,7 +224,7 @@ Eval Compiler::copy(const ir::Call* c) {
     Indexer at_dst = indexer(dst->buffer, dst->indices, dst->loc, "copy destination");
     Indexer at_src = indexer(src->buffer, src->indices, src->loc, "copy source");
     BufRef to = buffers_.at(dst->buffer.get()), from = buffers_.at(src->buffer.get());
-    int bytes = builtin_copy_bytes(c->builtin);
+    int bytes = ir::copy_bytes(*c);
     int64_t n = std::max(1, bytes / byte_size(dst->buffer->elem));
     SourceLoc loc = loc_;
     auto slots = [](Thread& t, const BufRef& r) -> std::vector<Value>& {

@@ -85,7 +85,8 @@ std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::stri
         case Builtin::Copy4:
         case Builtin::Copy8:
         case Builtin::Copy16:
-            return fmt::format("hds::copy<{}>(&{}, &{})", builtin_copy_bytes(c->builtin), args[0], args[1]);
+        case Builtin::CopyVec4:
+            return fmt::format("hds::copy<{}>(&{}, &{})", ir::copy_bytes(*c), args[0], args[1]);
         case Builtin::Mma16816:
             return fmt::format("hds::mma_16816(&{}, &{}, &{})", args[0], args[1], args[2]);
         case Builtin::LdMatrixX4:

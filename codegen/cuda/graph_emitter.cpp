@@ -18,22 +18,13 @@ namespace hds::codegen {
 
 namespace {
 
-// The global tensors some kernel of `m` accesses with vector copies (copy_4/8/16).
+// The global tensors some kernel of `m` accesses with vector copies.
 std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
-    struct Finder : ir::IRVisitor {
-        std::vector<ir::Buffer> found;
-        void visit(const ir::Call* c) override {
-            ir::IRVisitor::visit(c);
-            if (builtin_copy_bytes(c->builtin) == 0) return;
-            for (const ir::Expr& a : c->args) {
-                const ir::Buffer& b = ir::as<ir::Load>(a)->buffer;
-                if (b->scope == ir::Scope::Global && std::find(found.begin(), found.end(), b) == found.end())
-                    found.push_back(b);
-            }
-        }
-    } f;
-    for (const ir::Kernel& k : m.kernels) f.visit_stmt(k.body);
-    return f.found;
+    std::vector<ir::Buffer> found;
+    for (const ir::Kernel& k : m.kernels)
+        for (const ir::Buffer& b : ir::vector_copied_globals(k.body))
+            if (std::find(found.begin(), found.end(), b) == found.end()) found.push_back(b);
+    return found;
 }
 
 class HostEmitter {

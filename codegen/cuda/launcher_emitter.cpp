@@ -9,6 +9,7 @@
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
 #include "codegen/cuda/hopper_emit.h"
+#include "ir/ir_visitor.h"
 
 namespace hds::codegen {
 
@@ -82,6 +83,11 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
     check(checks_size, "cudaErrorInvalidValue", "sizes must be positive");
     check(checks_ptr, "cudaErrorInvalidValue", "tensors must not be null");
     check(checks_count, "cudaErrorInvalidValue", "tensors are indexed with 32-bit arithmetic");
+    std::vector<std::string> misaligned;
+    for (const ir::Buffer& b : ir::vector_copied_globals(k.body))
+        misaligned.push_back(fmt::format("(uintptr_t){} % 16 != 0", cuda_ident(b->name)));
+    check(misaligned, "cudaErrorInvalidValue",
+          "tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)");
     out += fmt::format("    const long long grid[3] = {{{}}};\n", three(k.grid, p));
     out += fmt::format("    const long long block[3] = {{{}}};\n", three(k.block, p));
     check({"grid[0] < 1", "grid[0] > 2147483647LL", "grid[1] < 1", "grid[1] > 65535", "grid[2] < 1", "grid[2] > 65535"},

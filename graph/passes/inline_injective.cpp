@@ -12,14 +12,15 @@ bool is_single_load(const Node& n) {
 }
 
 // The anchor passes an element of `b` by address (cp.async, atomics): such
-// loads cannot become expressions.
+// loads cannot become expressions. (copy_vec4 is rewritten into element loads
+// when its source is inlined: scalarize_copies.)
 bool takes_address(const Node& anchor, const ir::Buffer& b) {
     struct Finder : ir::IRVisitor {
         const ir::Buffer* b;
         bool found = false;
         void visit(const ir::Call* c) override {
             ir::IRVisitor::visit(c);
-            if (c->builtin == Builtin::DeviceFn) return;
+            if (c->builtin == Builtin::DeviceFn || c->builtin == Builtin::CopyVec4) return;
             BuiltinClass cls = builtin_info(c->builtin).cls;
             if (cls != BuiltinClass::Reference && cls != BuiltinClass::Atomic) return;
             for (const ir::Expr& a : c->args)
@@ -53,9 +54,10 @@ void inline_injective(Graph& g) {
             if (u->kind == Node::Kind::Compute)
                 rewrite_compute(u->compute, [&](const ir::Expr& e) { return inline_producer(e, *n); });
             else
-                u->anchor.body = replace_loads(u->anchor.body, [&](const ir::Load& l) -> ir::Expr {
-                    return l.buffer == n->buffer ? value_at(n->compute, l.indices) : nullptr;
-                });
+                u->anchor.body =
+                    replace_loads(scalarize_copies(u->anchor.body, n->buffer), [&](const ir::Load& l) -> ir::Expr {
+                        return l.buffer == n->buffer ? value_at(n->compute, l.indices) : nullptr;
+                    });
         }
         n->dead = true;
     }
