@@ -19,7 +19,7 @@ expect "bad pass name" 1 "unknown pass 'nosuch'" -- "$hdsc" --emit=ir-after=nosu
 expect "tokens" 0 "^4:8 ID 'vector_add'$" -- "$hdsc" --emit=tokens "$ex"
 expect "ast" 0 "KernelDecl .* 'vector_add'" -- "$hdsc" --emit=ast "$ex"
 expect "ir" 0 "kernel vector_add\(" -- "$hdsc" --emit=ir "$ex"
-expect "ir-after" 0 "for \(ty, tx\) in spatial\(16, 16\)" -- "$hdsc" --emit=ir-after=lower "$root/examples/matmul_tiled.hds" -I "$root/stdlib"
+expect "ir-after" 0 "for \(ty, tx\) in spatial\(4, 2\) \* spatial\(4, 8\)" -- "$hdsc" --emit=ir-after=lower "$root/examples/matmul_tiled.hds" -I "$root/stdlib"
 expect "stdout" 0 "__global__ void" -- "$hdsc" "$ex" -o -
 expect "unwritable output" 1 "hdsc: error: cannot create '$work/no/dir/x.cu'" -- "$hdsc" "$ex" -o "$work/no/dir/x.cu"
 

@@ -43,6 +43,21 @@ def test_matmul_simt_tiles(tmp_path, bm, bn):
     assert rel_error(c, a.astype(np.float64) @ b) < 1e-6
 
 
+@pytest.mark.parametrize("t", ["f32", "f16"])
+@pytest.mark.parametrize("bm,bn,m,n,k", [(32, 32, 64, 96, 36), (32, 64, 70, 100, 40), (128, 128, 128, 128, 20),
+                                         (64, 32, 64, 33, 16)])
+def test_matmul_simt_vector_slices(tmp_path, t, bm, bn, m, n, k):
+    """Tiles inside the matrices with rows of multiples of 4 elements stage their
+    k-slices with copy_vec4; the last partial slice, edge tiles and N % 4 != 0
+    (the last case) take the guarded element loads."""
+    src = tmp_path / "mm.hds"
+    src.write_text(f'import "matmul_simt.hds";\nkernel mm = matmul_simt<{t}, {bm}, {bn}>;\n')
+    dtype = np.float32 if t == "f32" else np.float16
+    a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+    c = emulator.run(src, "mm", {"a": a, "b": b}, ["c"])["c"]
+    assert rel_error(c, a.astype(np.float64) @ b.astype(np.float64)) < (1e-6 if t == "f32" else 2e-3)
+
+
 @pytest.mark.parametrize("r,c", [(3, 1), (5, 300), (2, 1000)])
 def test_row_sum(r, c):
     x = rng.standard_normal((r, c)).astype(np.float32)

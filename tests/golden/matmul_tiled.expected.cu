@@ -2,70 +2,116 @@
 #include "matmul_tiled.h"
 #include "hds/runtime.h"
 
-// kernel matmul_tiled (matmul_simt.hds:19)
+// kernel matmul_tiled (matmul_simt.hds:25)
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= M && n0 + 128 <= N && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:45
+    const int slices = (K + 15) / 16;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < K; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < M && k0 + k < K ? a[(m0 + m) * K + (k0 + k)] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < K && n0 + n < N ? b[(k0 + k) * N + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < M && n < N) {  // matmul_simt.hds:68
-                c[m * N + n] = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < M && n < N) {  // matmul_simt.hds:116
+                c[m * N + n] = acc[i][j];  // matmul_simt.hds:117
             }
         }
     }
@@ -82,6 +128,9 @@ cudaError_t launch_matmul_tiled(const float* a, const float* b, float* c, int M,
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0)
         return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)N + 127) / 128, ((long long)M + 127) / 128, 1};
     const long long block[3] = {256, 1, 1};

@@ -97,66 +97,112 @@ __global__ void __launch_bounds__(256) encoder_block_k0_layer_norm(const float* 
 // kernel encoder_block_k1_matmul (transformer_block.hds:13)
 __global__ void __launch_bounds__(256) encoder_block_k1_matmul(const float* __restrict__ h,
         const float* __restrict__ wq, float* __restrict__ matmul, int S) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
+    const int slices = 16;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 256; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < S && k0 + k < 256 ? h[(m0 + m) * 256 + (k0 + k)] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 256 && n0 + n < 256 ? wq[(k0 + k) * 256 + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < S && n < 256) {  // matmul_simt.hds:68
-                matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < S && n < 256) {  // matmul_simt.hds:116
+                matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:117
             }
         }
     }
@@ -165,66 +211,112 @@ __global__ void __launch_bounds__(256) encoder_block_k1_matmul(const float* __re
 // kernel encoder_block_k2_matmul (transformer_block.hds:14)
 __global__ void __launch_bounds__(256) encoder_block_k2_matmul(const float* __restrict__ h,
         const float* __restrict__ wk, float* __restrict__ matmul_2, int S) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
+    const int slices = 16;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 256; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < S && k0 + k < 256 ? h[(m0 + m) * 256 + (k0 + k)] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 256 && n0 + n < 256 ? wk[(k0 + k) * 256 + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < S && n < 256) {  // matmul_simt.hds:68
-                matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < S && n < 256) {  // matmul_simt.hds:116
+                matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:117
             }
         }
     }
@@ -233,66 +325,112 @@ __global__ void __launch_bounds__(256) encoder_block_k2_matmul(const float* __re
 // kernel encoder_block_k3_matmul (transformer_block.hds:15)
 __global__ void __launch_bounds__(256) encoder_block_k3_matmul(const float* __restrict__ h,
         const float* __restrict__ wv, float* __restrict__ matmul_3, int S) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
+    const int slices = 16;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 256; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < S && k0 + k < 256 ? h[(m0 + m) * 256 + (k0 + k)] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 256 && n0 + n < 256 ? wv[(k0 + k) * 256 + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < S && n < 256) {  // matmul_simt.hds:68
-                matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < S && n < 256) {  // matmul_simt.hds:116
+                matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:117
             }
         }
     }
@@ -485,66 +623,115 @@ __global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* _
 // kernel encoder_block_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(256) encoder_block_k5_matmul_add(const float* __restrict__ a,
         const float* __restrict__ wo, const float* __restrict__ x, float* __restrict__ x1, int S) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
+    const int slices = 16;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 256; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < S && k0 + k < 256 ? a[((k0 + k) / 64 % 4 * S + (m0 + m + (k0 + k) / 64 / 4)) * 64 + (k0 + k) % 64] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:60
+                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 1) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
+                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 2) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
+                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 3) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 256 && n0 + n < 256 ? wo[(k0 + k) * 256 + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < S && n < 256) {  // matmul_simt.hds:68
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < S && n < 256) {  // matmul_simt.hds:116
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:117
                 x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;
             }
         }
@@ -601,66 +788,115 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:45
+    const int slices = 16;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 256; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < S && k0 + k < 256 ? (x1[(m0 + m) * 256 + (k0 + k)] - layer_norm_mu_2[m0 + m]) * rsqrtf(layer_norm_v_2[m0 + m] + 1e-05f) * g2[k0 + k] + b2[k0 + k] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:60
+                    va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                    va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                    va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 256 && n0 + n < 1024 ? w1[(k0 + k) * 1024 + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < S && n < 1024) {  // matmul_simt.hds:68
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < S && n < 1024) {  // matmul_simt.hds:116
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:117
                 const float add_3 = matmul_5_2 + c1[n];
                 gelu[m * 1024 + n] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
             }
@@ -672,66 +908,112 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
 __global__ void __launch_bounds__(256) encoder_block_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 8;  // matmul_simt.hds:22
-    const int TN = 8;  // matmul_simt.hds:23
-    __shared__ alignas(16) float sa[16][132];  // matmul_simt.hds:25
-    __shared__ alignas(16) float sb[16][128];  // matmul_simt.hds:26
-    alignas(16) float acc[8][8];  // matmul_simt.hds:27
-    alignas(16) float ra[8];  // matmul_simt.hds:28
-    alignas(16) float rb[8];  // matmul_simt.hds:29
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:30
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:31
+    const int TM = 8;  // matmul_simt.hds:28
+    const int TN = 8;  // matmul_simt.hds:29
+    const int QB = 32;  // matmul_simt.hds:31
+    const int PA = 2;  // matmul_simt.hds:32
+    const int PB = 2;  // matmul_simt.hds:33
+    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
+    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
+    alignas(16) float acc[8][8];  // matmul_simt.hds:36
+    alignas(16) float ra[8];  // matmul_simt.hds:37
+    alignas(16) float rb[8];  // matmul_simt.hds:38
+    alignas(16) float va[2][4];  // matmul_simt.hds:39
+    alignas(16) float vb[2][4];  // matmul_simt.hds:40
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
+    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
+    const int slices = 64;  // matmul_simt.hds:46
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:33
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:34
-            acc[i][j] = 0.0f;  // matmul_simt.hds:35
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
+            acc[i][j] = 0.0f;  // matmul_simt.hds:50
         }
     }
-    const int ty = (int)threadIdx.x / 16;  // matmul_simt.hds:38
-    const int tx = (int)threadIdx.x % 16;
-    for (int k0 = 0; k0 < 1024; k0 += 16) {  // matmul_simt.hds:39
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
+        if (s < slices) {  // matmul_simt.hds:56
+            const int k1 = s * 16;  // matmul_simt.hds:57
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:58
 #pragma unroll
-        for (int m_r = 0; m_r < 8; ++m_r) {  // matmul_simt.hds:41
-            const int m = m_r * 16 + (int)threadIdx.x / 16;
-            const int k = (int)threadIdx.x % 16;
-            sa[k][m] = m0 + m < S && k0 + k < 1024 ? gelu[(m0 + m) * 1024 + (k0 + k)] : 0.0f;  // matmul_simt.hds:42
-        }
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                }
 #pragma unroll
-        for (int k_r = 0; k_r < 8; ++k_r) {  // matmul_simt.hds:45
-            const int k = k_r * 2 + (int)threadIdx.x / 128;
-            const int n = (int)threadIdx.x % 128;
-            sb[k][n] = k0 + k < 1024 && n0 + n < 256 ? w2[(k0 + k) * 256 + (n0 + n)] : 0.0f;  // matmul_simt.hds:46
-        }
-        __syncthreads();  // matmul_simt.hds:48
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                }
+            } else {
 #pragma unroll
-        for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:49
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:50
-                ra[i] = sa[kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:51
-            }
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:70
+                    }
+                }
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:53
-                rb[j] = sb[kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:54
-            }
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-                    acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:58
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:62
+        if (s > 0) {  // matmul_simt.hds:82
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    }
+                }
+            }
+        }
+        if (s < slices) {  // matmul_simt.hds:98
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:110
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:64
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:65
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
+        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:66
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:67
-            if (m < S && n < 256) {  // matmul_simt.hds:68
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:69
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
+            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
+            if (m < S && n < 256) {  // matmul_simt.hds:116
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:117
                 const float add_2_2 = x1[m * 256 + n] + matmul_6_2;
                 out[m * 256 + n] = add_2_2 + c2[n];
             }
@@ -769,7 +1051,9 @@ cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, 
         c1 == nullptr || w2 == nullptr || c2 == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)x % 16 != 0 || (uintptr_t)g1 % 16 != 0 || (uintptr_t)b1 % 16 != 0)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)g1 % 16 != 0 || (uintptr_t)b1 % 16 != 0 ||
+        (uintptr_t)wq % 16 != 0 || (uintptr_t)wk % 16 != 0 || (uintptr_t)wv % 16 != 0 ||
+        (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
