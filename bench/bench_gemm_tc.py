@@ -66,13 +66,15 @@ def variant_shape_rows(lib, names, a, b, c, t_ref, ref):
 
 def tuned_rows():
     """The GEMM graphs of bench/tune compiled with bench/hds-tune.json (the
-    schedule `hdsc tune` chose for each shape), f16, vs cuBLAS."""
+    schedule `hdsc tune` chose for each shape), f16 and bf16, vs cuBLAS."""
     rows = []
-    for m, n, k in [(4096, 4096, 4096), (1024, 1024, 1024), (128, 4096, 4096)]:
-        graph = harness.build_graph(f"bench/tune/gemm_{m}x{n}x{k}.hds")
-        a = torch.randn(m, k, device="cuda").half()
-        b = torch.randn(k, n, device="cuda").half()
-        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    for m, n, k, dtype in [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16),
+                           (1024, 1024, 1024, torch.float16), (128, 4096, 4096, torch.float16)]:
+        prefix = "gemm_bf16" if dtype == torch.bfloat16 else "gemm"
+        graph = harness.build_graph(f"bench/tune/{prefix}_{m}x{n}x{k}.hds")
+        a = torch.randn(m, k, device="cuda").to(dtype)
+        b = torch.randn(k, n, device="cuda").to(dtype)
+        c = torch.empty(m, n, device="cuda", dtype=dtype)
         args = graph.args({"a": a, "b": b, "out": c}, {})
         run = lambda s=0: graph.run_fn(*args, None, s)
         assert run() == 0
@@ -80,7 +82,7 @@ def tuned_rows():
         ref = a.double() @ b.double()
         err = float((c.double() - ref).norm() / ref.norm())
         t, t_ref = graph_ms(run), graph_ms(lambda s: torch.matmul(a, b))
-        rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": "tuned graph", "hds_ms": t,
+        rows.append({"shape": f"{m}x{n}x{k}", "dtype": str(dtype).removeprefix("torch."), "kernel": "tuned graph", "hds_ms": t,
                      "cublas_ms": t_ref, "hds_tflops": 2.0 * m * n * k / t / 1e9,
                      "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9, "vs_cublas": t_ref / t, "rel_err": err})
         print(json.dumps(rows[-1]), flush=True)

@@ -1,6 +1,7 @@
 """fp32 SIMT GEMM variants (bench/gemm_variants/*.hds and examples/matmul_tiled.hds)
 against cuBLAS fp32 (torch.matmul, TF32 off), side by side in one process:
-correctness vs torch, then the median time of each at a few shapes.
+correctness vs torch, then the median time of each at a few shapes. A variant's
+line `// nvcc: FLAGS` adds FLAGS to its nvcc command (e.g. -maxrregcount=128).
 
     python3 bench/bench_gemm_variants.py --out bench/results/<run>
 """
@@ -31,7 +32,8 @@ def main():
         ref = torch.matmul(a, b)
         t_ref = median_ms(lambda: torch.matmul(a, b))
         for src in sources:
-            lib = harness.build(src)
+            flags = [line[len("// nvcc:"):].split() for line in src.read_text().splitlines() if line.startswith("// nvcc:")]
+            lib = harness.build(src, tuple(f for group in flags for f in group))
             run = launcher(lib, src.stem)
             c = torch.full((m, n), float("nan"), device="cuda")
             call = lambda: run(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, k, n)  # noqa: E731
