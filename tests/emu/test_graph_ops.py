@@ -136,9 +136,12 @@ def test_layer_norm_and_rms_norm():
     close(out, ref)
 
 
-def test_matmul_with_prologue_and_epilogue():
-    # transpose fuses into the schedule's loads, bias + relu into its stores
-    at, b, c = f32(29, 37), f32(29, 45), f32(45)
+@pytest.mark.parametrize("k,m,n", [(29, 37, 45), (36, 130, 260)])
+def test_matmul_with_prologue_and_epilogue(k, m, n):
+    # transpose fuses into the schedule's loads, bias + relu into its stores; the
+    # second shape has whole 128 x 128 tiles (and rows of multiples of 4), where the schedule's 4-element copies
+    # of a slice become four loads of the transposed input
+    at, b, c = f32(k, m), f32(k, n), f32(n)
     out = graph({"at": "f32[K, M]", "b": "f32[K, N]", "c": "f32[N]"}, "f32[M, N]",
                 "return relu(matmul(transpose(at), b) + c);", {"at": at, "b": b, "c": c})
     close(out, np.maximum(at.T.astype(np.float64) @ b + c, 0))
