@@ -104,12 +104,19 @@ __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__
         }
     }
     __syncwarp();  // matmul_mma.hds:102
+    if (m0 + wm + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:105
 #pragma unroll
-    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
-        const int m = m0 + wm + r;  // matmul_mma.hds:104
-        const int n = n0 + wn + lane;  // matmul_mma.hds:105
-        if (m < M && n < N) {  // matmul_mma.hds:106
-            c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:107
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
+            c[(m0 + wm + r) * N + (n0 + wn + lane)] = cs[warp][r][lane];  // matmul_mma.hds:107
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:110
+            const int m = m0 + wm + r;  // matmul_mma.hds:111
+            const int n = n0 + wn + lane;  // matmul_mma.hds:112
+            if (m < M && n < N) {  // matmul_mma.hds:113
+                c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:114
+            }
         }
     }
 }
@@ -217,12 +224,19 @@ __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __re
         }
     }
     __syncwarp();  // matmul_mma.hds:102
+    if (m0 + wm + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:105
 #pragma unroll
-    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
-        const int m = m0 + wm + r;  // matmul_mma.hds:104
-        const int n = n0 + wn + lane;  // matmul_mma.hds:105
-        if (m < M && n < N) {  // matmul_mma.hds:106
-            c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:107
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
+            c[(m0 + wm + r) * N + (n0 + wn + lane)] = cs[warp][r][lane];  // matmul_mma.hds:107
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:110
+            const int m = m0 + wm + r;  // matmul_mma.hds:111
+            const int n = n0 + wn + lane;  // matmul_mma.hds:112
+            if (m < M && n < N) {  // matmul_mma.hds:113
+                c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:114
+            }
         }
     }
 }

@@ -21,97 +21,108 @@ __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= M && n0 + 128 <= N && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:45
-    const int slices = (K + 15) / 16;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:44
+    const bool inside = whole && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:46
+    const int slices = (K + 15) / 16;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < M && n < N) {  // matmul_simt.hds:116
-                c[m * N + n] = acc[i][j];  // matmul_simt.hds:117
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < M && n < N) {  // matmul_simt.hds:126
+                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:127
+                }
             }
         }
     }

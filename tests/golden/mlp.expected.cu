@@ -90,14 +90,23 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
         }
     }
     __syncwarp();  // matmul_mma.hds:102
+    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:105
 #pragma unroll
-    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
-        const int m = m0 + wm + r;  // matmul_mma.hds:104
-        const int n = n0 + wn + lane;  // matmul_mma.hds:105
-        if (m < B && n < 3072) {  // matmul_mma.hds:106
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
             const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:107
-            const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n]));
-            h[m * 3072 + n] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
+            const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n0 + wn + lane]));
+            h[(m0 + wm + r) * 3072 + (n0 + wn + lane)] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:110
+            const int m = m0 + wm + r;  // matmul_mma.hds:111
+            const int n = n0 + wn + lane;  // matmul_mma.hds:112
+            if (m < B && n < 3072) {  // matmul_mma.hds:113
+                const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:114
+                const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n]));
+                h[m * 3072 + n] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
+            }
         }
     }
 }
@@ -189,13 +198,21 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
         }
     }
     __syncwarp();  // matmul_mma.hds:102
+    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:105
 #pragma unroll
-    for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:103
-        const int m = m0 + wm + r;  // matmul_mma.hds:104
-        const int n = n0 + wn + lane;  // matmul_mma.hds:105
-        if (m < B && n < 768) {  // matmul_mma.hds:106
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
             const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:107
-            out[m * 768 + n] = hds::cast<__half>(hds::cast<float>(matmul_2_2) + hds::cast<float>(b2[n]));
+            out[(m0 + wm + r) * 768 + (n0 + wn + lane)] = hds::cast<__half>(hds::cast<float>(matmul_2_2) + hds::cast<float>(b2[n0 + wn + lane]));
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:110
+            const int m = m0 + wm + r;  // matmul_mma.hds:111
+            const int n = n0 + wn + lane;  // matmul_mma.hds:112
+            if (m < B && n < 768) {  // matmul_mma.hds:113
+                const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:114
+                out[m * 768 + n] = hds::cast<__half>(hds::cast<float>(matmul_2_2) + hds::cast<float>(b2[n]));
+            }
         }
     }
 }

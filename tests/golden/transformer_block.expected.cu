@@ -112,97 +112,108 @@ __global__ void __launch_bounds__(256) encoder_block_k1_matmul(const float* __re
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
-    const int slices = 16;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
+    const bool inside = whole;  // matmul_simt.hds:46
+    const int slices = 16;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < S && n < 256) {  // matmul_simt.hds:116
-                matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:117
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < S && n < 256) {  // matmul_simt.hds:126
+                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:127
+                }
             }
         }
     }
@@ -226,97 +237,108 @@ __global__ void __launch_bounds__(256) encoder_block_k2_matmul(const float* __re
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
-    const int slices = 16;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
+    const bool inside = whole;  // matmul_simt.hds:46
+    const int slices = 16;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < S && n < 256) {  // matmul_simt.hds:116
-                matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:117
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < S && n < 256) {  // matmul_simt.hds:126
+                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:127
+                }
             }
         }
     }
@@ -340,97 +362,108 @@ __global__ void __launch_bounds__(256) encoder_block_k3_matmul(const float* __re
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
-    const int slices = 16;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
+    const bool inside = whole;  // matmul_simt.hds:46
+    const int slices = 16;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < S && n < 256) {  // matmul_simt.hds:116
-                matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:117
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < S && n < 256) {  // matmul_simt.hds:126
+                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:127
+                }
             }
         }
     }
@@ -638,101 +671,113 @@ __global__ void __launch_bounds__(256) encoder_block_k5_matmul_add(const float* 
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
-    const int slices = 16;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
+    const bool inside = whole;  // matmul_simt.hds:46
+    const int slices = 16;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:61
                     va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 1) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
                     va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 2) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
                     va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 3) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < S && n < 256) {  // matmul_simt.hds:116
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:117
-                x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:118
+                x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < S && n < 256) {  // matmul_simt.hds:126
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:127
+                    x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;
+                }
             }
         }
     }
@@ -803,102 +848,115 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:45
-    const int slices = 16;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:44
+    const bool inside = whole;  // matmul_simt.hds:46
+    const int slices = 16;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:61
                     va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < S && n < 1024) {  // matmul_simt.hds:116
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:117
-                const float add_3 = matmul_5_2 + c1[n];
-                gelu[m * 1024 + n] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:118
+                const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];
+                gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < S && n < 1024) {  // matmul_simt.hds:126
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:127
+                    const float add_3 = matmul_5_2 + c1[n];
+                    gelu[m * 1024 + n] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
+                }
             }
         }
     }
@@ -923,99 +981,112 @@ __global__ void __launch_bounds__(256) encoder_block_k9_matmul_add_add(
     const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
     const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
     const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool inside = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:45
-    const int slices = 64;  // matmul_simt.hds:46
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
+    const bool inside = whole;  // matmul_simt.hds:46
+    const int slices = 64;  // matmul_simt.hds:47
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:48
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:49
-            acc[i][j] = 0.0f;  // matmul_simt.hds:50
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
+            acc[i][j] = 0.0f;  // matmul_simt.hds:51
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:53
+    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
     const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:55
-        if (s < slices) {  // matmul_simt.hds:56
-            const int k1 = s * 16;  // matmul_simt.hds:57
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:58
+    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
+        if (s < slices) {  // matmul_simt.hds:57
+            const int k1 = s * 16;  // matmul_simt.hds:58
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:59
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:59
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:60
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:62
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:63
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:66
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:67
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:68
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:69
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:70
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:71
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:73
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:74
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:75
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:76
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:77
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:82
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:83
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:84
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:85
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:86
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:88
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:89
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:91
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:92
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:93
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:98
+        if (s > 0) {  // matmul_simt.hds:83
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:99
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:100
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
+                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:104
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
+                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:105
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:106
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:110
+        if (s < slices) {  // matmul_simt.hds:99
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
+                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
+                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:111
     }
+    if (whole) {  // matmul_simt.hds:115
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:112
-        const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:113
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:114
-            const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:115
-            if (m < S && n < 256) {  // matmul_simt.hds:116
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:117
-                const float add_2_2 = x1[m * 256 + n] + matmul_6_2;
-                out[m * 256 + n] = add_2_2 + c2[n];
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:118
+                const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;
+                out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
+                if (m < S && n < 256) {  // matmul_simt.hds:126
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:127
+                    const float add_2_2 = x1[m * 256 + n] + matmul_6_2;
+                    out[m * 256 + n] = add_2_2 + c2[n];
+                }
             }
         }
     }
