@@ -14,10 +14,12 @@ python3 bench/bench_memory.py --out "$raw" 2>&1 | tail -10
 python3 bench/bench_graphs.py --out "$raw" 2>&1 | tail -6
 python3 bench/summarize.py "$raw" "$out" >/dev/null
 compute-sanitizer --tool memcheck --error-exitcode 3 python3 -m pytest -q -x tests/gpu \
-    -k "tensor_cores_f16 and (129-136-40 or 77-300-1031) or (mlp and 1) or (transformer and 7) or (resnet and 3)" \
+    -k "tensor_cores_f16 and (129-136-40 or 77-300-1031) or (mlp and 1) or (transformer and 7) or (resnet and 3) or (matmul_tiled and 300-260)" \
     >"$out/sanitizer.txt" 2>&1
 echo "compute-sanitizer memcheck: exit $?" | tee -a "$out/sanitizer.txt"
-# Shared-memory races in the hand schedules with block-wide staging (flash attention, SIMT convolution).
+# Shared-memory races in the hand schedules with block-wide staging (flash attention, SIMT convolution,
+# the double-buffered SIMT matmul).
 compute-sanitizer --tool racecheck --error-exitcode 3 python3 -m pytest -q -x tests/gpu/test_gpu_graphs.py \
-    -k "(transformer and 7) or (resnet and 3)" >>"$out/sanitizer.txt" 2>&1
+    tests/gpu/test_gpu_examples.py -k "(transformer and 7) or (resnet and 3) or (matmul_tiled and 300-260)" \
+    >>"$out/sanitizer.txt" 2>&1
 echo "compute-sanitizer racecheck: exit $?" | tee -a "$out/sanitizer.txt"

@@ -25,7 +25,8 @@ def test_vector_add(n):
 
 @gpu
 @pytest.mark.parametrize("kernel", ["matmul_naive", "matmul_tiled"])
-@pytest.mark.parametrize("m,n,k", [(1000, 1003, 517), (129, 127, 9), (1, 1, 1), (256, 384, 64), (77, 300, 1031)])
+@pytest.mark.parametrize("m,n,k", [(1000, 1003, 517), (129, 127, 9), (1, 1, 1), (256, 384, 64), (77, 300, 1031),
+                                   (300, 260, 100)])
 def test_matmul(kernel, m, n, k):
     lib = harness.build(f"examples/{kernel}.hds")
     a, b = rand(m, k), rand(k, n)
