@@ -103,18 +103,27 @@ __global__ void __launch_bounds__(256) basic_block_k0_conv2d_mul_add(const float
         __syncthreads();  // conv2d_igemm.hds:116
     }
     if (g == 0) {  // conv2d_igemm.hds:137
+        const bool whole = pix0 + 128 <= pixels && o0 + 64 <= 64;  // conv2d_igemm.hds:140
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:138
-            const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:139
-            if (gp < pixels) {  // conv2d_igemm.hds:140
-                const int yn = gp / 784;  // conv2d_igemm.hds:141
-                const int yp = gp / 28 % 28;  // conv2d_igemm.hds:142
-                const int yq = gp % 28;  // conv2d_igemm.hds:143
+        for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:141
+            const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:142
+            const int yn = gp / 784;  // conv2d_igemm.hds:143
+            const int yp = gp / 28 % 28;  // conv2d_igemm.hds:144
+            const int yq = gp % 28;  // conv2d_igemm.hds:145
+            if (whole) {  // conv2d_igemm.hds:146
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:144
-                    const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:145
-                    if (o < 64) {  // conv2d_igemm.hds:146
-                        const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:147
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:147
+                    const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:148
+                    const float mul_3 = conv2d_3 * s1[o0 + tx * 4 + j];
+                    const float add_3 = mul_3 + t1[o0 + tx * 4 + j];
+                    y1[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
+                }
+            } else if (gp < pixels) {  // conv2d_igemm.hds:150
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:151
+                    const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:152
+                    if (o < 64) {  // conv2d_igemm.hds:153
+                        const float conv2d_3 = acc[i][j];  // conv2d_igemm.hds:154
                         const float mul_3 = conv2d_3 * s1[o];
                         const float add_3 = mul_3 + t1[o];
                         y1[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
@@ -224,18 +233,28 @@ __global__ void __launch_bounds__(256) basic_block_k1_conv2d_mul_add(const float
         __syncthreads();  // conv2d_igemm.hds:116
     }
     if (g == 0) {  // conv2d_igemm.hds:137
+        const bool whole = pix0 + 128 <= pixels && o0 + 64 <= 64;  // conv2d_igemm.hds:140
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:138
-            const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:139
-            if (gp < pixels) {  // conv2d_igemm.hds:140
-                const int yn = gp / 784;  // conv2d_igemm.hds:141
-                const int yp = gp / 28 % 28;  // conv2d_igemm.hds:142
-                const int yq = gp % 28;  // conv2d_igemm.hds:143
+        for (int i = 0; i < 8; ++i) {  // conv2d_igemm.hds:141
+            const int gp = pix0 + i / 4 * 64 + ty * 4 + i % 4;  // conv2d_igemm.hds:142
+            const int yn = gp / 784;  // conv2d_igemm.hds:143
+            const int yp = gp / 28 % 28;  // conv2d_igemm.hds:144
+            const int yq = gp % 28;  // conv2d_igemm.hds:145
+            if (whole) {  // conv2d_igemm.hds:146
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:144
-                    const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:145
-                    if (o < 64) {  // conv2d_igemm.hds:146
-                        const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:147
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:147
+                    const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:148
+                    const float mul_2_2 = conv2d_2_2 * s2[o0 + tx * 4 + j];
+                    const float y2_2 = mul_2_2 + t2[o0 + tx * 4 + j];
+                    const float add_2_2 = y2_2 + x[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq];
+                    out[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
+                }
+            } else if (gp < pixels) {  // conv2d_igemm.hds:150
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm.hds:151
+                    const int o = o0 + tx * 4 + j;  // conv2d_igemm.hds:152
+                    if (o < 64) {  // conv2d_igemm.hds:153
+                        const float conv2d_2_2 = acc[i][j];  // conv2d_igemm.hds:154
                         const float mul_2_2 = conv2d_2_2 * s2[o];
                         const float y2_2 = mul_2_2 + t2[o];
                         const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];
