@@ -89,9 +89,8 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:147
-            const int lane = t % 32;  // matmul_wgmma.hds:148
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
+            const int lane = t % 32;  // matmul_wgmma.hds:149
 #pragma unroll
             for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:150
 #pragma unroll
@@ -99,28 +98,18 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                     cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
                 }
                 __syncwarp();  // matmul_wgmma.hds:154
-                if (whole) {  // matmul_wgmma.hds:155
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:156
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:157
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:158
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:162
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:163
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:164
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:165
-                            if (m < M && n < N) {  // matmul_wgmma.hds:166
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:167
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
+                        if (m < M && n < N) {  // matmul_wgmma.hds:159
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:172
+                __syncwarp();  // matmul_wgmma.hds:164
             }
         }
     }
@@ -209,9 +198,8 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:147
-            const int lane = t % 32;  // matmul_wgmma.hds:148
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
+            const int lane = t % 32;  // matmul_wgmma.hds:149
 #pragma unroll
             for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:150
 #pragma unroll
@@ -219,28 +207,18 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                     cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
                 }
                 __syncwarp();  // matmul_wgmma.hds:154
-                if (whole) {  // matmul_wgmma.hds:155
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:156
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:157
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:158
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:162
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:163
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:164
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:165
-                            if (m < M && n < N) {  // matmul_wgmma.hds:166
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:167
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
+                        if (m < M && n < N) {  // matmul_wgmma.hds:159
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:172
+                __syncwarp();  // matmul_wgmma.hds:164
             }
         }
     }
@@ -327,9 +305,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:147
-            const int lane = t % 32;  // matmul_wgmma.hds:148
-            const bool whole = m0 + 64 <= M && n0 + 128 <= N;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
+            const int lane = t % 32;  // matmul_wgmma.hds:149
 #pragma unroll
             for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:150
 #pragma unroll
@@ -337,28 +314,18 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
                     cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
                 }
                 __syncwarp();  // matmul_wgmma.hds:154
-                if (whole) {  // matmul_wgmma.hds:155
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:156
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:157
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:158
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:162
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:163
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:164
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:165
-                            if (m < M && n < N) {  // matmul_wgmma.hds:166
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:167
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
+                        if (m < M && n < N) {  // matmul_wgmma.hds:159
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:172
+                __syncwarp();  // matmul_wgmma.hds:164
             }
         }
     }
@@ -442,9 +409,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:147
-            const int lane = t % 32;  // matmul_wgmma.hds:148
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
+            const int lane = t % 32;  // matmul_wgmma.hds:149
 #pragma unroll
             for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:150
 #pragma unroll
@@ -452,28 +418,18 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
                     cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
                 }
                 __syncwarp();  // matmul_wgmma.hds:154
-                if (whole) {  // matmul_wgmma.hds:155
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:156
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:157
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:158
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:162
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:163
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:164
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:165
-                            if (m < M && n < N) {  // matmul_wgmma.hds:166
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:167
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
+                        if (m < M && n < N) {  // matmul_wgmma.hds:159
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:172
+                __syncwarp();  // matmul_wgmma.hds:164
             }
         }
     }
@@ -557,9 +513,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:147
-            const int lane = t % 32;  // matmul_wgmma.hds:148
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
+            const int lane = t % 32;  // matmul_wgmma.hds:149
 #pragma unroll
             for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:150
 #pragma unroll
@@ -567,28 +522,18 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
                     cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
                 }
                 __syncwarp();  // matmul_wgmma.hds:154
-                if (whole) {  // matmul_wgmma.hds:155
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:156
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:157
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:158
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:162
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:163
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:164
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:165
-                            if (m < M && n < N) {  // matmul_wgmma.hds:166
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:167
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
+                        if (m < M && n < N) {  // matmul_wgmma.hds:159
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:172
+                __syncwarp();  // matmul_wgmma.hds:164
             }
         }
     }
@@ -678,9 +623,8 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
             if (t < 2) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:147
-            const int lane = t % 32;  // matmul_wgmma.hds:148
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
+            const int lane = t % 32;  // matmul_wgmma.hds:149
 #pragma unroll
             for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:150
 #pragma unroll
@@ -688,32 +632,22 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
                     cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
                 }
                 __syncwarp();  // matmul_wgmma.hds:154
-                if (whole) {  // matmul_wgmma.hds:155
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:156
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:157
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:158
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:162
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:163
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:164
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:165
-                            if (m < M && n < N) {  // matmul_wgmma.hds:166
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:167
-                            }
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
+                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
+                        if (m < M && n < N) {  // matmul_wgmma.hds:159
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:172
+                __syncwarp();  // matmul_wgmma.hds:164
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:177
+    hds::cluster_sync();  // matmul_wgmma.hds:169
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,

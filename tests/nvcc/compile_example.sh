@@ -18,5 +18,13 @@ targets=(-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
 # Code without tensor-core built-ins also builds for Turing (sm_75).
 grep -qE "hds::(mma_|ldmatrix|cp_async)" "$out/$name.cu" || targets+=(-gencode arch=compute_75,code=sm_75)
 [[ $flags == *sm_90a* ]] && targets=(-gencode arch=compute_90a,code=sm_90a)
-"$nvcc" -c -std=c++17 -I "$runtime" -Werror all-warnings "${targets[@]}" "$out/$name.cu" -o "$out/$name.o"
+log=$("$nvcc" -c -std=c++17 -I "$runtime" -Werror all-warnings "${targets[@]}" "$out/$name.cu" -o "$out/$name.o" 2>&1) ||
+    { echo "$log"; exit 1; }
+# ptxas reports (as info, not a warning) when it serializes wgmma instructions: a third of a
+# GEMM's speed (bench/results/2026-11-23-h100-session5-perf/README entry).
+if grep -q "C7514" <<<"$log"; then
+    echo "$log"
+    echo "FAIL: ptxas serialized the wgmma pipeline of $name.cu (C7514)"
+    exit 1
+fi
 echo "nvcc: $name.cu compiled for ${targets[*]}"
