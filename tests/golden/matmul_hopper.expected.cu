@@ -89,27 +89,46 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
-            const int lane = t % 32;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
+            const int lane = t % 32;  // matmul_wgmma.hds:151
+            if (m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:150
+                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:151
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
-                }
-                __syncwarp();  // matmul_wgmma.hds:154
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
-                        if (m < M && n < N) {  // matmul_wgmma.hds:159
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
+                    __syncwarp();  // matmul_wgmma.hds:163
                 }
-                __syncwarp();  // matmul_wgmma.hds:164
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:166
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:170
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
+                            if (m < M && n < N) {  // matmul_wgmma.hds:175
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:180
+                }
             }
         }
     }
@@ -198,27 +217,46 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
-            const int lane = t % 32;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
+            const int lane = t % 32;  // matmul_wgmma.hds:151
+            if (m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:150
+                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:151
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
-                }
-                __syncwarp();  // matmul_wgmma.hds:154
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
-                        if (m < M && n < N) {  // matmul_wgmma.hds:159
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
+                    __syncwarp();  // matmul_wgmma.hds:163
                 }
-                __syncwarp();  // matmul_wgmma.hds:164
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:166
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:170
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
+                            if (m < M && n < N) {  // matmul_wgmma.hds:175
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:180
+                }
             }
         }
     }
@@ -305,27 +343,46 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
-            const int lane = t % 32;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
+            const int lane = t % 32;  // matmul_wgmma.hds:151
+            if (m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:150
+                for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:151
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
-                }
-                __syncwarp();  // matmul_wgmma.hds:154
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
-                        if (m < M && n < N) {  // matmul_wgmma.hds:159
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
+                    __syncwarp();  // matmul_wgmma.hds:163
                 }
-                __syncwarp();  // matmul_wgmma.hds:164
+            } else {
+#pragma unroll
+                for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:166
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:170
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
+                            if (m < M && n < N) {  // matmul_wgmma.hds:175
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:180
+                }
             }
         }
     }
@@ -409,27 +466,46 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
-            const int lane = t % 32;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
+            const int lane = t % 32;  // matmul_wgmma.hds:151
+            if (m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:150
+                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:151
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
-                }
-                __syncwarp();  // matmul_wgmma.hds:154
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
-                        if (m < M && n < N) {  // matmul_wgmma.hds:159
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
+                    __syncwarp();  // matmul_wgmma.hds:163
                 }
-                __syncwarp();  // matmul_wgmma.hds:164
+            } else {
+#pragma unroll
+                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:166
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:170
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
+                            if (m < M && n < N) {  // matmul_wgmma.hds:175
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:180
+                }
             }
         }
     }
@@ -513,27 +589,46 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
             if (t < 1) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
-            const int lane = t % 32;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
+            const int lane = t % 32;  // matmul_wgmma.hds:151
+            if (m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:150
+                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:151
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
-                }
-                __syncwarp();  // matmul_wgmma.hds:154
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
-                        if (m < M && n < N) {  // matmul_wgmma.hds:159
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
+                    __syncwarp();  // matmul_wgmma.hds:163
                 }
-                __syncwarp();  // matmul_wgmma.hds:164
+            } else {
+#pragma unroll
+                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:166
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:170
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
+                            if (m < M && n < N) {  // matmul_wgmma.hds:175
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:180
+                }
             }
         }
     }
@@ -623,31 +718,50 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
             if (t < 2) {  // matmul_wgmma.hds:132
                 hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:148
-            const int lane = t % 32;  // matmul_wgmma.hds:149
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
+            const int lane = t % 32;  // matmul_wgmma.hds:151
+            if (m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:150
+                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:151
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:152
-                }
-                __syncwarp();  // matmul_wgmma.hds:154
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:155
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:156
-                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:157
-                        const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:158
-                        if (m < M && n < N) {  // matmul_wgmma.hds:159
-                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
                         }
                     }
+                    __syncwarp();  // matmul_wgmma.hds:163
                 }
-                __syncwarp();  // matmul_wgmma.hds:164
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:166
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:170
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
+                            if (m < M && n < N) {  // matmul_wgmma.hds:175
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:180
+                }
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:169
+    hds::cluster_sync();  // matmul_wgmma.hds:186
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
