@@ -77,7 +77,8 @@ def test_gelu_f16(n):
 def test_launchers_reject_bad_arguments():
     """Argument checks happen on the host before any CUDA call, so this runs
     without a GPU: null tensors and non-positive sizes are cudaErrorInvalidValue
-    (1); grids over the hardware limits are cudaErrorInvalidConfiguration (9)."""
+    (1); grids over the hardware limits are cudaErrorInvalidConfiguration (9);
+    a tensor the kernel copies 16 bytes at a time must be 16-byte aligned (1)."""
     lib = harness.build("examples/matmul_naive.hds")
     dummy = 1 << 20  # never dereferenced: the launcher must refuse first
     assert lib.launch_raw("matmul_naive", [None, dummy, dummy, 4, 4, 4]) == 1
@@ -85,6 +86,9 @@ def test_launchers_reject_bad_arguments():
     assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 4, -3, 4]) == 1
     assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 1 << 16, 1 << 16, 4]) == 1  # M*K >= 2^31
     assert lib.launch_raw("matmul_naive", [dummy, dummy, dummy, 1_100_000, 1, 1]) == 9  # grid.y > 65535
+    tiled = harness.build("examples/matmul_tiled.hds")  # copy_vec4 of a and b
+    assert tiled.launch_raw("matmul_tiled", [dummy + 4, dummy, dummy, 4, 4, 4]) == 1
+    assert tiled.launch_raw("matmul_tiled", [dummy, dummy + 8, dummy, 4, 4, 4]) == 1
 
 
 @gpu
