@@ -38,7 +38,8 @@ int builtin_min_arch(Builtin id);  // for a whole body: ir::required_arch (ir_vi
 // of that element is passed), for the tensor-core and Hopper built-ins.
 int builtin_reference_operands(Builtin id);
 
-// copy_4 / copy_8 / copy_16: the bytes one copy moves (0 for other built-ins), and back.
+// copy_4 / copy_8 / copy_16: the bytes one copy moves (0 for other built-ins, copy_vec4
+// included: its size follows the element type, see ir::copy_bytes), and back.
 int builtin_copy_bytes(Builtin id);
 
 // tma_load_2d and tma_load_2d_multicast: the source a[r, c] is a coordinate pair, not an address.
