@@ -223,6 +223,16 @@ Eval Compiler::copy(const ir::Call* c) {
     const char* name = builtin_info(c->builtin).name;
     Indexer at_dst = indexer(dst->buffer, dst->indices, dst->loc, "copy destination");
     Indexer at_src = indexer(src->buffer, src->indices, src->loc, "copy source");
+    // copy_vec4's four elements lie in one row of each: its last element's indices are in bounds.
+    Indexer last_dst, last_src;
+    if (c->builtin == Builtin::CopyVec4) {
+        auto last = [](std::vector<ir::Expr> at) {
+            at.back() = ir::add(at.back(), ir::i32(3));
+            return at;
+        };
+        last_dst = indexer(dst->buffer, last(dst->indices), dst->loc, "copy_vec4 destination (its fourth element)");
+        last_src = indexer(src->buffer, last(src->indices), src->loc, "copy_vec4 source (its fourth element)");
+    }
     BufRef to = buffers_.at(dst->buffer.get()), from = buffers_.at(src->buffer.get());
     int bytes = ir::copy_bytes(*c);
     int64_t n = std::max(1, bytes / byte_size(dst->buffer->elem));
@@ -234,6 +244,7 @@ Eval Compiler::copy(const ir::Call* c) {
     };
     return [=](Thread& t) -> Value {
         int64_t i = at_dst(t), j = at_src(t);
+        if (last_dst) last_dst(t), last_src(t);
         // Buffers start 16-byte aligned, so an access is aligned when its element offset is.
         if (i % n != 0 || j % n != 0)
             trap(t, loc,

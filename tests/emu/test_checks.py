@@ -77,6 +77,7 @@ def test_integer_division_by_zero():
     ("examples/vector_add.hds", "vector_add", {"a": (300,), "b": (300,)}, None),
     ("examples/matmul_naive.hds", "matmul_naive", {"a": (20, 33), "b": (33, 17)}, None),
     ("examples/matmul_tiled.hds", "matmul_tiled", {"a": (70, 33), "b": (33, 130)}, None),
+    ("examples/matmul_tiled.hds", "matmul_tiled", {"a": (130, 36), "b": (36, 132)}, None),  # 4-element slices
     ("examples/softmax.hds", "softmax", {"x": (5, 300)}, None),
     ("examples/row_sum.hds", "row_sum", {"x": (5, 300)}, None),
     ("examples/gelu_f16.hds", "gelu_f16", {"x": (300,), "bias": (300,)}, None),
@@ -100,3 +101,10 @@ def test_misaligned_vector_copy():
     msg = error_of("misaligned_copy", {"a": np.zeros(8, np.float32)}, ["b"])
     assert located(msg, 72, 5), msg
     assert "misaligned copy_16: element offsets 0 and 1 must be multiples of 4" in msg
+
+
+def test_vector_copy_across_rows():
+    # In range of the buffer as a whole, but copy_vec4 copies within a row.
+    msg = error_of("copy_across_rows", {"a": np.zeros((2, 6), np.float32)}, ["b"])
+    assert located(msg, 78, 24), msg
+    assert "out-of-bounds copy_vec4 source (its fourth element) of 'a': index 7 of dimension 1 (size 6)" in msg
