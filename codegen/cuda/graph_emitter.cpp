@@ -66,8 +66,8 @@ class HostEmitter {
         h.line("// Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).");
         h.line(wrap_list(fmt::format("size_t {}_workspace_size(", api), size_params(), ");"));
         h.line("// Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null");
-        h.line("// tensor, a missing workspace or a tensor of 2^31 elements or more, else the first");
-        h.line("// launch error.");
+        h.line("// tensor, a missing or not 16-byte aligned workspace or a tensor of 2^31 elements or");
+        h.line("// more, else the first launch error.");
         auto run = data_params();
         run.push_back("void* workspace");
         run.push_back("cudaStream_t stream = 0");
@@ -169,7 +169,8 @@ class HostEmitter {
         if (p_.slots > 0) {
             w.line(fmt::format("size_t slot[{}];", p_.slots));
             w.line(wrap_list(fmt::format("{}_slots(", api), with(size_args, "slot"), ");"));
-            w.line("if (workspace == nullptr) return cudaErrorInvalidValue;");
+            // Temporaries are read 16 bytes at a time (vector copies, TMA) from 256-byte slots.
+            w.line("if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;");
             w.line("char* base = static_cast<char*>(workspace);");
             w.line(fmt::format("size_t offset[{}] = {{0}};", p_.slots));
             if (p_.slots > 1)

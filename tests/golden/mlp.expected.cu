@@ -244,7 +244,7 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
         return cudaErrorInvalidValue;
     size_t slot[1];
     mlp_slots(B, slot);
-    if (workspace == nullptr) return cudaErrorInvalidValue;
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[1] = {0};
     __half* h = reinterpret_cast<__half*>(base + offset[0]);

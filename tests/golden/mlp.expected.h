@@ -12,8 +12,8 @@ extern "C" {
 // Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).
 size_t mlp_workspace_size(int B);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null
-// tensor, a missing workspace or a tensor of 2^31 elements or more, else the first
-// launch error.
+// tensor, a missing or not 16-byte aligned workspace or a tensor of 2^31 elements or
+// more, else the first launch error.
 cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const __half* w2,
                     const __half* b2, __half* out, int B, void* workspace, cudaStream_t stream = 0);
 // Captures one run into an executable CUDA graph (`stream` must not be the legacy

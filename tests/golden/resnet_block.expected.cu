@@ -294,7 +294,7 @@ cudaError_t basic_block_run(const float* x, const float* w1, const float* s1, co
         return cudaErrorInvalidValue;
     size_t slot[1];
     basic_block_slots(N, slot);
-    if (workspace == nullptr) return cudaErrorInvalidValue;
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[1] = {0};
     float* y1 = reinterpret_cast<float*>(base + offset[0]);

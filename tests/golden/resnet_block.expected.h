@@ -12,8 +12,8 @@ extern "C" {
 // Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).
 size_t basic_block_workspace_size(int N);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null
-// tensor, a missing workspace or a tensor of 2^31 elements or more, else the first
-// launch error.
+// tensor, a missing or not 16-byte aligned workspace or a tensor of 2^31 elements or
+// more, else the first launch error.
 cudaError_t basic_block_run(const float* x, const float* w1, const float* s1, const float* t1,
                             const float* w2, const float* s2, const float* t2, float* out, int N,
                             void* workspace, cudaStream_t stream = 0);

@@ -1132,7 +1132,7 @@ cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, 
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_slots(S, slot);
-    if (workspace == nullptr) return cudaErrorInvalidValue;
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[4] = {0};
     for (int i = 1; i < 4; ++i) offset[i] = offset[i - 1] + slot[i - 1];

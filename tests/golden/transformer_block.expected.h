@@ -12,8 +12,8 @@ extern "C" {
 // Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).
 size_t encoder_block_workspace_size(int S);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null
-// tensor, a missing workspace or a tensor of 2^31 elements or more, else the first
-// launch error.
+// tensor, a missing or not 16-byte aligned workspace or a tensor of 2^31 elements or
+// more, else the first launch error.
 cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, const float* wq,
                               const float* wk, const float* wv, const float* wo, const float* g2,
                               const float* b2, const float* w1, const float* c1, const float* w2,

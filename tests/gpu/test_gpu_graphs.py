@@ -60,3 +60,5 @@ def test_run_checks_arguments():
     bad = dict(sizes, B=0)
     assert graph.run({**inputs, "out": out}, bad, ws) == 1  # cudaErrorInvalidValue
     assert graph.run({**inputs, "out": out}, sizes, None) == 1  # the MLP needs a workspace
+    args = graph.args({**inputs, "out": out}, sizes)
+    assert graph.run_fn(*args, ws.data_ptr() + 4, 0) == 1  # ... 16-byte aligned
