@@ -21,7 +21,7 @@ grep -qE "hds::(mma_|ldmatrix|cp_async)" "$out/$name.cu" || targets+=(-gencode a
 log=$("$nvcc" -c -std=c++17 -I "$runtime" -Werror all-warnings "${targets[@]}" "$out/$name.cu" -o "$out/$name.o" 2>&1) ||
     { echo "$log"; exit 1; }
 # ptxas reports (as info, not a warning) when it serializes wgmma instructions: a third of a
-# GEMM's speed (bench/results/2026-11-23-h100-session5-perf/README entry).
+# GEMM's speed (bench/results/README.md, 2026-11-23-h100-split-epilogue).
 if grep -q "C7514" <<<"$log"; then
     echo "$log"
     echo "FAIL: ptxas serialized the wgmma pipeline of $name.cu (C7514)"
