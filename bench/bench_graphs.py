@@ -1,6 +1,9 @@
 """Side-by-side benchmark of the example graphs (fused by hdsc) against torch
 eager and torch.compile on the same inputs in one process: medians of
 CUDA-event timings, ratios > 1 mean hds is faster. TF32 is off everywhere.
+Each is timed twice: called from Python (what a caller of eager pays, host
+launch overhead included where the GPU runs dry) and replayed from a CUDA
+graph (the GPU's time alone, which host noise does not reach).
 
     python3 bench/bench_graphs.py --out DIR      (needs a GPU and torch)
 """
@@ -20,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
 import models  # noqa: E402
-from bench_core import median_ms, write_table  # noqa: E402
+from bench_core import graph_ms, median_ms, write_table  # noqa: E402
 
 SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_block": 16, "mm_bias_gelu": 4096,
          "conv3x3_f16": 32, "conv1x1_f16": 32}
@@ -65,6 +68,18 @@ def bench(example: str, size: int) -> dict:
     row["vs_eager"] = row["eager_ms"] / row["hds_ms"]
     if "compiled_ms" in row:
         row["vs_compiled"] = row["compiled_ms"] / row["hds_ms"]
+    # The same three replayed from CUDA graphs (each call on the capturing stream).
+    timed = {"hds": lambda s: hds(), "eager": lambda s: ref_fn(**inputs)}
+    if "compiled_ms" in row:
+        timed["compiled"] = lambda s: compiled(**inputs)
+    for name, fn in timed.items():
+        try:
+            row[f"{name}_graph_ms"] = graph_ms(fn)
+        except Exception as e:  # noqa: BLE001 - report, do not hide
+            row[f"{name}_graph_error"] = str(e)[:200]
+    for name, key in [("eager", "vs_eager_graph"), ("compiled", "vs_compiled_graph")]:
+        if f"{name}_graph_ms" in row and "hds_graph_ms" in row:
+            row[key] = row[f"{name}_graph_ms"] / row["hds_graph_ms"]
     return row
 
 
@@ -86,6 +101,9 @@ def main():
         ("hds ms", lambda r: f"{r['hds_ms']:.3f}"), ("eager ms", lambda r: f"{r['eager_ms']:.3f}"),
         ("compiled ms", lambda r: f"{r.get('compiled_ms', nan):.3f}"), ("vs eager", lambda r: f"{r['vs_eager']:.2f}x"),
         ("vs compile", lambda r: f"{r.get('vs_compiled', nan):.2f}x"),
+        ("hds ms (graph)", lambda r: f"{r.get('hds_graph_ms', nan):.3f}"),
+        ("vs eager (graph)", lambda r: f"{r.get('vs_eager_graph', nan):.2f}x"),
+        ("vs compile (graph)", lambda r: f"{r.get('vs_compiled_graph', nan):.2f}x"),
         ("rel err", lambda r: f"{r['rel_err_vs_eager']:.1e}")], meta)
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ expect "cache: mma with 2 stages" 0 "mma_16816" -- "$hdsc" "$g" -I "$root/stdlib
 expect "no cache: wgmma with BN=256" 0 "\[4\]\[4\]\[64\]\[64\]" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a -o -
 # A cache cannot override an op attribute (conv2d's stride is not a tuning parameter).
 rb=$root/examples/resnet_block.hds
-printf '{"version": 1, "entries": {"%s": {"schedule": "igemm", "params": {"stride": 2}}}}\n' \
+printf '{"version": 1, "entries": {"%s": {"schedule": "igemm3x3", "params": {"stride": 2}}}}\n' \
     'conv2d<f32> sm_80 [N, 64, 28, 28] [64, 64, 3, 3]' >"$work/c3.json"
 expect "the site's key" 0 "conv2d<f32> sm_80 \[N, 64, 28, 28\] \[64, 64, 3, 3\]" -- "$hdsc" tune "$rb" -I "$root/stdlib" \
     --sizes N=2 --no-run --nvcc true --level 0

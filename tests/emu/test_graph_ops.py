@@ -192,6 +192,22 @@ def test_conv2d_igemm_tiles(tmp_path, bp, tc, kg):
     close(y, conv_ref(x, w, 2, 1))
 
 
+@pytest.mark.parametrize("bp,tc,kg,stride", [(64, 4, 1, 1), (96, 8, 1, 2), (128, 8, 1, 1), (96, 8, 2, 1),
+                                             (128, 4, 2, 2), (64, 8, 2, 2)])
+def test_conv2d_igemm3x3_tiles(tmp_path, bp, tc, kg, stride):
+    """The SIMT convolution for 3 x 3 filters (stdlib/conv2d_igemm3x3.hds, channel
+    slices outside, weights staged a slice at a time): 35 channels make three
+    slices of 16 (the third partial) or two of 32 with two k-groups (the second
+    group's channels of the last slice all past C); two blocks of output channels
+    (the second partial), a partial block of pixels, padding, strides 1 and 2."""
+    src = tmp_path / "cv.hds"
+    src.write_text(f'import "conv2d_igemm3x3.hds";\nkernel cv = conv2d_igemm3x3<f32, {stride}, 1, {bp}, {tc}, {kg}>;\n')
+    x, w = f32(3, 35, 17, 20), f32(70, 35, 3, 3)
+    p, q = (17 + 2 - 3) // stride + 1, (20 + 2 - 3) // stride + 1
+    y = emulator.run(src, "cv", {"x": x, "w": w}, ["y"], sizes={"P": p, "Q": q})["y"]
+    close(y, conv_ref(x, w, stride, 1))
+
+
 def test_pools():
     x = f32(1, 2, 7, 9)
     out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 3, 4]", "return max_pool2d(x);", {"x": x})
