@@ -91,44 +91,36 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
             const int lane = t % 32;  // matmul_wgmma.hds:151
-            if (m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:157
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                }
+                __syncwarp();  // matmul_wgmma.hds:157
+                if (whole) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:163
-                }
-            } else {
+                } else {
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:170
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
-                            if (m < M && n < N) {  // matmul_wgmma.hds:175
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
+                            if (m < M && n < N) {  // matmul_wgmma.hds:169
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:180
                 }
+                __syncwarp();  // matmul_wgmma.hds:175
             }
         }
     }
@@ -219,44 +211,36 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
             const int lane = t % 32;  // matmul_wgmma.hds:151
-            if (m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:157
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                }
+                __syncwarp();  // matmul_wgmma.hds:157
+                if (whole) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:163
-                }
-            } else {
+                } else {
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:170
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
-                            if (m < M && n < N) {  // matmul_wgmma.hds:175
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
+                            if (m < M && n < N) {  // matmul_wgmma.hds:169
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:180
                 }
+                __syncwarp();  // matmul_wgmma.hds:175
             }
         }
     }
@@ -345,44 +329,36 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
             const int lane = t % 32;  // matmul_wgmma.hds:151
-            if (m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
 #pragma unroll
-                for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:157
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                }
+                __syncwarp();  // matmul_wgmma.hds:157
+                if (whole) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:163
-                }
-            } else {
+                } else {
 #pragma unroll
-                for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:170
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
-                            if (m < M && n < N) {  // matmul_wgmma.hds:175
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
+                            if (m < M && n < N) {  // matmul_wgmma.hds:169
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:180
                 }
+                __syncwarp();  // matmul_wgmma.hds:175
             }
         }
     }
@@ -468,44 +444,36 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
             const int lane = t % 32;  // matmul_wgmma.hds:151
-            if (m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
 #pragma unroll
-                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:157
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                }
+                __syncwarp();  // matmul_wgmma.hds:157
+                if (whole) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:163
-                }
-            } else {
+                } else {
 #pragma unroll
-                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:170
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
-                            if (m < M && n < N) {  // matmul_wgmma.hds:175
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
+                            if (m < M && n < N) {  // matmul_wgmma.hds:169
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:180
                 }
+                __syncwarp();  // matmul_wgmma.hds:175
             }
         }
     }
@@ -591,44 +559,36 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
             const int lane = t % 32;  // matmul_wgmma.hds:151
-            if (m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
 #pragma unroll
-                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:157
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                }
+                __syncwarp();  // matmul_wgmma.hds:157
+                if (whole) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:163
-                }
-            } else {
+                } else {
 #pragma unroll
-                for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:170
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
-                            if (m < M && n < N) {  // matmul_wgmma.hds:175
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
+                            if (m < M && n < N) {  // matmul_wgmma.hds:169
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:180
                 }
+                __syncwarp();  // matmul_wgmma.hds:175
             }
         }
     }
@@ -720,48 +680,40 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
             const int lane = t % 32;  // matmul_wgmma.hds:151
-            if (m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0) {  // matmul_wgmma.hds:152
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:157
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                }
+                __syncwarp();  // matmul_wgmma.hds:157
+                if (whole) {  // matmul_wgmma.hds:158
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:158
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:159
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:160
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:163
-                }
-            } else {
+                } else {
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:167
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:168
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:170
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:171
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:172
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:173
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:174
-                            if (m < M && n < N) {  // matmul_wgmma.hds:175
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:176
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
+                            if (m < M && n < N) {  // matmul_wgmma.hds:169
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:180
                 }
+                __syncwarp();  // matmul_wgmma.hds:175
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:186
+    hds::cluster_sync();  // matmul_wgmma.hds:180
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
