@@ -57,6 +57,14 @@ std::optional<std::map<std::string, int64_t>> parse_sizes(const std::string& tex
     return sizes;
 }
 
+// The message of the first "error: " line of printed diagnostics.
+std::string first_error(const std::string& diags) {
+    auto at = diags.find("error: ");
+    if (at == std::string::npos) return "not a valid instance";
+    at += 7;
+    return diags.substr(at, diags.find('\n', at) - at);
+}
+
 // Checks the file for `target`; prints the diagnostics on failure.
 bool check(Session& s, const TuneOptions& opts, graph::Tuning* tuning, std::ostream& err) {
     if (!s.open(opts.input, err)) return false;
@@ -224,7 +232,14 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
         out << fmt::format("{}  (graph {}): {} candidates at level {}\n", site.key, site.graph, cands.size(),
                            opts.level)
             << std::flush;
-        for (Candidate& c : cands) c.built = emit_candidate(opts, site, c, *sizes, err);
+        for (size_t i = 0; i < cands.size(); ++i) {
+            // A candidate other than the default that is not a valid instance (too much
+            // shared memory for these parameters, say) is skipped with its first error.
+            std::ostringstream diags;
+            Candidate& c = cands[i];
+            c.built = emit_candidate(opts, site, c, *sizes, i == 0 ? err : diags);
+            if (!c.built && i > 0) c.failure = "skipped: " + first_error(diags.str());
+        }
         if (!cands.front().built) return kUserError;  // the default does not build: nothing will
         compile_all(opts, cands, site.graph);
         if (opts.no_run) {

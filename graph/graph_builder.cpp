@@ -1,6 +1,8 @@
 // graph_builder.cpp — graph declarations to graph IR.
 #include "graph/graph_builder.h"
 
+#include <set>
+
 #include "graph/layout_ops.h"
 #include "graph/op_instance.h"
 #include "graph/shapes.h"
@@ -108,7 +110,10 @@ class GraphBuilder {
                 return false;
             }
             Node* n = value(*l.init, std::nullopt, l.name);
-            if (!n) return false;
+            if (!n) {
+                failed_.insert(l.name);
+                return false;
+            }
             env_[l.name] = n;
             return true;
         }
@@ -193,7 +198,9 @@ class GraphBuilder {
             case ExprKind::Name: {
                 auto it = env_.find(as<NameExpr>(e).name);
                 if (it != env_.end()) return it->second;
-                diags_.error(DiagId::unknown_name, e.range, as<NameExpr>(e).name);
+                // A let whose value had errors is known: its uses add none of their own.
+                if (!failed_.count(as<NameExpr>(e).name))
+                    diags_.error(DiagId::unknown_name, e.range, as<NameExpr>(e).name);
                 return nullptr;
             }
             case ExprKind::IntLit:
@@ -310,6 +317,7 @@ class GraphBuilder {
     std::unique_ptr<Graph> g_;
     OpInstantiator ops_;
     std::map<std::string, Node*> env_;
+    std::set<std::string> failed_;  // lets whose value had errors
 };
 
 }  // namespace

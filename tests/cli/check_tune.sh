@@ -16,17 +16,17 @@ key='matmul<f16> sm_90a [M, 520] [520, 264]'
 tune=("$hdsc" tune "$g" -I "$root/stdlib" --arch=sm_90a --sizes M=300 --no-run --work "$work/cands" -j2)
 
 if [[ -n $nvcc ]]; then
-    # Level 1 on sm_90a: wgmma's defaults and its eight single changes, mma's defaults and two, simt's and four.
-    expect "level 1 builds 17 candidates" 0 "17 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$nvcc"
-    [[ $(grep -c ": compiled" "$work/out") -eq 17 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
+    # Level 1 on sm_90a: wgmma's defaults and its eight single changes, mma's defaults and two, simt's and five.
+    expect "level 1 builds 18 candidates" 0 "18 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$nvcc"
+    [[ $(grep -c ": compiled" "$work/out") -eq 18 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
     expect "the BN=128 candidate uses 128-wide tiles" 0 "/ 128" -- grep -h "op_matmul_sm90_k0.*<<<" \
         "$work/cands/site0-cand3/op_matmul_sm90.cu"
     expect "timing program" 0 "hds-tune-ms" -- cat "$work/cands/site0-cand0/bench.cu"
     # Levels 0 and 2 only count (`true` stands in for nvcc): level 1 compiled them all.
     expect "level 0 builds the default only" 0 "1 candidates at level 0" -- "${tune[@]}" --level 0 --nvcc true
-    expect "level 2 builds every combination" 0 "108 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc true
+    expect "level 2 builds every combination" 0 "117 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc true
 fi
-expect "sm_80: no wgmma candidates" 0 "8 candidates at level 1" -- "$hdsc" tune "$root/examples/mlp.hds" \
+expect "sm_80: no wgmma candidates" 0 "9 candidates at level 1" -- "$hdsc" tune "$root/examples/mlp.hds" \
     -I "$root/stdlib" --sizes B=64 --no-run --nvcc false --work "$work/mlp"
 expect "a size is missing" 1 "has the size 'M': give it with --sizes M=VALUE" -- "$hdsc" tune "$g" -I "$root/stdlib" \
     --arch=sm_90a --no-run --nvcc false
@@ -43,6 +43,11 @@ printf '{"version": 1, "entries": {"%s": {"schedule": "mma", "params": {"STAGES"
 expect "cache: mma with 2 stages" 0 "mma_16816" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a \
     --tune-cache "$work/c2.json" -o -
 expect "no cache: wgmma with BN=256" 0 "\[4\]\[4\]\[64\]\[64\]" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a -o -
+# A candidate that is not a valid instance (more shared memory than a block has) is skipped
+# with its error in one line; the others still build.
+expect "invalid candidate skipped" 0 "staged S=100000: skipped: kernel 'twice_staged' uses 400000 bytes of shared memory" \
+    -- "$hdsc" tune "$(dirname "$0")/tune_invalid_candidate.hds" --sizes N=1000 --no-run --nvcc true --level 2 \
+    --work "$work/big"
 # A cache cannot override an op attribute (conv2d's stride is not a tuning parameter).
 rb=$root/examples/resnet_block.hds
 printf '{"version": 1, "entries": {"%s": {"schedule": "igemm3x3", "params": {"stride": 2}}}}\n' \

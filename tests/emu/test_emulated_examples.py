@@ -43,6 +43,20 @@ def test_matmul_simt_tiles(tmp_path, bm, bn):
     assert rel_error(c, a.astype(np.float64) @ b) < 1e-6
 
 
+@pytest.mark.parametrize("bm,bn,k", [(32, 32, 19), (32, 64, 100), (64, 32, 64), (128, 128, 40)])
+def test_matmul_simt_k_groups(tmp_path, bm, bn, k):
+    """Two k-groups take alternate 16-wide slices and add up their sums at the
+    end: k = 19 gives each group one slice (the second partial), k = 100 and 40
+    an odd number of slices (the second group has nothing in its last step);
+    partial tiles on every side, vector and element loads."""
+    kg = 2
+    src = tmp_path / "mm.hds"
+    src.write_text(f'import "matmul_simt.hds";\nkernel mm = matmul_simt<f32, {bm}, {bn}, {kg}>;\n')
+    a, b = rng.standard_normal((37, k)).astype(np.float32), rng.standard_normal((k, 72)).astype(np.float32)
+    c = emulator.run(src, "mm", {"a": a, "b": b}, ["c"])["c"]
+    assert rel_error(c, a.astype(np.float64) @ b) < 1e-6
+
+
 @pytest.mark.parametrize("t", ["f32", "f16"])
 @pytest.mark.parametrize("bm,bn,m,n,k", [(32, 32, 64, 96, 36), (32, 64, 70, 100, 40), (128, 128, 128, 128, 20),
                                          (64, 32, 64, 33, 16)])

@@ -2,126 +2,129 @@
 #include "matmul_tiled.h"
 #include "hds/runtime.h"
 
-// kernel matmul_tiled (matmul_simt.hds:25)
+// kernel matmul_tiled (matmul_simt.hds:28)
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:44
-    const bool inside = whole && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:46
-    const int slices = (K + 15) / 16;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:50
+    const bool inside = whole && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:52
+    const int slices = (K + 15) / 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < M && n < N) {  // matmul_simt.hds:126
-                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < M && n < N) {  // matmul_simt.hds:155
+                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:156
                 }
             }
         }

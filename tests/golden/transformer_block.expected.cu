@@ -97,122 +97,125 @@ __global__ void __launch_bounds__(256) encoder_block_k0_layer_norm(const float* 
 // kernel encoder_block_k1_matmul (transformer_block.hds:13)
 __global__ void __launch_bounds__(256) encoder_block_k1_matmul(const float* __restrict__ h,
         const float* __restrict__ wq, float* __restrict__ matmul, int S) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
-    const bool inside = whole;  // matmul_simt.hds:46
-    const int slices = 16;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < S && n < 256) {  // matmul_simt.hds:126
-                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < S && n < 256) {  // matmul_simt.hds:155
+                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:156
                 }
             }
         }
@@ -222,122 +225,125 @@ __global__ void __launch_bounds__(256) encoder_block_k1_matmul(const float* __re
 // kernel encoder_block_k2_matmul (transformer_block.hds:14)
 __global__ void __launch_bounds__(256) encoder_block_k2_matmul(const float* __restrict__ h,
         const float* __restrict__ wk, float* __restrict__ matmul_2, int S) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
-    const bool inside = whole;  // matmul_simt.hds:46
-    const int slices = 16;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < S && n < 256) {  // matmul_simt.hds:126
-                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < S && n < 256) {  // matmul_simt.hds:155
+                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:156
                 }
             }
         }
@@ -347,122 +353,125 @@ __global__ void __launch_bounds__(256) encoder_block_k2_matmul(const float* __re
 // kernel encoder_block_k3_matmul (transformer_block.hds:15)
 __global__ void __launch_bounds__(256) encoder_block_k3_matmul(const float* __restrict__ h,
         const float* __restrict__ wv, float* __restrict__ matmul_3, int S) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
-    const bool inside = whole;  // matmul_simt.hds:46
-    const int slices = 16;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < S && n < 256) {  // matmul_simt.hds:126
-                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < S && n < 256) {  // matmul_simt.hds:155
+                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:156
                 }
             }
         }
@@ -656,126 +665,129 @@ __global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* _
 // kernel encoder_block_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(256) encoder_block_k5_matmul_add(const float* __restrict__ a,
         const float* __restrict__ wo, const float* __restrict__ x, float* __restrict__ x1, int S) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
-    const bool inside = whole;  // matmul_simt.hds:46
-    const int slices = 16;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
                     va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 1) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
                     va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 2) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
                     va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 3) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:147
                 x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < S && n < 256) {  // matmul_simt.hds:126
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < S && n < 256) {  // matmul_simt.hds:155
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:156
                     x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;
                 }
             }
@@ -833,127 +845,130 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:44
-    const bool inside = whole;  // matmul_simt.hds:46
-    const int slices = 16;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
                     va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:147
                 const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];
                 gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < S && n < 1024) {  // matmul_simt.hds:126
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < S && n < 1024) {  // matmul_simt.hds:155
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:156
                     const float add_3 = matmul_5_2 + c1[n];
                     gelu[m * 1024 + n] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
                 }
@@ -966,124 +981,127 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
 __global__ void __launch_bounds__(256) encoder_block_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 8;  // matmul_simt.hds:28
-    const int TN = 8;  // matmul_simt.hds:29
-    const int QB = 32;  // matmul_simt.hds:31
-    const int PA = 2;  // matmul_simt.hds:32
-    const int PB = 2;  // matmul_simt.hds:33
-    __shared__ alignas(16) float sa[2][16][132];  // matmul_simt.hds:34
-    __shared__ alignas(16) float sb[2][16][128];  // matmul_simt.hds:35
-    alignas(16) float acc[8][8];  // matmul_simt.hds:36
-    alignas(16) float ra[8];  // matmul_simt.hds:37
-    alignas(16) float rb[8];  // matmul_simt.hds:38
-    alignas(16) float va[2][4];  // matmul_simt.hds:39
-    alignas(16) float vb[2][4];  // matmul_simt.hds:40
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:41
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:42
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:43
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:44
-    const bool inside = whole;  // matmul_simt.hds:46
-    const int slices = 64;  // matmul_simt.hds:47
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 64;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:49
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:50
-            acc[i][j] = 0.0f;  // matmul_simt.hds:51
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
         }
     }
-    const int ty = (int)threadIdx.x / 32 / 2 * 4 + (int)threadIdx.x % 32 / 8;  // matmul_simt.hds:54
-    const int tx = (int)threadIdx.x / 32 % 2 * 8 + (int)threadIdx.x % 32 % 8;
-    for (int s = 0; s < slices + 1; ++s) {  // matmul_simt.hds:56
-        if (s < slices) {  // matmul_simt.hds:57
-            const int k1 = s * 16;  // matmul_simt.hds:58
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:59
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:60
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:61
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:63
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:64
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:67
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:68
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:69
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:70
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:71
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:74
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:75
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:76
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:77
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:78
-                    }
-                }
-            }
-        }
-        if (s > 0) {  // matmul_simt.hds:83
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:84
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:85
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:86
-                    ra[i] = sa[cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:87
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:89
-                    rb[j] = sb[cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:90
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:92
-#pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:93
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:94
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
                     }
                 }
             }
         }
-        if (s < slices) {  // matmul_simt.hds:99
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:100
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:101
-                    sa[s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:102
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:105
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:106
-                    sb[s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:107
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:111
+        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:120
     }
-    if (whole) {  // matmul_simt.hds:115
+    if (whole) {  // matmul_simt.hds:144
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:116
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:117
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:118
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:147
                 const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;
                 out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:122
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:123
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:124
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:125
-                if (m < S && n < 256) {  // matmul_simt.hds:126
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:127
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
+                if (m < S && n < 256) {  // matmul_simt.hds:155
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:156
                     const float add_2_2 = x1[m * 256 + n] + matmul_6_2;
                     out[m * 256 + n] = add_2_2 + c2[n];
                 }
