@@ -5,178 +5,155 @@
 #include <algorithm>
 
 // kernel basic_block_k0_conv2d_mul_add (resnet_block.hds:11)
-__global__ void __launch_bounds__(384) basic_block_k0_conv2d_mul_add(const float* __restrict__ w1,
+__global__ void __launch_bounds__(192) basic_block_k0_conv2d_mul_add(const float* __restrict__ w1,
         const float* __restrict__ x, const float* __restrict__ s1, const float* __restrict__ t1,
         float* __restrict__ y1, int N) {
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int GT = 192;  // conv2d_igemm3x3.hds:27
-    const int NT = 384;  // conv2d_igemm3x3.hds:28
-    const int KB = 2;  // conv2d_igemm3x3.hds:29
-    const int CS = 32;  // conv2d_igemm3x3.hds:30
-    const int WCOL = 36;  // conv2d_igemm3x3.hds:32
-    const int WPT = 6;  // conv2d_igemm3x3.hds:33
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][100]>(hds_dynamic_smem + 0);  // conv2d_igemm3x3.hds:34
-    auto& sw = *reinterpret_cast<float (*)[2][288][68]>(hds_dynamic_smem + 25600);  // conv2d_igemm3x3.hds:35
-    auto& red = *reinterpret_cast<float (*)[1][32][192]>(hds_dynamic_smem + 182272);  // conv2d_igemm3x3.hds:36
-    alignas(16) float ra[8];  // conv2d_igemm3x3.hds:37
-    alignas(16) float rw[6];  // conv2d_igemm3x3.hds:38
-    alignas(16) float rp[8][6];  // conv2d_igemm3x3.hds:39
-    alignas(16) float acc[8][4];  // conv2d_igemm3x3.hds:40
-    alignas(16) float fa[2][8];  // conv2d_igemm3x3.hds:41
-    alignas(16) float fb[2][4];  // conv2d_igemm3x3.hds:42
-    const int pix0 = (int)blockIdx.x * 96;  // conv2d_igemm3x3.hds:43
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm3x3.hds:44
-    const int pixels = N * 784;  // conv2d_igemm3x3.hds:45
-    const int slices = (64 + CS - 1) / CS;  // conv2d_igemm3x3.hds:46
-    const int steps = slices * 9;  // conv2d_igemm3x3.hds:47
-    const int g = (int)threadIdx.x / GT;  // conv2d_igemm3x3.hds:48
-    const int lt = (int)threadIdx.x % GT;  // conv2d_igemm3x3.hds:49
-    const int gm = pix0 + lt % 96;  // conv2d_igemm3x3.hds:51
-    const int kb = lt / 96;  // conv2d_igemm3x3.hds:52
-    const int n = gm / 784;  // conv2d_igemm3x3.hds:53
-    const int p = gm / 28 % 28;  // conv2d_igemm3x3.hds:54
-    const int q = gm % 28;  // conv2d_igemm3x3.hds:55
+    const int GT = 192;  // conv2d_igemm3x3.hds:29
+    const int NT = 192;  // conv2d_igemm3x3.hds:30
+    const int KB = 2;  // conv2d_igemm3x3.hds:31
+    const int CS = 16;  // conv2d_igemm3x3.hds:32
+    const int WCOL = 18;  // conv2d_igemm3x3.hds:34
+    const int WPT = 6;  // conv2d_igemm3x3.hds:35
+    auto& sa = *reinterpret_cast<float (*)[1][2][16][100]>(hds_dynamic_smem + 0);  // conv2d_igemm3x3.hds:36
+    auto& sw = *reinterpret_cast<float (*)[2][144][68]>(hds_dynamic_smem + 12800);  // conv2d_igemm3x3.hds:37
+    alignas(16) float ra[8];  // conv2d_igemm3x3.hds:39
+    alignas(16) float rw[6];  // conv2d_igemm3x3.hds:40
+    alignas(16) float rp[8][6];  // conv2d_igemm3x3.hds:41
+    alignas(16) float acc[8][4];  // conv2d_igemm3x3.hds:42
+    alignas(16) float fa[2][8];  // conv2d_igemm3x3.hds:43
+    alignas(16) float fb[2][4];  // conv2d_igemm3x3.hds:44
+    const int pix0 = (int)blockIdx.x * 96;  // conv2d_igemm3x3.hds:45
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm3x3.hds:46
+    const int pixels = N * 784;  // conv2d_igemm3x3.hds:47
+    const int slices = (64 + CS - 1) / CS;  // conv2d_igemm3x3.hds:48
+    const int steps = slices * 9;  // conv2d_igemm3x3.hds:49
+    const int g = (int)threadIdx.x / GT;  // conv2d_igemm3x3.hds:50
+    const int lt = (int)threadIdx.x % GT;  // conv2d_igemm3x3.hds:51
+    const int gm = pix0 + lt % 96;  // conv2d_igemm3x3.hds:53
+    const int kb = lt / 96;  // conv2d_igemm3x3.hds:54
+    const int n = gm / 784;  // conv2d_igemm3x3.hds:55
+    const int p = gm / 28 % 28;  // conv2d_igemm3x3.hds:56
+    const int q = gm % 28;  // conv2d_igemm3x3.hds:57
 #pragma unroll
-    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:62
+    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:64
 #pragma unroll
-        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:63
-            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:64
-            const int o = e / WCOL;  // conv2d_igemm3x3.hds:65
-            const int kc = e % WCOL;  // conv2d_igemm3x3.hds:66
-            const int c = part * 4 + kc / 9;  // conv2d_igemm3x3.hds:67
-            rp[part][i] = e < 2304 && o0 + o < 64 && c < 64 ? w1[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:68
+        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:65
+            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:66
+            const int o = e / WCOL;  // conv2d_igemm3x3.hds:67
+            const int kc = e % WCOL;  // conv2d_igemm3x3.hds:68
+            const int c = part * 2 + kc / 9;  // conv2d_igemm3x3.hds:69
+            rp[part][i] = e < 1152 && o0 + o < 64 && c < 64 ? w1[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:70
         }
     }
 #pragma unroll
-    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:71
+    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:73
 #pragma unroll
-        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:72
-            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:73
-            if (e < 2304) {  // conv2d_igemm3x3.hds:74
-                sw[0][part * WCOL + e % WCOL][e / WCOL] = rp[part][i];  // conv2d_igemm3x3.hds:75
+        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:74
+            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:75
+            if (e < 1152) {  // conv2d_igemm3x3.hds:76
+                sw[0][part * WCOL + e % WCOL][e / WCOL] = rp[part][i];  // conv2d_igemm3x3.hds:77
             }
         }
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:79
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:81
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:80
-            acc[i][j] = 0.0f;  // conv2d_igemm3x3.hds:81
+        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:82
+            acc[i][j] = 0.0f;  // conv2d_igemm3x3.hds:83
         }
     }
-    const int tx = lt / 12;  // conv2d_igemm3x3.hds:84
+    const int tx = lt / 12;  // conv2d_igemm3x3.hds:86
     const int ty = lt % 12;
-    for (int t = 0; t < steps + 1; ++t) {  // conv2d_igemm3x3.hds:86
-        const int st = t % 2;  // conv2d_igemm3x3.hds:87
-        const int tap = t % 9;  // conv2d_igemm3x3.hds:88
-        const int c0 = t / 9 * CS;  // conv2d_igemm3x3.hds:89
-        const bool more = t < steps && tap > 0 && c0 + CS < 64;  // conv2d_igemm3x3.hds:90
-        if (t < steps) {  // conv2d_igemm3x3.hds:91
-            const int h = p + tap / 3 - 1;  // conv2d_igemm3x3.hds:92
-            const int wi = q + tap % 3 - 1;  // conv2d_igemm3x3.hds:93
-            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm3x3.hds:94
+    for (int t = 0; t < steps + 1; ++t) {  // conv2d_igemm3x3.hds:88
+        const int st = t % 2;  // conv2d_igemm3x3.hds:89
+        const int tap = t % 9;  // conv2d_igemm3x3.hds:90
+        const int c0 = t / 9 * CS;  // conv2d_igemm3x3.hds:91
+        const bool more = t < steps && tap > 0 && c0 + CS < 64;  // conv2d_igemm3x3.hds:92
+        if (t < steps) {  // conv2d_igemm3x3.hds:93
+            const int h = p + tap / 3 - 1;  // conv2d_igemm3x3.hds:94
+            const int wi = q + tap % 3 - 1;  // conv2d_igemm3x3.hds:95
+            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm3x3.hds:96
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:95
-                const int c = c0 + g * 16 + kb + i * KB;  // conv2d_igemm3x3.hds:96
-                ra[i] = inside && c < 64 ? x[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm3x3.hds:97
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:97
+                const int c = c0 + g * 16 + kb + i * KB;  // conv2d_igemm3x3.hds:98
+                ra[i] = inside && c < 64 ? x[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm3x3.hds:99
             }
         }
-        if (more) {  // conv2d_igemm3x3.hds:100
+        if (more) {  // conv2d_igemm3x3.hds:102
 #pragma unroll
-            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:101
-                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:102
-                const int o = e / WCOL;  // conv2d_igemm3x3.hds:103
-                const int kc = e % WCOL;  // conv2d_igemm3x3.hds:104
-                const int c = c0 + CS + (tap - 1) * 4 + kc / 9;  // conv2d_igemm3x3.hds:105
-                rw[i] = e < 2304 && o0 + o < 64 && c < 64 ? w1[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:106
+            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:103
+                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:104
+                const int o = e / WCOL;  // conv2d_igemm3x3.hds:105
+                const int kc = e % WCOL;  // conv2d_igemm3x3.hds:106
+                const int c = c0 + CS + (tap - 1) * 2 + kc / 9;  // conv2d_igemm3x3.hds:107
+                rw[i] = e < 1152 && o0 + o < 64 && c < 64 ? w1[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:108
             }
         }
-        if (t > 0) {  // conv2d_igemm3x3.hds:109
-            const int b = (t - 1) % 2;  // conv2d_igemm3x3.hds:112
-            const int wb = (t - 1) / 9 % 2;  // conv2d_igemm3x3.hds:113
-            const int wtap = (t - 1) % 9;  // conv2d_igemm3x3.hds:114
+        if (t > 0) {  // conv2d_igemm3x3.hds:111
+            const int b = (t - 1) % 2;  // conv2d_igemm3x3.hds:114
+            const int wb = (t - 1) / 9 % 2;  // conv2d_igemm3x3.hds:115
+            const int wtap = (t - 1) % 9;  // conv2d_igemm3x3.hds:116
 #pragma unroll
-            for (int kk = 0; kk < 17; ++kk) {  // conv2d_igemm3x3.hds:115
-                if (kk < 16) {  // conv2d_igemm3x3.hds:116
-                    hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm3x3.hds:117
-                    hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][48 + ty * 4]);  // conv2d_igemm3x3.hds:118
+            for (int kk = 0; kk < 17; ++kk) {  // conv2d_igemm3x3.hds:117
+                if (kk < 16) {  // conv2d_igemm3x3.hds:118
+                    hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm3x3.hds:119
+                    hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][48 + ty * 4]);  // conv2d_igemm3x3.hds:120
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm3x3.hds:119
-                        hds::copy<16>(&fb[kk % 2][h * 4], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4 + h * 4]);  // conv2d_igemm3x3.hds:120
+                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm3x3.hds:121
+                        hds::copy<16>(&fb[kk % 2][h * 4], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4 + h * 4]);  // conv2d_igemm3x3.hds:122
                     }
                 }
-                if (kk > 0) {  // conv2d_igemm3x3.hds:123
+                if (kk > 0) {  // conv2d_igemm3x3.hds:125
 #pragma unroll
-                    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:124
+                    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:126
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:125
-                            acc[i][j] += fa[(kk - 1) % 2][i] * fb[(kk - 1) % 2][j];  // conv2d_igemm3x3.hds:126
+                        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:127
+                            acc[i][j] += fa[(kk - 1) % 2][i] * fb[(kk - 1) % 2][j];  // conv2d_igemm3x3.hds:128
                         }
                     }
                 }
             }
         }
-        if (t < steps) {  // conv2d_igemm3x3.hds:132
+        if (t < steps) {  // conv2d_igemm3x3.hds:134
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:133
-                sa[g][st][kb + i * KB][lt % 96] = ra[i];  // conv2d_igemm3x3.hds:134
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:135
+                sa[g][st][kb + i * KB][lt % 96] = ra[i];  // conv2d_igemm3x3.hds:136
             }
         }
-        if (more) {  // conv2d_igemm3x3.hds:137
+        if (more) {  // conv2d_igemm3x3.hds:139
 #pragma unroll
-            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:138
-                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:139
-                if (e < 2304) {  // conv2d_igemm3x3.hds:140
-                    sw[(t / 9 + 1) % 2][(tap - 1) * WCOL + e % WCOL][e / WCOL] = rw[i];  // conv2d_igemm3x3.hds:141
+            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:140
+                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:141
+                if (e < 1152) {  // conv2d_igemm3x3.hds:142
+                    sw[(t / 9 + 1) % 2][(tap - 1) * WCOL + e % WCOL][e / WCOL] = rw[i];  // conv2d_igemm3x3.hds:143
                 }
             }
         }
-        __syncthreads();  // conv2d_igemm3x3.hds:145
+        __syncthreads();  // conv2d_igemm3x3.hds:147
     }
-    if (g > 0) {  // conv2d_igemm3x3.hds:148
+    if (g == 0) {  // conv2d_igemm3x3.hds:168
+        const bool whole = pix0 + 96 <= pixels && o0 + 64 <= 64;  // conv2d_igemm3x3.hds:170
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:149
+        for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:171
+            const int gp = pix0 + i / 4 * 48 + ty * 4 + i % 4;  // conv2d_igemm3x3.hds:172
+            const int yn = gp / 784;  // conv2d_igemm3x3.hds:173
+            const int yp = gp / 28 % 28;  // conv2d_igemm3x3.hds:174
+            const int yq = gp % 28;  // conv2d_igemm3x3.hds:175
+            if (whole) {  // conv2d_igemm3x3.hds:176
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:150
-                red[g - 1][i * 4 + j][lt] = acc[i][j];  // conv2d_igemm3x3.hds:151
-            }
-        }
-    }
-    __syncthreads();  // conv2d_igemm3x3.hds:155
-    if (g == 0) {  // conv2d_igemm3x3.hds:156
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // conv2d_igemm3x3.hds:157
-#pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:158
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:159
-                    acc[i][j] += red[src][i * 4 + j][lt];  // conv2d_igemm3x3.hds:160
-                }
-            }
-        }
-    }
-    if (g == 0) {  // conv2d_igemm3x3.hds:166
-        const bool whole = pix0 + 96 <= pixels && o0 + 64 <= 64;  // conv2d_igemm3x3.hds:168
-#pragma unroll
-        for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:169
-            const int gp = pix0 + i / 4 * 48 + ty * 4 + i % 4;  // conv2d_igemm3x3.hds:170
-            const int yn = gp / 784;  // conv2d_igemm3x3.hds:171
-            const int yp = gp / 28 % 28;  // conv2d_igemm3x3.hds:172
-            const int yq = gp % 28;  // conv2d_igemm3x3.hds:173
-            if (whole) {  // conv2d_igemm3x3.hds:174
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:175
-                    const float conv2d_3 = acc[i][j];  // conv2d_igemm3x3.hds:176
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:177
+                    const float conv2d_3 = acc[i][j];  // conv2d_igemm3x3.hds:178
                     const float mul_3 = conv2d_3 * s1[o0 + tx * 4 + j];
                     const float add_3 = mul_3 + t1[o0 + tx * 4 + j];
                     y1[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
                 }
-            } else if (gp < pixels) {  // conv2d_igemm3x3.hds:178
+            } else if (gp < pixels) {  // conv2d_igemm3x3.hds:180
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:179
-                    const int o = o0 + tx * 4 + j;  // conv2d_igemm3x3.hds:180
-                    if (o < 64) {  // conv2d_igemm3x3.hds:181
-                        const float conv2d_3 = acc[i][j];  // conv2d_igemm3x3.hds:182
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:181
+                    const int o = o0 + tx * 4 + j;  // conv2d_igemm3x3.hds:182
+                    if (o < 64) {  // conv2d_igemm3x3.hds:183
+                        const float conv2d_3 = acc[i][j];  // conv2d_igemm3x3.hds:184
                         const float mul_3 = conv2d_3 * s1[o];
                         const float add_3 = mul_3 + t1[o];
                         y1[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
@@ -188,179 +165,156 @@ __global__ void __launch_bounds__(384) basic_block_k0_conv2d_mul_add(const float
 }
 
 // kernel basic_block_k1_conv2d_mul_add (resnet_block.hds:12)
-__global__ void __launch_bounds__(384) basic_block_k1_conv2d_mul_add(const float* __restrict__ w2,
+__global__ void __launch_bounds__(192) basic_block_k1_conv2d_mul_add(const float* __restrict__ w2,
         const float* __restrict__ y1, const float* __restrict__ s2, const float* __restrict__ t2,
         const float* __restrict__ x, float* __restrict__ out, int N) {
     extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int GT = 192;  // conv2d_igemm3x3.hds:27
-    const int NT = 384;  // conv2d_igemm3x3.hds:28
-    const int KB = 2;  // conv2d_igemm3x3.hds:29
-    const int CS = 32;  // conv2d_igemm3x3.hds:30
-    const int WCOL = 36;  // conv2d_igemm3x3.hds:32
-    const int WPT = 6;  // conv2d_igemm3x3.hds:33
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][100]>(hds_dynamic_smem + 0);  // conv2d_igemm3x3.hds:34
-    auto& sw = *reinterpret_cast<float (*)[2][288][68]>(hds_dynamic_smem + 25600);  // conv2d_igemm3x3.hds:35
-    auto& red = *reinterpret_cast<float (*)[1][32][192]>(hds_dynamic_smem + 182272);  // conv2d_igemm3x3.hds:36
-    alignas(16) float ra[8];  // conv2d_igemm3x3.hds:37
-    alignas(16) float rw[6];  // conv2d_igemm3x3.hds:38
-    alignas(16) float rp[8][6];  // conv2d_igemm3x3.hds:39
-    alignas(16) float acc[8][4];  // conv2d_igemm3x3.hds:40
-    alignas(16) float fa[2][8];  // conv2d_igemm3x3.hds:41
-    alignas(16) float fb[2][4];  // conv2d_igemm3x3.hds:42
-    const int pix0 = (int)blockIdx.x * 96;  // conv2d_igemm3x3.hds:43
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm3x3.hds:44
-    const int pixels = N * 784;  // conv2d_igemm3x3.hds:45
-    const int slices = (64 + CS - 1) / CS;  // conv2d_igemm3x3.hds:46
-    const int steps = slices * 9;  // conv2d_igemm3x3.hds:47
-    const int g = (int)threadIdx.x / GT;  // conv2d_igemm3x3.hds:48
-    const int lt = (int)threadIdx.x % GT;  // conv2d_igemm3x3.hds:49
-    const int gm = pix0 + lt % 96;  // conv2d_igemm3x3.hds:51
-    const int kb = lt / 96;  // conv2d_igemm3x3.hds:52
-    const int n = gm / 784;  // conv2d_igemm3x3.hds:53
-    const int p = gm / 28 % 28;  // conv2d_igemm3x3.hds:54
-    const int q = gm % 28;  // conv2d_igemm3x3.hds:55
+    const int GT = 192;  // conv2d_igemm3x3.hds:29
+    const int NT = 192;  // conv2d_igemm3x3.hds:30
+    const int KB = 2;  // conv2d_igemm3x3.hds:31
+    const int CS = 16;  // conv2d_igemm3x3.hds:32
+    const int WCOL = 18;  // conv2d_igemm3x3.hds:34
+    const int WPT = 6;  // conv2d_igemm3x3.hds:35
+    auto& sa = *reinterpret_cast<float (*)[1][2][16][100]>(hds_dynamic_smem + 0);  // conv2d_igemm3x3.hds:36
+    auto& sw = *reinterpret_cast<float (*)[2][144][68]>(hds_dynamic_smem + 12800);  // conv2d_igemm3x3.hds:37
+    alignas(16) float ra[8];  // conv2d_igemm3x3.hds:39
+    alignas(16) float rw[6];  // conv2d_igemm3x3.hds:40
+    alignas(16) float rp[8][6];  // conv2d_igemm3x3.hds:41
+    alignas(16) float acc[8][4];  // conv2d_igemm3x3.hds:42
+    alignas(16) float fa[2][8];  // conv2d_igemm3x3.hds:43
+    alignas(16) float fb[2][4];  // conv2d_igemm3x3.hds:44
+    const int pix0 = (int)blockIdx.x * 96;  // conv2d_igemm3x3.hds:45
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_igemm3x3.hds:46
+    const int pixels = N * 784;  // conv2d_igemm3x3.hds:47
+    const int slices = (64 + CS - 1) / CS;  // conv2d_igemm3x3.hds:48
+    const int steps = slices * 9;  // conv2d_igemm3x3.hds:49
+    const int g = (int)threadIdx.x / GT;  // conv2d_igemm3x3.hds:50
+    const int lt = (int)threadIdx.x % GT;  // conv2d_igemm3x3.hds:51
+    const int gm = pix0 + lt % 96;  // conv2d_igemm3x3.hds:53
+    const int kb = lt / 96;  // conv2d_igemm3x3.hds:54
+    const int n = gm / 784;  // conv2d_igemm3x3.hds:55
+    const int p = gm / 28 % 28;  // conv2d_igemm3x3.hds:56
+    const int q = gm % 28;  // conv2d_igemm3x3.hds:57
 #pragma unroll
-    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:62
+    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:64
 #pragma unroll
-        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:63
-            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:64
-            const int o = e / WCOL;  // conv2d_igemm3x3.hds:65
-            const int kc = e % WCOL;  // conv2d_igemm3x3.hds:66
-            const int c = part * 4 + kc / 9;  // conv2d_igemm3x3.hds:67
-            rp[part][i] = e < 2304 && o0 + o < 64 && c < 64 ? w2[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:68
+        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:65
+            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:66
+            const int o = e / WCOL;  // conv2d_igemm3x3.hds:67
+            const int kc = e % WCOL;  // conv2d_igemm3x3.hds:68
+            const int c = part * 2 + kc / 9;  // conv2d_igemm3x3.hds:69
+            rp[part][i] = e < 1152 && o0 + o < 64 && c < 64 ? w2[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:70
         }
     }
 #pragma unroll
-    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:71
+    for (int part = 0; part < 8; ++part) {  // conv2d_igemm3x3.hds:73
 #pragma unroll
-        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:72
-            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:73
-            if (e < 2304) {  // conv2d_igemm3x3.hds:74
-                sw[0][part * WCOL + e % WCOL][e / WCOL] = rp[part][i];  // conv2d_igemm3x3.hds:75
+        for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:74
+            const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:75
+            if (e < 1152) {  // conv2d_igemm3x3.hds:76
+                sw[0][part * WCOL + e % WCOL][e / WCOL] = rp[part][i];  // conv2d_igemm3x3.hds:77
             }
         }
     }
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:79
+    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:81
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:80
-            acc[i][j] = 0.0f;  // conv2d_igemm3x3.hds:81
+        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:82
+            acc[i][j] = 0.0f;  // conv2d_igemm3x3.hds:83
         }
     }
-    const int tx = lt / 12;  // conv2d_igemm3x3.hds:84
+    const int tx = lt / 12;  // conv2d_igemm3x3.hds:86
     const int ty = lt % 12;
-    for (int t = 0; t < steps + 1; ++t) {  // conv2d_igemm3x3.hds:86
-        const int st = t % 2;  // conv2d_igemm3x3.hds:87
-        const int tap = t % 9;  // conv2d_igemm3x3.hds:88
-        const int c0 = t / 9 * CS;  // conv2d_igemm3x3.hds:89
-        const bool more = t < steps && tap > 0 && c0 + CS < 64;  // conv2d_igemm3x3.hds:90
-        if (t < steps) {  // conv2d_igemm3x3.hds:91
-            const int h = p + tap / 3 - 1;  // conv2d_igemm3x3.hds:92
-            const int wi = q + tap % 3 - 1;  // conv2d_igemm3x3.hds:93
-            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm3x3.hds:94
+    for (int t = 0; t < steps + 1; ++t) {  // conv2d_igemm3x3.hds:88
+        const int st = t % 2;  // conv2d_igemm3x3.hds:89
+        const int tap = t % 9;  // conv2d_igemm3x3.hds:90
+        const int c0 = t / 9 * CS;  // conv2d_igemm3x3.hds:91
+        const bool more = t < steps && tap > 0 && c0 + CS < 64;  // conv2d_igemm3x3.hds:92
+        if (t < steps) {  // conv2d_igemm3x3.hds:93
+            const int h = p + tap / 3 - 1;  // conv2d_igemm3x3.hds:94
+            const int wi = q + tap % 3 - 1;  // conv2d_igemm3x3.hds:95
+            const bool inside = gm < pixels && h >= 0 && h < 28 && wi >= 0 && wi < 28;  // conv2d_igemm3x3.hds:96
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:95
-                const int c = c0 + g * 16 + kb + i * KB;  // conv2d_igemm3x3.hds:96
-                ra[i] = inside && c < 64 ? y1[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm3x3.hds:97
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:97
+                const int c = c0 + g * 16 + kb + i * KB;  // conv2d_igemm3x3.hds:98
+                ra[i] = inside && c < 64 ? y1[((n * 64 + c) * 28 + h) * 28 + wi] : 0.0f;  // conv2d_igemm3x3.hds:99
             }
         }
-        if (more) {  // conv2d_igemm3x3.hds:100
+        if (more) {  // conv2d_igemm3x3.hds:102
 #pragma unroll
-            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:101
-                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:102
-                const int o = e / WCOL;  // conv2d_igemm3x3.hds:103
-                const int kc = e % WCOL;  // conv2d_igemm3x3.hds:104
-                const int c = c0 + CS + (tap - 1) * 4 + kc / 9;  // conv2d_igemm3x3.hds:105
-                rw[i] = e < 2304 && o0 + o < 64 && c < 64 ? w2[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:106
+            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:103
+                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:104
+                const int o = e / WCOL;  // conv2d_igemm3x3.hds:105
+                const int kc = e % WCOL;  // conv2d_igemm3x3.hds:106
+                const int c = c0 + CS + (tap - 1) * 2 + kc / 9;  // conv2d_igemm3x3.hds:107
+                rw[i] = e < 1152 && o0 + o < 64 && c < 64 ? w2[(((o0 + o) * 64 + c) * 3 + kc % 9 / 3) * 3 + kc % 3] : 0.0f;  // conv2d_igemm3x3.hds:108
             }
         }
-        if (t > 0) {  // conv2d_igemm3x3.hds:109
-            const int b = (t - 1) % 2;  // conv2d_igemm3x3.hds:112
-            const int wb = (t - 1) / 9 % 2;  // conv2d_igemm3x3.hds:113
-            const int wtap = (t - 1) % 9;  // conv2d_igemm3x3.hds:114
+        if (t > 0) {  // conv2d_igemm3x3.hds:111
+            const int b = (t - 1) % 2;  // conv2d_igemm3x3.hds:114
+            const int wb = (t - 1) / 9 % 2;  // conv2d_igemm3x3.hds:115
+            const int wtap = (t - 1) % 9;  // conv2d_igemm3x3.hds:116
 #pragma unroll
-            for (int kk = 0; kk < 17; ++kk) {  // conv2d_igemm3x3.hds:115
-                if (kk < 16) {  // conv2d_igemm3x3.hds:116
-                    hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm3x3.hds:117
-                    hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][48 + ty * 4]);  // conv2d_igemm3x3.hds:118
+            for (int kk = 0; kk < 17; ++kk) {  // conv2d_igemm3x3.hds:117
+                if (kk < 16) {  // conv2d_igemm3x3.hds:118
+                    hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm3x3.hds:119
+                    hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][48 + ty * 4]);  // conv2d_igemm3x3.hds:120
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm3x3.hds:119
-                        hds::copy<16>(&fb[kk % 2][h * 4], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4 + h * 4]);  // conv2d_igemm3x3.hds:120
+                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm3x3.hds:121
+                        hds::copy<16>(&fb[kk % 2][h * 4], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4 + h * 4]);  // conv2d_igemm3x3.hds:122
                     }
                 }
-                if (kk > 0) {  // conv2d_igemm3x3.hds:123
+                if (kk > 0) {  // conv2d_igemm3x3.hds:125
 #pragma unroll
-                    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:124
+                    for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:126
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:125
-                            acc[i][j] += fa[(kk - 1) % 2][i] * fb[(kk - 1) % 2][j];  // conv2d_igemm3x3.hds:126
+                        for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:127
+                            acc[i][j] += fa[(kk - 1) % 2][i] * fb[(kk - 1) % 2][j];  // conv2d_igemm3x3.hds:128
                         }
                     }
                 }
             }
         }
-        if (t < steps) {  // conv2d_igemm3x3.hds:132
+        if (t < steps) {  // conv2d_igemm3x3.hds:134
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:133
-                sa[g][st][kb + i * KB][lt % 96] = ra[i];  // conv2d_igemm3x3.hds:134
+            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:135
+                sa[g][st][kb + i * KB][lt % 96] = ra[i];  // conv2d_igemm3x3.hds:136
             }
         }
-        if (more) {  // conv2d_igemm3x3.hds:137
+        if (more) {  // conv2d_igemm3x3.hds:139
 #pragma unroll
-            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:138
-                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:139
-                if (e < 2304) {  // conv2d_igemm3x3.hds:140
-                    sw[(t / 9 + 1) % 2][(tap - 1) * WCOL + e % WCOL][e / WCOL] = rw[i];  // conv2d_igemm3x3.hds:141
+            for (int i = 0; i < WPT; ++i) {  // conv2d_igemm3x3.hds:140
+                const int e = i * NT + (int)threadIdx.x;  // conv2d_igemm3x3.hds:141
+                if (e < 1152) {  // conv2d_igemm3x3.hds:142
+                    sw[(t / 9 + 1) % 2][(tap - 1) * WCOL + e % WCOL][e / WCOL] = rw[i];  // conv2d_igemm3x3.hds:143
                 }
             }
         }
-        __syncthreads();  // conv2d_igemm3x3.hds:145
+        __syncthreads();  // conv2d_igemm3x3.hds:147
     }
-    if (g > 0) {  // conv2d_igemm3x3.hds:148
+    if (g == 0) {  // conv2d_igemm3x3.hds:168
+        const bool whole = pix0 + 96 <= pixels && o0 + 64 <= 64;  // conv2d_igemm3x3.hds:170
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:149
+        for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:171
+            const int gp = pix0 + i / 4 * 48 + ty * 4 + i % 4;  // conv2d_igemm3x3.hds:172
+            const int yn = gp / 784;  // conv2d_igemm3x3.hds:173
+            const int yp = gp / 28 % 28;  // conv2d_igemm3x3.hds:174
+            const int yq = gp % 28;  // conv2d_igemm3x3.hds:175
+            if (whole) {  // conv2d_igemm3x3.hds:176
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:150
-                red[g - 1][i * 4 + j][lt] = acc[i][j];  // conv2d_igemm3x3.hds:151
-            }
-        }
-    }
-    __syncthreads();  // conv2d_igemm3x3.hds:155
-    if (g == 0) {  // conv2d_igemm3x3.hds:156
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // conv2d_igemm3x3.hds:157
-#pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:158
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:159
-                    acc[i][j] += red[src][i * 4 + j][lt];  // conv2d_igemm3x3.hds:160
-                }
-            }
-        }
-    }
-    if (g == 0) {  // conv2d_igemm3x3.hds:166
-        const bool whole = pix0 + 96 <= pixels && o0 + 64 <= 64;  // conv2d_igemm3x3.hds:168
-#pragma unroll
-        for (int i = 0; i < 8; ++i) {  // conv2d_igemm3x3.hds:169
-            const int gp = pix0 + i / 4 * 48 + ty * 4 + i % 4;  // conv2d_igemm3x3.hds:170
-            const int yn = gp / 784;  // conv2d_igemm3x3.hds:171
-            const int yp = gp / 28 % 28;  // conv2d_igemm3x3.hds:172
-            const int yq = gp % 28;  // conv2d_igemm3x3.hds:173
-            if (whole) {  // conv2d_igemm3x3.hds:174
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:175
-                    const float conv2d_2_2 = acc[i][j];  // conv2d_igemm3x3.hds:176
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:177
+                    const float conv2d_2_2 = acc[i][j];  // conv2d_igemm3x3.hds:178
                     const float mul_2_2 = conv2d_2_2 * s2[o0 + tx * 4 + j];
                     const float y2_2 = mul_2_2 + t2[o0 + tx * 4 + j];
                     const float add_2_2 = y2_2 + x[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq];
                     out[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
                 }
-            } else if (gp < pixels) {  // conv2d_igemm3x3.hds:178
+            } else if (gp < pixels) {  // conv2d_igemm3x3.hds:180
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:179
-                    const int o = o0 + tx * 4 + j;  // conv2d_igemm3x3.hds:180
-                    if (o < 64) {  // conv2d_igemm3x3.hds:181
-                        const float conv2d_2_2 = acc[i][j];  // conv2d_igemm3x3.hds:182
+                for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:181
+                    const int o = o0 + tx * 4 + j;  // conv2d_igemm3x3.hds:182
+                    if (o < 64) {  // conv2d_igemm3x3.hds:183
+                        const float conv2d_2_2 = acc[i][j];  // conv2d_igemm3x3.hds:184
                         const float mul_2_2 = conv2d_2_2 * s2[o];
                         const float y2_2 = mul_2_2 + t2[o];
                         const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];
@@ -407,18 +361,18 @@ cudaError_t basic_block_run(const float* x, const float* w1, const float* s1, co
     cudaError_t err = cudaSuccess;
     // conv2d+mul+add+relu (resnet_block.hds:11)
     if ((((long long)N * 784 + 95) / 96) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 206848 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(basic_block_k0_conv2d_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 206848);
+    // 91136 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(basic_block_k0_conv2d_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 91136);
     if (err != cudaSuccess) return err;
-    basic_block_k0_conv2d_mul_add<<<dim3((unsigned)(((long long)N * 784 + 95) / 96), (unsigned)(1), 1), dim3((unsigned)(384), 1, 1), 206848, stream>>>(
+    basic_block_k0_conv2d_mul_add<<<dim3((unsigned)(((long long)N * 784 + 95) / 96), (unsigned)(1), 1), dim3((unsigned)(192), 1, 1), 91136, stream>>>(
             w1, x, s1, t1, y1, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // conv2d+mul+add+add+relu (resnet_block.hds:12)
     if ((((long long)N * 784 + 95) / 96) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 206848 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(basic_block_k1_conv2d_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 206848);
+    // 91136 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(basic_block_k1_conv2d_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 91136);
     if (err != cudaSuccess) return err;
-    basic_block_k1_conv2d_mul_add<<<dim3((unsigned)(((long long)N * 784 + 95) / 96), (unsigned)(1), 1), dim3((unsigned)(384), 1, 1), 206848, stream>>>(
+    basic_block_k1_conv2d_mul_add<<<dim3((unsigned)(((long long)N * 784 + 95) / 96), (unsigned)(1), 1), dim3((unsigned)(192), 1, 1), 91136, stream>>>(
             w2, y1, s2, t2, x, out, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
