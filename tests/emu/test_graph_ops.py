@@ -202,8 +202,10 @@ def test_conv2d_igemm3x3_tiles(tmp_path, bp, tc, kg, stride):
     (the second partial), a partial block of pixels, padding, strides 1 and 2."""
     src = tmp_path / "cv.hds"
     src.write_text(f'import "conv2d_igemm3x3.hds";\nkernel cv = conv2d_igemm3x3<f32, {stride}, 1, {bp}, {tc}, {kg}>;\n')
-    x, w = f32(3, 35, 17, 20), f32(70, 35, 3, 3)
-    p, q = (17 + 2 - 3) // stride + 1, (20 + 2 - 3) // stride + 1
+    # 198 pixels at stride 1, 270 at stride 2: partial blocks of pixels for every BP.
+    n, h, wd = (2, 9, 11) if stride == 1 else (3, 17, 20)
+    x, w = f32(n, 35, h, wd), f32(70, 35, 3, 3)
+    p, q = (h + 2 - 3) // stride + 1, (wd + 2 - 3) // stride + 1
     y = emulator.run(src, "cv", {"x": x, "w": w}, ["y"], sizes={"P": p, "Q": q})["y"]
     close(y, conv_ref(x, w, stride, 1))
 
