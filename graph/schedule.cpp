@@ -111,8 +111,9 @@ ir::Expr extent_of(const Reduction& r) {
 // The accumulation loop of a block reduction over one variable from 0 to a
 // constant multiple of V, whose body reads rows contiguously (a staged row, a
 // row sum's input): each thread takes V consecutive elements per step, read
-// with one 16-byte copy per row. Null when the reduction is not of that form.
-ir::Stmt vector_accumulation(const Reduction& r, SourceLoc loc) {
+// with one 16-byte copy per row (or from registers, for rows `regs` holds).
+// Null when the reduction is not of that form.
+ir::Stmt vector_accumulation(const Reduction& r, const RegisterRows* regs, SourceLoc loc) {
     if (r.vars.size() != 1 || ir::const_int(r.lo[0]) != std::optional<int64_t>(0)) return nullptr;
     auto extent = ir::const_int(r.hi[0]);
     ScalarType elem = ScalarType::F32;  // V from the narrowest row read: 16 bytes of it
@@ -128,23 +129,33 @@ ir::Stmt vector_accumulation(const Reduction& r, SourceLoc loc) {
     int64_t v = 16 / byte_size(elem);
     if (!found || !extent || v < 2 || *extent % v != 0) return nullptr;
     ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
-    std::vector<ir::Stmt> step;
-    VectorLoads loads = vectorize_loads(r.body, r.vars[0], v, ir::mul(col, ir::i32(v)), e, true, step, loc);
-    if (step.empty() || ir::const_bool(loads.aligned) != std::optional<bool>(true)) return nullptr;
-    step.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
-                                 ir::Assign::make(loc, r.acc, r.combine(r.acc, loads.value))));
-    return ir::For::make(loc, col, tid(), ir::i32(*extent / v), ir::i32(kThreads), false, block(loc, step));
+    bool vectorized = true;
+    ir::Stmt loop = chunk_loop(
+        regs, col, *extent / v,
+        [&](const ir::Expr& it) -> ir::Stmt {
+            std::vector<ir::Stmt> step;
+            VectorLoads loads =
+                vectorize_loads(r.body, r.vars[0], v, ir::mul(col, ir::i32(v)), e, true, step, loc, regs, it);
+            bool whole = ir::const_bool(loads.aligned) == std::optional<bool>(true);
+            vectorized = whole && (!step.empty() || regs);
+            step.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                                         ir::Assign::make(loc, r.acc, r.combine(r.acc, loads.value))));
+            return block(loc, step);
+        },
+        loc);
+    return vectorized ? loop : nullptr;
 }
 
 // Declares r.acc, accumulates r's body over its ranges strided by the block,
 // and reduces across the block (warp shuffles, then `partial` in shared
 // memory): afterwards every lane of warp 0 holds the total, and `tail` runs there.
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
-                  std::vector<ir::Stmt>& body) {
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr) {
     body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
-    if (ir::Stmt vec = vector_accumulation(r, loc)) {
+    if (ir::Stmt vec = vector_accumulation(r, regs, loc)) {
         body.push_back(vec);
     } else {
+        if (regs) regs->failed = true;  // the rows in registers are read chunk by chunk only
         ir::Var ri = ir::make_var(ScalarType::I32, "r");
         std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
         point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
@@ -303,38 +314,44 @@ namespace {
 // The row group's output pass: threads stride over the row; with a constant
 // row length of a multiple of 16 bytes, each writes 16 bytes at a time (V
 // values computed into registers, one vector store).
-ir::Stmt row_output_loop(const Node& n, const ir::Expr& value) {
+ir::Stmt row_output_loop(const Node& n, const ir::Expr& value, const RegisterRows* regs) {
     const Compute& out = n.compute;
     SourceLoc loc = n.loc;
     std::vector<ir::Expr> at(out.axes.begin(), out.axes.end());
     auto width = ir::const_int(n.buffer->shape.back());
     int64_t v = 16 / byte_size(n.buffer->elem);
-    if (!width || v < 2 || *width % v != 0)
+    if (!width || v < 2 || *width % v != 0) {
+        if (regs) regs->failed = true;  // the rows in registers are read chunk by chunk only
         return ir::For::make(loc, out.axes.back(), tid(), n.buffer->shape.back(), ir::i32(kThreads), false,
                              ir::Store::make(loc, n.buffer, at, value));
+    }
     ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
     ir::Expr first = ir::mul(col, ir::i32(v));
     at.back() = first;
-    // Staged rows (shared) and parameters along the row (a norm's weights) are read V at a time too.
-    std::vector<ir::Stmt> each;
-    VectorLoads loads = vectorize_loads(value, out.axes.back(), v, first, e, true, each, loc);
-    if (ir::const_bool(loads.aligned) != std::optional<bool>(true)) {
-        each.clear();  // some row's alignment is not known: scalar reads
-        loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
-    }
-    for (ir::Stmt& s : store_vector(n.buffer, at, loads.value, e, v, loc)) each.push_back(s);
-    return ir::For::make(loc, col, tid(), ir::i32(*width / v), ir::i32(kThreads), false, block(loc, each));
+    return chunk_loop(
+        regs, col, *width / v,
+        [&](const ir::Expr& it) {
+            // Staged rows and parameters along the row (a norm's weights) are read V at a time too.
+            std::vector<ir::Stmt> each;
+            VectorLoads loads = vectorize_loads(value, out.axes.back(), v, first, e, true, each, loc, regs, it);
+            if (ir::const_bool(loads.aligned) != std::optional<bool>(true)) {
+                if (regs) regs->failed = true;
+                each.clear();  // some row's alignment is not known: scalar reads
+                loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
+            }
+            for (ir::Stmt& s : store_vector(n.buffer, at, loads.value, e, v, loc)) each.push_back(s);
+            return block(loc, each);
+        },
+        loc);
 }
 
-}  // namespace
-
-void schedule_row_group(const Node& n, ir::Kernel& k) {
+// The body of a row group's kernel, its rows staged in registers (`regs`) or
+// in shared memory (null); with registers, null when some pass cannot read them.
+ir::Stmt row_group_body(const Node& n, RegisterRows* regs) {
     const Compute& out = n.compute;
     SourceLoc loc = n.loc;
     Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     std::vector<ir::Var> row_axes(out.axes.begin(), out.axes.end() - 1);
-    k.grid = {numel(rows)};
-    k.block = {ir::i32(kThreads)};
     std::vector<ir::Stmt> body;
     ir::Var row = ir::make_var(ScalarType::I32, "row");
     body.push_back(ir::Decl::make(loc, row, bid(), true));
@@ -385,7 +402,9 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
     std::vector<ir::Expr*> exprs;
     for (Pass& p : passes) exprs.push_back(&p.r.body);
     exprs.push_back(&out_value);
-    for (ir::Stmt& s : stage_rows(row_axes, exprs, loc)) body.push_back(s);
+    for (ir::Stmt& s : stage_rows(row_axes, exprs, regs, loc)) body.push_back(s);
+    if (regs && regs->failed) return nullptr;
+    if (regs && regs->buffers.empty()) regs = nullptr;  // nothing staged: plain strided loops
 
     for (Pass& p : passes) {
         ir::Buffer part = scratch(partial, p.r.acc->type, "partial", ir::i32(kThreads / 32));
@@ -393,12 +412,24 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
         block_reduce(
             p.r, part,
             {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, p.value), nullptr)}, loc,
-            body);
+            body, regs);
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         body.push_back(ir::Decl::make(loc, p.v, ir::Load::make(res, {ir::i32(0)}), true));
     }
-    body.push_back(row_output_loop(n, out_value));
-    k.body = block(loc, body);
+    body.push_back(row_output_loop(n, out_value, regs));
+    return regs && regs->failed ? nullptr : block(loc, body);
+}
+
+}  // namespace
+
+void schedule_row_group(const Node& n, ir::Kernel& k) {
+    Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
+    k.grid = {numel(rows)};
+    k.block = {ir::i32(kThreads)};
+    RegisterRows regs;
+    regs.v = 16 / byte_size(n.buffer->elem);
+    k.body = row_group_body(n, &regs);
+    if (!k.body) k.body = row_group_body(n, nullptr);
 }
 
 }  // namespace hds::graph

@@ -12,6 +12,8 @@ namespace hds::graph {
 
 constexpr int kThreads = 256;
 
+struct RegisterRows;
+
 // Body, grid and block of the kernel computing `n` (a compute node).
 void schedule_injective(const Node& n, ir::Kernel& k);
 // Rewrites the injective kernel `k` of `n` to 16-byte accesses where the rows
@@ -22,13 +24,16 @@ bool vectorize_injective(const Node& n, ir::Kernel& k);
 // the loads that walk `inner` contiguously (global ones, and shared ones if
 // `shared`) become one copy each into a register array, appended to `out`,
 // and read from it. `aligned`: when those copies are aligned (the rows they
-// read hold a multiple of V elements; folded to true when known).
+// read hold a multiple of V elements; folded to true when known). Rows that
+// `regs` holds in registers are read at the thread's chunk `it` (see
+// chunk_loop), which sets `regs->failed` where that is not possible.
 struct VectorLoads {
     ir::Expr value;
     ir::Expr aligned;
 };
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
-                            const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc);
+                            const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,
+                            const RegisterRows* regs = nullptr, const ir::Expr& it = nullptr);
 
 // dst[at] .. dst[at + V) = value at e = 0 .. V: computed into a register array,
 // then one 16-byte store (at's last index: the first of the V columns).

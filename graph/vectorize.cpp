@@ -10,6 +10,7 @@
 #include <map>
 
 #include "graph/rewrite.h"
+#include "graph/row_staging.h"
 #include "graph/schedule.h"
 #include "graph/shapes.h"
 #include "ir/ir_printer.h"
@@ -47,10 +48,20 @@ ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
 }  // namespace
 
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
-                            const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc) {
+                            const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,
+                            const RegisterRows* rows, const ir::Expr& it) {
     std::map<std::string, ir::Buffer> regs;  // by the load's text: the same access may occur twice
     ir::Expr aligned = ir::BoolImm::make(true);
     ir::Expr result = replace_loads(value, [&](const ir::Load& l) -> ir::Expr {
+        if (rows && rows->holds(l.buffer)) {  // the thread's chunk `it` of a row in registers
+            bool chunk = it && v == rows->v && l.indices.size() == 1 &&
+                         l.indices[0].get() == static_cast<const ir::ExprNode*>(inner.get());
+            if (!chunk) {
+                rows->failed = true;
+                return nullptr;
+            }
+            return ir::Load::make(l.buffer, {ir::simplify(ir::add(ir::mul(it, ir::i32(v)), e))}, l.loc);
+        }
         if (!contiguous(l, inner, v, shared)) return nullptr;
         std::string key = ir::to_string(ir::Load::make(l.buffer, l.indices, l.loc));
         auto it = regs.find(key);

@@ -313,7 +313,7 @@ def test_vectorized_kernel_shape(tmp_path):
 
 
 def test_vectorized_rows():
-    """Rows of constant multiple-of-16-byte length: staged in shared memory, reduced and
+    """Rows of constant multiple-of-16-byte length: staged in registers, reduced and
     written 16 bytes at a time (softmax f32 over 16, layer norm f16 over 24, row sums over 32)."""
     x = f32(5, 16)
     out = graph({"x": "f32[5, 16]"}, "f32[5, 16]", "return softmax(x);", {"x": x})
@@ -330,9 +330,35 @@ def test_vectorized_rows():
     close(graph({"s": "f32[7, 32]"}, "f32[7]", "return sum(s);", {"s": s}), s.astype(np.float64).sum(-1))
 
 
-def test_vectorized_rows_kernel_shape(tmp_path):
+@pytest.mark.parametrize("dtype,width", [("f32", 2052), ("f16", 2056), ("f32", 8196)])
+def test_staged_rows_over_several_chunks(dtype, width):
+    """Layer norm over rows of several 16-byte chunks per thread (256 threads): 3 chunks with
+    the last one partial (f32 over 2052), 2 (f16 over 2056), and 9, over the register budget:
+    staged in shared memory (f32 over 8196)."""
+    np_t = np.float32 if dtype == "f32" else np.float16
+    x = (rng.standard_normal((2, width)) * 3 + 1).astype(np_t)
+    g, b = rng.standard_normal(width).astype(np_t), rng.standard_normal(width).astype(np_t)
+    t = f"{dtype}[{width}]"
+    out = graph({"x": f"{dtype}[R, {width}]", "g": t, "b": t}, f"{dtype}[R, {width}]",
+                "return layer_norm(x, g, b);", {"x": x, "g": g, "b": b})
+    xd = x.astype(np.float64)
+    ref = (xd - xd.mean(-1, keepdims=True)) / np.sqrt(xd.var(-1, keepdims=True) + 1e-5) * g + b
+    close(out, ref, 1e-5 if dtype == "f32" else 2e-3)
+
+
+@pytest.mark.parametrize("width,staged", [
+    (64, "alignas(16) float row_x[4];"),  # one chunk of 4 per thread, 16 threads idle
+    (8192, "alignas(16) float row_x[32];"),  # 8 chunks per thread: 128 bytes, the register budget
+    (8196, "__shared__ alignas(16) float row_x[8196];"),  # 9 chunks: over the budget
+    (66, "__shared__ alignas(16) float row_x[66];"),  # rows not of whole 16-byte chunks
+])
+def test_staged_rows_kernel_shape(tmp_path, width, staged):
     src = tmp_path / "r.hds"
-    src.write_text('import "nn.hds";\ngraph r(x: f32[N, 64]) -> f32[N, 64] { return softmax(x); }\n')
+    src.write_text(f'import "nn.hds";\ngraph r(x: f32[N, {width}]) -> f32[N, {width}] {{ return softmax(x); }}\n')
     cu = emulator.emit(src)
-    # staging, the max and sum passes, the output pass reading the row and writing the result
-    assert "row_x[64]" in cu and cu.count("hds::copy<16>") == 5, cu
+    assert staged in cu, cu
+    if "__shared__" in staged:
+        assert "__syncthreads();\n    __shared__ alignas(16) float partial" in cu, cu  # the staged row is complete
+    else:
+        # the staging copy and the output's store; the passes read registers
+        assert cu.count("hds::copy<16>") == 2 and "v_row_x" not in cu, cu

@@ -9,20 +9,19 @@ __global__ void __launch_bounds__(256) encoder_block_k0_layer_norm(const float* 
         const float* __restrict__ g1, const float* __restrict__ b1, float* __restrict__ h, int S) {
     const int row = (int)blockIdx.x;  // transformer_block.hds:12
     const int i0 = row;
-    __shared__ alignas(16) float row_x[256];
-    for (int k = (int)threadIdx.x; k < 64; k += 256) {
-        hds::copy<16>(&row_x[k * 4], &x[i0 * 256 + k * 4]);
+    alignas(16) float row_x[4];
+    const int k = (int)threadIdx.x;
+    if (k < 64) {
+        hds::copy<16>(&row_x[0], &x[i0 * 256 + k * 4]);
     }
-    __syncthreads();
     __shared__ alignas(16) float partial[8];
     __shared__ alignas(16) float row_value[1];
     float layer_norm_mu_acc = 0.0f;
-    for (int vec = (int)threadIdx.x; vec < 64; vec += 256) {
-        alignas(16) float v_row_x[4];
-        hds::copy<16>(&v_row_x[0], &row_x[vec * 4]);
+    const int vec = (int)threadIdx.x;
+    if (vec < 64) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + v_row_x[e];
+            layer_norm_mu_acc = layer_norm_mu_acc + row_x[e];
         }
     }
     layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
@@ -48,12 +47,13 @@ __global__ void __launch_bounds__(256) encoder_block_k0_layer_norm(const float* 
     __syncthreads();
     const float layer_norm_mu = row_value[0];
     float layer_norm_v_acc = 0.0f;
-    for (int vec = (int)threadIdx.x; vec < 64; vec += 256) {
-        alignas(16) float v_row_x[4];
-        hds::copy<16>(&v_row_x[0], &row_x[vec * 4]);
+    {
+        const int vec = (int)threadIdx.x;
+        if (vec < 64) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            layer_norm_v_acc = layer_norm_v_acc + (v_row_x[e] - layer_norm_mu) * (v_row_x[e] - layer_norm_mu);
+            for (int e = 0; e < 4; ++e) {
+                layer_norm_v_acc = layer_norm_v_acc + (row_x[e] - layer_norm_mu) * (row_x[e] - layer_norm_mu);
+            }
         }
     }
     layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
@@ -78,19 +78,20 @@ __global__ void __launch_bounds__(256) encoder_block_k0_layer_norm(const float* 
     }
     __syncthreads();
     const float layer_norm_v = row_value[0];
-    for (int vec = (int)threadIdx.x; vec < 64; vec += 256) {
-        alignas(16) float v_row_x[4];
-        hds::copy<16>(&v_row_x[0], &row_x[vec * 4]);
-        alignas(16) float v_g1[4];
-        hds::copy<16>(&v_g1[0], &g1[vec * 4]);
-        alignas(16) float v_b1[4];
-        hds::copy<16>(&v_b1[0], &b1[vec * 4]);
-        alignas(16) float v_out[4];
+    {
+        const int vec = (int)threadIdx.x;
+        if (vec < 64) {
+            alignas(16) float v_g1[4];
+            hds::copy<16>(&v_g1[0], &g1[vec * 4]);
+            alignas(16) float v_b1[4];
+            hds::copy<16>(&v_b1[0], &b1[vec * 4]);
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = (v_row_x[e] - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * v_g1[e] + v_b1[e];
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = (row_x[e] - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * v_g1[e] + v_b1[e];
+            }
+            hds::copy<16>(&h[i0 * 256 + vec * 4], &v_out[0]);
         }
-        hds::copy<16>(&h[i0 * 256 + vec * 4], &v_out[0]);
     }
 }
 
