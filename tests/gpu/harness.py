@@ -167,12 +167,19 @@ def gencode(cu: Path) -> list[str]:
     return ["-gencode", f"arch=compute_{arch},code=sm_{arch}"]
 
 
+def compiler_bytes(source: Path) -> bytes:
+    """What besides the source decides the build: hdsc itself, or, with
+    HDS_EMITTED_DIR, the .cu emitted elsewhere (a changed compiler changes it)."""
+    emitted = os.environ.get("HDS_EMITTED_DIR")
+    return (Path(emitted) / f"{source.stem}.cu").read_bytes() if emitted else hdsc().read_bytes()
+
+
 def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
     """hdsc + nvcc -shared; cached by the content of the .hds and hdsc."""
     source = Path(source)
     if not source.is_absolute():
         source = ROOT / source
-    compiler = b"" if os.environ.get("HDS_EMITTED_DIR") else hdsc().read_bytes()
+    compiler = compiler_bytes(source)
     key = hashlib.sha256(source.read_bytes() + compiler + SHIM.read_bytes() + runtime_bytes()).hexdigest()[:16]
     out = CACHE / f"{source.stem}-{key}"
     so = out / f"lib{source.stem}.so"
@@ -253,7 +260,7 @@ def build_graph(source: str | Path) -> Graph:
     source = Path(source)
     if not source.is_absolute():
         source = ROOT / source
-    compiler = b"" if os.environ.get("HDS_EMITTED_DIR") else hdsc().read_bytes()
+    compiler = compiler_bytes(source)
     key = hashlib.sha256(source.read_bytes() + compiler + runtime_bytes()).hexdigest()[:16]
     out = CACHE / f"{source.stem}-graph-{key}"
     so, header, cu = out / f"lib{source.stem}.so", out / f"{source.stem}.h", out / f"{source.stem}.cu"
