@@ -5,7 +5,7 @@ Each is timed twice: called from Python (what a caller of eager pays, host
 launch overhead included where the GPU runs dry) and replayed from a CUDA
 graph (the GPU's time alone, which host noise does not reach).
 
-    python3 bench/bench_graphs.py --out DIR      (needs a GPU and torch)
+    python3 bench/bench_graphs.py --out DIR [--only GRAPH...]      (needs a GPU and torch)
 """
 from __future__ import annotations
 
@@ -86,11 +86,14 @@ def bench(example: str, size: int) -> dict:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--only", nargs="+", choices=list(SIZES), help="these graphs only (default: all)")
     args = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     rows = []
     for example, size in SIZES.items():
+        if args.only and example not in args.only:
+            continue
         rows.append(bench(example, size))
         print(json.dumps(rows[-1]), flush=True)
     meta = {"date": datetime.date.today().isoformat(), "device": torch.cuda.get_device_name(),
