@@ -1,6 +1,7 @@
 // bench_emitter.h — the timing program `hdsc tune` builds beside each
 // candidate: it fills the graph's inputs with pseudo-random values, runs the
-// graph a few times, and prints the median time of one run.
+// graph a few times, and prints the median time of one run, replayed from a
+// CUDA graph (the GPU's time, without the host's launches).
 #pragma once
 
 #include <map>
