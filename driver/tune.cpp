@@ -73,10 +73,13 @@ bool check(Session& s, const TuneOptions& opts, graph::Tuning* tuning, std::ostr
     return false;
 }
 
-// Emits the graph `site.graph` with `c` chosen for the site, plus its timing program.
+// Emits the graph `site.graph` with `c` chosen for the site and `others` for
+// the other sites, plus its timing program.
 bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candidate& c,
-                    const std::map<std::string, int64_t>& sizes, std::ostream& err) {
+                    const std::map<std::string, graph::TuneChoice>& others, const std::map<std::string, int64_t>& sizes,
+                    std::ostream& err) {
     graph::Tuning tuning;
+    tuning.choices = others;
     tuning.choices[site.key] = c.choice;
     Session s;
     if (!check(s, opts, &tuning, err)) return false;
@@ -219,6 +222,18 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
             if (!dir.empty()) fs::remove_all(dir, ec);
         }
     } cleanup{opts.work.empty() ? work : fs::path()};
+    // While one site is timed, the others run as the graph will be compiled: with the
+    // cache's entries, and the choices this run has made so far (defaults where neither).
+    std::map<std::string, graph::TuneChoice> others;
+    if (fs::exists(opts.cache)) {
+        std::string error;
+        auto cached = graph::load_cache(opts.cache, error);
+        if (!cached) {
+            err << "hdsc: error: " << error << "\n";
+            return kUserError;
+        }
+        others = *cached;
+    }
     std::vector<graph::TuneResult> results;
     for (size_t k = 0; k < sites.size(); ++k) {
         const graph::TuneSite& site = sites[k];
@@ -237,7 +252,7 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
             // shared memory for these parameters, say) is skipped with its first error.
             std::ostringstream diags;
             Candidate& c = cands[i];
-            c.built = emit_candidate(opts, site, c, *sizes, i == 0 ? err : diags);
+            c.built = emit_candidate(opts, site, c, others, *sizes, i == 0 ? err : diags);
             if (!c.built && i > 0) c.failure = "skipped: " + first_error(diags.str());
         }
         if (!cands.front().built) return kUserError;  // the default does not build: nothing will
@@ -266,6 +281,7 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
         out << fmt::format("  best: {} ({:.2f}x the default)\n", best->choice.describe(),
                            cands.front().ms > 0 ? cands.front().ms / best->ms : 0.0);
         results.push_back({site.key, best->choice, best->ms, *sizes, static_cast<int>(cands.size())});
+        others[site.key] = best->choice;
     }
     if (opts.no_run) return kSuccess;
     std::string error;

@@ -58,7 +58,20 @@ mkdir -p "$work/plain" "$work/cached"
 "$hdsc" "$rb" -I "$root/stdlib" -o "$work/plain/rb.cu"
 "$hdsc" "$rb" -I "$root/stdlib" --tune-cache "$work/c3.json" -o "$work/cached/rb.cu"
 expect "cache: attributes stay" 0 "^same$" -- sh -c "cmp -s '$work/plain/rb.cu' '$work/cached/rb.cu' && echo same"
+# While one site is timed the others run as the graph will be compiled: the transformer
+# block's second site's candidate is the graph that --tune-cache compiles with the first's entry.
+tb=$root/examples/transformer_block.hds
+printf '{"version": 1, "entries": {"%s": {"schedule": "simt", "params": {"BM": 32, "BN": 64, "KG": 2}}}}\n' \
+    'matmul<f32> sm_80 [S, 256] [256, 256]' >"$work/c4.json"
+"$hdsc" tune "$tb" -I "$root/stdlib" --sizes S=64 --level 0 --no-run --nvcc true --work "$work/tb" \
+    --cache "$work/c4.json" >/dev/null
+mkdir -p "$work/tbc"
+"$hdsc" "$tb" -I "$root/stdlib" --tune-cache "$work/c4.json" -o "$work/tbc/encoder_block.cu"
+expect "other sites: the cache's entries" 0 "^same$" -- sh -c \
+    "cmp -s '$work/tb/site1-cand0/encoder_block.cu' '$work/tbc/encoder_block.cu' && echo same"
 echo '{"entries": [1, 2]}' >"$work/bad.json"
+expect "tune: malformed cache" 1 "is not a tuning cache" -- "$hdsc" tune "$tb" -I "$root/stdlib" --sizes S=64 \
+    --no-run --nvcc true --cache "$work/bad.json"
 expect "malformed cache" 1 "is not a tuning cache" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a \
     --tune-cache "$work/bad.json" -o -
 expect "missing cache" 1 "cannot read tuning cache" -- "$hdsc" "$g" -I "$root/stdlib" --tune-cache "$work/none.json"
