@@ -50,10 +50,6 @@ std::vector<ir::Buffer> rows_read(const ir::Expr& pass, const std::vector<ir::Va
     return f.found;
 }
 
-ir::Expr tid() {
-    return ir::SpecialReg::make(ir::SpecialKind::ThreadIdx, 0);
-}
-
 }  // namespace
 
 bool RegisterRows::holds(const ir::Buffer& b) const {

@@ -11,11 +11,12 @@
 
 namespace hds::graph {
 
-namespace {
-
 ir::Expr tid() {
     return ir::SpecialReg::make(ir::SpecialKind::ThreadIdx, 0);
 }
+
+namespace {
+
 ir::Expr bid() {
     return ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
 }

@@ -48,6 +48,9 @@ void schedule_row_group(const Node& n, ir::Kernel& k);
 // sums, softmax, norms. Scheduled one block per output element.
 bool contiguous_rows(const Compute& c);
 
+// threadIdx.x.
+ir::Expr tid();
+
 // `const int idx = blockIdx.x * 256 + threadIdx.x;` (appended to `out`).
 ir::Var flat_index(std::vector<ir::Stmt>& out, SourceLoc loc);
 
