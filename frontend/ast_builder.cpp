@@ -91,7 +91,7 @@ class Builder {
         std::vector<TypeParam> out;
         if (!ctx) return out;
         for (auto* tp : ctx->typeParam()) {
-            TypeParam p{tp->ID()->getText(), range(tp->ID()), "", nullptr, nullptr};
+            TypeParam p{tp->ID()->getText(), range(tp->ID()), "", nullptr, nullptr, {}};
             if (tp->scalarType()) p.value_type = tp->scalarType()->getText();
             if (tp->expr()) {
                 p.default_owner = std::shared_ptr<Expr>(expr(tp->expr()).release());

@@ -226,14 +226,15 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         if (v) values[p.name] = v;
     }
     std::vector<std::unique_ptr<IntLit>> literals;  // the tuned values, alive while cloning
-    for (const auto& [name, v] : tuned) {
+    for (const auto& entry : tuned) {  // not a structured binding: C++17 lambdas cannot capture those (clang)
+        const std::string& name = entry.first;
         // Only parameters declared tunable (`in {..}`) take a tuned value: a cache
         // never overrides an op attribute such as a convolution's stride.
         auto tp = std::find_if(generic->type_params.begin(), generic->type_params.end(),
                                [&](const TypeParam& t) { return t.name == name && !t.candidates.empty(); });
         if (tp == generic->type_params.end()) continue;
         literals.push_back(std::make_unique<IntLit>(sched.range));
-        literals.back()->value = static_cast<uint64_t>(v);
+        literals.back()->value = static_cast<uint64_t>(entry.second);
         values[name] = literals.back().get();
     }
     CloneMap map;

@@ -91,7 +91,8 @@ std::vector<ir::Stmt> stage_rows(const std::vector<ir::Var>& row_axes, const std
     std::vector<ir::Stmt> out;
     std::map<const ir::BufferNode*, ir::Buffer> staged;
     int64_t bytes = 0;
-    for (const auto& [g, count] : readers) {
+    for (const auto& [row, count] : readers) {
+        const ir::Buffer& g = row;  // captured below: C++17 lambdas cannot capture a structured binding (clang)
         int64_t width = *ir::const_int(g->shape.back());
         int64_t size = byte_size(g->elem);
         if (count < 2) continue;
