@@ -64,6 +64,7 @@ SemaType Sema::check_mapping_call(CallExpr& e) {
             dims.push_back(v.value_or(1));
         } else if (a.name == "workers" && is_auto) {
             workers = check_const_int(*a.value, "the worker count");
+            if (workers && *workers <= 0) diags_.error(DiagId::auto_map_bad_workers, a.value->range, *workers);
             ok &= workers && *workers > 0;
         } else if (a.name == "ranks" && !is_auto && a.value->kind == ExprKind::List) {
             a.value->checked = true;
