@@ -74,53 +74,53 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:115
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:113
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:120
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
                 }
-                it += 1;  // matmul_wgmma.hds:129
+                it += 1;  // matmul_wgmma.hds:130
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
-            if (t < 1) {  // matmul_wgmma.hds:132
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 1) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
-            const int lane = t % 32;  // matmul_wgmma.hds:151
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:154
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
                 }
-                __syncwarp();  // matmul_wgmma.hds:157
-                if (whole) {  // matmul_wgmma.hds:158
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
-                            if (m < M && n < N) {  // matmul_wgmma.hds:169
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:175
+                __syncwarp();  // matmul_wgmma.hds:176
             }
         }
     }
@@ -194,53 +194,53 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:115
-                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:113
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:120
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
                 }
-                it += 1;  // matmul_wgmma.hds:129
+                it += 1;  // matmul_wgmma.hds:130
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
-            if (t < 1) {  // matmul_wgmma.hds:132
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 1) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
-            const int lane = t % 32;  // matmul_wgmma.hds:151
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:154
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
                 }
-                __syncwarp();  // matmul_wgmma.hds:157
-                if (whole) {  // matmul_wgmma.hds:158
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
-                            if (m < M && n < N) {  // matmul_wgmma.hds:169
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:175
+                __syncwarp();  // matmul_wgmma.hds:176
             }
         }
     }
@@ -312,53 +312,53 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:115
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:113
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:120
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
                 }
-                it += 1;  // matmul_wgmma.hds:129
+                it += 1;  // matmul_wgmma.hds:130
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
-            if (t < 1) {  // matmul_wgmma.hds:132
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 1) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
-            const int lane = t % 32;  // matmul_wgmma.hds:151
-            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:154
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
                 }
-                __syncwarp();  // matmul_wgmma.hds:157
-                if (whole) {  // matmul_wgmma.hds:158
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
-                            if (m < M && n < N) {  // matmul_wgmma.hds:169
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:175
+                __syncwarp();  // matmul_wgmma.hds:176
             }
         }
     }
@@ -429,51 +429,170 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
                 hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:113
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:118
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:120
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
                 }
-                it += 1;  // matmul_wgmma.hds:129
+                it += 1;  // matmul_wgmma.hds:130
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
-            if (t < 1) {  // matmul_wgmma.hds:132
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 1) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
-            const int lane = t % 32;  // matmul_wgmma.hds:151
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:154
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
                 }
-                __syncwarp();  // matmul_wgmma.hds:157
-                if (whole) {  // matmul_wgmma.hds:158
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
-                            if (m < M && n < N) {  // matmul_wgmma.hds:169
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:175
+                __syncwarp();  // matmul_wgmma.hds:176
+            }
+        }
+    }
+}
+
+// kernel matmul_wgmma_f16_n192 (matmul_wgmma.hds:33)
+__global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n192(const __half* __restrict__ a,
+        const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_a_64x64,
+        const __grid_constant__ CUtensorMap tmap_b_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:43
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:44
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:45
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:46
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
+    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:50
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+    }
+    __syncthreads();  // matmul_wgmma.hds:63
+    if (wg == 0) {  // matmul_wgmma.hds:69
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
+            int it = 0;  // matmul_wgmma.hds:72
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:75
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
+                    const int s = it % ST;  // matmul_wgmma.hds:77
+                    if (it >= ST) {  // matmul_wgmma.hds:78
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:81
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+#pragma unroll
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:83
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    }
+                    it += 1;  // matmul_wgmma.hds:91
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
+        alignas(16) float acc[96];  // matmul_wgmma.hds:97
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
+        int it = 0;  // matmul_wgmma.hds:100
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:103
+#pragma unroll
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:104
+                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
+                const int s = it % ST;  // matmul_wgmma.hds:108
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
+                hds::wgmma_fence();  // matmul_wgmma.hds:110
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:113
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
+                    }
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:118
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                }
+                it += 1;  // matmul_wgmma.hds:130
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 1) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:154
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                }
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:176
             }
         }
     }
@@ -544,51 +663,51 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
                 hds::wgmma_fence();  // matmul_wgmma.hds:110
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:113
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:118
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:120
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:122
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:124
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
                 }
-                it += 1;  // matmul_wgmma.hds:129
+                it += 1;  // matmul_wgmma.hds:130
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
-            if (t < 1) {  // matmul_wgmma.hds:132
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:134
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 1) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
-            const int lane = t % 32;  // matmul_wgmma.hds:151
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:154
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
                 }
-                __syncwarp();  // matmul_wgmma.hds:157
-                if (whole) {  // matmul_wgmma.hds:158
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
-                            if (m < M && n < N) {  // matmul_wgmma.hds:169
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:175
+                __syncwarp();  // matmul_wgmma.hds:176
             }
         }
     }
@@ -663,57 +782,57 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:115
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:116
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:113
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:120
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:121
-                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:122
-                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:126
+                hds::wgmma_commit();  // matmul_wgmma.hds:121
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
+                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:123
+                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:127
                 }
-                it += 1;  // matmul_wgmma.hds:129
+                it += 1;  // matmul_wgmma.hds:130
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:131
-            if (t < 2) {  // matmul_wgmma.hds:132
-                hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:136
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
+            if (t < 2) {  // matmul_wgmma.hds:133
+                hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:137
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:150
-            const int lane = t % 32;  // matmul_wgmma.hds:151
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:152
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
+            const int lane = t % 32;  // matmul_wgmma.hds:152
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:153
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:154
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:154
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:155
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
                 }
-                __syncwarp();  // matmul_wgmma.hds:157
-                if (whole) {  // matmul_wgmma.hds:158
+                __syncwarp();  // matmul_wgmma.hds:158
+                if (whole) {  // matmul_wgmma.hds:159
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:159
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:160
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:161
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
+                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:165
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:166
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:167
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:168
-                            if (m < M && n < N) {  // matmul_wgmma.hds:169
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:170
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
+                            if (m < M && n < N) {  // matmul_wgmma.hds:170
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:175
+                __syncwarp();  // matmul_wgmma.hds:176
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:180
+    hds::cluster_sync();  // matmul_wgmma.hds:181
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
@@ -836,6 +955,37 @@ cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half
     cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n64, cudaFuncAttributeMaxDynamicSharedMemorySize, 76800);
     if (attr != cudaSuccess) return attr;
     matmul_wgmma_f16_n64<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 76800, stream>>>(
+            a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_matmul_wgmma_f16_n192(const __half* a, const __half* b, __half* c, int M, int K,
+                                         int N, cudaStream_t stream) {
+    // sizes must be positive
+    if (M <= 0 || K <= 0 || N <= 0)
+        return cudaErrorInvalidValue;
+    // tensors must not be null
+    if (a == nullptr || b == nullptr || c == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 191) / 192), 1, 1};
+    const long long block[3] = {256, 1, 1};
+    // grid limits
+    if (grid[0] < 1 || grid[0] > 2147483647LL || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
+        grid[2] > 65535)
+        return cudaErrorInvalidConfiguration;
+    // tensor maps of the TMA copies (16-byte aligned rows, else cudaErrorInvalidValue)
+    CUtensorMap tmap_a_64x64;  // a in boxes of 64 x 64
+    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
+    CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
+    if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+    // 142336 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n192, cudaFuncAttributeMaxDynamicSharedMemorySize, 142336);
+    if (attr != cudaSuccess) return attr;
+    matmul_wgmma_f16_n192<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 142336, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }

@@ -28,6 +28,10 @@ cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __ha
 cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half* c, int M, int K,
                                         int N, cudaStream_t stream = 0);
 
+// Launches kernel `matmul_wgmma_f16_n192`: grid((M + 63) / 64 * ((N + 191) / 192)), block(256).
+cudaError_t launch_matmul_wgmma_f16_n192(const __half* a, const __half* b, __half* c, int M, int K,
+                                         int N, cudaStream_t stream = 0);
+
 // Launches kernel `matmul_wgmma_f16_s8`: grid((M + 63) / 64 * ((N + 63) / 64)), block(256).
 cudaError_t launch_matmul_wgmma_f16_s8(const __half* a, const __half* b, __half* c, int M, int K,
                                        int N, cudaStream_t stream = 0);

@@ -118,7 +118,7 @@ def test_matmul_tensor_cores_bf16(m, n, k):
 
 
 @gpu
-@pytest.mark.parametrize("dtype", ["f16", "bf16", "f16_small", "f16_n64", "f16_s8", "c2_f16"])
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f16_small", "f16_n64", "f16_n192", "f16_s8", "c2_f16"])
 @pytest.mark.parametrize("m,n,k", [(1001, 264, 520), (128, 256, 64), (333, 1032, 4104), (1, 8, 8),
                                    (2049, 2056, 136)])
 def test_matmul_hopper(dtype, m, n, k):
