@@ -97,6 +97,25 @@ def test_conv_f16_tensor_cores(n):
 
 
 @gpu
+@pytest.mark.parametrize("kernel,dtype,stride,pad,n,c,h,w,o", [
+    ("conv3x3_tw8_bk32", torch.float16, 1, 1, 2, 72, 19, 23, 70),  # 3 slices of 32, the last partial
+    ("conv3x3_tw8_bk32", torch.float16, 1, 1, 1, 30, 9, 5, 3),  # C not a multiple of 8: weights one by one
+    ("conv3x3_s2_tw16", torch.float16, 2, 1, 3, 24, 17, 69, 40),  # stride 2: halo 17 x 33
+    ("conv3x3_pad0_bk32_bf16", torch.bfloat16, 1, 0, 2, 40, 21, 35, 130),  # 3 blocks of output channels
+    ("conv3x3_tw64", torch.float16, 1, 1, 1, 16, 5, 70, 64),  # rows of 64 pixels: 2 tiles across
+])
+def test_conv3x3_tensor_cores_tiles(kernel, dtype, stride, pad, n, c, h, w, o):
+    """conv2d_mma3x3 at its other tunable tiles (TW 8, 16 and 64) and slices (BK 32), launched as kernels."""
+    lib = harness.build("tests/gpu/ops/conv3x3_mma_variants.hds")
+    x, wt = rnd(n, c, h, w, dtype=dtype), rnd(o, c, 3, 3, dtype=dtype)
+    p, q = (h + 2 * pad - 3) // stride + 1, (w + 2 * pad - 3) // stride + 1
+    y = torch.full((n, o, p, q), float("nan"), device="cuda", dtype=dtype)
+    assert lib.launch_raw(kernel, [x.data_ptr(), wt.data_ptr(), y.data_ptr(), n, c, h, w, o, p, q]) == 0
+    torch.cuda.synchronize()
+    check(y, F.conv2d(x.double(), wt.double(), stride=stride, padding=pad), 2e-3 if dtype == torch.float16 else 1e-2)
+
+
+@gpu
 @pytest.mark.parametrize("n", [3, 1])
 def test_conv1x1_f16_vector_copies(n):
     x, w = rnd(n, 45, 6, 12, dtype=torch.float16), rnd(70, 45, 1, 1, dtype=torch.float16)
