@@ -224,16 +224,17 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
     } cleanup{opts.work.empty() ? work : fs::path()};
     // While one site is timed, the others run as the graph will be compiled: with the
     // cache's entries, and the choices this run has made so far (defaults where neither).
-    std::map<std::string, graph::TuneChoice> others;
+    std::map<std::string, graph::TuneChoice> cached;
     if (fs::exists(opts.cache)) {
         std::string error;
-        auto cached = graph::load_cache(opts.cache, error);
-        if (!cached) {
+        auto loaded = graph::load_cache(opts.cache, error);
+        if (!loaded) {
             err << "hdsc: error: " << error << "\n";
             return kUserError;
         }
-        others = *cached;
+        cached = *loaded;
     }
+    std::map<std::string, graph::TuneChoice> others = cached;
     std::vector<graph::TuneResult> results;
     for (size_t k = 0; k < sites.size(); ++k) {
         const graph::TuneSite& site = sites[k];
@@ -244,8 +245,10 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
             c.dir = work / fmt::format("site{}-cand{}", k, cands.size());
             cands.push_back(c);
         }
-        out << fmt::format("{}  (graph {}): {} candidates at level {}\n", site.key, site.graph, cands.size(),
-                           opts.level)
+        // Level 0 does not tune: it times the default but replaces no entry the cache has.
+        bool keep_entry = opts.level == 0 && cached.count(site.key) > 0;
+        out << fmt::format("{}  (graph {}): {} candidates at level {}{}\n", site.key, site.graph, cands.size(),
+                           opts.level, keep_entry ? " (the cache's entry stays)" : "")
             << std::flush;
         for (size_t i = 0; i < cands.size(); ++i) {
             // A candidate other than the default that is not a valid instance (too much
@@ -280,6 +283,7 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
         }
         out << fmt::format("  best: {} ({:.2f}x the default)\n", best->choice.describe(),
                            cands.front().ms > 0 ? cands.front().ms / best->ms : 0.0);
+        if (keep_entry) continue;
         results.push_back({site.key, best->choice, best->ms, *sizes, static_cast<int>(cands.size())});
         others[site.key] = best->choice;
     }

@@ -69,6 +69,11 @@ mkdir -p "$work/tbc"
 "$hdsc" "$tb" -I "$root/stdlib" --tune-cache "$work/c4.json" -o "$work/tbc/encoder_block.cu"
 expect "other sites: the cache's entries" 0 "^same$" -- sh -c \
     "cmp -s '$work/tb/site1-cand0/encoder_block.cu' '$work/tbc/encoder_block.cu' && echo same"
+# Level 0 times the default but keeps the entries the cache has (it used to write the defaults over them).
+expect "level 0 keeps a cached entry" 0 "\[256, 256\]  \(graph encoder_block\): 1 candidates at level 0 \(the cache's entry stays\)" -- \
+    "$hdsc" tune "$tb" -I "$root/stdlib" --sizes S=64 --level 0 --no-run --nvcc true --work "$work/tb0" --cache "$work/c4.json"
+expect "level 0, no cached entry: written" 0 "\[256, 1024\]  \(graph encoder_block\): 1 candidates at level 0$" -- \
+    "$hdsc" tune "$tb" -I "$root/stdlib" --sizes S=64 --level 0 --no-run --nvcc true --work "$work/tb1" --cache "$work/c4.json"
 echo '{"entries": [1, 2]}' >"$work/bad.json"
 expect "tune: malformed cache" 1 "is not a tuning cache" -- "$hdsc" tune "$tb" -I "$root/stdlib" --sizes S=64 \
     --no-run --nvcc true --cache "$work/bad.json"
