@@ -6,6 +6,7 @@
 
 #include "graph/schedule.h"
 #include "ir/ir_visitor.h"
+#include "ir/passes/passes.h"
 
 namespace hds::graph {
 
@@ -95,6 +96,11 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
     }
     for (const ir::Var& s : g.sizes)
         if (u.vars.count(s.get())) k.sizes.push_back(s);
+    // A schedule's locals (`r`, `w`) must not hide the graph's tensors its epilogue reads.
+    std::set<std::string> taken;
+    for (const ir::KernelParam& p : k.params) taken.insert(p.buffer->name);
+    for (const ir::Var& s : k.sizes) taken.insert(s->name);
+    k.body = ir::rename_locals(k.body, taken);
     return k;
 }
 

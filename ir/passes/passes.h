@@ -2,6 +2,9 @@
 // which the compiler runs them is in ir/lower.cpp.
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "ir/ir.h"
 
 namespace hds::ir {
@@ -31,6 +34,10 @@ Stmt remove_dead_decls(const Stmt& body);
 // flatten_blocks.cpp: splices nested blocks into their parent where no
 // declaration clashes.
 Stmt flatten_blocks(const Stmt& body);
+
+// rename_locals.cpp: local variables and arrays named like one of `taken` (the
+// kernel's parameters) get fresh names, so that none hides a parameter.
+Stmt rename_locals(const Stmt& body, const std::set<std::string>& taken);
 
 // prune_functions.cpp: removes device functions that no kernel reaches.
 void prune_functions(Module& m);

@@ -1,5 +1,5 @@
 // test_passes.cpp — simplify, flatten_indices, remove_dead_decls,
-// flatten_blocks and the verifier.
+// flatten_blocks, rename_locals and the verifier.
 #include <catch2/catch.hpp>
 
 #include "ir/internal_error.h"
@@ -119,6 +119,29 @@ TEST_CASE("flatten_blocks keeps braces only where names would clash", "[passes]"
     REQUIRE(r->stmts.size() == 3);
     CHECK(as<Block>(r->stmts[1]));  // kept: would redeclare i
     CHECK(as<Decl>(r->stmts[2]));   // spliced
+}
+
+TEST_CASE("rename_locals renames the locals that would hide a parameter", "[passes]") {
+    Buffer r = make_buffer("r", ScalarType::F32, {i32(16)}, Scope::Global);  // a kernel parameter
+    Buffer tmp = make_buffer("r_2", ScalarType::F32, {i32(4)}, Scope::Register);
+    Buffer cs = make_buffer("cs", ScalarType::F32, {i32(4)}, Scope::Shared);
+    Var local = make_var(ScalarType::I32, "r"), k = make_var(ScalarType::I32, "k");
+    Stmt body = Block::make(
+        {}, {Alloc::make({}, tmp), Alloc::make({}, cs), Decl::make({}, local, i32(3), true),
+             For::make({}, k, i32(0), i32(4), i32(1), true,
+                       Store::make({}, r, {add(local, k)}, add(Load::make(r, {k}), Load::make(tmp, {k}))))});
+    Stmt renamed = rename_locals(body, {"r", "cs"});
+    auto* b = as<Block>(renamed);
+    REQUIRE((b && b->stmts.size() == 4));
+    CHECK(as<Alloc>(b->stmts[0])->buffer == tmp);           // no clash: kept
+    CHECK(as<Alloc>(b->stmts[1])->buffer->name == "cs_2");  // reserved by the caller
+    CHECK(as<Decl>(b->stmts[2])->var->name == "r_3");       // `r_2` is the register array's
+    auto* store = as<Store>(as<For>(b->stmts[3])->body);
+    REQUIRE(store);
+    CHECK(store->buffer == r);  // the parameter keeps its name
+    CHECK(to_string(store->indices[0]) == "r_3 + k");
+    CHECK(to_string(store->value) == "r[k] + r_2[k]");
+    CHECK(rename_locals(body, {"x"}) == body);  // nothing to rename: the same statement
 }
 
 TEST_CASE("the verifier rejects broken IR", "[passes]") {
