@@ -86,6 +86,16 @@ class ReadCollector : public ir::IRVisitor {
             if (b == op->buffer) return;
         found.push_back(op->buffer);
     }
+    // A vector copy's destination (`copy_16(c[m, n], ..)`) is written, not read.
+    void visit(const ir::Call* op) override {
+        auto* dst = ir::copy_bytes(*op) > 0 ? ir::as<ir::Load>(op->args.at(0)) : nullptr;
+        if (!dst) {
+            ir::IRVisitor::visit(op);
+            return;
+        }
+        for (const ir::Expr& i : dst->indices) visit_expr(i);
+        for (size_t k = 1; k < op->args.size(); ++k) visit_expr(op->args[k]);
+    }
 };
 
 void visit_compute(ReadCollector& c, const Compute& x) {

@@ -4,10 +4,13 @@
 
 #include "graph/passes/passes.h"
 #include "graph/rewrite.h"
+#include "graph/schedule.h"
 #include "graph/shapes.h"
+#include "ir/builtins.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_visitor.h"
 #include "ir/name_gen.h"
+#include "ir/passes/passes.h"
 
 namespace hds::graph {
 
@@ -38,7 +41,29 @@ bool reads_at_own_index(const ir::Expr& e, const ir::Buffer& b, const std::vecto
     return ok;
 }
 
+// Whether the kernel writes `b` through a built-in other than a vector copy
+// (an atomic, say): such results cannot take an epilogue.
+bool written_by_builtin(const ir::Stmt& body, const ir::Buffer& b) {
+    struct Finder : ir::IRVisitor {
+        const ir::Buffer& b;
+        bool found = false;
+        explicit Finder(const ir::Buffer& buf) : b(buf) {}
+        void visit(const ir::Call* c) override {
+            ir::IRVisitor::visit(c);
+            if (c->args.empty() || !builtin_writes_first_operand(c->builtin) || ir::copy_bytes(*c) > 0) return;
+            auto* dst = ir::as<ir::Load>(c->args[0]);
+            found |= dst && dst->buffer == b;
+        }
+    } f(b);
+    f.visit_stmt(body);
+    return f.found;
+}
+
 // Stores into `from` become stores of the epilogue's value into its buffer.
+// A vector copy into `from` (`copy_16(c[m, n], cs[r, k])`: V elements of a
+// row) becomes V values computed in registers and one copy of them into the
+// epilogue's buffer; the epilogue's loads along the row are vector copies too
+// where the rows stay aligned.
 class EpilogueStores : public ir::IRMutator {
   public:
     // The value the producer stored gets a name (the producer's buffer name, made unique).
@@ -67,8 +92,76 @@ class EpilogueStores : public ir::IRMutator {
         stmts.push_back(ir::Store::make(op->loc, c_.buffer, op->indices, value));
         return stmts.size() == 1 ? stmts[0] : ir::Block::make(op->loc, stmts);
     }
+    ir::Stmt visit(const ir::Evaluate* op, const ir::Stmt& self) override {
+        auto* call = ir::as<ir::Call>(op->value);
+        int bytes = call ? ir::copy_bytes(*call) : 0;
+        auto* dst = bytes > 0 ? ir::as<ir::Load>(call->args.at(0)) : nullptr;
+        if (!dst || dst->buffer != p_.buffer) return self;
+        return epilogue_copy(op->loc, *dst, *ir::as<ir::Load>(call->args.at(1)), bytes / byte_size(p_.buffer->elem));
+    }
 
   private:
+    // `dst[.., k] .. dst[.., k + v) = src[.., j] .. src[.., j + v)` with the epilogue applied.
+    ir::Stmt epilogue_copy(SourceLoc loc, const ir::Load& dst, const ir::Load& src, int64_t v) {
+        std::vector<ir::Stmt> out;
+        // The copied values in registers: the source itself when it is a register array
+        // (a previous epilogue's results), else a copy of it.
+        ir::Buffer vals = src.buffer;
+        std::vector<ir::Expr> first = src.indices;
+        if (src.buffer->scope != ir::Scope::Register) {
+            ir::Buffer r = ir::make_buffer(names_.fresh("v_" + p_.buffer->name), src.buffer->elem, {ir::i32(v)},
+                                           ir::Scope::Register);
+            out.push_back(ir::Alloc::make(loc, r));
+            out.push_back(ir::Evaluate::make(
+                loc, ir::Call::make_void(
+                         copy_builtin(static_cast<int>(v * byte_size(r->elem))),
+                         {ir::Load::make(r, {ir::i32(0)}), ir::Load::make(src.buffer, src.indices, src.loc)})));
+            vals = r;
+            first = {ir::i32(0)};
+        }
+        ir::Var e = ir::make_var(ScalarType::I32, names_.fresh("e"));
+        auto element = [&](const std::vector<ir::Expr>& at) {  // at[.., k] -> at[.., k + e]
+            std::vector<ir::Expr> moved = at;
+            moved.back() = ir::simplify(ir::add(moved.back(), e));
+            return moved;
+        };
+        // The epilogue at row dst[.., col], col = k + e.
+        ir::Var col = ir::make_var(ScalarType::I32, "col");
+        VarMap at;
+        const std::vector<ir::Var>& axes = c_.compute.axes;
+        for (size_t d = 0; d + 1 < axes.size(); ++d) at[axes[d].get()] = dst.indices[d];
+        at[axes.back().get()] = col;
+        ir::Expr value = replace_loads(substitute(c_.compute.value, at), [&](const ir::Load& l) {
+            return l.buffer == p_.buffer ? ir::Load::make(vals, element(first), l.loc) : nullptr;
+        });
+        std::vector<ir::Stmt> loads;
+        VectorLoads vec = vectorize_loads(value, col, v, dst.indices.back(), e, false, loads, loc);
+        bool fresh_names = true;  // the register arrays' names are not in use in this kernel yet
+        for (const ir::Stmt& s : loads)
+            if (auto* a = ir::as<ir::Alloc>(s)) fresh_names &= names_.fresh(a->buffer->name) == a->buffer->name;
+        if (ir::const_bool(vec.aligned) == std::optional<bool>(true) && fresh_names) {
+            out.insert(out.end(), loads.begin(), loads.end());
+            value = vec.value;
+        } else {
+            value = substitute(value, VarMap{{col.get(), ir::add(dst.indices.back(), e)}});
+        }
+        if (c_.buffer->elem == p_.buffer->elem) {  // the results in registers, then one copy
+            ir::Buffer r = ir::make_buffer(names_.fresh("v_" + c_.buffer->name), c_.buffer->elem, {ir::i32(v)},
+                                           ir::Scope::Register);
+            out.push_back(ir::Alloc::make(loc, r));
+            out.push_back(
+                ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(loc, r, {e}, value)));
+            out.push_back(ir::Evaluate::make(
+                loc, ir::Call::make_void(
+                         copy_builtin(static_cast<int>(v * byte_size(r->elem))),
+                         {ir::Load::make(c_.buffer, dst.indices, dst.loc), ir::Load::make(r, {ir::i32(0)})})));
+        } else {  // another element size (a cast): one store per element
+            out.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                                        ir::Store::make(loc, c_.buffer, element(dst.indices), value)));
+        }
+        return ir::Block::make(loc, out);
+    }
+
     const Node& p_;
     const Node& c_;
     ir::NameGen names_;
@@ -80,6 +173,7 @@ bool fuse_one(Graph& g, Node* p) {
     if (!c || c->kind != Node::Kind::Compute || !c->compute.injective()) return false;
     if (!same_shape(c->buffer->shape, p->buffer->shape)) return false;
     if (!reads_at_own_index(c->compute.value, p->buffer, c->compute.axes)) return false;
+    if (p->kind == Node::Kind::Anchor && written_by_builtin(p->anchor.body, p->buffer)) return false;
     if (p->kind == Node::Kind::Compute) {
         VarMap to_p;
         for (size_t d = 0; d < c->compute.axes.size(); ++d) to_p[c->compute.axes[d].get()] = p->compute.axes[d];

@@ -6,7 +6,7 @@
 #error "generated for sm_90a: compile with -gencode=arch=compute_90a,code=sm_90a"
 #endif
 
-// kernel matmul_wgmma_f16 (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_f16 (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restrict__ a,
                                                            const __half* __restrict__ b,
                                                            __half* __restrict__ c, int M, int K,
@@ -14,119 +14,117 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
                                                            const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                            const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:50
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:56
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    __syncthreads();  // matmul_wgmma.hds:63
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:83
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[128];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[128];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:113
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 1) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
 }
 
-// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_bf16 (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16* __restrict__ a,
                                                             const __nv_bfloat16* __restrict__ b,
                                                             __nv_bfloat16* __restrict__ c, int M,
@@ -134,705 +132,693 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
                                                             const __grid_constant__ CUtensorMap tmap_a_128x64,
                                                             const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:50
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:56
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    __syncthreads();  // matmul_wgmma.hds:63
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:83
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[128];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[128];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:113
-                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__nv_bfloat16>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 1) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_f16_small (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:50
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    __syncthreads();  // matmul_wgmma.hds:63
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:83
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[64];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[64];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:113
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 1) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_n64 (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_f16_n64 (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:50
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    __syncthreads();  // matmul_wgmma.hds:63
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:83
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[32];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[32];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:118
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:119
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 1) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_n192 (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_f16_n192 (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n192(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:50
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    __syncthreads();  // matmul_wgmma.hds:63
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:83
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[96];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[96];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:113
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:118
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:119
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 1) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 64 <= M && n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 64 <= M && n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
 }
 
-// kernel matmul_wgmma_f16_s8 (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_f16_s8 (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __restrict__ a,
         const __half* __restrict__ b, __half* __restrict__ c, int M, int K, int N,
         const __grid_constant__ CUtensorMap tmap_a_64x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 8;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[8][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:50
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:56
+    const int ST = 8;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[8][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 63) / 64);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    __syncthreads();  // matmul_wgmma.hds:63
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:83
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:85
+                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[32];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[32];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 64;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
-                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:118
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
+                    hds::wgmma_m64n64k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:119
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:125
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 1) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:135
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
 }
 
-// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:33)
+// kernel matmul_wgmma_c2_f16 (matmul_wgmma.hds:34)
 __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma_c2_f16(
         const __half* __restrict__ a, const __half* __restrict__ b, __half* __restrict__ c, int M,
         int K, int N, const __grid_constant__ CUtensorMap tmap_a_128x64,
         const __grid_constant__ CUtensorMap tmap_b_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:45
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:46
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:48
-    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:49
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:50
-    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:51
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:53
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:54
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:55
-            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:56
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:51
+    const int rank = (int)blockIdx.x % 2;  // matmul_wgmma.hds:52
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 4);  // matmul_wgmma.hds:57
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:58
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:61
-    if (wg == 0) {  // matmul_wgmma.hds:69
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:70
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:71
-            int it = 0;  // matmul_wgmma.hds:72
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:73
-                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:74
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:75
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:76
-                    const int s = it % ST;  // matmul_wgmma.hds:77
-                    if (it >= ST) {  // matmul_wgmma.hds:78
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:79
+    hds::cluster_sync();  // matmul_wgmma.hds:62
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:81
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:82
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_a_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:83
-                        if (j % 2 == rank) {  // matmul_wgmma.hds:86
-                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:87
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:84
+                        if (j % 2 == rank) {  // matmul_wgmma.hds:87
+                            hds::tma_load_2d_multicast(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s], 3);  // matmul_wgmma.hds:88
                         }
                     }
-                    it += 1;  // matmul_wgmma.hds:91
+                    it += 1;  // matmul_wgmma.hds:92
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:96
-        alignas(16) float acc[128];  // matmul_wgmma.hds:97
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:98
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:99
-        int it = 0;  // matmul_wgmma.hds:100
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:101
-            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:102
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:103
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[128];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:104
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:104
-                acc[i] = 0.0f;  // matmul_wgmma.hds:105
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:107
-                const int s = it % ST;  // matmul_wgmma.hds:108
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:109
-                hds::wgmma_fence();  // matmul_wgmma.hds:110
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:111
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:113
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:114
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:121
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:122
-                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:123
-                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:127
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 2) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:128
                 }
-                it += 1;  // matmul_wgmma.hds:130
+                it += 1;  // matmul_wgmma.hds:131
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:132
-            if (t < 2) {  // matmul_wgmma.hds:133
-                hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:137
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 2) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:138
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:151
-            const int lane = t % 32;  // matmul_wgmma.hds:152
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:153
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:154
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:155
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:156
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
                 }
-                __syncwarp();  // matmul_wgmma.hds:158
-                if (whole) {  // matmul_wgmma.hds:159
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:160
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:161
-                            c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + h * 32 + lane)] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:162
-                        }
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:166
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:167
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:168
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:169
-                            if (m < M && n < N) {  // matmul_wgmma.hds:170
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:171
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < N) {  // matmul_wgmma.hds:172
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:176
+                __syncwarp();  // matmul_wgmma.hds:178
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:181
+    hds::cluster_sync();  // matmul_wgmma.hds:183
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,
@@ -846,6 +832,9 @@ cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c,
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
         return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 127) / 128 * (((long long)N + 255) / 256), 1, 1};
     const long long block[3] = {384, 1, 1};
@@ -878,6 +867,9 @@ cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
+        return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 127) / 128 * (((long long)N + 255) / 256), 1, 1};
     const long long block[3] = {384, 1, 1};
     // grid limits
@@ -908,6 +900,9 @@ cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __ha
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
         return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 127) / 128), 1, 1};
     const long long block[3] = {256, 1, 1};
@@ -940,6 +935,9 @@ cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
+        return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 63) / 64), 1, 1};
     const long long block[3] = {256, 1, 1};
     // grid limits
@@ -970,6 +968,9 @@ cudaError_t launch_matmul_wgmma_f16_n192(const __half* a, const __half* b, __hal
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
         return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 191) / 192), 1, 1};
     const long long block[3] = {256, 1, 1};
@@ -1002,6 +1003,9 @@ cudaError_t launch_matmul_wgmma_f16_s8(const __half* a, const __half* b, __half*
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
+        return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 63) / 64 * (((long long)N + 63) / 64), 1, 1};
     const long long block[3] = {256, 1, 1};
     // grid limits
@@ -1032,6 +1036,9 @@ cudaError_t launch_matmul_wgmma_c2_f16(const __half* a, const __half* b, __half*
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)c % 16 != 0)
         return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)M + 255) / 256 * 2 * (((long long)N + 255) / 256), 1, 1};
     const long long block[3] = {384, 1, 1};

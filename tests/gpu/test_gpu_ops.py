@@ -158,3 +158,13 @@ def test_matmul_bias_gelu_sm90():
     x, w, bias = rnd(1001, 520, dtype=torch.float16), rnd(520, 264, dtype=torch.float16), rnd(264, dtype=torch.float16)
     ref = F.gelu(x.double() @ w.double() + bias.double())
     check(run("op_matmul_sm90", {"x": x, "w": w, "bias": bias}, {"M": 1001}, (1001, 264), torch.float16), ref, 2e-3)
+
+
+@gpu
+def test_matmul_epilogue_widened_sm90():
+    """The whole tiles' 16-byte copies with + bias and relu in registers, then f32 stores with a residual."""
+    x, w, b = rnd(1001, 136, dtype=torch.float16), rnd(136, 264, dtype=torch.float16), rnd(264, dtype=torch.float16)
+    r = rnd(1001, 264)
+    ref = F.relu(x.double() @ w.double() + b.double()) + r.double()
+    out = run("op_matmul_sm90_f32_out", {"x": x, "w": w, "b": b, "r": r}, {"M": 1001}, (1001, 264), torch.float32)
+    check(out, ref, 2e-3)
