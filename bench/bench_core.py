@@ -1,6 +1,8 @@
 """Side-by-side benchmark of the compiler-core examples against the references
 in the same process: fp32 GEMM vs cuBLAS (torch.matmul, TF32 off), row sum and
-softmax vs torch eager. Medians of CUDA-event timings, reported as ratios.
+softmax vs torch eager. Medians of CUDA-event timings, reported as ratios; the
+timing helpers (medians_ms, graphs_ms) that every bench script uses alternate
+the samples of the kernels they compare.
 
     python3 bench/bench_core.py --out bench/results     (needs a GPU and torch)
 """
@@ -21,57 +23,76 @@ sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 import harness  # noqa: E402
 
 
-def median_ms(fn, warmup=5, reps=30):
-    """Median time of one call in ms. Each sample times a batch of calls between
-    two events (enough for about 1 ms of GPU work), so that host launch overhead
-    does not count for short kernels as long as launches keep the GPU busy."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
+def medians_ms(fns: dict, warmup=5, reps=30) -> dict:
+    """Median time of one call in ms of each function of `fns` (name -> fn()),
+    timed side by side: the samples alternate between the functions, so that a
+    change of the GPU's clock or temperature during the run reaches all of them
+    alike. Each sample times a batch of calls between two events (enough for
+    about 1 ms of GPU work), so that host launch overhead does not count for
+    short kernels as long as launches keep the GPU busy."""
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    end.record()
-    end.synchronize()
-    batch = max(1, min(100, int(1.0 / max(start.elapsed_time(end), 1e-3))))
-    times = []
-    for _ in range(reps):
-        start.record()
-        for _ in range(batch):
+    batches = {}
+    for name, fn in fns.items():
+        for _ in range(warmup):
             fn()
+        torch.cuda.synchronize()
+        start.record()
+        fn()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end) / batch)
-    times.sort()
-    return times[len(times) // 2]
+        batches[name] = max(1, min(100, int(1.0 / max(start.elapsed_time(end), 1e-3))))
+    times = {name: [] for name in fns}
+    for _ in range(reps):
+        for name, fn in fns.items():
+            start.record()
+            for _ in range(batches[name]):
+                fn()
+            end.record()
+            end.synchronize()
+            times[name].append(start.elapsed_time(end) / batches[name])
+    return {name: sorted(t)[len(t) // 2] for name, t in times.items()}
+
+
+def median_ms(fn, warmup=5, reps=30):
+    """medians_ms of one function."""
+    return medians_ms({"fn": fn}, warmup, reps)["fn"]
+
+
+def graphs_ms(fns: dict, calls=20, reps=20) -> dict:
+    """Median time of one call in ms of each function of `fns` (name ->
+    fn(stream)) with the host out of the way: `calls` calls of each captured
+    into a CUDA graph, the graphs replayed in turn `reps` times (side by side, as
+    in medians_ms). For kernels of a few microseconds, where launching from
+    Python (torch's dispatch, ctypes) takes longer than the kernel itself."""
+    stream = torch.cuda.Stream()
+    graphs = {}
+    with torch.cuda.stream(stream):
+        for name, fn in fns.items():
+            for _ in range(3):
+                fn(stream.cuda_stream)
+            stream.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=stream):
+                for _ in range(calls):
+                    fn(stream.cuda_stream)
+            graph.replay()
+            stream.synchronize()
+            graphs[name] = graph
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        times = {name: [] for name in fns}
+        for _ in range(reps):
+            for name, graph in graphs.items():
+                start.record(stream)
+                graph.replay()
+                end.record(stream)
+                end.synchronize()
+                times[name].append(start.elapsed_time(end) / calls)
+    return {name: sorted(t)[len(t) // 2] for name, t in times.items()}
 
 
 def graph_ms(fn, calls=20, reps=20):
-    """Median time of one call in ms with the host out of the way: `calls`
-    calls of fn(stream) captured into a CUDA graph, replayed `reps` times.
-    For kernels of a few microseconds, where launching from Python (torch's
-    dispatch, ctypes) takes longer than the kernel itself."""
-    stream = torch.cuda.Stream()
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            fn(stream.cuda_stream)
-        stream.synchronize()
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, stream=stream):
-            for _ in range(calls):
-                fn(stream.cuda_stream)
-        graph.replay()
-        stream.synchronize()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        times = []
-        for _ in range(reps):
-            start.record(stream)
-            graph.replay()
-            end.record(stream)
-            end.synchronize()
-            times.append(start.elapsed_time(end) / calls)
-    times.sort()
-    return times[len(times) // 2]
+    """graphs_ms of one function."""
+    return graphs_ms({"fn": fn}, calls, reps)["fn"]
 
 
 def write_table(out: Path, name: str, rows: list, columns: list, meta: dict | None = None):
@@ -103,7 +124,6 @@ def bench_gemm(rows, m, n, k):
     b = torch.randn(k, n, device="cuda")
     ref = torch.matmul(a, b)
     flops = 2.0 * m * n * k
-    t_ref = median_ms(lambda: torch.matmul(a, b))
     for kernel in ("matmul_tiled", "matmul_naive"):
         lib = harness.build(f"examples/{kernel}.hds")
         c = torch.empty(m, n, device="cuda")
@@ -112,7 +132,8 @@ def bench_gemm(rows, m, n, k):
         call()
         torch.cuda.synchronize()
         err = ((c.double() - ref.double()).norm() / ref.double().norm()).item()
-        t = median_ms(call, reps=10 if kernel == "matmul_naive" else 30)
+        times = medians_ms({"hds": call, "ref": lambda: torch.matmul(a, b)}, reps=10 if kernel == "matmul_naive" else 30)
+        t, t_ref = times["hds"], times["ref"]
         rows.append({"workload": f"{kernel} fp32 {m}x{n}x{k}", "reference": "cuBLAS fp32 (torch.matmul)",
                      "hds_ms": t, "ref_ms": t_ref, "hds_TFLOPs": flops / t / 1e9, "ref_TFLOPs": flops / t_ref / 1e9,
                      "speedup_vs_ref": t_ref / t, "rel_error": err})
@@ -128,8 +149,8 @@ def bench_rows(rows, r, c):
     call()
     ref = x.double().sum(dim=1)
     err = ((y.double() - ref).norm() / ref.norm()).item()
-    t = median_ms(call)
-    t_ref = median_ms(lambda: x.sum(dim=1))
+    times = medians_ms({"hds": call, "ref": lambda: x.sum(dim=1)})
+    t, t_ref = times["hds"], times["ref"]
     rows.append({"workload": f"row_sum fp32 {r}x{c}", "reference": "torch eager", "hds_ms": t, "ref_ms": t_ref,
                  "hds_GBps": (nbytes + r * 4) / t / 1e6, "speedup_vs_ref": t_ref / t, "rel_error": err})
 
@@ -140,8 +161,8 @@ def bench_rows(rows, r, c):
     call()
     ref = torch.softmax(x.double(), dim=1)
     err = ((y2.double() - ref).norm() / ref.norm()).item()
-    t = median_ms(call)
-    t_ref = median_ms(lambda: torch.softmax(x, dim=1))
+    times = medians_ms({"hds": call, "ref": lambda: torch.softmax(x, dim=1)})
+    t, t_ref = times["hds"], times["ref"]
     rows.append({"workload": f"softmax fp32 {r}x{c}", "reference": "torch eager", "hds_ms": t, "ref_ms": t_ref,
                  "hds_GBps": 2 * nbytes / t / 1e6, "speedup_vs_ref": t_ref / t, "rel_error": err})
 

@@ -1,7 +1,8 @@
 """Tensor-core GEMMs side by side with cuBLAS (torch.matmul) in the same
 process, f16 and bf16: the sm_90a TMA + wgmma schedule (examples/matmul_hopper.hds)
 and the sm_80 mma.sync one (examples/matmul_tc.hds); plus the fp32 SIMT GEMM
-vs cuBLAS fp32 (TF32 off). Medians of CUDA events.
+vs cuBLAS fp32 (TF32 off). Medians of CUDA events, each kernel's samples
+alternating with cuBLAS's (bench_core.graphs_ms).
 
     python3 bench/bench_gemm_tc.py --out DIR      (needs a GPU and torch)
 """
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
-from bench_core import graph_ms, write_table  # noqa: E402
+from bench_core import graphs_ms, write_table  # noqa: E402
 
 SHAPES = [(4096, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.bfloat16), (1024, 1024, 1024, torch.float16),
           (128, 4096, 4096, torch.float16), (4096, 4096, 4096, torch.float32)]
@@ -40,15 +41,14 @@ def variant_rows():
         a = torch.randn(m, k, device="cuda").half()
         b = torch.randn(k, n, device="cuda").half()
         c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-        t_ref = graph_ms(lambda s: torch.matmul(a, b))
         ref = torch.matmul(a, b).float()
         for source, names in VARIANTS.items():
-            rows += variant_shape_rows(harness.build(f"bench/tc_variants/{source}.hds"), names, a, b, c, t_ref, ref)
+            rows += variant_shape_rows(harness.build(f"bench/tc_variants/{source}.hds"), names, a, b, c, ref)
     return rows
 
 
-def variant_shape_rows(lib, names, a, b, c, t_ref, ref):
-    """Each variant timed, and its result compared with cuBLAS's (relative error)."""
+def variant_shape_rows(lib, names, a, b, c, ref):
+    """Each variant timed beside cuBLAS, and its result compared with cuBLAS's (relative error)."""
     (m, k), n = a.shape, b.shape[1]
     rows = []
     for kernel in names:
@@ -57,7 +57,8 @@ def variant_shape_rows(lib, names, a, b, c, t_ref, ref):
         c.fill_(float("nan"))
         assert fn(*args, None) == 0
         err = float((c.float() - ref).norm() / ref.norm())
-        t = graph_ms(lambda s: fn(*args, s))
+        times = graphs_ms({"hds": lambda s: fn(*args, s), "ref": lambda s: torch.matmul(a, b)})
+        t, t_ref = times["hds"], times["ref"]
         rows.append({"shape": f"{m}x{n}x{k}", "dtype": "float16", "kernel": kernel, "hds_ms": t, "cublas_ms": t_ref,
                      "hds_tflops": 2.0 * m * n * k / t / 1e9, "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9,
                      "vs_cublas": t_ref / t, "rel_err": err})
@@ -81,7 +82,8 @@ def tuned_rows():
         torch.cuda.synchronize()
         ref = a.double() @ b.double()
         err = float((c.double() - ref).norm() / ref.norm())
-        t, t_ref = graph_ms(run), graph_ms(lambda s: torch.matmul(a, b))
+        times = graphs_ms({"hds": run, "ref": lambda s: torch.matmul(a, b)})
+        t, t_ref = times["hds"], times["ref"]
         rows.append({"shape": f"{m}x{n}x{k}", "dtype": str(dtype).removeprefix("torch."), "kernel": "tuned graph", "hds_ms": t,
                      "cublas_ms": t_ref, "hds_tflops": 2.0 * m * n * k / t / 1e9,
                      "cublas_tflops": 2.0 * m * n * k / t_ref / 1e9, "vs_cublas": t_ref / t, "rel_err": err})
@@ -109,8 +111,8 @@ def row(m, n, k, dtype, example, kernel):
     torch.cuda.synchronize()
     ref = a.double() @ b.double()
     err = float((c.double() - ref).norm() / ref.norm())
-    t_hds = graph_ms(lambda s: fn(*args, s))
-    t_ref = graph_ms(lambda s: torch.matmul(a, b))
+    times = graphs_ms({"hds": lambda s: fn(*args, s), "ref": lambda s: torch.matmul(a, b)})
+    t_hds, t_ref = times["hds"], times["ref"]
     tflops = lambda ms: 2.0 * m * n * k / ms / 1e9
     return {"shape": f"{m}x{n}x{k}", "dtype": str(dtype).replace("torch.", ""), "kernel": kernel,
             "hds_ms": t_hds, "cublas_ms": t_ref, "hds_tflops": tflops(t_hds), "cublas_tflops": tflops(t_ref),

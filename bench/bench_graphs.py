@@ -3,7 +3,8 @@ eager and torch.compile on the same inputs in one process: medians of
 CUDA-event timings, ratios > 1 mean hds is faster. TF32 is off everywhere.
 Each is timed twice: called from Python (what a caller of eager pays, host
 launch overhead included where the GPU runs dry) and replayed from a CUDA
-graph (the GPU's time alone, which host noise does not reach).
+graph (the GPU's time alone, which host noise does not reach); each time the
+three's samples alternate (bench_core.medians_ms / graphs_ms).
 
     python3 bench/bench_graphs.py --out DIR [--only GRAPH...]      (needs a GPU and torch)
 """
@@ -23,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
 import models  # noqa: E402
-from bench_core import graph_ms, median_ms, write_table  # noqa: E402
+from bench_core import graphs_ms, medians_ms, write_table  # noqa: E402
 
 SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_block": 16, "mm_bias_gelu": 4096,
          "conv3x3_f16": 32, "conv1x1_f16": 32}
@@ -55,28 +56,32 @@ def bench(example: str, size: int) -> dict:
     err = float((out.double() - ref.double()).norm() / ref.double().norm())
     row = {"graph": example, "size": f"{size_name}={size}", "dtype": str(inputs["x"].dtype).replace("torch.", ""),
            "rel_err_vs_eager": err}
-    row["hds_ms"] = median_ms(hds)
-    row["eager_ms"] = median_ms(lambda: ref_fn(**inputs))
+    calls = {"hds": hds, "eager": lambda: ref_fn(**inputs)}
     try:
         start = time.time()
         compiled = torch.compile(ref_fn)
         compiled(**inputs)
         row["compile_s"] = round(time.time() - start, 1)
-        row["compiled_ms"] = median_ms(lambda: compiled(**inputs))
+        calls["compiled"] = lambda: compiled(**inputs)
     except Exception as e:  # noqa: BLE001 - report, do not hide
         row["compiled_error"] = str(e)[:200]
+    # Called from Python, then replayed from CUDA graphs (each call on the capturing
+    # stream); in both, the samples of hds, eager and torch.compile alternate.
+    for name, t in medians_ms(calls).items():
+        row[f"{name}_ms"] = t
+    replayed = {name: (lambda fn: lambda s: fn())(fn) for name, fn in calls.items()}
+    try:
+        for name, t in graphs_ms(replayed).items():
+            row[f"{name}_graph_ms"] = t
+    except Exception:  # noqa: BLE001 - one that cannot be captured: the others alone, the error reported
+        for name, fn in replayed.items():
+            try:
+                row[f"{name}_graph_ms"] = graphs_ms({name: fn})[name]
+            except Exception as e:  # noqa: BLE001
+                row[f"{name}_graph_error"] = str(e)[:200]
     row["vs_eager"] = row["eager_ms"] / row["hds_ms"]
     if "compiled_ms" in row:
         row["vs_compiled"] = row["compiled_ms"] / row["hds_ms"]
-    # The same three replayed from CUDA graphs (each call on the capturing stream).
-    timed = {"hds": lambda s: hds(), "eager": lambda s: ref_fn(**inputs)}
-    if "compiled_ms" in row:
-        timed["compiled"] = lambda s: compiled(**inputs)
-    for name, fn in timed.items():
-        try:
-            row[f"{name}_graph_ms"] = graph_ms(fn)
-        except Exception as e:  # noqa: BLE001 - report, do not hide
-            row[f"{name}_graph_error"] = str(e)[:200]
     for name, key in [("eager", "vs_eager_graph"), ("compiled", "vs_compiled_graph")]:
         if f"{name}_graph_ms" in row and "hds_graph_ms" in row:
             row[key] = row[f"{name}_graph_ms"] / row["hds_graph_ms"]

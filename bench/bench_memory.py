@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
-from bench_core import median_ms, write_table  # noqa: E402
+from bench_core import medians_ms, write_table  # noqa: E402
 
 R = C = 8192
 OPS = {
@@ -47,11 +47,13 @@ def bench(op: str, dtype) -> dict:
     nbytes = R * C * dtype.itemsize * passes  # elements read + written once each
     src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
     dst = torch.empty_like(src)
-    row = {"op": name, "rel_err": err, "hds_ms": median_ms(hds), "eager_ms": median_ms(lambda: fn(**inputs)),
-           "copy_ms": median_ms(lambda: dst.copy_(src))}
     compiled = torch.compile(fn)
     compiled(**inputs)
-    row["compiled_ms"] = median_ms(lambda: compiled(**inputs))
+    row = {"op": name, "rel_err": err}
+    times = medians_ms({"hds": hds, "eager": lambda: fn(**inputs), "copy": lambda: dst.copy_(src),
+                        "compiled": lambda: compiled(**inputs)})  # side by side
+    for key, t in times.items():
+        row[f"{key}_ms"] = t
     row["hds_gbs"] = nbytes / row["hds_ms"] / 1e6
     row["of_copy_bw"] = row["copy_ms"] / row["hds_ms"]
     row["vs_eager"] = row["eager_ms"] / row["hds_ms"]
