@@ -42,7 +42,9 @@ bool reads_at_own_index(const ir::Expr& e, const ir::Buffer& b, const std::vecto
 }
 
 // Whether the kernel writes `b` through a built-in other than a vector copy
-// (an atomic, say): such results cannot take an epilogue.
+// (an atomic, say): such results cannot take an epilogue. (Such a kernel also
+// reads its result, which already keeps fuse_one from finding a single user;
+// this says why in so many words.)
 bool written_by_builtin(const ir::Stmt& body, const ir::Buffer& b) {
     struct Finder : ir::IRVisitor {
         const ir::Buffer& b;
@@ -136,10 +138,21 @@ class EpilogueStores : public ir::IRMutator {
         });
         std::vector<ir::Stmt> loads;
         VectorLoads vec = vectorize_loads(value, col, v, dst.indices.back(), e, false, loads, loc);
-        bool fresh_names = true;  // the register arrays' names are not in use in this kernel yet
-        for (const ir::Stmt& s : loads)
-            if (auto* a = ir::as<ir::Alloc>(s)) fresh_names &= names_.fresh(a->buffer->name) == a->buffer->name;
-        if (ir::const_bool(vec.aligned) == std::optional<bool>(true) && fresh_names) {
+        if (ir::const_bool(vec.aligned) == std::optional<bool>(true)) {
+            for (size_t i = 0; i < loads.size(); ++i) {  // arrays named like one already in the kernel: renamed
+                auto* a = ir::as<ir::Alloc>(loads[i]);
+                if (!a) continue;
+                ir::Buffer old = a->buffer;
+                std::string name = names_.fresh(old->name);
+                if (name == old->name) continue;
+                ir::Buffer renamed = ir::make_buffer(name, old->elem, old->shape, old->scope);
+                auto rename = [&](const ir::Load& l) {
+                    return l.buffer == old ? ir::Load::make(renamed, l.indices, l.loc) : nullptr;
+                };
+                for (ir::Stmt& t : loads) t = replace_loads(t, rename);
+                vec.value = replace_loads(vec.value, rename);
+                loads[i] = ir::Alloc::make(loc, renamed);
+            }
             out.insert(out.end(), loads.begin(), loads.end());
             value = vec.value;
         } else {

@@ -1,0 +1,85 @@
+"""Epilogue fusion into schedule kernels that write their result through
+built-ins, on the CPU emulator against numpy: a vector copy takes the epilogue
+(computed in registers, one copy of the results), an atomic does not (the
+epilogue stays a kernel of its own: applied to each partial sum it would be
+wrong). The ops and their schedules are written here, in .hds."""
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import emulator
+
+rng = np.random.default_rng(11)
+
+OPS = """
+// Rows of 8 copied 4 at a time (copy_vec4) into the result.
+kernel copy_rows<T>(x: T[R, 8], y: T[R, 8]) grid((R + 63) / 64) block(64) {
+    let r = blockIdx.x * 64 + threadIdx.x;
+    if (r < R) {
+        var v: register T[8];
+        copy_vec4(v[0], x[r, 0]);
+        copy_vec4(v[4], x[r, 4]);
+        @unroll for k in 0..8 { v[k] = v[k] * 2.0; }
+        copy_vec4(y[r, 0], v[0]);
+        copy_vec4(y[r, 4], v[4]);
+    }
+}
+op twice<T>(x: T[R, 8]) -> T[R, 8] {
+    compute y[i, j] = x[i, j] * 2.0;
+    schedule rows = copy_rows;
+}
+
+// Column sums accumulated with atomics by one block.
+kernel colsum_atomic<T>(x: T[R, 8], y: T[8]) grid(1) block(64) {
+    if (threadIdx.x < 8) { y[threadIdx.x] = 0.0; }
+    syncthreads();
+    for r in threadIdx.x..R step 64 {
+        @unroll for k in 0..8 { atomic_add(y[k], x[r, k]); }
+    }
+}
+op colsum<T>(x: T[R, 8]) -> T[8] {
+    compute y[j] = sum(i in 0..R) x[i, j];
+    schedule atomic = colsum_atomic;
+}
+"""
+
+
+def run(graph: str, inputs: dict) -> tuple[np.ndarray, str]:
+    """The graph's output and the emitted CUDA of OPS + graph."""
+    text = OPS + graph
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "g.hds"
+        src.write_text('import "elementwise.hds";\n' + text)
+        cu = emulator.emit(src)
+    return emulator.run_graph(text, "g", inputs, imports=("elementwise.hds",)), cu
+
+
+def test_epilogue_fuses_into_vector_copies():
+    """+ b and relu in registers around each 4-wide copy; the bias read 4 at a time."""
+    x = rng.standard_normal((37, 8)).astype(np.float32)
+    b = rng.standard_normal(8).astype(np.float32)
+    out, cu = run("graph g(x: f32[R, 8], b: f32[8]) -> f32[R, 8] { return relu(twice(x) + b); }\n", {"x": x, "b": b})
+    np.testing.assert_allclose(out, np.maximum(2 * x + b, 0), rtol=1e-6)
+    assert cu.count("__global__") == 1  # one kernel: twice+add+relu
+    assert "hds::copy<16>(&out[r * 8], &v_out[0]);" in cu
+    assert "hds::copy<16>(&v_b_2[0], &b[4]);" in cu  # the second copy's bias, renamed
+
+
+def test_widening_epilogue_stores_one_by_one():
+    """An f32 result of f16 copies: the values stay a copy, the stores become scalars."""
+    x = rng.standard_normal((13, 8)).astype(np.float16)
+    out, cu = run("graph g(x: f16[R, 8]) -> f32[R, 8] { return to_f32(twice(x)); }\n", {"x": x})
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, 2 * x.astype(np.float32), rtol=1e-3)
+    assert cu.count("__global__") == 1
+    assert "hds::copy<8>(&out" not in cu and "hds::copy<16>(&out" not in cu
+
+
+def test_no_epilogue_into_atomics():
+    """relu after a sum accumulated with atomics runs as its own kernel: fused into
+    each atomic it would clamp the partial sums (the columns' means differ in sign)."""
+    x = (rng.standard_normal((150, 8)) + np.array([1, -1] * 4)).astype(np.float32)
+    out, cu = run("graph g(x: f32[R, 8]) -> f32[8] { return relu(colsum(x)); }\n", {"x": x})
+    np.testing.assert_allclose(out, np.maximum(x.astype(np.float64).sum(0), 0), rtol=1e-5, atol=1e-4)
+    assert cu.count("__global__") == 2
