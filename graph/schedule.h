@@ -35,10 +35,10 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,
                             const RegisterRows* regs = nullptr, const ir::Expr& it = nullptr);
 
-// dst[at] .. dst[at + V) = value at e = 0 .. V: computed into a register array,
-// then one 16-byte store (at's last index: the first of the V columns).
+// dst[at] .. dst[at + V) = value at e = 0 .. V: computed into a register array
+// (`regs_name`), then one copy of V elements (at's last index: the first of the V columns).
 std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::Expr>& at, const ir::Expr& value,
-                                   const ir::Var& e, int64_t v, SourceLoc loc);
+                                   const ir::Var& e, int64_t v, SourceLoc loc, const std::string& regs_name = "v_out");
 void schedule_reduction(const Node& n, ir::Kernel& k);
 // A row group: one block per row computes the row's reductions, then the row.
 void schedule_row_group(const Node& n, ir::Kernel& k);

@@ -85,12 +85,13 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
 }
 
 std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::Expr>& at, const ir::Expr& value,
-                                   const ir::Var& e, int64_t v, SourceLoc loc) {
-    ir::Buffer regs = ir::make_buffer("v_out", dst->elem, {ir::i32(v)}, ir::Scope::Register);
+                                   const ir::Var& e, int64_t v, SourceLoc loc, const std::string& regs_name) {
+    ir::Buffer regs = ir::make_buffer(regs_name, dst->elem, {ir::i32(v)}, ir::Scope::Register);
+    Builtin copy = copy_builtin(static_cast<int>(v * byte_size(dst->elem)));
     return {ir::Alloc::make(loc, regs),
             ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(loc, regs, {e}, value)),
-            ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(dst, at),
-                                                                          ir::Load::make(regs, {ir::i32(0)})}))};
+            ir::Evaluate::make(
+                loc, ir::Call::make_void(copy, {ir::Load::make(dst, at), ir::Load::make(regs, {ir::i32(0)})}))};
 }
 
 bool vectorize_injective(const Node& n, ir::Kernel& k) {

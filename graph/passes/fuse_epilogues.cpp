@@ -159,15 +159,9 @@ class EpilogueStores : public ir::IRMutator {
             value = substitute(value, VarMap{{col.get(), ir::add(dst.indices.back(), e)}});
         }
         if (c_.buffer->elem == p_.buffer->elem) {  // the results in registers, then one copy
-            ir::Buffer r = ir::make_buffer(names_.fresh("v_" + c_.buffer->name), c_.buffer->elem, {ir::i32(v)},
-                                           ir::Scope::Register);
-            out.push_back(ir::Alloc::make(loc, r));
-            out.push_back(
-                ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, ir::Store::make(loc, r, {e}, value)));
-            out.push_back(ir::Evaluate::make(
-                loc, ir::Call::make_void(
-                         copy_builtin(static_cast<int>(v * byte_size(r->elem))),
-                         {ir::Load::make(c_.buffer, dst.indices, dst.loc), ir::Load::make(r, {ir::i32(0)})})));
+            for (ir::Stmt& s :
+                 store_vector(c_.buffer, dst.indices, value, e, v, loc, names_.fresh("v_" + c_.buffer->name)))
+                out.push_back(s);
         } else {  // another element size (a cast): one store per element
             out.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
                                         ir::Store::make(loc, c_.buffer, element(dst.indices), value)));
