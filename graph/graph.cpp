@@ -86,7 +86,9 @@ class ReadCollector : public ir::IRVisitor {
             if (b == op->buffer) return;
         found.push_back(op->buffer);
     }
-    // A vector copy's destination (`copy_16(c[m, n], ..)`) is written, not read.
+    // A vector copy's destination (`copy_16(c[m, n], ..)`) is written, not read. Other built-ins
+    // that write their first operand (atomics) also read it: a kernel accumulating its result
+    // that way is then one of the result's readers, and no epilogue fuses into it.
     void visit(const ir::Call* op) override {
         auto* dst = ir::copy_bytes(*op) > 0 ? ir::as<ir::Load>(op->args.at(0)) : nullptr;
         if (!dst) {

@@ -41,26 +41,6 @@ bool reads_at_own_index(const ir::Expr& e, const ir::Buffer& b, const std::vecto
     return ok;
 }
 
-// Whether the kernel writes `b` through a built-in other than a vector copy
-// (an atomic, say): such results cannot take an epilogue. (Such a kernel also
-// reads its result, which already keeps fuse_one from finding a single user;
-// this says why in so many words.)
-bool written_by_builtin(const ir::Stmt& body, const ir::Buffer& b) {
-    struct Finder : ir::IRVisitor {
-        const ir::Buffer& b;
-        bool found = false;
-        explicit Finder(const ir::Buffer& buf) : b(buf) {}
-        void visit(const ir::Call* c) override {
-            ir::IRVisitor::visit(c);
-            if (c->args.empty() || !builtin_writes_first_operand(c->builtin) || ir::copy_bytes(*c) > 0) return;
-            auto* dst = ir::as<ir::Load>(c->args[0]);
-            found |= dst && dst->buffer == b;
-        }
-    } f(b);
-    f.visit_stmt(body);
-    return f.found;
-}
-
 // Stores into `from` become stores of the epilogue's value into its buffer.
 // A vector copy into `from` (`copy_16(c[m, n], cs[r, k])`: V elements of a
 // row) becomes V values computed in registers and one copy of them into the
@@ -180,7 +160,6 @@ bool fuse_one(Graph& g, Node* p) {
     if (!c || c->kind != Node::Kind::Compute || !c->compute.injective()) return false;
     if (!same_shape(c->buffer->shape, p->buffer->shape)) return false;
     if (!reads_at_own_index(c->compute.value, p->buffer, c->compute.axes)) return false;
-    if (p->kind == Node::Kind::Anchor && written_by_builtin(p->anchor.body, p->buffer)) return false;
     if (p->kind == Node::Kind::Compute) {
         VarMap to_p;
         for (size_t d = 0; d < c->compute.axes.size(); ++d) to_p[c->compute.axes[d].get()] = p->compute.axes[d];
