@@ -7,6 +7,7 @@
 #pragma once
 
 #include "graph/graph.h"
+#include "ir/name_gen.h"
 
 namespace hds::graph {
 
@@ -26,14 +27,16 @@ bool vectorize_injective(const Node& n, ir::Kernel& k);
 // and read from it. `aligned`: when those copies are aligned (the rows they
 // read hold a multiple of V elements; folded to true when known). Rows that
 // `regs` holds in registers are read at the thread's chunk `it` (see
-// chunk_loop), which sets `regs->failed` where that is not possible.
+// chunk_loop), which sets `regs->failed` where that is not possible. With `names`,
+// the register arrays take fresh names from it (a kernel body that has arrays already).
 struct VectorLoads {
     ir::Expr value;
     ir::Expr aligned;
 };
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,
-                            const RegisterRows* regs = nullptr, const ir::Expr& it = nullptr);
+                            const RegisterRows* regs = nullptr, const ir::Expr& it = nullptr,
+                            ir::NameGen* names = nullptr);
 
 // dst[at] .. dst[at + V) = value at e = 0 .. V: computed into a register array
 // (`regs_name`), then one copy of V elements (at's last index: the first of the V columns).

@@ -15,6 +15,7 @@
 #include "graph/shapes.h"
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
+#include "ir/name_gen.h"
 #include "ir/passes/passes.h"
 
 namespace hds::graph {
@@ -49,7 +50,7 @@ ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
 
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,
-                            const RegisterRows* rows, const ir::Expr& it) {
+                            const RegisterRows* rows, const ir::Expr& it, ir::NameGen* names) {
     std::map<std::string, ir::Buffer> regs;  // by the load's text: the same access may occur twice
     ir::Expr aligned = ir::BoolImm::make(true);
     ir::Expr result = replace_loads(value, [&](const ir::Load& l) -> ir::Expr {
@@ -67,8 +68,12 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
         auto it = regs.find(key);
         if (it == regs.end()) {
             std::string name = "v_" + l.buffer->name;
-            for (const auto& [k2, other] : regs)
-                if (other->name == name) name += "_" + std::to_string(regs.size());
+            if (names) {
+                name = names->fresh(name);
+            } else {
+                for (const auto& [k2, other] : regs)
+                    if (other->name == name) name += "_" + std::to_string(regs.size());
+            }
             ir::Buffer r = ir::make_buffer(name, l.buffer->elem, {ir::i32(v)}, ir::Scope::Register);
             it = regs.emplace(key, r).first;
             aligned = both(aligned, divisible(l.buffer->shape.back(), v));

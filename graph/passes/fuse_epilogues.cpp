@@ -117,22 +117,9 @@ class EpilogueStores : public ir::IRMutator {
             return l.buffer == p_.buffer ? ir::Load::make(vals, element(first), l.loc) : nullptr;
         });
         std::vector<ir::Stmt> loads;
-        VectorLoads vec = vectorize_loads(value, col, v, dst.indices.back(), e, false, loads, loc);
+        VectorLoads vec =
+            vectorize_loads(value, col, v, dst.indices.back(), e, false, loads, loc, nullptr, nullptr, &names_);
         if (ir::const_bool(vec.aligned) == std::optional<bool>(true)) {
-            for (size_t i = 0; i < loads.size(); ++i) {  // arrays named like one already in the kernel: renamed
-                auto* a = ir::as<ir::Alloc>(loads[i]);
-                if (!a) continue;
-                ir::Buffer old = a->buffer;
-                std::string name = names_.fresh(old->name);
-                if (name == old->name) continue;
-                ir::Buffer renamed = ir::make_buffer(name, old->elem, old->shape, old->scope);
-                auto rename = [&](const ir::Load& l) {
-                    return l.buffer == old ? ir::Load::make(renamed, l.indices, l.loc) : nullptr;
-                };
-                for (ir::Stmt& t : loads) t = replace_loads(t, rename);
-                vec.value = replace_loads(vec.value, rename);
-                loads[i] = ir::Alloc::make(loc, renamed);
-            }
             out.insert(out.end(), loads.begin(), loads.end());
             value = vec.value;
         } else {
