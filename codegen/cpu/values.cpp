@@ -47,6 +47,11 @@ Value float_binary(ir::BinOp op, T x, T y, Make make) {
             return make(T(0));  // the checker allows no other operator on floats
     }
 }
+
+// x * Phi(x), exactly as far as double goes (the GPU's hds::gelu approximates it for f32).
+double gelu(double x) {
+    return 0.5 * x * std::erfc(-x * 0.70710678118654752440);
+}
 }  // namespace
 
 double to_double(Value v, ScalarType t) {
@@ -256,6 +261,9 @@ Value apply_math(Builtin b, ScalarType t, const Value* args) {
             case Builtin::Erf:
                 r = std::erf(x);
                 break;
+            case Builtin::Gelu:
+                r = static_cast<float>(gelu(x));
+                break;
             case Builtin::Sin:
                 r = std::sin(x);
                 break;
@@ -321,6 +329,9 @@ Value apply_math(Builtin b, ScalarType t, const Value* args) {
             break;
         case Builtin::Erf:
             r = f32(std::erf(x));
+            break;
+        case Builtin::Gelu:
+            r = f32(gelu(x));
             break;
         case Builtin::Sin:
             r = f32(std::sin(x));

@@ -8,6 +8,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "hds/math.h"
+
 namespace hds {
 
 namespace detail {
@@ -69,6 +71,7 @@ HDS_HALF_UNARY(sqrt, sqrtf)
 HDS_HALF_UNARY(rsqrt, rsqrtf)
 HDS_HALF_UNARY(tanh, tanhf)
 HDS_HALF_UNARY(erf, erff)
+HDS_HALF_UNARY(gelu, gelu)  // hds/math.h
 HDS_HALF_UNARY(sin, sinf)
 HDS_HALF_UNARY(cos, cosf)
 HDS_HALF_UNARY(floor, floorf)

@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
         for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
             const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:107
             const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n0 + wn + lane]));
-            h[(m0 + wm + r) * 3072 + (n0 + wn + lane)] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
+            h[(m0 + wm + r) * 3072 + (n0 + wn + lane)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
         }
     } else {
 #pragma unroll
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
             if (m < B && n < 3072) {  // matmul_mma.hds:113
                 const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:114
                 const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_3) + hds::cast<float>(b1[n]));
-                h[m * 3072 + n] = hds::cast<__half>(0.5f * hds::cast<float>(add_2) * (1.0f + erff(hds::cast<float>(add_2) * 0.7071067811865476f)));
+                h[m * 3072 + n] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
             }
         }
     }

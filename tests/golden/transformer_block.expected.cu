@@ -958,7 +958,7 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
             for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
                 const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:147
                 const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];
-                gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
+                gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
             }
         }
     } else {
@@ -971,7 +971,7 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
                 if (m < S && n < 1024) {  // matmul_simt.hds:155
                     const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:156
                     const float add_3 = matmul_5_2 + c1[n];
-                    gelu[m * 1024 + n] = 0.5f * add_3 * (1.0f + erff(add_3 * 0.7071067811865476f));
+                    gelu[m * 1024 + n] = hds::gelu(add_3);
                 }
             }
         }
