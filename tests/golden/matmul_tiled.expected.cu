@@ -82,49 +82,50 @@ __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < M && n < N) {  // matmul_simt.hds:155
-                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < M && n < N) {  // matmul_simt.hds:159
+                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:160
                 }
             }
         }

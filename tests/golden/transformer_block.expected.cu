@@ -174,49 +174,50 @@ __global__ void __launch_bounds__(256) encoder_block_k1_matmul(const float* __re
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < S && n < 256) {  // matmul_simt.hds:155
-                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 256) {  // matmul_simt.hds:159
+                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
                 }
             }
         }
@@ -302,49 +303,50 @@ __global__ void __launch_bounds__(256) encoder_block_k2_matmul(const float* __re
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < S && n < 256) {  // matmul_simt.hds:155
-                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 256) {  // matmul_simt.hds:159
+                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
                 }
             }
         }
@@ -430,49 +432,50 @@ __global__ void __launch_bounds__(256) encoder_block_k3_matmul(const float* __re
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < S && n < 256) {  // matmul_simt.hds:155
-                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 256) {  // matmul_simt.hds:159
+                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
                 }
             }
         }
@@ -745,50 +748,51 @@ __global__ void __launch_bounds__(256) encoder_block_k5_matmul_add(const float* 
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
                 x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < S && n < 256) {  // matmul_simt.hds:155
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 256) {  // matmul_simt.hds:159
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
                     x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;
                 }
             }
@@ -925,51 +929,52 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
                 const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];
                 gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < S && n < 1024) {  // matmul_simt.hds:155
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 1024) {  // matmul_simt.hds:159
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
                     const float add_3 = matmul_5_2 + c1[n];
                     gelu[m * 1024 + n] = hds::gelu(add_3);
                 }
@@ -1058,51 +1063,52 @@ __global__ void __launch_bounds__(256) encoder_block_k9_matmul_add_add(
                     rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:101
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
 #pragma unroll
-                    for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:102
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:103
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:109
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:110
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:111
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:114
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:115
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:116
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:120
+        __syncthreads();  // matmul_simt.hds:124
     }
-    if (whole) {  // matmul_simt.hds:144
+    if (whole) {  // matmul_simt.hds:148
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:146
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:147
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
                 const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;
                 out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:152
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:153
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:154
-                if (m < S && n < 256) {  // matmul_simt.hds:155
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:156
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 256) {  // matmul_simt.hds:159
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
                     const float add_2_2 = x1[m * 256 + n] + matmul_6_2;
                     out[m * 256 + n] = add_2_2 + c2[n];
                 }
