@@ -20,6 +20,7 @@ const std::vector<Pass>& passes() {
         {"fuse_epilogues", fuse_epilogues},
         {"inline_injective", inline_injective},
         {"fuse_rows", fuse_rows},
+        {"prefetch_epilogue_loads", prefetch_epilogue_loads},
     };
     return all;
 }

@@ -24,5 +24,9 @@ void inline_injective(Graph& g);
 // (and each other) read are computed in its kernel, one block per row
 // (softmax, layer norm: one kernel each).
 void fuse_rows(Graph& g);
+// prefetch_epilogue_loads.cpp: vector loads of read-only tensors after an
+// anchor's main loop (a bias, the same for every row of a tile) are issued
+// before that loop into registers (at most 64 bytes per thread).
+void prefetch_epilogue_loads(Graph& g);
 
 }  // namespace hds::graph

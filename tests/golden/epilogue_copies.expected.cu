@@ -68,6 +68,13 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
             for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
                 acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
+            alignas(16) __half pf_b[4][8];  // matmul_wgmma.hds:165
+#pragma unroll
+            for (int q_2 = 0; q_2 < 4; ++q_2) {
+                if (m0 + 128 <= M && n0 + 256 <= 128 && (int)gridDim.x > 0) {
+                    hds::copy<16>(&pf_b[q_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
                 const int s = it % ST;  // matmul_wgmma.hds:109
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
@@ -107,7 +114,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
                         alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
                         hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                         alignas(16) __half v_b[8];
-                        hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                        hds::copy<16>(&v_b[0], &pf_b[q][0]);
                         alignas(16) __half v_add[8];
 #pragma unroll
                         for (int e = 0; e < 8; ++e) {

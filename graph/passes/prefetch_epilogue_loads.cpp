@@ -1,0 +1,258 @@
+// prefetch_epilogue_loads.cpp — an anchor's epilogue loads of read-only
+// tensors (a bias: the same values for every row of a tile) issued before its
+// main loop, so that their latency hides behind the loop instead of stalling
+// the stores after it.
+//
+// In a block whose last statement-level loop that is not unrolled is the main
+// loop (`for kt in 0..ktiles`), a vector copy after it, `copy_16(v[0],
+// b[n0 + q * 64 + lane % 8 * 8])`, reached through unrolled loops, ifs and
+// blocks only, moves before the main loop when its index and the conditions
+// around it depend only on values that the main loop cannot change: constant
+// `let`s (substituted by their definitions), variables nothing assigns, and the
+// unrolled loops around it (`q`: one register row per iteration). The copy
+// then goes into a register array `pf_b[q, 0..8]`, under the same conditions,
+// and the original copy reads that array.
+#include <functional>
+#include <set>
+
+#include "graph/passes/passes.h"
+#include "graph/rewrite.h"
+#include "ir/builtins.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_visitor.h"
+#include "ir/name_gen.h"
+#include "ir/passes/passes.h"
+
+namespace hds::graph {
+
+namespace {
+
+// At most this many bytes of prefetched values per kernel (registers held across the main loop).
+constexpr int64_t kMaxBytes = 64;
+
+// Variables that some assignment changes anywhere in the kernel.
+class AssignedVars : public ir::IRVisitor {
+  public:
+    std::set<const ir::VarNode*> vars;
+
+  protected:
+    void visit(const ir::Assign* op) override {
+        vars.insert(op->var.get());
+        ir::IRVisitor::visit(op);
+    }
+};
+
+// The variables an expression reads, and whether it reads memory or calls anything but math.
+class ExprUses : public ir::IRVisitor {
+  public:
+    std::set<const ir::VarNode*> vars;
+    bool impure = false;
+
+  protected:
+    void visit(const ir::VarNode* op) override { vars.insert(op); }
+    void visit(const ir::Load* op) override {
+        impure = true;
+        ir::IRVisitor::visit(op);
+    }
+    void visit(const ir::Call* op) override {
+        BuiltinClass c = op->builtin == Builtin::DeviceFn ? BuiltinClass::Reference : builtin_info(op->builtin).cls;
+        impure |= c != BuiltinClass::Math && c != BuiltinClass::FloatMath;
+        ir::IRVisitor::visit(op);
+    }
+};
+
+struct UnrolledLoop {
+    ir::Var var;
+    int64_t lo = 0, trips = 0;  // trips < 0: bounds not constant
+};
+
+// Walks the statements after a main loop, along the paths that reach copies.
+class Epilogue {
+  public:
+    Epilogue(const std::set<const ir::BufferNode*>& read_only, const std::set<const ir::VarNode*>& assigned,
+             ir::NameGen& names, int64_t& budget, std::set<const ir::BufferNode*>& made)
+        : read_only_(read_only), assigned_(assigned), names_(names), budget_(budget), made_(made) {}
+
+    ir::Stmt walk(const ir::Stmt& s) {
+        if (stop_ || !s) return s;
+        if (auto* b = ir::as<ir::Block>(s)) {
+            VarMap saved = lets_;
+            std::vector<ir::Stmt> out;
+            bool changed = false;
+            for (const ir::Stmt& c : b->stmts) {
+                out.push_back(walk(c));
+                changed |= out.back() != c;
+            }
+            lets_ = saved;
+            return changed ? ir::Block::make(b->loc, out) : s;
+        }
+        if (auto* d = ir::as<ir::Decl>(s)) {
+            declared_.insert(d->var.get());
+            ExprUses u;
+            u.visit_expr(d->init);
+            if (d->is_const && !u.impure) lets_[d->var.get()] = substitute(d->init, lets_);
+            return s;
+        }
+        if (auto* f = ir::as<ir::For>(s)) {
+            declared_.insert(f->var.get());
+            if (!f->unroll) return s;  // another loop: its body is not a straight path
+            auto lo = ir::const_int(ir::simplify(substitute(f->lo, lets_)));
+            auto hi = ir::const_int(ir::simplify(substitute(f->hi, lets_)));
+            bool unit = ir::const_int(f->step) == std::optional<int64_t>(1);
+            loops_.push_back({f->var, lo.value_or(0), lo && hi && unit ? *hi - *lo : -1});
+            ir::Stmt body = walk(f->body);
+            loops_.pop_back();
+            return body == f->body ? s : ir::For::make(f->loc, f->var, f->lo, f->hi, f->step, f->unroll, body);
+        }
+        if (auto* i = ir::as<ir::If>(s)) {
+            conds_.push_back(i->cond);
+            ir::Stmt then_s = walk(i->then_s);
+            conds_.back() = ir::Unary::make(ir::UnOp::Not, i->cond);
+            ir::Stmt else_s = walk(i->else_s);
+            conds_.pop_back();
+            return then_s == i->then_s && else_s == i->else_s ? s : ir::If::make(i->loc, i->cond, then_s, else_s);
+        }
+        if (auto* e = ir::as<ir::Evaluate>(s)) return copy(*e, s);
+        // A return, break or continue may guard what follows it: nothing after it moves.
+        if (s->kind == ir::StmtKind::Return || s->kind == ir::StmtKind::Break || s->kind == ir::StmtKind::Continue)
+            stop_ = true;
+        return s;
+    }
+
+    // What goes before the main loop: the register arrays and their copies.
+    std::vector<ir::Stmt> prefetches;
+
+  private:
+    ir::Stmt copy(const ir::Evaluate& e, const ir::Stmt& self) {
+        auto* call = ir::as<ir::Call>(e.value);
+        int bytes = call ? ir::copy_bytes(*call) : 0;
+        if (bytes <= 0) return self;
+        auto* dst = ir::as<ir::Load>(call->args.at(0));
+        auto* src = ir::as<ir::Load>(call->args.at(1));
+        if (!dst || !src || dst->buffer->scope != ir::Scope::Register || !read_only_.count(src->buffer.get()) ||
+            made_.count(dst->buffer.get()))  // an inner block's prefetch
+            return self;
+        std::vector<ir::Expr> index;
+        ExprUses u;
+        for (const ir::Expr& i : src->indices) {
+            index.push_back(substitute(i, lets_));
+            u.visit_expr(index.back());
+        }
+        ir::Expr guard;
+        for (const ir::Expr& c : conds_) {
+            ir::Expr g = substitute(c, lets_);
+            u.visit_expr(g);
+            guard = guard ? ir::Binary::make(ir::BinOp::And, guard, g) : g;
+        }
+        if (u.impure) return self;
+        // The unrolled loops the copy depends on become dimensions of the register array.
+        std::vector<const UnrolledLoop*> dims;
+        for (const UnrolledLoop& l : loops_) {
+            if (!u.vars.count(l.var.get())) continue;
+            if (l.trips <= 0) return self;
+            dims.push_back(&l);
+            u.vars.erase(l.var.get());
+        }
+        for (const ir::VarNode* v : u.vars)
+            if (declared_.count(v) || assigned_.count(v)) return self;
+        int64_t total = bytes;
+        for (const UnrolledLoop* l : dims) total *= l->trips;
+        if (total > budget_) return self;
+        budget_ -= total;
+
+        int64_t per_row = bytes / byte_size(src->buffer->elem);
+        std::vector<ir::Expr> shape;
+        for (const UnrolledLoop* l : dims) shape.push_back(ir::i32(l->trips));
+        shape.push_back(ir::i32(per_row));
+        ir::Buffer pf =
+            ir::make_buffer(names_.fresh("pf_" + src->buffer->name), src->buffer->elem, shape, ir::Scope::Register);
+        // Before the main loop: for each iteration d of those loops (var = lo + d), the copy.
+        VarMap at;
+        std::vector<ir::Var> ds;
+        std::vector<ir::Expr> row_here, row_there;  // pf's row at the main loop / at the copy
+        for (const UnrolledLoop* l : dims) {
+            ds.push_back(ir::make_var(ScalarType::I32, names_.fresh(l->var->name)));
+            at[l->var.get()] = ir::simplify(ir::add(ir::i32(l->lo), ds.back()));
+            row_here.push_back(ds.back());
+            row_there.push_back(ir::simplify(ir::sub(l->var, ir::i32(l->lo))));
+        }
+        row_here.push_back(ir::i32(0));
+        row_there.push_back(ir::i32(0));
+        std::vector<ir::Expr> moved;
+        for (const ir::Expr& i : index) moved.push_back(ir::simplify(substitute(i, at)));
+        ir::Stmt load = ir::Evaluate::make(
+            e.loc, ir::Call::make_void(call->builtin,
+                                       {ir::Load::make(pf, row_here), ir::Load::make(src->buffer, moved, src->loc)}));
+        if (guard) load = ir::If::make(e.loc, ir::simplify(substitute(guard, at)), load, nullptr);
+        for (size_t d = dims.size(); d-- > 0;)
+            load = ir::For::make(e.loc, ds[d], ir::i32(0), ir::i32(dims[d]->trips), ir::i32(1), true, load);
+        made_.insert(pf.get());
+        prefetches.push_back(ir::Alloc::make(e.loc, pf));
+        prefetches.push_back(load);
+        return ir::Evaluate::make(
+            e.loc, ir::Call::make_void(call->builtin, {call->args.at(0), ir::Load::make(pf, row_there)}));
+    }
+
+    const std::set<const ir::BufferNode*>& read_only_;
+    const std::set<const ir::VarNode*>& assigned_;
+    ir::NameGen& names_;
+    int64_t& budget_;
+    std::set<const ir::BufferNode*>& made_;
+    VarMap lets_;
+    std::set<const ir::VarNode*> declared_;  // declared after the main loop (visible or not)
+    std::vector<UnrolledLoop> loops_;
+    std::vector<ir::Expr> conds_;
+    bool stop_ = false;
+};
+
+class Prefetch : public ir::IRMutator {
+  public:
+    Prefetch(const ir::Stmt& body, std::set<const ir::BufferNode*> read_only)
+        : read_only_(std::move(read_only)), names_(body) {
+        AssignedVars a;
+        a.visit_stmt(body);
+        assigned_ = std::move(a.vars);
+    }
+
+  protected:
+    ir::Stmt visit(const ir::Block* op, const ir::Stmt& self) override {
+        ir::Stmt s = ir::IRMutator::visit(op, self);  // inner blocks first
+        auto* b = ir::as<ir::Block>(s);
+        size_t main = b->stmts.size();
+        for (size_t i = 0; i < b->stmts.size(); ++i) {
+            auto* f = ir::as<ir::For>(b->stmts[i]);
+            if (f && !f->unroll) main = i;
+        }
+        if (main == b->stmts.size()) return s;
+        Epilogue ep(read_only_, assigned_, names_, budget_, made_);
+        std::vector<ir::Stmt> tail;
+        for (size_t i = main + 1; i < b->stmts.size(); ++i) tail.push_back(ep.walk(b->stmts[i]));
+        if (ep.prefetches.empty()) return s;
+        std::vector<ir::Stmt> out(b->stmts.begin(), b->stmts.begin() + static_cast<std::ptrdiff_t>(main));
+        out.insert(out.end(), ep.prefetches.begin(), ep.prefetches.end());
+        out.push_back(b->stmts[main]);
+        out.insert(out.end(), tail.begin(), tail.end());
+        return ir::Block::make(b->loc, out);
+    }
+
+  private:
+    std::set<const ir::BufferNode*> read_only_;
+    std::set<const ir::VarNode*> assigned_;
+    ir::NameGen names_;
+    int64_t budget_ = kMaxBytes;
+    std::set<const ir::BufferNode*> made_;  // the register arrays prefetched into
+};
+
+}  // namespace
+
+void prefetch_epilogue_loads(Graph& g) {
+    for (Node* n : g.live()) {
+        if (n->kind != Node::Kind::Anchor) continue;
+        std::set<const ir::BufferNode*> read_only;
+        for (const ir::Buffer& b : reads(*n))
+            if (b != n->buffer) read_only.insert(b.get());
+        n->anchor.body = Prefetch(n->anchor.body, read_only).mutate(n->anchor.body);
+    }
+}
+
+}  // namespace hds::graph
