@@ -62,6 +62,28 @@ op mm8<T>(x: T[R, K], w: T[K, 8]) -> T[R, 8] {
     compute y[i, j] = sum(k in 0..K) x[i, k] * w[k, j];
     schedule rows = mm8_rows;
 }
+
+// The same product, with what must keep the epilogue's loads after the loop: a column
+// offset the loop assigns (h0), and a return that guards the copies (past R).
+kernel mm8_late<T>(x: T[R, K], w: T[K, 8], y: T[R, 8]) grid((R + 63) / 64) block(64) {
+    let r = blockIdx.x * 64 + threadIdx.x;
+    var acc: register f32[8];
+    var v: register T[8];
+    var h0 = 4;
+    @unroll for j in 0..8 { acc[j] = 0.0; }
+    for k in 0..K {
+        h0 = 0;
+        if (r < R) { @unroll for j in 0..8 { acc[j] += cast<f32>(x[r, k]) * cast<f32>(w[k, j]); } }
+    }
+    @unroll for j in 0..8 { v[j] = cast<T>(acc[j]); }
+    if (r < R) { copy_vec4(y[r, h0], v[0]); }
+    if (r >= R) { return; }
+    copy_vec4(y[r, 4], v[4]);
+}
+op mm8b<T>(x: T[R, K], w: T[K, 8]) -> T[R, 8] {
+    compute y[i, j] = sum(k in 0..K) x[i, k] * w[k, j];
+    schedule late = mm8_late;
+}
 """
 
 
@@ -125,3 +147,15 @@ def test_epilogue_loads_prefetched_before_the_main_loop():
         assert f"hds::copy<16>(&v_{t}[0], &pf_{t}[h][0]);" in cu, t
     assert "pf_res2" not in cu and "hds::copy<16>(&v_res2[0], &res2[" in cu
     assert "if (inside)" not in cu[:main]  # the condition is spelled out before the loop
+
+
+def test_epilogue_loads_that_must_stay_after_the_main_loop():
+    """b[h0 + e] (h0 assigned in the loop) and a load after a return stay where they are."""
+    x = rng.standard_normal((70, 5)).astype(np.float32)
+    w = rng.standard_normal((5, 8)).astype(np.float32)
+    b = rng.standard_normal(8).astype(np.float32)
+    out, cu = run("graph g(x: f32[R, K], w: f32[K, 8], b: f32[8]) -> f32[R, 8] { return mm8b(x, w) + b; }\n",
+                  {"x": x, "w": w, "b": b})
+    np.testing.assert_allclose(out, x.astype(np.float64) @ w + b, rtol=1e-5, atol=1e-5)
+    assert "pf_" not in cu
+    assert "hds::copy<16>(&v_b[0], &b[h0]);" in cu and "hds::copy<16>(&v_b_2[0], &b[4]);" in cu
