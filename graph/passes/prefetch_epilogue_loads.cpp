@@ -42,6 +42,25 @@ class AssignedVars : public ir::IRVisitor {
     }
 };
 
+// The buffers a kernel writes: stores, and the first argument of atomics and of the built-ins
+// that take element references (copies, cp.async, TMA, mma: their destination).
+class WrittenBuffers : public ir::IRVisitor {
+  public:
+    std::set<const ir::BufferNode*> buffers;
+
+  protected:
+    void visit(const ir::Store* op) override {
+        buffers.insert(op->buffer.get());
+        ir::IRVisitor::visit(op);
+    }
+    void visit(const ir::Call* op) override {
+        BuiltinClass c = op->builtin == Builtin::DeviceFn ? BuiltinClass::Math : builtin_info(op->builtin).cls;
+        auto* dst = op->args.empty() ? nullptr : ir::as<ir::Load>(op->args[0]);
+        if (dst && (c == BuiltinClass::Atomic || c == BuiltinClass::Reference)) buffers.insert(dst->buffer.get());
+        ir::IRVisitor::visit(op);
+    }
+};
+
 // The variables an expression reads, and whether it reads memory or calls anything but math.
 class ExprUses : public ir::IRVisitor {
   public:
@@ -248,9 +267,11 @@ class Prefetch : public ir::IRMutator {
 void prefetch_epilogue_loads(Graph& g) {
     for (Node* n : g.live()) {
         if (n->kind != Node::Kind::Anchor) continue;
+        WrittenBuffers w;
+        w.visit_stmt(n->anchor.body);
         std::set<const ir::BufferNode*> read_only;
         for (const ir::Buffer& b : reads(*n))
-            if (b != n->buffer) read_only.insert(b.get());
+            if (b != n->buffer && !w.buffers.count(b.get())) read_only.insert(b.get());
         n->anchor.body = Prefetch(n->anchor.body, read_only).mutate(n->anchor.body);
     }
 }
