@@ -27,7 +27,7 @@ __device__ __forceinline__ float gelu(float x) {
     float q = kCoef[0];
 #pragma unroll
     for (int i = 1; i < 10; ++i) q = fmaf(q, u, kCoef[i]);
-    float tail;  // Phi(-t); ex2.approx: 2 ulp, and q >= -42 stays far from subnormals
+    float tail;  // Phi(-t); ex2.approx: 2 ulp, and q >= -30 stays far from subnormals
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(tail) : "f"(q));
     tail = t < 6.0f ? tail : 0.0f;  // NaN and infinities too: gelu(+inf) = inf, gelu(NaN) = NaN
     return fmaf(-u, tail, x < 0.0f ? 0.0f : x);
