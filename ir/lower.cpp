@@ -34,6 +34,7 @@ const std::vector<Pass>& pipeline() {
     static const std::vector<Pass> passes = {
         {"lower_task_mappings", body_only<lower_task_mappings>, {true, false}},
         {"simplify", body_only<simplify_stmt>, {true, false}},
+        {"narrow_half_arith", body_only<narrow_half_arith>, {true, false}},
         {"simplify_ranges", simplify_ranges, {true, false}},
         {"flatten_indices", body_only<flatten_indices>, {true, true}},
         {"simplify_flat", body_only<simplify_stmt>, {true, true}},

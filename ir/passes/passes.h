@@ -17,6 +17,10 @@ Stmt lower_task_mappings(const Stmt& body);
 Expr simplify(const Expr& e);
 Stmt simplify(const Stmt& body);
 
+// narrow_half_arith.cpp: cast<f16>(cast<f32>(a) op cast<f32>(b)) for f16 a, b and
+// op + or - becomes a op b in f16 (the same bits: one correctly rounded f16 op).
+Stmt narrow_half_arith(const Stmt& body);
+
 // simplify_ranges.cpp: x / c and x % c for a positive constant c, using the
 // ranges of thread indices (`block`: the kernel's constant block dimensions,
 // 0 where symbolic; empty for device functions), loop variables and lets.

@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
                         alignas(16) __half v_add[8];
 #pragma unroll
                         for (int e = 0; e < 8; ++e) {
-                            v_add[e] = hds::cast<__half>(hds::cast<float>(v_matmul[e]) + hds::cast<float>(v_b[e]));
+                            v_add[e] = v_matmul[e] + v_b[e];
                         }
                         alignas(16) __half v_relu[8];
 #pragma unroll
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
                             const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
                             if (m < M && n < 128) {  // matmul_wgmma.hds:172
                                 const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
-                                const __half add_2 = hds::cast<__half>(hds::cast<float>(matmul_2) + hds::cast<float>(b[n]));
+                                const __half add_2 = matmul_2 + b[n];
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
                                 out[m * 128 + n] = to_f32_2 + r[m * 128 + n];

@@ -70,6 +70,18 @@ def test_gelu_f32_accuracy():
 
 
 @gpu
+def test_f16_arith_matches_torch_bit_for_bit():
+    """a * b - a + b in f16 as torch eager computes it (each op rounded to f16), over magnitudes
+    from subnormal products to overflow: the same bits, NaN where torch has NaN."""
+    n = 1_000_003
+    scale = torch.pow(10.0, torch.empty(n, device="cuda").uniform_(-6, 4))
+    a = (torch.randn(n, device="cuda") * scale).half()
+    b = (torch.randn(n, device="cuda") * scale.flip(0)).half()
+    out = run("op_f16_arith", {"a": a, "b": b}, {"N": n}, (n,), torch.float16)
+    torch.testing.assert_close(out, a * b - a + b, rtol=0, atol=0, equal_nan=True)
+
+
+@gpu
 def test_reduce_axes():
     x = rnd(9, 1001, 13)
     check(run("op_reduce_axes", {"x": x}, {"A": 1001}, (1001,), torch.float32), x.double().mean(dim=(0, 2)), 1e-5)

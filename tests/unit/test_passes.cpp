@@ -1,5 +1,5 @@
 // test_passes.cpp — simplify, flatten_indices, remove_dead_decls,
-// flatten_blocks, rename_locals and the verifier.
+// flatten_blocks, rename_locals, narrow_half_arith and the verifier.
 #include <catch2/catch.hpp>
 
 #include "ir/internal_error.h"
@@ -142,6 +142,28 @@ TEST_CASE("rename_locals renames the locals that would hide a parameter", "[pass
     CHECK(to_string(store->indices[0]) == "r_3 + k");
     CHECK(to_string(store->value) == "r[k] + r_2[k]");
     CHECK(rename_locals(body, {"x"}) == body);  // nothing to rename: the same statement
+}
+
+TEST_CASE("narrow_half_arith computes f16 + and - in f16 only where the result is the same", "[passes]") {
+    Buffer h = make_buffer("h", ScalarType::F16, {i32(4)}, Scope::Global);
+    Buffer g = make_buffer("g", ScalarType::BF16, {i32(4)}, Scope::Global);
+    Buffer f = make_buffer("f", ScalarType::F32, {i32(4)}, Scope::Global);
+    auto load = [](const Buffer& b, int i) { return Load::make(b, {i32(i)}); };
+    auto wide = [](Expr e) { return Cast::make(ScalarType::F32, std::move(e)); };
+    auto store = [](const Buffer& b, Expr v) {
+        return Store::make({}, b, {i32(0)}, Cast::make(b->elem, std::move(v)));
+    };
+    auto value = [](const Stmt& s) { return to_string(as<Store>(s)->value); };
+    // f16 operands, + and -: one f16 operation (nested ones too).
+    CHECK(value(narrow_half_arith(store(h, add(wide(load(h, 1)), wide(load(h, 2)))))) == "h[1] + h[2]");
+    Expr diff = Cast::make(ScalarType::F16, sub(wide(load(h, 1)), wide(load(h, 2))));
+    CHECK(value(narrow_half_arith(store(h, add(wide(diff), wide(load(h, 3)))))) == "h[1] - h[2] + h[3]");
+    // A product (an f16 fma could take it and the add after it), division, bf16, an f32
+    // operand, an f32 result: unchanged.
+    for (Stmt s : {store(h, mul(wide(load(h, 1)), wide(load(h, 2)))), store(h, div(wide(load(h, 1)), wide(load(h, 2)))),
+                   store(g, add(wide(load(g, 1)), wide(load(g, 2)))), store(h, add(wide(load(h, 1)), load(f, 2))),
+                   Store::make({}, f, {i32(0)}, add(wide(load(h, 1)), wide(load(h, 2))))})
+        CHECK(narrow_half_arith(s) == s);
 }
 
 TEST_CASE("the verifier rejects broken IR", "[passes]") {
