@@ -11,8 +11,11 @@
 // `let`s (substituted by their definitions), variables nothing assigns, and the
 // unrolled loops around it (`q`: one register row per iteration). The copy
 // then goes into a register array `pf_b[q, 0..8]`, under the same conditions,
-// and the original copy reads that array.
+// and the original copy reads that array; where the copy was all that wrote its
+// destination `v` (a row of registers declared in the same unrolled loop), the
+// copy goes and the reads of `v[e]` read `pf_b[q, e]` instead.
 #include <functional>
+#include <map>
 #include <set>
 
 #include "graph/passes/passes.h"
@@ -42,21 +45,21 @@ class AssignedVars : public ir::IRVisitor {
     }
 };
 
-// The buffers a kernel writes: stores, and the first argument of atomics and of the built-ins
-// that take element references (copies, cp.async, TMA, mma: their destination).
+// How many statements write each buffer: stores, and the first argument of atomics and of the
+// built-ins that take element references (copies, cp.async, TMA, mma: their destination).
 class WrittenBuffers : public ir::IRVisitor {
   public:
-    std::set<const ir::BufferNode*> buffers;
+    std::map<const ir::BufferNode*, int> writes;
 
   protected:
     void visit(const ir::Store* op) override {
-        buffers.insert(op->buffer.get());
+        ++writes[op->buffer.get()];
         ir::IRVisitor::visit(op);
     }
     void visit(const ir::Call* op) override {
         BuiltinClass c = op->builtin == Builtin::DeviceFn ? BuiltinClass::Math : builtin_info(op->builtin).cls;
         auto* dst = op->args.empty() ? nullptr : ir::as<ir::Load>(op->args[0]);
-        if (dst && (c == BuiltinClass::Atomic || c == BuiltinClass::Reference)) buffers.insert(dst->buffer.get());
+        if (dst && (c == BuiltinClass::Atomic || c == BuiltinClass::Reference)) ++writes[dst->buffer.get()];
         ir::IRVisitor::visit(op);
     }
 };
@@ -85,12 +88,20 @@ struct UnrolledLoop {
     int64_t lo = 0, trips = 0;  // trips < 0: bounds not constant
 };
 
+// A register row whose reads become reads of a prefetched row: v[e] -> pf[row..., e].
+struct Forward {
+    const ir::BufferNode* from;
+    ir::Buffer to;
+    std::vector<ir::Expr> row;
+};
+
 // Walks the statements after a main loop, along the paths that reach copies.
 class Epilogue {
   public:
-    Epilogue(const std::set<const ir::BufferNode*>& read_only, const std::set<const ir::VarNode*>& assigned,
-             ir::NameGen& names, int64_t& budget, std::set<const ir::BufferNode*>& made)
-        : read_only_(read_only), assigned_(assigned), names_(names), budget_(budget), made_(made) {}
+    Epilogue(const std::set<const ir::BufferNode*>& read_only, const std::map<const ir::BufferNode*, int>& writes,
+             const std::set<const ir::VarNode*>& assigned, ir::NameGen& names, int64_t& budget,
+             std::set<const ir::BufferNode*>& made)
+        : read_only_(read_only), writes_(writes), assigned_(assigned), names_(names), budget_(budget), made_(made) {}
 
     ir::Stmt walk(const ir::Stmt& s) {
         if (stop_ || !s) return s;
@@ -131,6 +142,7 @@ class Epilogue {
             conds_.pop_back();
             return then_s == i->then_s && else_s == i->else_s ? s : ir::If::make(i->loc, i->cond, then_s, else_s);
         }
+        if (auto* a = ir::as<ir::Alloc>(s)) alloc_depth_[a->buffer.get()] = loops_.size();
         if (auto* e = ir::as<ir::Evaluate>(s)) return copy(*e, s);
         // A return, break or continue may guard what follows it: nothing after it moves.
         if (s->kind == ir::StmtKind::Return || s->kind == ir::StmtKind::Break || s->kind == ir::StmtKind::Continue)
@@ -140,6 +152,8 @@ class Epilogue {
 
     // What goes before the main loop: the register arrays and their copies.
     std::vector<ir::Stmt> prefetches;
+    // The copies removed: their destinations' reads to redirect.
+    std::vector<Forward> forwards;
 
   private:
     ir::Stmt copy(const ir::Evaluate& e, const ir::Stmt& self) {
@@ -208,17 +222,36 @@ class Epilogue {
         made_.insert(pf.get());
         prefetches.push_back(ir::Alloc::make(e.loc, pf));
         prefetches.push_back(load);
+        if (forwardable(*dst, per_row)) {
+            row_there.pop_back();
+            forwards.push_back({dst->buffer.get(), pf, row_there});
+            return ir::Block::make(e.loc, {});
+        }
         return ir::Evaluate::make(
             e.loc, ir::Call::make_void(call->builtin, {call->args.at(0), ir::Load::make(pf, row_there)}));
     }
 
+    // The copy into `dst` can go: it fills a whole row of registers that nothing else writes,
+    // declared inside the same unrolled loops as the copy (so the row's index is in scope
+    // wherever the registers are read).
+    bool forwardable(const ir::Load& dst, int64_t per_row) const {
+        auto depth = alloc_depth_.find(dst.buffer.get());
+        auto w = writes_.find(dst.buffer.get());
+        return depth != alloc_depth_.end() && depth->second == loops_.size() && w != writes_.end() && w->second == 1 &&
+               dst.buffer->shape.size() == 1 && dst.indices.size() == 1 &&
+               ir::const_int(dst.buffer->shape[0]) == std::optional<int64_t>(per_row) &&
+               ir::const_int(dst.indices[0]) == std::optional<int64_t>(0);
+    }
+
     const std::set<const ir::BufferNode*>& read_only_;
+    const std::map<const ir::BufferNode*, int>& writes_;
     const std::set<const ir::VarNode*>& assigned_;
     ir::NameGen& names_;
     int64_t& budget_;
     std::set<const ir::BufferNode*>& made_;
     VarMap lets_;
-    std::set<const ir::VarNode*> declared_;  // declared after the main loop (visible or not)
+    std::set<const ir::VarNode*> declared_;                // declared after the main loop (visible or not)
+    std::map<const ir::BufferNode*, size_t> alloc_depth_;  // arrays declared after it: unrolled loops around
     std::vector<UnrolledLoop> loops_;
     std::vector<ir::Expr> conds_;
     bool stop_ = false;
@@ -226,8 +259,9 @@ class Epilogue {
 
 class Prefetch : public ir::IRMutator {
   public:
-    Prefetch(const ir::Stmt& body, std::set<const ir::BufferNode*> read_only)
-        : read_only_(std::move(read_only)), names_(body) {
+    Prefetch(const ir::Stmt& body, std::set<const ir::BufferNode*> read_only,
+             std::map<const ir::BufferNode*, int> writes)
+        : read_only_(std::move(read_only)), writes_(std::move(writes)), names_(body) {
         AssignedVars a;
         a.visit_stmt(body);
         assigned_ = std::move(a.vars);
@@ -243,10 +277,18 @@ class Prefetch : public ir::IRMutator {
             if (f && !f->unroll) main = i;
         }
         if (main == b->stmts.size()) return s;
-        Epilogue ep(read_only_, assigned_, names_, budget_, made_);
+        Epilogue ep(read_only_, writes_, assigned_, names_, budget_, made_);
         std::vector<ir::Stmt> tail;
         for (size_t i = main + 1; i < b->stmts.size(); ++i) tail.push_back(ep.walk(b->stmts[i]));
         if (ep.prefetches.empty()) return s;
+        for (const Forward& f : ep.forwards)
+            for (ir::Stmt& t : tail)
+                t = replace_loads(t, [&](const ir::Load& l) -> ir::Expr {
+                    if (l.buffer.get() != f.from) return nullptr;
+                    std::vector<ir::Expr> at = f.row;
+                    at.insert(at.end(), l.indices.begin(), l.indices.end());
+                    return ir::Load::make(f.to, at, l.loc);
+                });
         std::vector<ir::Stmt> out(b->stmts.begin(), b->stmts.begin() + static_cast<std::ptrdiff_t>(main));
         out.insert(out.end(), ep.prefetches.begin(), ep.prefetches.end());
         out.push_back(b->stmts[main]);
@@ -256,6 +298,7 @@ class Prefetch : public ir::IRMutator {
 
   private:
     std::set<const ir::BufferNode*> read_only_;
+    std::map<const ir::BufferNode*, int> writes_;
     std::set<const ir::VarNode*> assigned_;
     ir::NameGen names_;
     int64_t budget_ = kMaxBytes;
@@ -271,8 +314,8 @@ void prefetch_epilogue_loads(Graph& g) {
         w.visit_stmt(n->anchor.body);
         std::set<const ir::BufferNode*> read_only;
         for (const ir::Buffer& b : reads(*n))
-            if (b != n->buffer && !w.buffers.count(b.get())) read_only.insert(b.get());
-        n->anchor.body = Prefetch(n->anchor.body, read_only).mutate(n->anchor.body);
+            if (b != n->buffer && !w.writes.count(b.get())) read_only.insert(b.get());
+        n->anchor.body = Prefetch(n->anchor.body, read_only, w.writes).mutate(n->anchor.body);
     }
 }
 

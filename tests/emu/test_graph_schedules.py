@@ -84,6 +84,25 @@ op mm8b<T>(x: T[R, K], w: T[K, 8]) -> T[R, 8] {
     compute y[i, j] = sum(k in 0..K) x[i, k] * w[k, j];
     schedule late = mm8_late;
 }
+
+// x @ w scaled per column by s, which the schedule reads after the loop into a row of
+// registers declared before it: prefetched, but the copies into sc stay (no forwarding).
+kernel mm8_scaled<T>(x: T[R, K], w: T[K, 8], s: T[8], y: T[R, 8]) grid((R + 63) / 64) block(64) {
+    let r = blockIdx.x * 64 + threadIdx.x;
+    var acc: register f32[8];
+    var sc: register T[8];
+    @unroll for j in 0..8 { acc[j] = 0.0; }
+    for k in 0..K {
+        if (r < R) { @unroll for j in 0..8 { acc[j] += cast<f32>(x[r, k]) * cast<f32>(w[k, j]); } }
+    }
+    copy_vec4(sc[0], s[0]);
+    copy_vec4(sc[4], s[4]);
+    if (r < R) { @unroll for j in 0..8 { y[r, j] = cast<T>(acc[j]) * sc[j]; } }
+}
+op mm8s<T>(x: T[R, K], w: T[K, 8], s: T[8]) -> T[R, 8] {
+    compute y[i, j] = sum(k in 0..K) x[i, k] * w[k, j] * s[j];
+    schedule scaled = mm8_scaled;
+}
 """
 
 
@@ -144,7 +163,9 @@ def test_epilogue_loads_prefetched_before_the_main_loop():
     main = cu.index("for (int k = 0; k < K; ++k)")
     for t in ("b", "res"):
         assert cu.index(f"float pf_{t}[2][4];") < main, t
-        assert f"hds::copy<16>(&v_{t}[0], &pf_{t}[h][0]);" in cu, t
+        # The copy into v_{t}, all that wrote that row, is gone: its reads read pf_{t}.
+        assert f"v_{t}[" not in cu, t
+        assert f"+ pf_{t}[h][e" in cu, t
     assert "pf_res2" not in cu and "hds::copy<16>(&v_res2[0], &res2[" in cu
     assert "if (inside)" not in cu[:main]  # the condition is spelled out before the loop
 
@@ -159,3 +180,18 @@ def test_epilogue_loads_that_must_stay_after_the_main_loop():
     np.testing.assert_allclose(out, x.astype(np.float64) @ w + b, rtol=1e-5, atol=1e-5)
     assert "pf_" not in cu
     assert "hds::copy<16>(&v_b[0], &b[h0]);" in cu and "hds::copy<16>(&v_b_2[0], &b[4]);" in cu
+
+
+def test_prefetched_copies_into_a_row_declared_before_the_loop_stay():
+    """s's copies move before the loop (into pf_s, pf_s_2), but the copies into sc, a row the
+    schedule declared before its loop and that two copies write, stay and read the prefetched rows."""
+    x = rng.standard_normal((70, 5)).astype(np.float32)
+    w = rng.standard_normal((5, 8)).astype(np.float32)
+    s = rng.standard_normal(8).astype(np.float32)
+    out, cu = run("graph g(x: f32[R, K], w: f32[K, 8], s: f32[8]) -> f32[R, 8] { return mm8s(x, w, s); }\n",
+                  {"x": x, "w": w, "s": s})
+    np.testing.assert_allclose(out, (x.astype(np.float64) @ w) * s, rtol=1e-5, atol=1e-5)
+    main = cu.index("for (int k = 0; k < K; ++k)")
+    assert cu.index("hds::copy<16>(&pf_s[0], &s[0]);") < main
+    assert cu.index("hds::copy<16>(&pf_s_2[0], &s[4]);") < main
+    assert "hds::copy<16>(&sc[0], &pf_s[0]);" in cu and "hds::copy<16>(&sc[4], &pf_s_2[0]);" in cu

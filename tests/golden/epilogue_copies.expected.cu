@@ -113,12 +113,10 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
                         const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
                         alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
                         hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
-                        alignas(16) __half v_b[8];
-                        hds::copy<16>(&v_b[0], &pf_b[q][0]);
                         alignas(16) __half v_add[8];
 #pragma unroll
                         for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + v_b[e];
+                            v_add[e] = v_matmul[e] + pf_b[q][e];
                         }
                         alignas(16) __half v_relu[8];
 #pragma unroll
