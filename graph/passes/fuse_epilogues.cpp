@@ -71,7 +71,7 @@ class EpilogueStores : public ir::IRMutator {
         for (size_t d = 0; d < op->indices.size(); ++d) at[c_.compute.axes[d].get()] = op->indices[d];
         ir::Expr value = substitute(c_.compute.value, at);
         value = replace_loads(value, [&](const ir::Load& l) { return l.buffer == p_.buffer ? v : nullptr; });
-        stmts.push_back(ir::Store::make(op->loc, c_.buffer, op->indices, value));
+        stmts.push_back(ir::Store::make(epilogue_loc(op->loc), c_.buffer, op->indices, value));
         return stmts.size() == 1 ? stmts[0] : ir::Block::make(op->loc, stmts);
     }
     ir::Stmt visit(const ir::Evaluate* op, const ir::Stmt& self) override {
@@ -83,6 +83,10 @@ class EpilogueStores : public ir::IRMutator {
     }
 
   private:
+    // The epilogue's statements point back to its graph expression (the schedule's store,
+    // where the graph has no location).
+    SourceLoc epilogue_loc(SourceLoc store) const { return c_.loc.valid() ? c_.loc : store; }
+
     // `dst[.., k] .. dst[.., k + v) = src[.., j] .. src[.., j + v)` with the epilogue applied.
     ir::Stmt epilogue_copy(SourceLoc loc, const ir::Load& dst, const ir::Load& src, int64_t v) {
         std::vector<ir::Stmt> out;
@@ -117,8 +121,9 @@ class EpilogueStores : public ir::IRMutator {
             return l.buffer == p_.buffer ? ir::Load::make(vals, element(first), l.loc) : nullptr;
         });
         std::vector<ir::Stmt> loads;
+        SourceLoc eloc = epilogue_loc(loc);
         VectorLoads vec =
-            vectorize_loads(value, col, v, dst.indices.back(), e, false, loads, loc, nullptr, nullptr, &names_);
+            vectorize_loads(value, col, v, dst.indices.back(), e, false, loads, eloc, nullptr, nullptr, &names_);
         if (ir::const_bool(vec.aligned) == std::optional<bool>(true)) {
             out.insert(out.end(), loads.begin(), loads.end());
             value = vec.value;
@@ -127,11 +132,11 @@ class EpilogueStores : public ir::IRMutator {
         }
         if (c_.buffer->elem == p_.buffer->elem) {  // the results in registers, then one copy
             for (ir::Stmt& s :
-                 store_vector(c_.buffer, dst.indices, value, e, v, loc, names_.fresh("v_" + c_.buffer->name)))
+                 store_vector(c_.buffer, dst.indices, value, e, v, eloc, names_.fresh("v_" + c_.buffer->name)))
                 out.push_back(s);
         } else {  // another element size (a cast): one store per element
-            out.push_back(ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
-                                        ir::Store::make(loc, c_.buffer, element(dst.indices), value)));
+            out.push_back(ir::For::make(eloc, e, ir::i32(0), ir::i32(v), ir::i32(1), true,
+                                        ir::Store::make(eloc, c_.buffer, element(dst.indices), value)));
         }
         return ir::Block::make(loc, out);
     }

@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
             for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
                 acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            alignas(16) __half pf_b[4][8];  // matmul_wgmma.hds:165
+            alignas(16) __half pf_b[4][8];  // epilogue_copies.hds:11
 #pragma unroll
             for (int q_2 = 0; q_2 < 4; ++q_2) {
                 if (m0 + 128 <= M && n0 + 256 <= 128 && (int)gridDim.x > 0) {
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
                         const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
                         alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
                         hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];
+                        alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
                         for (int e = 0; e < 8; ++e) {
                             v_add[e] = v_matmul[e] + pf_b[q][e];
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
                             const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
                             if (m < M && n < 128) {  // matmul_wgmma.hds:172
                                 const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
-                                const __half add_2 = matmul_2 + b[n];
+                                const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
                                 out[m * 128 + n] = to_f32_2 + r[m * 128 + n];

@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
 #pragma unroll
         for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
             const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:107
-            const __half add_2 = matmul_3 + b1[n0 + wn + lane];
+            const __half add_2 = matmul_3 + b1[n0 + wn + lane];  // mlp.hds:11
             h[(m0 + wm + r) * 3072 + (n0 + wn + lane)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
         }
     } else {
@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
             const int n = n0 + wn + lane;  // matmul_mma.hds:112
             if (m < B && n < 3072) {  // matmul_mma.hds:113
                 const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:114
-                const __half add_2 = matmul_3 + b1[n];
+                const __half add_2 = matmul_3 + b1[n];  // mlp.hds:11
                 h[m * 3072 + n] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
             }
         }
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
 #pragma unroll
         for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
             const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:107
-            out[(m0 + wm + r) * 768 + (n0 + wn + lane)] = matmul_2_2 + b2[n0 + wn + lane];
+            out[(m0 + wm + r) * 768 + (n0 + wn + lane)] = matmul_2_2 + b2[n0 + wn + lane];  // mlp.hds:12
         }
     } else {
 #pragma unroll
@@ -211,7 +211,7 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
             const int n = n0 + wn + lane;  // matmul_mma.hds:112
             if (m < B && n < 768) {  // matmul_mma.hds:113
                 const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:114
-                out[m * 768 + n] = matmul_2_2 + b2[n];
+                out[m * 768 + n] = matmul_2_2 + b2[n];  // mlp.hds:12
             }
         }
     }

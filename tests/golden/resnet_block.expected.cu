@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(192) basic_block_k0_conv2d_mul_add(const float
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:177
                     const float conv2d_3 = acc[i][j];  // conv2d_igemm3x3.hds:178
-                    const float mul_3 = conv2d_3 * s1[o0 + tx * 4 + j];
+                    const float mul_3 = conv2d_3 * s1[o0 + tx * 4 + j];  // resnet_block.hds:11
                     const float add_3 = mul_3 + t1[o0 + tx * 4 + j];
                     y1[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
                 }
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(192) basic_block_k0_conv2d_mul_add(const float
                     const int o = o0 + tx * 4 + j;  // conv2d_igemm3x3.hds:182
                     if (o < 64) {  // conv2d_igemm3x3.hds:183
                         const float conv2d_3 = acc[i][j];  // conv2d_igemm3x3.hds:184
-                        const float mul_3 = conv2d_3 * s1[o];
+                        const float mul_3 = conv2d_3 * s1[o];  // resnet_block.hds:11
                         const float add_3 = mul_3 + t1[o];
                         y1[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_3, 0.0f);
                     }
@@ -304,9 +304,9 @@ __global__ void __launch_bounds__(192) basic_block_k1_conv2d_mul_add(const float
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {  // conv2d_igemm3x3.hds:177
                     const float conv2d_2_2 = acc[i][j];  // conv2d_igemm3x3.hds:178
-                    const float mul_2_2 = conv2d_2_2 * s2[o0 + tx * 4 + j];
+                    const float mul_2_2 = conv2d_2_2 * s2[o0 + tx * 4 + j];  // resnet_block.hds:12
                     const float y2_2 = mul_2_2 + t2[o0 + tx * 4 + j];
-                    const float add_2_2 = y2_2 + x[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq];
+                    const float add_2_2 = y2_2 + x[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq];  // resnet_block.hds:13
                     out[((yn * 64 + (o0 + tx * 4 + j)) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
                 }
             } else if (gp < pixels) {  // conv2d_igemm3x3.hds:180
@@ -315,9 +315,9 @@ __global__ void __launch_bounds__(192) basic_block_k1_conv2d_mul_add(const float
                     const int o = o0 + tx * 4 + j;  // conv2d_igemm3x3.hds:182
                     if (o < 64) {  // conv2d_igemm3x3.hds:183
                         const float conv2d_2_2 = acc[i][j];  // conv2d_igemm3x3.hds:184
-                        const float mul_2_2 = conv2d_2_2 * s2[o];
+                        const float mul_2_2 = conv2d_2_2 * s2[o];  // resnet_block.hds:12
                         const float y2_2 = mul_2_2 + t2[o];
-                        const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];
+                        const float add_2_2 = y2_2 + x[((yn * 64 + o) * 28 + yp) * 28 + yq];  // resnet_block.hds:13
                         out[((yn * 64 + o) * 28 + yp) * 28 + yq] = fmaxf(add_2_2, 0.0f);
                     }
                 }

@@ -781,7 +781,7 @@ __global__ void __launch_bounds__(256) encoder_block_k5_matmul_add(const float* 
 #pragma unroll
             for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
                 const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
-                x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;
+                x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
             }
         }
     } else {
@@ -793,7 +793,7 @@ __global__ void __launch_bounds__(256) encoder_block_k5_matmul_add(const float* 
                 const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
                 if (m < S && n < 256) {  // matmul_simt.hds:159
                     const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
-                    x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;
+                    x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         }
@@ -962,7 +962,7 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
 #pragma unroll
             for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
                 const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
-                const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];
+                const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                 gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
             }
         }
@@ -975,7 +975,7 @@ __global__ void __launch_bounds__(256) encoder_block_k8_matmul_add_gelu(
                 const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
                 if (m < S && n < 1024) {  // matmul_simt.hds:159
                     const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
-                    const float add_3 = matmul_5_2 + c1[n];
+                    const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                     gelu[m * 1024 + n] = hds::gelu(add_3);
                 }
             }
@@ -1096,7 +1096,7 @@ __global__ void __launch_bounds__(256) encoder_block_k9_matmul_add_add(
 #pragma unroll
             for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
                 const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
-                const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;
+                const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                 out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
             }
         }
@@ -1109,7 +1109,7 @@ __global__ void __launch_bounds__(256) encoder_block_k9_matmul_add_add(
                 const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
                 if (m < S && n < 256) {  // matmul_simt.hds:159
                     const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
-                    const float add_2_2 = x1[m * 256 + n] + matmul_6_2;
+                    const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                     out[m * 256 + n] = add_2_2 + c2[n];
                 }
             }
