@@ -12,6 +12,15 @@ import emulator
 
 rng = np.random.default_rng(11)
 
+# The main loop of the mm8 schedules below: thread r's row of x @ w in acc.
+MM8_MAIN_LOOP = """    let r = blockIdx.x * 64 + threadIdx.x;
+    var acc: register f32[8];
+    @unroll for j in 0..8 { acc[j] = 0.0; }
+    for k in 0..K {
+        if (r < R) { @unroll for j in 0..8 { acc[j] += cast<f32>(x[r, k]) * cast<f32>(w[k, j]); } }
+    }
+"""
+
 OPS = """
 // Rows of 8 copied 4 at a time (copy_vec4) into the result.
 kernel copy_rows<T>(x: T[R, 8], y: T[R, 8]) grid((R + 63) / 64) block(64) {
@@ -45,13 +54,8 @@ op colsum<T>(x: T[R, 8]) -> T[8] {
 
 // A row of x @ w (w: K x 8) per thread: a main loop over k, then two 4-wide copies.
 kernel mm8_rows<T>(x: T[R, K], w: T[K, 8], y: T[R, 8]) grid((R + 63) / 64) block(64) {
-    let r = blockIdx.x * 64 + threadIdx.x;
-    var acc: register f32[8];
     var v: register T[8];
-    @unroll for j in 0..8 { acc[j] = 0.0; }
-    for k in 0..K {
-        if (r < R) { @unroll for j in 0..8 { acc[j] += cast<f32>(x[r, k]) * cast<f32>(w[k, j]); } }
-    }
+@MM8_MAIN_LOOP@
     let inside = r < R;
     @unroll for h in 0..2 {
         @unroll for j in 0..4 { v[h * 4 + j] = cast<T>(acc[h * 4 + j]); }
@@ -88,13 +92,8 @@ op mm8b<T>(x: T[R, K], w: T[K, 8]) -> T[R, 8] {
 // x @ w scaled per column by s, which the schedule reads after the loop into a row of
 // registers declared before it: prefetched, but the copies into sc stay (no forwarding).
 kernel mm8_scaled<T>(x: T[R, K], w: T[K, 8], s: T[8], y: T[R, 8]) grid((R + 63) / 64) block(64) {
-    let r = blockIdx.x * 64 + threadIdx.x;
-    var acc: register f32[8];
     var sc: register T[8];
-    @unroll for j in 0..8 { acc[j] = 0.0; }
-    for k in 0..K {
-        if (r < R) { @unroll for j in 0..8 { acc[j] += cast<f32>(x[r, k]) * cast<f32>(w[k, j]); } }
-    }
+@MM8_MAIN_LOOP@
     copy_vec4(sc[0], s[0]);
     copy_vec4(sc[4], s[4]);
     if (r < R) { @unroll for j in 0..8 { y[r, j] = cast<T>(acc[j]) * sc[j]; } }
@@ -103,7 +102,7 @@ op mm8s<T>(x: T[R, K], w: T[K, 8], s: T[8]) -> T[R, 8] {
     compute y[i, j] = sum(k in 0..K) x[i, k] * w[k, j] * s[j];
     schedule scaled = mm8_scaled;
 }
-"""
+""".replace("@MM8_MAIN_LOOP@\n", MM8_MAIN_LOOP)
 
 
 def run(graph: str, inputs: dict) -> tuple[np.ndarray, str]:
