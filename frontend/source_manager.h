@@ -7,23 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/source_loc.h"
+
 namespace hds {
-
-// A position in a source file. Lines and columns count from 1; line 0 means
-// "no location" (used for diagnostics about the command line or whole files).
-struct SourceLoc {
-    uint32_t file = 0;
-    uint32_t line = 0;
-    uint32_t col = 0;
-    bool valid() const { return line != 0; }
-};
-
-// A half-open range [begin, end) of one file; end may equal begin.
-struct SourceRange {
-    SourceLoc begin;
-    SourceLoc end;
-    bool valid() const { return begin.valid(); }
-};
 
 class SourceManager {
   public:

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/source_manager.h"
+#include "ir/source_loc.h"
 #include "ir/ir.h"
 
 namespace hds::graph {

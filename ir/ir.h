@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/source_manager.h"
+#include "ir/source_loc.h"
 #include "ir/builtins.h"
 #include "ir/scalar_type.h"
 #include "ir/task_mapping.h"

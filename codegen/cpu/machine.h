@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "codegen/cpu/fiber.h"
-#include "frontend/source_manager.h"
+#include "ir/source_loc.h"
 #include "ir/ir.h"
 
 namespace hds::emu {
