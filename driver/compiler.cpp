@@ -40,8 +40,9 @@ std::string depfile_escape(const std::string& path) {
 using Emitter = std::function<codegen::CudaOutput(const codegen::CudaOptions&)>;
 
 // Writes `<stem>.cu` and its header (and the depfile), or prints the .cu for "-o -".
-int emit_outputs(const Options& opts, const std::string& stem, std::string cu_path, const Emitter& emit,
-                 const std::vector<std::string>& inputs, std::ostream& out, std::ostream& err) {
+int emit_outputs(const Options& opts, const Session& s, const std::string& stem, std::string cu_path,
+                 const Emitter& emit, std::ostream& out, std::ostream& err) {
+    const std::vector<std::string>& inputs = s.loaded.file_paths;
     if (cu_path.empty()) cu_path = stem + ".cu";
     bool to_stdout = cu_path == "-";
     std::string h_path = opts.header;
@@ -49,7 +50,9 @@ int emit_outputs(const Options& opts, const std::string& stem, std::string cu_pa
     codegen::CudaOptions copts;
     copts.line_directives = opts.line_directives;
     copts.version = version();
-    copts.arch = opts.arch;
+    copts.arch = target_name(s.target.arch);
+    copts.target_reason = describe_target(s.target, s.sources);
+    copts.cu_name = to_stdout ? stem + ".cu" : fs::path(cu_path).filename().string();
     std::error_code ec;
     fs::path cu_dir = fs::absolute(cu_path, ec).parent_path();
     fs::path rel = fs::absolute(h_path, ec).lexically_relative(cu_dir);
@@ -89,8 +92,8 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
         std::string cu_path = opts.output;
         if (cu_path.empty() || several) cu_path = (fs::path(opts.out_dir) / (g->name + ".cu")).string();
         int rc = emit_outputs(
-            opts, g->name, cu_path, [&](const codegen::CudaOptions& c) { return codegen::emit_graph_cuda(p, c); },
-            s.loaded.file_paths, out, err);
+            opts, s, g->name, cu_path, [&](const codegen::CudaOptions& c) { return codegen::emit_graph_cuda(p, c); },
+            out, err);
         if (rc != kSuccess) return rc;
     }
     return kSuccess;
@@ -98,6 +101,15 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
 
 int run(const Options& opts, std::ostream& out, std::ostream& err) {
     Session s;
+    WarningOptions warnings;
+    for (const std::string& w : opts.warnings) {
+        if (warnings.apply(w)) continue;
+        err << "hdsc: error: unknown warning option '-W" << w << "'; the warnings are";
+        for (const std::string& f : warning_flags()) err << " " << f;
+        err << "\n";
+        return kUserError;
+    }
+    s.diags.set_warning_options(warnings);
     if (!s.open(opts.input, err)) return kUserError;
     if (opts.emit == "tokens") {
         dump_tokens(s.main_file, s.sources, out);
@@ -115,10 +127,8 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
     }
     bool ok = s.check(opts.include_dirs, graph::Target{arch_number(opts.arch), &tuning});
     if (opts.verify) return s.diags.verify(err) ? kSuccess : kUserError;
-    if (!ok) {
-        s.diags.print(err);
-        return kUserError;
-    }
+    s.diags.print(err);  // the warnings, or the errors
+    if (!ok) return kUserError;
     if (opts.emit == "ast") {
         print_ast(*s.loaded.module, out);
         return kSuccess;
@@ -137,14 +147,14 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
     ir::run_pipeline(m, popts);
     if (!popts.dump_after.empty()) return kSuccess;
     return emit_outputs(
-        opts, fs::path(opts.input).stem().string(), opts.output,
-        [&](const codegen::CudaOptions& c) { return codegen::emit_cuda(m, c); }, s.loaded.file_paths, out, err);
+        opts, s, fs::path(opts.input).stem().string(), opts.output,
+        [&](const codegen::CudaOptions& c) { return codegen::emit_cuda(m, c); }, out, err);
 }
 
 }  // namespace
 
 int arch_number(const std::string& arch) {
-    return arch == "sm_90a" ? 90 : 80;
+    return arch.empty() ? -1 : arch == "sm_90a" ? 90 : 80;
 }
 
 int compile(const Options& opts, std::ostream& out, std::ostream& err) {

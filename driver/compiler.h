@@ -19,11 +19,12 @@ struct Options {
     bool verify = false;  // compare diagnostics with expected-error comments
     bool line_directives = false;
     bool verify_ir = false;
-    std::string arch = "sm_80";  // sm_80 (runs on sm_80 and newer) | sm_90a (Hopper built-ins, H100/H200 only)
-    std::string tune_cache;      // `hdsc tune`'s results: schedule choices per op call
+    std::string arch;        // "" (the file's target, docs/cli.md) | sm_80 (sm_80 and newer) | sm_90a (H100/H200 only)
+    std::string tune_cache;  // `hdsc tune`'s results: schedule choices per op call
+    std::vector<std::string> warnings;  // -W arguments without "-W": "error", "no-unused-variable", ...
 };
 
-// 80 for "sm_80", 90 for "sm_90a".
+// 80 for "sm_80", 90 for "sm_90a", -1 for "" (not given: the file's target).
 int arch_number(const std::string& arch);
 
 // Exit codes: 0 success, 1 errors in the input or its use, 2 internal error.

@@ -6,6 +6,7 @@
 #include "driver/compiler.h"
 #include "driver/run_command.h"
 #include "driver/tune.h"
+#include "frontend/diagnostics.h"
 #include "ir/lower.h"
 
 int main(int argc, char** argv) {
@@ -28,7 +29,8 @@ int main(int argc, char** argv) {
         "tune", "time each candidate schedule of the graphs' op calls on the GPU and cache the fastest");
     tune_cmd->add_option("input", tune.input, "the .hds file with graphs")->required();
     tune_cmd->add_option("-I", tune.include_dirs, "directory searched by import \"...\"")->allow_extra_args(false);
-    tune_cmd->add_option("--arch", tune.arch, "target: sm_80 or sm_90a")->check(CLI::IsMember({"sm_80", "sm_90a"}));
+    tune_cmd->add_option("--arch", tune.arch, "target: sm_80 or sm_90a (default: the file's, as for hdsc)")
+        ->check(CLI::IsMember({"sm_80", "sm_90a"}));
     tune_cmd
         ->add_option("--level", tune.level,
                      "search level: 0 defaults only, 1 (default) each parameter alone, 2 every combination")
@@ -61,9 +63,15 @@ int main(int argc, char** argv) {
         return "must be tokens, ast, graph, dot, ir, ir-after=PASS or cu";
     });
     app.add_option("--arch", opts.arch,
-                   "target: sm_80 (default; the code runs on sm_80 and newer) or sm_90a (TMA, wgmma: build with "
-                   "-gencode=arch=compute_90a,code=sm_90a)")
+                   "target: sm_80 (the code runs on sm_80 and newer) or sm_90a (TMA, wgmma: H100/H200 only). "
+                   "Without it, the file's `target` declaration, else the least target the file needs: sm_90a "
+                   "where its kernels use Hopper built-ins, else sm_80. The .cu's first lines say which, and why, "
+                   "and print the nvcc line")
         ->check(CLI::IsMember({"sm_80", "sm_90a"}));
+    std::string warning_help =
+        "warnings: -W<name> on, -Wno-<name> off, -Wall, -Werror (warnings become errors). Names:";
+    for (const std::string& w : hds::warning_flags()) warning_help += " " + w;
+    app.add_option("-W", opts.warnings, warning_help)->allow_extra_args(false);
     app.add_option("--tune-cache", opts.tune_cache, "JSON written by `hdsc tune`: the schedules and parameters to use");
     app.add_flag("--check", opts.check_only, "only check the input; write nothing");
     app.add_flag("--verify", opts.verify, "check that errors match the file's expected-error comments");

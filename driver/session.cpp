@@ -6,6 +6,21 @@
 
 namespace hds::driver {
 
+std::string describe_target(const TargetChoice& t, const SourceManager& sources) {
+    auto at = [&](SourceRange r) { return sources.base_name(r.begin.file) + ":" + std::to_string(r.begin.line); };
+    switch (t.origin) {
+        case TargetChoice::Origin::CommandLine:
+            return std::string("--arch=") + target_name(t.arch);
+        case TargetChoice::Origin::Declared:
+            return "declared at " + at(t.where);
+        case TargetChoice::Origin::Inferred:
+            return "inferred: " + t.what + " at " + at(t.where) + " needs it";
+        case TargetChoice::Origin::Default:
+            break;
+    }
+    return "the default: nothing in the file needs a newer one";
+}
+
 bool Session::open(const std::string& input, std::ostream& err) {
     std::string why;
     std::optional<std::string> text = read_file(input, &why);
@@ -20,9 +35,12 @@ bool Session::open(const std::string& input, std::ostream& err) {
 bool Session::check(const std::vector<std::string>& include_dirs, graph::Target target) {
     FileReader reader = [](const std::string& p) { return read_file(p); };
     loaded = load_module(main_file, sources, diags, include_dirs, reader);
-    sema_ = std::make_unique<Sema>(diags, target.arch);
+    sema_ = std::make_unique<Sema>(diags, target.arch == 0 ? 0 : 80);
+    if (target.arch != 0) sema_->choose_target(target.arch < 0 ? 0 : target.arch);
     if (loaded.module) sema_->check(*loaded.module);
     if (!loaded.module || diags.has_errors()) return false;
+    this->target = sema_->target();
+    if (target.arch != 0) target.arch = this->target.arch;
     for (const DeclPtr& d : loaded.module->decls) {
         if (d->kind != DeclKind::Graph || d->from_import) continue;
         if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target))

@@ -14,6 +14,10 @@
 
 namespace hds::driver {
 
+// Why the target is what it is, for the emitted banner: "--arch=sm_90a",
+// "inferred: 'wgmma_fence' at matmul_wgmma.hds:88 needs it", ...
+std::string describe_target(const TargetChoice& t, const SourceManager& sources);
+
 class Session {
   public:
     Session() : diags(sources) {}
@@ -21,7 +25,9 @@ class Session {
     bool open(const std::string& input, std::ostream& err);
     // Parses (with imports) and checks; returns false when there were errors
     // (not yet printed: `diags` has them).
-    // `target`: the arch graphs are built for, and their tuning (graph/tuning.h).
+    // `target`: the arch graphs are built for (0: the CPU emulator; 80 / 90:
+    // --arch; -1: the file's `target` declaration or the least target it
+    // needs, docs/cli.md) and their tuning (graph/tuning.h).
     bool check(const std::vector<std::string>& include_dirs, graph::Target target = {});
 
     SourceManager sources;
@@ -30,6 +36,8 @@ class Session {
     LoadedModule loaded;
     // The graphs declared in the main file, built once the module checks.
     std::vector<std::unique_ptr<graph::Graph>> graphs;
+    // The target chosen (meaningful once check() ran without errors).
+    TargetChoice target;
 
   private:
     std::unique_ptr<Sema> sema_;

@@ -96,7 +96,9 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
         codegen::CudaOptions copts;
         copts.header_include = g->name + ".h";
         copts.version = version();
-        copts.arch = opts.arch;
+        copts.arch = target_name(s.target.arch);
+        copts.target_reason = describe_target(s.target, s.sources);
+        copts.cu_name = g->name + ".cu";
         codegen::CudaOutput code = codegen::emit_graph_cuda(p, copts);
         std::error_code ec;
         fs::create_directories(c.dir, ec);
@@ -116,9 +118,9 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
 }
 
 std::string nvcc_command(const TuneOptions& opts, const Candidate& c, const std::string& graph) {
-    std::string target = opts.arch == "sm_90a" ? "-gencode=arch=compute_90a,code=sm_90a"
-                         : opts.no_run         ? "-gencode=arch=compute_80,code=sm_80"
-                                               : "-arch=native";
+    std::string target = opts.target == "sm_90a" ? "-gencode=arch=compute_90a,code=sm_90a"
+                         : opts.no_run           ? "-gencode=arch=compute_80,code=sm_80"
+                                                 : "-arch=native";
     std::string runtime = opts.runtime.empty() ? HDS_RUNTIME_DIR : opts.runtime;
     return fmt::format("'{}' -O3 -std=c++17 {} -I '{}' -o '{}' '{}' '{}' > '{}' 2>&1", opts.nvcc, target, runtime,
                        (c.dir / "bench").string(), (c.dir / "bench.cu").string(), (c.dir / (graph + ".cu")).string(),
@@ -191,7 +193,8 @@ class Progress {
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
+int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
+    TuneOptions opts = given;
     auto sizes = parse_sizes(opts.sizes, err);
     if (!sizes) return kUserError;
     if (opts.level < 0 || opts.level > 2) {
@@ -202,6 +205,7 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
     record.record = true;
     Session s;
     if (!check(s, opts, &record, err)) return kUserError;
+    opts.target = target_name(s.target.arch);  // the candidates are compiled for the file's target
     std::vector<graph::TuneSite> sites;
     for (const graph::TuneSite& site : record.sites) {
         bool seen = false;
@@ -210,7 +214,7 @@ int run_tune(const TuneOptions& opts, std::ostream& out, std::ostream& err) {
     }
     if (sites.empty()) {
         out << "hdsc tune: nothing to tune (no op call in the graphs of " << opts.input << " has a hand schedule for "
-            << opts.arch << ")\n";
+            << opts.target << ")\n";
         return kSuccess;
     }
     fs::path work =

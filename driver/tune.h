@@ -14,7 +14,8 @@ namespace hds::driver {
 struct TuneOptions {
     std::string input;
     std::vector<std::string> include_dirs;
-    std::string arch = "sm_80";
+    std::string arch;                     // "" : the file's target (docs/cli.md)
+    std::string target;                   // set by tune once the file is checked: the target chosen ("sm_80", "sm_90a")
     int level = 1;                        // 0 defaults, 1 one parameter at a time, 2 every combination
     std::string sizes;                    // "M=4096,B=8": the sizes the graphs are timed at
     std::string cache = "hds-tune.json";  // read, updated and written back

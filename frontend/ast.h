@@ -235,7 +235,7 @@ struct TypeParam {
     std::vector<std::shared_ptr<Expr>> candidates;  // `in {..}`: the values `hdsc tune` tries
 };
 
-enum class DeclKind { Import, Const, Kernel, DeviceFn, Op, Graph };
+enum class DeclKind { Import, Target, Const, Kernel, DeviceFn, Op, Graph };
 
 struct Decl {
     DeclKind kind;
@@ -251,6 +251,10 @@ using DeclPtr = std::unique_ptr<Decl>;
 struct ImportDecl : Decl {
     std::string path;  // as written, quotes removed
     ImportDecl(SourceRange r) : Decl(DeclKind::Import, r) {}
+};
+// `target sm_90a;`: `name` is the target as written.
+struct TargetDecl : Decl {
+    TargetDecl(SourceRange r) : Decl(DeclKind::Target, r) {}
 };
 struct ConstDecl : Decl {
     TypeRef type;

@@ -19,6 +19,8 @@ class Builder {
         for (auto* item : ctx->item()) {
             if (auto* d = item->importDecl())
                 m->decls.push_back(import_decl(d));
+            else if (auto* d = item->targetDecl())
+                m->decls.push_back(target_decl(d));
             else if (auto* d = item->constDecl())
                 m->decls.push_back(const_decl(d));
             else if (auto* d = item->kernelDecl())
@@ -50,6 +52,13 @@ class Builder {
     }
     SourceRange range(antlr4::tree::TerminalNode* n) const { return {loc(n->getSymbol()), end_loc(n->getSymbol())}; }
     SourceRange range(antlr4::Token* t) const { return {loc(t), end_loc(t)}; }
+
+    DeclPtr target_decl(HdsParser::TargetDeclContext* ctx) {
+        auto d = std::make_unique<TargetDecl>(range(ctx));
+        d->name = ctx->ID()->getText();
+        d->name_range = range(ctx->ID());
+        return d;
+    }
 
     DeclPtr import_decl(HdsParser::ImportDeclContext* ctx) {
         auto d = std::make_unique<ImportDecl>(range(ctx));

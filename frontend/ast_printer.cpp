@@ -34,6 +34,9 @@ class Printer {
             case DeclKind::Import:
                 head("ImportDecl", d.range, "\"" + as<const ImportDecl>(d).path + "\"");
                 break;
+            case DeclKind::Target:
+                head("TargetDecl", d.range, d.name);
+                break;
             case DeclKind::Const: {
                 auto& c = as<const ConstDecl>(d);
                 head("ConstDecl", d.range, fmt::format("'{}' {}", d.name, type(c.type)));

@@ -28,6 +28,24 @@ std::optional<bool> compare(BinaryOp op, T x, T y) {
 }
 }  // namespace
 
+double round_to_float(double v, ScalarType t) {
+    if (t == ScalarType::F64 || !std::isfinite(v) || v == 0) return v;
+    if (t == ScalarType::F32) return static_cast<double>(static_cast<float>(v));
+    // f16: 11 significant bits, normal exponents from -14, largest 65504;
+    // bf16: 8 significant bits, f32's exponent range.
+    int bits = t == ScalarType::F16 ? 11 : 8;
+    int min_exp = t == ScalarType::F16 ? -14 : -126;
+    double max = t == ScalarType::F16 ? 65504.0 : std::ldexp(255.0, 120);  // (2 - 2^-7) * 2^127
+    int e = std::ilogb(v);
+    if (e < min_exp) e = min_exp;  // subnormal: the spacing stays that of the smallest exponent
+    double ulp = std::ldexp(1.0, e - (bits - 1));
+    double r = std::nearbyint(v / ulp) * ulp;
+    // Past the largest value by half a spacing or more rounds to infinity.
+    double top_ulp = std::ldexp(1.0, std::ilogb(max) - (bits - 1));
+    if (std::fabs(r) > max || std::fabs(v) >= max + top_ulp / 2) return std::copysign(INFINITY, v);
+    return r;
+}
+
 ConstValue convert_const(const ConstValue& v, ScalarType t) {
     if (t == ScalarType::Bool) return ConstValue::make_bool(v.kind == ConstValue::Kind::Float ? v.f != 0 : v.i != 0);
     if (is_float(t)) return ConstValue::make_float(v.as_double());

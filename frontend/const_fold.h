@@ -17,5 +17,8 @@ std::optional<ConstValue> fold_unary(UnaryOp op, const ConstValue& a);
 // Converts a constant to scalar type `t` as a cast would (integers wrap,
 // floats truncate toward zero).
 ConstValue convert_const(const ConstValue& v, ScalarType t);
+// The value `v` has once stored in float type `t` (f16, bf16, f32: round to
+// nearest even, overflow to infinity, gradual underflow); f64 keeps it.
+double round_to_float(double v, ScalarType t);
 
 }  // namespace hds

@@ -4,6 +4,7 @@
 
 #include "frontend/ast_clone.h"
 #include "frontend/sema_scope.h"
+#include "frontend/shared_race.h"
 #include "ir/internal_error.h"
 
 namespace hds {
@@ -101,6 +102,7 @@ void Sema::instantiate_kernel(DeclPtr& d, const Module& m) {
 void Sema::check(Module& m) {
     scopes_.emplace_back(nullptr);
     globals_ = scope_ = &scopes_.back();
+    check_target_decls(m);
     // Functions and kernels are visible everywhere; constants from their
     // declaration on, so that constant evaluation never sees a cycle.
     for (auto& d : m.decls) {
@@ -112,23 +114,39 @@ void Sema::check(Module& m) {
             case DeclKind::Const:
                 check_const(as<ConstDecl>(*d));
                 break;
-            case DeclKind::Kernel:
-                if (!as<KernelDecl>(*d).instance_of.empty()) instantiate_kernel(d, m);
-                // Generic kernels are checked per instantiation (check_instance);
-                // an instantiation that failed (reported) has no body.
-                if (as<KernelDecl>(*d).type_params.empty() && as<KernelDecl>(*d).instance_of.empty())
+            case DeclKind::Kernel: {
+                if (!as<KernelDecl>(*d).instance_of.empty()) {
+                    // An error in the generic body is reported once, with a note per instantiation.
+                    const auto& inst = as<KernelDecl>(*d);
+                    SourceRange where = inst.instance_of_range;
+                    std::string message =
+                        "in instantiation of '" + inst.instance_of + "' as kernel '" + inst.name + "' requested here";
+                    instantiate_kernel(d, m);
+                    // An instantiation that failed (reported) has no body.
+                    if (as<KernelDecl>(*d).instance_of.empty()) {
+                        InstantiationScope scope(diags_, where, message);
+                        instantiation_ = Instantiation{where, message};
+                        check_kernel(as<KernelDecl>(*d));
+                        instantiation_.reset();
+                    }
+                } else if (as<KernelDecl>(*d).type_params.empty()) {
+                    // Generic kernels are checked per instantiation (check_instance).
                     check_kernel(as<KernelDecl>(*d));
+                }
                 check_tune_candidates(as<KernelDecl>(*d));
                 break;
+            }
             case DeclKind::DeviceFn:
                 check_fn(as<DeviceFnDecl>(*d));
                 break;
             case DeclKind::Import:
-            case DeclKind::Op:     // checked by the graph layer, per instantiation
-            case DeclKind::Graph:  // checked by the graph layer
+            case DeclKind::Target:  // check_target_decls
+            case DeclKind::Op:      // checked by the graph layer, per instantiation
+            case DeclKind::Graph:   // checked by the graph layer
                 break;
         }
     }
+    finish_target();
 }
 
 // `BN: i32 = 256 in {128, 256}`: `hdsc tune` reads the values without
@@ -148,6 +166,22 @@ void Sema::check_instance(KernelDecl& k) {
     in_instance_ = true;
     check_kernel(k);
     in_instance_ = false;
+}
+
+// Parameters and locals never named after their declaration. Not in a graph's
+// instances (an op's schedule takes every tensor of the op, used or not), nor
+// where an instance's constant condition left code unchecked; `_name` is exempt.
+void Sema::warn_unused(const char* what, const std::string& name) {
+    if (in_instance_ || pruned_branch_) return;
+    for (const Symbol* s : unused_candidates_) {
+        if (!s || s->used || s->name.empty() || s->name[0] == '_') continue;
+        bool param = s->kind == Symbol::Kind::ScalarParam || (s->kind == Symbol::Kind::Tensor && s->is_param);
+        if (param)
+            diags_.warning(DiagId::unused_parameter, s->decl_range, s->name, what, name);
+        else
+            diags_.warning(DiagId::unused_variable, s->decl_range, s->name);
+    }
+    unused_candidates_.clear();
 }
 
 void Sema::check_no_defaults(std::vector<Param>& params) {
@@ -206,7 +240,11 @@ void Sema::check_fn(DeviceFnDecl& f) {
         p.symbol = s;
         declare(s);
     }
+    unused_candidates_.clear();
+    pruned_branch_ = false;
+    for (Param& p : f.params) unused_candidates_.push_back(p.symbol);
     check_block(*f.body, false);
+    warn_unused("function", f.name);
     if (f.symbol->ret && !ends_with_return(*f.body))
         diags_.error(DiagId::missing_return_value, f.name_range, f.name, scalar_name(*f.symbol->ret));
     fn_ = nullptr;
@@ -263,11 +301,14 @@ std::vector<int64_t> Sema::check_launch(std::vector<ExprPtr>& dims, const char* 
 }
 
 void Sema::check_kernel(KernelDecl& k) {
+    size_t errors_before = diags_.error_count();
     check_no_defaults(k.params);
     ScopeGuard guard(*this);
     kernel_ = &k;
     shared_arrays_.clear();
     sm90_calls_ = false;
+    unused_candidates_.clear();
+    pruned_branch_ = false;
     for (Param& p : k.params) {
         ScalarType t = ScalarType::F32;
         resolve_scalar(p.type.scalar, p.type.scalar_range, &t);
@@ -285,6 +326,7 @@ void Sema::check_kernel(KernelDecl& k) {
         }
         p.symbol = s;
         declare(s);
+        unused_candidates_.push_back(s);
     }
     check_launch(k.grid, "grid", k.grid_range);
     block_dims_ = check_launch(k.block, "block", k.block_range);
@@ -300,7 +342,12 @@ void Sema::check_kernel(KernelDecl& k) {
     // As the emitted code lays them out: 16-byte aligned, 1024 with TMA / wgmma / clusters.
     int64_t align = sm90_calls_ || k.cluster ? 1024 : 16, shared = 0;
     for (int64_t n : shared_arrays_) shared += (n + align - 1) / align * align;
-    if (shared > 232448) diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared);
+    if (shared > 232448)
+        diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared);
+    else
+        check_sm80_shared(k, shared);
+    warn_unused("kernel", k.name);
+    if (!in_instance_ && diags_.error_count() == errors_before) warn_shared_reads_before_barrier(k, diags_);
     kernel_ = nullptr;
     block_dims_.clear();
 }

@@ -3,6 +3,8 @@
 #include "frontend/const_fold.h"
 #include "frontend/sema.h"
 
+#include <cmath>
+
 namespace hds {
 
 namespace {
@@ -99,6 +101,7 @@ SemaType Sema::check_name(NameExpr& e) {
         return SemaType::error();
     }
     e.symbol = s;
+    s->used = true;
     if (s->kind == Symbol::Kind::DeviceFn || s->kind == Symbol::Kind::Kernel) {
         diags_.error(DiagId::unknown_name, e.range, e.name);
         diags_.note(s->decl_range, "'" + e.name + "' is a function; call it with (...)");
@@ -335,6 +338,19 @@ bool Sema::coerce(Expr& e, ScalarType target) {
         else
             diags_.error(DiagId::implicit_narrowing, e.range, t.str(), scalar_name(target), scalar_name(target));
         return false;
+    }
+    if (t.is_untyped() && is_float(target)) {
+        // A literal that a float type cannot hold: an integer it rounds, or any
+        // value that overflows to infinity or underflows to zero.
+        double v = e.value->as_double();
+        double r = round_to_float(v, target);
+        bool changed = t.kind == SemaType::Kind::UntypedInt ? r != v : (std::isinf(r) || (r == 0 && v != 0));
+        if (changed) diags_.warning(DiagId::implicit_narrowing_literal, e.range, value_text(e), scalar_name(target), r);
+    } else if (t.kind == SemaType::Kind::Scalar && is_int(t.scalar) && bit_width(t.scalar) > 8 &&
+               (target == ScalarType::F16 || target == ScalarType::BF16)) {
+        // Integers convert to floats implicitly, as in C; f16 holds integers
+        // exactly up to 2048 and bf16 up to 256 only.
+        diags_.warning(DiagId::implicit_int_to_half, e.range, t.str(), scalar_name(target), scalar_name(target));
     }
     // Untyped literals take the type their context gives them.
     if (t.is_untyped()) {

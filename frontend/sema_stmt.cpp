@@ -49,6 +49,7 @@ void Sema::check_stmt(Stmt& s) {
             // selects code for that instance: the branch it rules out is neither checked nor
             // lowered (it may use shapes that only suit other instances), as `if constexpr`.
             if (is_bool && kernel_ && kernel_->instance && i.cond->value) i.constant_branch = i.cond->value->i != 0;
+            if (i.constant_branch != -1) pruned_branch_ = true;
             if (i.constant_branch != 0) check_block(*i.then_block);
             if (i.else_stmt && i.constant_branch != 1) check_stmt(*i.else_stmt);
             return;
@@ -101,6 +102,7 @@ void Sema::check_local_tensor(LetStmt& s) {
     sym->is_mutable = true;
     s.symbol = sym;
     declare(sym);
+    unused_candidates_.push_back(sym);
 }
 
 void Sema::check_let(LetStmt& s) {
@@ -137,6 +139,7 @@ void Sema::check_let(LetStmt& s) {
         sym->value = s.init->value;
     s.symbol = sym;
     declare(sym);
+    unused_candidates_.push_back(sym);
 }
 
 void Sema::check_assign(AssignStmt& s) {

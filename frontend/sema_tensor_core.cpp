@@ -87,8 +87,7 @@ std::vector<Operand> operands(Builtin b) {
 
 SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     if (builtin_min_arch(b.id) >= 90) sm90_calls_ = true;
-    if (arch_ != 0 && !in_instance_ && builtin_min_arch(b.id) > arch_)
-        diags_.error(DiagId::builtin_needs_arch, e.callee_range, b.name);
+    require_arch(builtin_min_arch(b.id), e.callee_range, DiagId::builtin_needs_arch, std::string("'") + b.name + "'");
     std::vector<Operand> ops = operands(b.id);
     std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
     size_t reference = b.id == Builtin::Mma16816 || builtin_min_arch(b.id) == 90 ? 1 : 0;  // the operand that gives it
@@ -167,7 +166,7 @@ void Sema::check_cluster(Expr& e) {
     std::optional<int64_t> n = check_const_int(e, "a cluster size");
     if (!n) return;
     if (*n != 1 && *n != 2 && *n != 4 && *n != 8) diags_.error(DiagId::cluster_size, e.range, *n);
-    if (arch_ != 0 && !in_instance_ && arch_ < 90) diags_.error(DiagId::cluster_needs_arch, e.range);
+    require_arch(90, e.range, DiagId::cluster_needs_arch, "a thread block cluster");
 }
 
 // TMA boxes are the destination's last two dimensions with rows of 32, 64 or

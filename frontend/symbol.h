@@ -25,6 +25,7 @@ struct Symbol {
     TensorInfo tensor;                // Tensor (parameters and local arrays)
     bool is_param = false;            // Tensor: a kernel parameter
     bool written = false;             // Tensor: stored to somewhere
+    bool used = false;                // named anywhere after its declaration (-Wunused-*)
     // DeviceFn
     std::vector<ScalarType> param_types;
     std::optional<ScalarType> ret;

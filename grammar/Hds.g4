@@ -9,6 +9,7 @@ file : item* EOF ;
 
 item
     : importDecl
+    | targetDecl
     | constDecl
     | kernelDecl
     | kernelInstance
@@ -18,6 +19,8 @@ item
     ;
 
 importDecl   : 'import' STRING ';' ;
+// `target sm_90a;`: the GPU the file is compiled for (docs/cli.md, "The target").
+targetDecl   : 'target' ID ';' ;
 constDecl    : 'const' ID ':' typeRef '=' expr ';' ;
 kernelDecl   : 'kernel' ID typeParams? '(' paramList? ')' launchConfig block ;
 // Element-type parameters `T`, or integer parameters `STAGES: i32 = 3` (kernels),

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/source_loc.h"
 #include "ir/ir.h"
+#include "ir/source_loc.h"
 
 namespace hds::graph {
 

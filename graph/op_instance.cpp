@@ -572,13 +572,14 @@ class Instance {
 std::optional<ir::Kernel> OpInstantiator::check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call,
                                                           const std::string& note) {
     size_t errors = diags_.error_count();
-    sema_.check_instance(*k);
+    {
+        // An error in the op's body is reported once, with a note at each call that instantiates it.
+        InstantiationScope scope(diags_, call, note);
+        sema_.check_instance(*k);
+    }
     KernelDecl& decl = *k;
     synthetic_.push_back(std::move(k));
-    if (diags_.error_count() != errors) {
-        diags_.note(call, note);
-        return std::nullopt;
-    }
+    if (diags_.error_count() != errors) return std::nullopt;
     return lower_kernel(decl);
 }
 

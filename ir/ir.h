@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "ir/source_loc.h"
 #include "ir/builtins.h"
 #include "ir/scalar_type.h"
+#include "ir/source_loc.h"
 #include "ir/task_mapping.h"
 
 namespace hds::ir {

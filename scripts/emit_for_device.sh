@@ -15,9 +15,7 @@ cache=()
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
     "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/bench/tune/*.hds \
     "$root"/tests/gpu/ops/*.hds; do
-    # shellcheck disable=SC2046  # the flags are words
-    "$hdsc" "$f" -I "$root/stdlib" $("$root/scripts/hdsc_flags.sh" "$f") "${cache[@]}" \
-        -o "$out/$(basename "$f" .hds).cu"
+    "$hdsc" "$f" -I "$root/stdlib" "${cache[@]}" -o "$out/$(basename "$f" .hds).cu"
 done
 echo "emitted $(ls "$out"/*.cu | wc -l) .cu files into $out"
 # hdsc itself (stripped) and the libraries it needs, for `hdsc tune` on the GPU machine:

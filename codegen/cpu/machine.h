@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "codegen/cpu/fiber.h"
-#include "ir/source_loc.h"
 #include "ir/ir.h"
+#include "ir/source_loc.h"
 
 namespace hds::emu {
 

@@ -13,6 +13,8 @@ struct CudaOptions {
     std::string header_include;    // how the .cu includes the header ("vector_add.h")
     std::string version;           // hdsc version for the banner
     std::string arch = "sm_80";    // sm_80 | sm_90a (the .cu then refuses other targets)
+    std::string target_reason;     // why that target ("the default", "inferred: ..."), for the banner
+    std::string cu_name;           // the .cu file's name, for the printed nvcc line
 };
 
 struct CudaOutput {
@@ -26,6 +28,8 @@ CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts);
 // include guard, CUDA headers); `source` is the .hds file's display name.
 std::string cu_preamble(const std::string& source, const CudaOptions& opts);
 std::string header_preamble(const std::string& source, const CudaOptions& opts);
+// The nvcc -gencode flags code for `arch` needs ("sm_80": sm_80 and sm_90 SASS).
+std::string nvcc_gencode(const std::string& arch);
 
 // Bytes of dynamic shared memory a kernel launches with: its shared arrays when
 // they exceed the 48 KiB of static shared memory (each 16-byte aligned), else 0.

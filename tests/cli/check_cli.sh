@@ -68,5 +68,37 @@ mkdir -p "$work/graphs"
     -s "$work/graphs/first.h" && -s "$work/graphs/second.cu" ]] && grep -q "cudaError_t second_run" "$work/graphs/second.h" &&
     ok=$((ok + 1)) || { echo "FAIL: --out-dir"; fails=$((fails + 1)); }
 
+# The target: inferred from the built-ins a file uses (matmul_hopper.hds: sm_90a), said in
+# the .cu's first lines with the nvcc line to build it; --arch=sm_80 against it is one
+# error with a note at each of the 7 instantiations of the generic kernel that needs more.
+hop="$root/examples/matmul_hopper.hds"
+"$hdsc" "$hop" -I "$root/stdlib" -o "$work/hop.cu" &&
+    grep -q "^// Target sm_90a (inferred: a thread block cluster at matmul_wgmma.hds:[0-9]* needs it)" "$work/hop.cu" &&
+    grep -q "^// Build: nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I \$HDS_RUNTIME -c hop.cu$" "$work/hop.cu" &&
+    grep -q "^// Target sm_90a" "$work/hop.h" && ok=$((ok + 1)) ||
+    { echo "FAIL: inferred target banner"; head -5 "$work/hop.cu"; fails=$((fails + 1)); }
+"$hdsc" "$ex" -o "$work/va.cu" && grep -q "^// Target sm_80 (the default: nothing in the file needs a newer one)" "$work/va.cu" &&
+    grep -q "^// Build: nvcc -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 " "$work/va.cu" &&
+    ok=$((ok + 1)) || { echo "FAIL: default target banner"; head -5 "$work/va.cu"; fails=$((fails + 1)); }
+expect "arch mismatch" 1 "^1 error generated\.$" -- "$hdsc" "$hop" -I "$root/stdlib" --arch=sm_80 -o "$work/hop80.cu"
+if [[ $(grep -c "error:" "$work/err") -ne 1 || $(grep -c "note: in instantiation of 'matmul_wgmma'" "$work/err") -ne 7 ||
+    -e "$work/hop80.cu" ]]; then
+    echo "FAIL: arch mismatch: wanted 1 error, 7 instantiation notes, no output"; head -20 "$work/err"; fails=$((fails + 1))
+else
+    ok=$((ok + 1))
+fi
+"$hdsc" "$hop" -I "$root/stdlib" --arch=sm_90a --check && ok=$((ok + 1)) || { echo "FAIL: --arch=sm_90a"; fails=$((fails + 1)); }
+
+# Warnings: printed, exit 0, output written; -Werror: exit 1, nothing written; -Wno-NAME; unknown names.
+printf 'kernel k(a: f32[N]) grid(1) block(32) {\n    let unused = 1;\n    a[threadIdx.x] = 0.0;\n}\n' >"$work/warn.hds"
+expect "warning" 0 "warn.hds:2:9: warning: unused variable 'unused' \[-Wunused-variable\]" -- "$hdsc" "$work/warn.hds" -o "$work/warn.cu"
+[[ -s "$work/warn.cu" ]] && ok=$((ok + 1)) || { echo "FAIL: a warning stopped the output"; fails=$((fails + 1)); }
+expect "warning count" 0 "^1 warning generated\.$" -- "$hdsc" "$work/warn.hds" --check
+expect "-Werror" 1 "error: unused variable 'unused' \[-Werror,-Wunused-variable\]" -- "$hdsc" "$work/warn.hds" -Werror -o "$work/werror.cu"
+[[ ! -e "$work/werror.cu" ]] && ok=$((ok + 1)) || { echo "FAIL: -Werror wrote output"; fails=$((fails + 1)); }
+"$hdsc" "$work/warn.hds" -Wno-unused-variable --check 2>"$work/err" && [[ ! -s "$work/err" ]] && ok=$((ok + 1)) ||
+    { echo "FAIL: -Wno-unused-variable"; cat "$work/err"; fails=$((fails + 1)); }
+expect "unknown warning" 1 "unknown warning option '-Wfrobnicate'; the warnings are unused-variable" -- "$hdsc" "$work/warn.hds" -Wfrobnicate
+
 echo "$ok passed, $fails failed"
 [[ $fails -eq 0 ]]

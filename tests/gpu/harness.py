@@ -155,12 +155,6 @@ class Library:
                 self.lib.hds_free(ptr)
 
 
-def hdsc_flags(source: Path) -> list[str]:
-    """The flags a `// hdsc-flags: ...` line of the input asks for (scripts/hdsc_flags.sh)."""
-    m = re.search(r"^// hdsc-flags: (.*)$", source.read_text(), re.M)
-    return m.group(1).split() if m else []
-
-
 def gencode(cu: Path) -> list[str]:
     """sm_90a for code emitted with --arch=sm_90a (it refuses other targets), else sm_90."""
     arch = "90a" if "__CUDA_ARCH_FEAT_SM90_ALL" in cu.read_text() else "90"
@@ -192,7 +186,7 @@ def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
             shutil.copy(Path(emitted) / cu.name, cu)
             shutil.copy(Path(emitted) / header.name, header)
         else:
-            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), *hdsc_flags(source), "-o", str(cu)],
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)],
                            check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
                         *gencode(cu), *extra_flags, str(cu), str(SHIM), "-o", str(so)],
@@ -271,7 +265,7 @@ def build_graph(source: str | Path) -> Graph:
             shutil.copy(Path(emitted) / cu.name, cu)
             shutil.copy(Path(emitted) / header.name, header)
         else:
-            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), *hdsc_flags(source), "-o", str(cu)],
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)],
                            check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
                         *gencode(cu), str(cu), "-o", str(so)], check=True)

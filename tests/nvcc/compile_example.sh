@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Compiles an example with hdsc and its .cu with nvcc for sm_80 and sm_90 (and
-# sm_75 without tensor cores), or for sm_90a when the example asks for
-# --arch=sm_90a (no GPU needed): the emitted code must be valid CUDA C++ without warnings.
+# Compiles an example with a bare `hdsc FILE -I stdlib -o OUT.cu` (the target is the
+# file's: docs/cli.md) and its .cu with nvcc for the -gencode targets the .cu's
+# "// Build:" line prints (plus sm_75 for code without tensor-core built-ins; no
+# GPU needed): the emitted code must be valid CUDA C++ without warnings.
 set -euo pipefail
 hdsc=$1
 nvcc=$2
@@ -11,13 +12,13 @@ out=$5
 root=$(cd "$(dirname "$0")/../.." && pwd)
 name=$(basename "$input" .hds)
 mkdir -p "$out"
-flags=$("$root/scripts/hdsc_flags.sh" "$input")
-# shellcheck disable=SC2086  # the flags are words
-"$hdsc" "$input" -I "$root/stdlib" $flags -o "$out/$name.cu"
-targets=(-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90)
+"$hdsc" "$input" -I "$root/stdlib" -o "$out/$name.cu"
+# shellcheck disable=SC2207  # the flags are words
+targets=($(grep -m1 '^// Build: nvcc ' "$out/$name.cu" | grep -o -- '-gencode=[^ ]*'))
+[[ ${#targets[@]} -gt 0 ]] || { echo "FAIL: $name.cu prints no '// Build: nvcc ... -gencode=...' line"; exit 1; }
 # Code without tensor-core built-ins also builds for Turing (sm_75).
-grep -qE "hds::(mma_|ldmatrix|cp_async)" "$out/$name.cu" || targets+=(-gencode arch=compute_75,code=sm_75)
-[[ $flags == *sm_90a* ]] && targets=(-gencode arch=compute_90a,code=sm_90a)
+[[ ${targets[*]} != *sm_90a* ]] && ! grep -qE "hds::(mma_|ldmatrix|cp_async)" "$out/$name.cu" &&
+    targets+=(-gencode=arch=compute_75,code=sm_75)
 log=$("$nvcc" -c -std=c++17 -I "$runtime" -Werror all-warnings "${targets[@]}" "$out/$name.cu" -o "$out/$name.o" 2>&1) ||
     { echo "$log"; exit 1; }
 # ptxas reports (as info, not a warning) when it serializes wgmma instructions: a third of a

@@ -15,6 +15,9 @@ Compiled compile(const std::string& source, const std::string& name) {
     Compiled out;
     SourceManager sources;
     DiagnosticsEngine diags(sources);
+    WarningOptions quiet;  // unit tests look at errors; tests/warnings/ covers the warnings
+    quiet.apply("no-all");
+    diags.set_warning_options(quiet);
     uint32_t id = sources.add_file(name, source);
     LoadedModule loaded = load_module(id, sources, diags, {}, [](const std::string&) { return std::nullopt; });
     auto sema = std::make_shared<Sema>(diags);
