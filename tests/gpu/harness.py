@@ -156,7 +156,7 @@ class Library:
 
 
 def gencode(cu: Path) -> list[str]:
-    """sm_90a for code emitted with --arch=sm_90a (it refuses other targets), else sm_90."""
+    """sm_90a for code emitted for the sm_90a target (it refuses other targets), else sm_90."""
     arch = "90a" if "__CUDA_ARCH_FEAT_SM90_ALL" in cu.read_text() else "90"
     return ["-gencode", f"arch=compute_{arch},code=sm_{arch}"]
 
