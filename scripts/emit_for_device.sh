@@ -14,7 +14,7 @@ cache=()
 [[ -f $root/bench/hds-tune.json ]] && cache=(--tune-cache "$root/bench/hds-tune.json")
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
     "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/bench/tune/*.hds \
-    "$root"/tests/gpu/ops/*.hds; do
+    "$root"/bench/sweep/*.hds "$root"/tests/gpu/ops/*.hds; do
     "$hdsc" "$f" -I "$root/stdlib" "${cache[@]}" -o "$out/$(basename "$f" .hds).cu"
 done
 echo "emitted $(ls "$out"/*.cu | wc -l) .cu files into $out"

@@ -1,0 +1,215 @@
+"""Shape sweep over graphs written as users write them (bench/sweep/*.hds: every
+size symbolic, no tune cache, default schedules): GEMMs (f16, bf16 on the sm_90a
+target, f16 on the default target, f32) for M from 1 to 8192 over LLM-like
+(K, N) pairs and sizes that are not multiples of 8; row ops over N from 61 to
+128256 with at least 64 MB moved; a Llama MLP over token counts. Each point is
+timed side by side with its reference in one process (alternating samples,
+CUDA-graph replay: the GPU's time), as a ratio (> 1: hds is faster). GEMV-like
+points (M <= 16) also give the weight read as a fraction of copy bandwidth.
+
+    python3 bench/bench_sweep.py --out DIR [--only gemm|rows|mlp ...] [--quick]
+
+Writes DIR/sweep.json and DIR/sweep.md; bench/plot_sweep.py draws DIR/sweep.png.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import math
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "gpu"))
+sys.path.insert(0, str(ROOT / "bench"))
+import harness  # noqa: E402
+from bench_core import graphs_ms, write_table  # noqa: E402
+
+COPY_GBPS = None  # measured once: a device-to-device copy, bytes read + written
+
+
+def copy_gbps() -> float:
+    global COPY_GBPS
+    if COPY_GBPS is None:
+        src = torch.empty(1 << 28, dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        ms = graphs_ms({"copy": lambda s: dst.copy_(src)}, calls=10, reps=10)["copy"]
+        COPY_GBPS = 2 * src.numel() / ms / 1e6
+    return COPY_GBPS
+
+
+class Point:
+    """One graph at one set of sizes: hds's run and the references, timed side by side."""
+
+    def __init__(self, graph: harness.Graph, tensors: dict, sizes: dict):
+        self.graph, self.tensors, self.sizes = graph, tensors, sizes
+        self.ws = graph.workspace(sizes)
+        self.args = graph.args(tensors, sizes)
+
+    def run(self, stream):
+        err = self.graph.run_fn(*self.args, self.ws.data_ptr(), stream)
+        if err:
+            raise RuntimeError(f"{self.graph.name}_run failed with {err}")
+
+
+def rel_err(out, ref) -> float:
+    return float((out.double() - ref.double()).norm() / max(ref.double().norm(), 1e-30))
+
+
+def time_point(p: Point, refs: dict) -> dict:
+    fns = {"hds": p.run}
+    for name, fn in refs.items():
+        fns[name] = lambda s, fn=fn: fn()
+    return graphs_ms(fns, calls=10, reps=15)
+
+
+GEMM_SHAPES = [(4096, 4096), (4096, 11008), (11008, 4096), (4095, 4097)]
+GEMM_M = [1, 16, 77, 128, 512, 2048, 8192]
+
+
+def sweep_gemm(rows: list, quick: bool):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    plans = [("gemm_f16", torch.float16, GEMM_SHAPES, GEMM_M),
+             ("gemm_bf16", torch.bfloat16, GEMM_SHAPES[:2], GEMM_M),
+             ("gemm_f16_default", torch.float16, GEMM_SHAPES[:1], [1, 128, 2048]),
+             ("gemm_f32", torch.float32, [(4096, 4096), (1000, 1003)], [1, 16, 128, 1024, 4096])]
+    for name, dtype, shapes, ms in plans:
+        graph = harness.build_graph(f"bench/sweep/{name}.hds")
+        for k, n in shapes[:2] if quick else shapes:
+            b = torch.randn(k, n, device="cuda", dtype=dtype) / math.sqrt(k)
+            for m in ms[::2] if quick else ms:
+                a = torch.randn(m, k, device="cuda", dtype=dtype)
+                out = torch.empty(m, n, device="cuda", dtype=dtype)
+                p = Point(graph, {"a": a, "b": b, "out": out}, {"M": m, "K": k, "N": n})
+                p.run(torch.cuda.current_stream().cuda_stream)
+                torch.cuda.synchronize()
+                err = rel_err(out, torch.matmul(a.double(), b.double()))
+                t = time_point(p, {"cublas": lambda: torch.matmul(a, b)})
+                flops = 2.0 * m * n * k
+                row = {"sweep": name, "M": m, "K": k, "N": n, "hds_us": t["hds"] * 1e3,
+                       "ref": "cuBLAS", "ref_us": t["cublas"] * 1e3, "ratio": t["cublas"] / t["hds"],
+                       "hds_TFLOPs": flops / t["hds"] / 1e9, "rel_err": err}
+                if m <= 16:  # bound by reading b: the fraction of copy bandwidth (bytes read / time)
+                    row["weight_read_of_copy_bw"] = b.numel() * b.element_size() / t["hds"] / 1e6 / copy_gbps()
+                rows.append(row)
+                print(f"{name} M={m} K={k} N={n}: {row['ratio']:.2f}x cuBLAS", flush=True)
+
+
+ROW_N = [61, 1000, 4096, 8192, 32768, 128256]
+
+
+def compiled(fn):
+    import torch._dynamo
+    torch._dynamo.config.cache_size_limit = 64
+    return torch.compile(fn, dynamic=False)
+
+
+def sweep_rows(rows: list, quick: bool):
+    for name, dtype in (("softmax_f32", torch.float32), ("layer_norm_f32", torch.float32),
+                        ("rms_norm_f16", torch.float16)):
+        graph = harness.build_graph(f"bench/sweep/{name}.hds")
+        for n in ROW_N[::2] if quick else ROW_N:
+            # At least 64 MB read and written, and at least 4 rows.
+            r = max(4, (64 << 20) // (2 * n * torch.tensor([], dtype=dtype).element_size()))
+            x = torch.randn(r, n, device="cuda", dtype=dtype)
+            g = torch.randn(n, device="cuda", dtype=dtype)
+            b = torch.randn(n, device="cuda", dtype=dtype)
+            out = torch.empty_like(x)
+            if name == "softmax_f32":
+                tensors = {"x": x, "out": out}
+
+                def eager():
+                    return torch.softmax(x, -1)
+            elif name == "layer_norm_f32":
+                tensors = {"x": x, "g": g, "b": b, "out": out}
+
+                def eager():
+                    return torch.nn.functional.layer_norm(x, (n,), g, b, 1e-5)
+            else:
+                tensors = {"x": x, "g": g, "out": out}
+
+                def eager():
+                    xf = x.float()
+                    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(x.dtype)
+            comp = compiled(eager)
+            p = Point(graph, tensors, {"R": r, "N": n})
+            p.run(torch.cuda.current_stream().cuda_stream)
+            torch.cuda.synchronize()
+            err = rel_err(out, eager())
+            comp()
+            t = time_point(p, {"eager": eager, "compile": comp})
+            moved = 2 * x.numel() * x.element_size()
+            rows.append({"sweep": name, "R": r, "N": n, "hds_us": t["hds"] * 1e3, "ref": "torch.compile",
+                         "ref_us": t["compile"] * 1e3, "ratio": t["compile"] / t["hds"],
+                         "eager_ratio": t["eager"] / t["hds"], "of_copy_bw": moved / t["hds"] / 1e6 / copy_gbps(),
+                         "rel_err": err})
+            print(f"{name} R={r} N={n}: {rows[-1]['ratio']:.2f}x torch.compile, "
+                  f"{rows[-1]['of_copy_bw']:.2f} of copy bandwidth", flush=True)
+
+
+MLP_T = [1, 16, 128, 512, 2048, 4096]
+
+
+def sweep_mlp(rows: list, quick: bool, d: int = 4096, f: int = 11008):
+    graph = harness.build_graph("bench/sweep/llama_mlp.hds")
+    dt = torch.float16
+    g = torch.rand(d, device="cuda", dtype=dt) + 0.5
+    wg = torch.randn(d, f, device="cuda", dtype=dt) / math.sqrt(d)
+    wu = torch.randn(d, f, device="cuda", dtype=dt) / math.sqrt(d)
+    wd = torch.randn(f, d, device="cuda", dtype=dt) / math.sqrt(f)
+
+    def eager(x):
+        xf = x.float()
+        h = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(dt)
+        return x + (torch.nn.functional.silu(h @ wg) * (h @ wu)) @ wd
+
+    comp = compiled(eager)
+    for t_ in MLP_T[::2] if quick else MLP_T:
+        x = torch.randn(t_, d, device="cuda", dtype=dt)
+        out = torch.empty_like(x)
+        p = Point(graph, {"x": x, "g": g, "wg": wg, "wu": wu, "wd": wd, "out": out}, {"T": t_, "D": d, "F": f})
+        p.run(torch.cuda.current_stream().cuda_stream)
+        torch.cuda.synchronize()
+        err = rel_err(out, eager(x))
+        comp(x)
+        t = time_point(p, {"eager": lambda: eager(x), "compile": lambda: comp(x)})
+        rows.append({"sweep": "llama_mlp", "T": t_, "D": d, "F": f, "hds_us": t["hds"] * 1e3, "ref": "torch.compile",
+                     "ref_us": t["compile"] * 1e3, "ratio": t["compile"] / t["hds"],
+                     "eager_ratio": t["eager"] / t["hds"], "rel_err": err})
+        print(f"llama_mlp T={t_}: {rows[-1]['ratio']:.2f}x torch.compile", flush=True)
+
+
+def size_text(r: dict) -> str:
+    return " ".join(f"{k}={r[k]}" for k in ("M", "K", "N", "R", "T", "D", "F") if k in r)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--only", nargs="*", default=["gemm", "rows", "mlp"])
+    ap.add_argument("--quick", action="store_true", help="every other size")
+    args = ap.parse_args()
+    # nvcc builds the graphs in parallel first (harness.build_graph caches them).
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda f: harness.build_graph(f), sorted((ROOT / "bench" / "sweep").glob("*.hds"))))
+    rows: list = []
+    for part in args.only:
+        {"gemm": sweep_gemm, "rows": sweep_rows, "mlp": sweep_mlp}[part](rows, args.quick)
+    meta = {"device": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
+            "torch": torch.__version__, "copy_GBps": copy_gbps(),
+            "note": "untuned defaults: symbolic sizes, no tune cache; GPU time (CUDA-graph replay), alternating samples"}
+    cols = [("sweep", lambda r: r["sweep"]), ("sizes", size_text),
+            ("hds µs", lambda r: f"{r['hds_us']:.1f}"), ("reference", lambda r: r["ref"]),
+            ("ref µs", lambda r: f"{r['ref_us']:.1f}"), ("ratio", lambda r: f"{r['ratio']:.2f}"),
+            ("vs eager", lambda r: f"{r['eager_ratio']:.2f}" if "eager_ratio" in r else ""),
+            ("of copy BW", lambda r: f"{r.get('weight_read_of_copy_bw', r.get('of_copy_bw', float('nan'))):.2f}"
+             if "weight_read_of_copy_bw" in r or "of_copy_bw" in r else ""),
+            ("rel err", lambda r: f"{r['rel_err']:.1e}")]
+    write_table(args.out, "sweep", rows, cols, meta)
+
+
+if __name__ == "__main__":
+    main()
