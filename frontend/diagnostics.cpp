@@ -80,8 +80,7 @@ void DiagnosticsEngine::report(Severity sev, DiagId id, SourceRange range, std::
         // The same diagnostic from the same generic body: one more instantiation note.
         for (Diagnostic& d : diags_) {
             if (d.severity != sev || d.id != id || d.message != message || d.instantiations.empty()) continue;
-            const SourceLoc& a = d.range.begin;
-            if (a.file != range.begin.file || a.line != range.begin.line || a.col != range.begin.col) continue;
+            if (d.range.begin != range.begin) continue;
             d.instantiations.push_back(instantiations_.back());
             drop_notes_ = true;
             return;

@@ -18,10 +18,10 @@ struct TargetChoice {
     int arch = 80;  // 80: sm_80, 90: sm_90a
     Origin origin = Origin::Default;
     SourceRange where;  // Declared: the declaration; Inferred: the first use that needs it
-    std::string what;   // Inferred: what needs it ("'wgmma_fence'", "a cluster")
+    std::string what;   // Inferred: what needs it ("'wgmma_fence'", "a thread block cluster")
 };
 
-// "sm_80" / "sm_90a"; 0 for an unknown name.
+// "sm_80" / "sm_90a" for 80 / 90, and back (0 for an unknown name).
 const char* target_name(int arch);
 int target_from_name(const std::string& name);
 

@@ -64,10 +64,8 @@ void Sema::require_arch(int arch, SourceRange at, DiagId id, const std::string& 
     }
     // One error per file, at the first use that needs more; the same use in another
     // instantiation of a generic kernel only adds its instantiation note.
-    const SourceLoc& a = at.begin;
-    if (mismatch_at_ && (a.file != mismatch_at_->file || a.line != mismatch_at_->line || a.col != mismatch_at_->col))
-        return;
-    mismatch_at_ = a;
+    if (mismatch_at_ && *mismatch_at_ != at.begin) return;
+    mismatch_at_ = at.begin;
     bool declared = target_.origin == TargetChoice::Origin::Declared;
     std::string target =
         std::string(target_name(arch_)) + (declared ? "" : std::string(" (--arch=") + target_name(arch_) + ")");

@@ -1,6 +1,7 @@
 // shared_race.cpp — -Wshared-race (see shared_race.h).
 #include "frontend/shared_race.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -60,20 +61,14 @@ bool same_indices(const IndexExpr& a, const IndexExpr& b) {
     return true;
 }
 
-struct Write {
-    const IndexExpr* at;
-};
-// Shared tensors written since the last barrier, by symbol.
-using Pending = std::map<const Symbol*, std::vector<Write>>;
+// Shared tensors written since the last barrier: the writes (element references), by symbol.
+using Pending = std::map<const Symbol*, std::vector<const IndexExpr*>>;
 
 void merge(Pending& into, const Pending& from) {
     for (const auto& [sym, writes] : from) {
         auto& w = into[sym];
-        for (const Write& x : writes) {
-            bool seen = false;
-            for (const Write& y : w) seen |= y.at == x.at;
-            if (!seen) w.push_back(x);
-        }
+        for (const IndexExpr* x : writes)
+            if (std::find(w.begin(), w.end(), x) == w.end()) w.push_back(x);
     }
 }
 
@@ -94,7 +89,7 @@ class Walker {
                 if (a.target->kind == ExprKind::Index)
                     for (const ExprPtr& i : static_cast<const IndexExpr&>(*a.target).indices) read(*i, p);
                 if (const NameExpr* n = shared_base(*a.target))
-                    p[n->symbol].push_back({static_cast<const IndexExpr*>(a.target.get())});
+                    p[n->symbol].push_back(static_cast<const IndexExpr*>(a.target.get()));
                 return;
             }
             case StmtKind::ExprStmt:
@@ -144,14 +139,14 @@ class Walker {
     void check_read(const IndexExpr& e, const Symbol* sym, const Pending& p) {
         auto it = p.find(sym);
         if (it == p.end()) return;
-        const Write* other = nullptr;
-        for (const Write& w : it->second)
-            if (!same_indices(*w.at, e)) other = &w;
+        const IndexExpr* other = nullptr;
+        for (const IndexExpr* w : it->second)
+            if (!same_indices(*w, e)) other = w;
         if (!other) return;
         const SourceLoc& l = e.range.begin;
         if (!reported_.insert({l.file, l.line, l.col}).second) return;
         diags_.warning(DiagId::shared_read_before_barrier, e.range, sym->name);
-        diags_.note(other->at->range, "written here; a syncthreads() between the two makes the write visible");
+        diags_.note(other->range, "written here; a syncthreads() between the two makes the write visible");
     }
 
     void read(const Expr& e, Pending& p) {
@@ -220,7 +215,7 @@ class Walker {
             const NameExpr* n = shared_base(a);
             if (!n) continue;
             if (i == 0 && builtin_writes_first_operand(b->id))
-                p[n->symbol].push_back({&ix});
+                p[n->symbol].push_back(&ix);
             else
                 check_read(ix, n->symbol, p);
         }

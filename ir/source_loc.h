@@ -14,6 +14,8 @@ struct SourceLoc {
     uint32_t line = 0;
     uint32_t col = 0;
     bool valid() const { return line != 0; }
+    bool operator==(const SourceLoc& o) const { return file == o.file && line == o.line && col == o.col; }
+    bool operator!=(const SourceLoc& o) const { return !(*this == o); }
 };
 
 // A half-open range [begin, end) of one file; end may equal begin.
