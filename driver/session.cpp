@@ -41,10 +41,21 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
     if (!loaded.module || diags.has_errors()) return false;
     this->target = sema_->target();
     if (target.arch != 0) target.arch = this->target.arch;
+    // `hdsc tune` (recording sites) and the emulator build each graph once.
+    bool variants = target.arch != 0 && !(target.tuning && target.tuning->record);
     for (const DeclPtr& d : loaded.module->decls) {
         if (d->kind != DeclKind::Graph || d->from_import) continue;
-        if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target))
-            graphs.push_back(std::move(g));
+        auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
+        if (!g) continue;
+        Rows16 r;
+        if (variants) {
+            graph::Target aligned = target;
+            aligned.rows16 = &r.sizes;
+            r.graph = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, aligned);
+            if (r.sizes.empty()) r.graph.reset();  // no schedule needed it: one variant
+        }
+        graphs.push_back(std::move(g));
+        rows16.push_back(std::move(r));
     }
     return !diags.has_errors();
 }

@@ -36,6 +36,14 @@ class Session {
     LoadedModule loaded;
     // The graphs declared in the main file, built once the module checks.
     std::vector<std::unique_ptr<graph::Graph>> graphs;
+    // Per graph, a second build for symbolic row widths that are multiples of 16
+    // bytes (graph::Target::rows16), where that changes a schedule (else null),
+    // and the sizes it relies on with the multiple each must be.
+    struct Rows16 {
+        std::unique_ptr<graph::Graph> graph;
+        std::map<std::string, int> sizes;
+    };
+    std::vector<Rows16> rows16;
     // The target chosen (meaningful once check() ran without errors).
     TargetChoice target;
 

@@ -99,9 +99,11 @@ class Retarget : public ir::IRMutator {
 };
 
 // Whether every tensor the body copies with TMA has rows of a constant multiple
-// of 16 bytes in the graph (the copy engine's requirement; symbolic widths
-// cannot be promised, so such calls keep the next schedule).
-bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buffer>& targets) {
+// of 16 bytes in the graph (the copy engine's requirement). A symbolic width
+// cannot be promised, so such calls keep the next schedule, unless the graph is
+// built for the sizes that make it one (`rows16`: the size is recorded).
+bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buffer>& targets,
+                      std::map<std::string, int>* rows16) {
     struct Finder : ir::IRVisitor {
         std::vector<std::string> sources;
         void visit(const ir::Call* c) override {
@@ -110,11 +112,20 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
         }
     } f;
     f.visit_stmt(body);
+    std::map<std::string, int> needed;
     for (const std::string& name : f.sources) {
         const ir::Buffer& t = targets.at(name);
-        auto cols = ir::const_int(t->shape.back());
-        if (!cols || *cols * byte_size(t->elem) % 16 != 0) return false;
+        if (auto cols = ir::const_int(t->shape.back())) {
+            if (*cols * byte_size(t->elem) % 16 != 0) return false;
+            continue;
+        }
+        auto* v = ir::as<ir::VarNode>(t->shape.back());
+        if (!rows16 || !v) return false;
+        int multiple = 16 / byte_size(t->elem);
+        needed[v->name] = std::max(needed[v->name], multiple);
     }
+    if (rows16)
+        for (const auto& [name, multiple] : needed) (*rows16)[name] = std::max((*rows16)[name], multiple);
     return true;
 }
 
@@ -247,7 +258,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
-    if (ir::required_arch(ik) > o.arch() || !tma_rows_aligned(ik.body, targets)) {
+    if (ir::required_arch(ik) > o.arch() || !tma_rows_aligned(ik.body, targets, o.rows16())) {
         *skipped = true;  // the target lacks its built-ins (the emulator has no tensor cores)
         return result;    // or the shapes do not suit them
     }

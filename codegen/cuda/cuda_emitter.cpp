@@ -245,9 +245,10 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     w.indent();
     bool dynamic = dynamic_shared_bytes(k) > 0;
     int64_t align = shared_alignment(k);
-    if (dynamic)
-        w.line(fmt::format("extern __shared__ __align__({}) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic",
-                           align));
+    // One declaration for every kernel of the file (nvcc rejects two alignments of
+    // the one extern array): 1024, what TMA's swizzled tiles need; the arrays are
+    // then carved at `align`.
+    if (dynamic) w.line("extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic");
     BodyEmitter(w, m, opts, dynamic, align).body(k.body);
     w.dedent();
     w.line("}");

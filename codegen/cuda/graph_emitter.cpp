@@ -29,7 +29,10 @@ std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
 
 class HostEmitter {
   public:
-    HostEmitter(const graph::Program& p) : p_(p) {}
+    // `api`: the functions' prefix (the program's name when empty); `internal`:
+    // a variant behind a dispatcher: static run and workspace functions, no capture.
+    explicit HostEmitter(const graph::Program& p, std::string api = "", bool internal = false)
+        : p_(p), api_(api.empty() ? p.name : std::move(api)), internal_(internal) {}
 
     // `const __half* x, ..., __half* out, int B`
     std::vector<std::string> data_params() const {
@@ -60,7 +63,7 @@ class HostEmitter {
 
     std::string header() {
         CodeWriter h;
-        std::string api = p_.name;
+        const std::string& api = api_;
         h.line(fmt::format("// Graph `{}`: {} kernel(s). Tensors are dense, row-major, on the device.", api,
                            p_.module.kernels.size()));
         h.line("// Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).");
@@ -85,7 +88,8 @@ class HostEmitter {
 
     std::string source() {
         CodeWriter w;
-        std::string api = p_.name;
+        const std::string& api = api_;
+        std::string linkage = internal_ ? "static " : "";
         // Slot sizes.
         w.line(fmt::format("// Workspace slots of `{}`: temporaries whose lifetimes do not overlap share one.", api));
         w.line(wrap_list(fmt::format("static void {}_slots(", api), with(size_params(), "size_t* slot"), ") {"));
@@ -104,7 +108,7 @@ class HostEmitter {
         w.blank();
         std::vector<std::string> size_args;
         for (const ir::Var& s : p_.sizes) size_args.push_back(cuda_ident(s->name));
-        w.line(wrap_list(fmt::format("size_t {}_workspace_size(", api), size_params(), ") {"));
+        w.line(wrap_list(fmt::format("{}size_t {}_workspace_size(", linkage, api), size_params(), ") {"));
         w.indent();
         w.line(fmt::format("size_t slot[{}] = {{0}};", std::max(p_.slots, 1)));
         w.line(wrap_list(fmt::format("{}_slots(", api), with(size_args, "slot"), ");"));
@@ -115,6 +119,58 @@ class HostEmitter {
         w.line("}");
         w.blank();
         run_function(w);
+        if (!internal_) capture_functions(w);
+        return w.str();
+    }
+
+    // The public functions of a dispatcher over `variants` (this emitter's program
+    // is the first; they share sizes and tensors).
+    std::string dispatch_source(const std::vector<GraphVariant>& variants) {
+        CodeWriter w;
+        std::vector<std::string> conds, names;
+        w.line(fmt::format(
+            "// Graph `{}` runs one of {} variants, the first whose case holds for the sizes of the call:", api_,
+            variants.size()));
+        for (const GraphVariant& v : variants) {
+            std::vector<std::string> parts;
+            for (const auto& [size, multiple] : v.multiples)
+                parts.push_back(fmt::format("{} % {} == 0", cuda_ident(size), multiple));
+            conds.push_back(fmt::format("{}", fmt::join(parts, " && ")));
+            names.push_back(v.program->name);
+            w.line(fmt::format(
+                "//   {}: {}", v.program->name,
+                parts.empty() ? "any sizes" : conds.back() + " (rows of 16-byte multiples: the copy engine's, TMA)"));
+            for (size_t k = 0; k < v.program->module.kernels.size(); ++k)
+                w.line(fmt::format("//     {} <- {}", v.program->module.kernels[k].name, v.program->origins[k]));
+        }
+        std::vector<std::string> size_args;
+        for (const ir::Var& s : p_.sizes) size_args.push_back(cuda_ident(s->name));
+        auto chain = [&](const std::string& fn, const std::vector<std::string>& args) {
+            for (size_t i = 0; i < variants.size(); ++i) {
+                std::string call = wrap_list(fmt::format("return {}_{}(", names[i], fn), args, ");");
+                if (conds[i].empty()) {
+                    w.line(call);
+                    break;
+                }
+                w.line("if (" + conds[i] + ")");
+                w.line("    " + call);
+            }
+        };
+        w.line(wrap_list(fmt::format("size_t {}_workspace_size(", api_), size_params(), ") {"));
+        w.indent();
+        chain("workspace_size", size_args);
+        w.dedent();
+        w.line("}");
+        w.blank();
+        auto params = data_params();
+        params.push_back("void* workspace");
+        params.push_back("cudaStream_t stream");
+        w.line(wrap_list(fmt::format("cudaError_t {}_run(", api_), params, ") {"));
+        w.indent();
+        chain("run", with(with(data_args(), "workspace"), "stream"));
+        w.dedent();
+        w.line("}");
+        w.blank();
         capture_functions(w);
         return w.str();
     }
@@ -126,11 +182,11 @@ class HostEmitter {
     }
 
     void run_function(CodeWriter& w) {
-        std::string api = p_.name;
+        const std::string& api = api_;
         auto params = data_params();
         params.push_back("void* workspace");
         params.push_back("cudaStream_t stream");
-        w.line(wrap_list(fmt::format("cudaError_t {}_run(", api), params, ") {"));
+        w.line(wrap_list(fmt::format("{}cudaError_t {}_run(", internal_ ? "static " : "", api), params, ") {"));
         w.indent();
         std::vector<std::string> bad;
         for (const ir::Var& s : p_.sizes) bad.push_back(cuda_ident(s->name) + " <= 0");
@@ -230,7 +286,7 @@ class HostEmitter {
     }
 
     void capture_functions(CodeWriter& w) {
-        std::string api = p_.name;
+        const std::string& api = api_;
         auto params = data_params();
         params.push_back("void* workspace");
         params.push_back("cudaStream_t stream");
@@ -260,6 +316,8 @@ class HostEmitter {
     }
 
     const graph::Program& p_;
+    std::string api_;
+    bool internal_;
     LauncherExprPrinter launch_;
 };
 
@@ -275,6 +333,39 @@ CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
     cu.line("extern \"C\" {");
     cu.blank();
     cu.raw(host.source());
+    cu.line("}  // extern \"C\"");
+
+    CodeWriter h;
+    h.line("extern \"C\" {");
+    h.blank();
+    h.raw(host.header());
+    h.line("}  // extern \"C\"");
+    return {cu_preamble(source, opts) + cu.str(), header_preamble(source, opts) + h.str()};
+}
+
+CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<GraphVariant>& variants,
+                                    const CudaOptions& opts) {
+    const graph::Program& first = *variants.front().program;
+    std::string source = first.module.file_names.empty() ? "?" : first.module.file_names[0];
+    CodeWriter cu;
+    cu.line("#include <algorithm>");
+    cu.blank();
+    // The variants' kernels, and each device function they call once.
+    ir::Module device = first.module;
+    for (size_t i = 1; i < variants.size(); ++i) {
+        const ir::Module& m = variants[i].program->module;
+        device.kernels.insert(device.kernels.end(), m.kernels.begin(), m.kernels.end());
+        for (const ir::DeviceFunction& f : m.functions)
+            if (std::none_of(device.functions.begin(), device.functions.end(),
+                             [&](const ir::DeviceFunction& g) { return g.name == f.name; }))
+                device.functions.push_back(f);
+    }
+    cu.raw(emit_device_code(device, opts));
+    cu.line("extern \"C\" {");
+    cu.blank();
+    for (const GraphVariant& v : variants) cu.raw(HostEmitter(*v.program, "", true).source());
+    HostEmitter host(first, api);
+    cu.raw(host.dispatch_source(variants));
     cu.line("}  // extern \"C\"");
 
     CodeWriter h;

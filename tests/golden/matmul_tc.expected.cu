@@ -9,7 +9,7 @@
 __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__ a,
                                                       const __half* __restrict__ b,
                                                       __half* __restrict__ c, int M, int K, int N) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
     alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __re
                                                        const __nv_bfloat16* __restrict__ b,
                                                        __nv_bfloat16* __restrict__ c, int M, int K,
                                                        int N) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
     auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
     alignas(16) float acc[4][4][4];  // matmul_mma.hds:25

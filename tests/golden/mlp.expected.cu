@@ -11,7 +11,7 @@
 __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __restrict__ x,
         const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
         int B) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
     alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
                                                          const __half* __restrict__ w2,
                                                          const __half* __restrict__ b2,
                                                          __half* __restrict__ out, int B) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
     alignas(16) float acc[4][4][4];  // matmul_mma.hds:25

@@ -11,7 +11,7 @@
 __global__ void __launch_bounds__(192) basic_block_k0_conv2d_mul_add(const float* __restrict__ w1,
         const float* __restrict__ x, const float* __restrict__ s1, const float* __restrict__ t1,
         float* __restrict__ y1, int N) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     const int GT = 192;  // conv2d_igemm3x3.hds:29
     const int NT = 192;  // conv2d_igemm3x3.hds:30
     const int KB = 2;  // conv2d_igemm3x3.hds:31
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(192) basic_block_k0_conv2d_mul_add(const float
 __global__ void __launch_bounds__(192) basic_block_k1_conv2d_mul_add(const float* __restrict__ w2,
         const float* __restrict__ y1, const float* __restrict__ s2, const float* __restrict__ t2,
         const float* __restrict__ x, float* __restrict__ out, int N) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     const int GT = 192;  // conv2d_igemm3x3.hds:29
     const int NT = 192;  // conv2d_igemm3x3.hds:30
     const int KB = 2;  // conv2d_igemm3x3.hds:31

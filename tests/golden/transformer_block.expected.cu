@@ -489,7 +489,7 @@ __global__ void __launch_bounds__(256) encoder_block_k3_matmul(const float* __re
 __global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* __restrict__ matmul,
         const float* __restrict__ matmul_2, const float* __restrict__ matmul_3,
         float* __restrict__ a, int S) {
-    extern __shared__ __align__(16) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:26
     auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:27
     auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:28

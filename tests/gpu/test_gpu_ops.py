@@ -201,3 +201,21 @@ def test_matmul_epilogue_widened_sm90():
     ref = F.relu(x.double() @ w.double() + b.double()) + r.double()
     out = run("op_matmul_sm90_f32_out", {"x": x, "w": w, "b": b, "r": r}, {"M": 1001}, (1001, 264), torch.float32)
     check(out, ref, 2e-3)
+
+
+@gpu
+@pytest.mark.parametrize("m,k,n", [
+    (1001, 520, 264),  # K, N multiples of 8: the TMA + wgmma variant
+    (77, 4104, 136),   # the same, K past 64-wide slices and N past 256-wide tiles
+    (1, 520, 264),     # one row
+    (77, 517, 264),    # K odd: the mma.sync variant
+    (77, 520, 261),    # N odd: the mma.sync variant
+    (3, 7, 9),
+])
+def test_matmul_symbolic_sizes_both_variants_sm90(m, k, n):
+    """Every size symbolic: the emitted dispatch picks a variant per call (K % 8, N % 8)."""
+    x, w, bias = rnd(m, k, dtype=torch.float16), rnd(k, n, dtype=torch.float16), rnd(n, dtype=torch.float16)
+    ref = F.gelu(x.double() @ w.double() + bias.double())
+    out = run("op_matmul_symbolic_sm90", {"x": x, "w": w, "bias": bias}, {"M": m, "K": k, "N": n}, (m, n),
+              torch.float16)
+    check(out, ref, 2e-3)
