@@ -1,8 +1,13 @@
 // session.cpp — reading and checking one input.
 #include "driver/session.h"
 
+#include <fmt/format.h>
 #include "driver/file_io.h"
+
+#include <algorithm>
+
 #include "graph/graph_builder.h"
+#include "ir/ir_visitor.h"
 
 namespace hds::driver {
 
@@ -32,6 +37,24 @@ bool Session::open(const std::string& input, std::ostream& err) {
     return true;
 }
 
+// A graph of a file with no target runs on the sm_80 schedules: where the sm_90a
+// ones would differ (matmul on TMA + wgmma), say so (-Wdefault-target).
+void Session::warn_default_target(const GraphDecl& decl, graph::Target target) {
+    std::map<std::string, int> rows;  // symbolic widths count as their best case
+    target.arch = 90;
+    target.rows16 = &rows;
+    auto hopper = graph::build_graph(decl, *loaded.module, *sema_, diags, target);
+    if (!hopper) return;
+    std::vector<std::string> ops;
+    for (const graph::Node* n : hopper->live())
+        if (n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90 &&
+            std::find(ops.begin(), ops.end(), n->ops) == ops.end())
+            ops.push_back(n->ops);
+    if (!ops.empty())
+        diags.warning(DiagId::graph_default_target, decl.name_range, decl.name,
+                      fmt::format("{}", fmt::join(ops, ", ")));
+}
+
 bool Session::check(const std::vector<std::string>& include_dirs, graph::Target target) {
     FileReader reader = [](const std::string& p) { return read_file(p); };
     loaded = load_module(main_file, sources, diags, include_dirs, reader);
@@ -54,6 +77,8 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
             r.graph = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, aligned);
             if (r.sizes.empty()) r.graph.reset();  // no schedule needed it: one variant
         }
+        if (variants && this->target.origin == TargetChoice::Origin::Default)
+            warn_default_target(as<GraphDecl>(*d), target);
         graphs.push_back(std::move(g));
         rows16.push_back(std::move(r));
     }

@@ -48,6 +48,7 @@ class Session {
     TargetChoice target;
 
   private:
+    void warn_default_target(const GraphDecl& decl, graph::Target target);
     std::unique_ptr<Sema> sema_;
 };
 
