@@ -76,7 +76,7 @@ def sweep_gemm(rows: list, quick: bool):
              ("gemm_f16_default", torch.float16, GEMM_SHAPES[:1], [1, 128, 2048]),
              ("gemm_f32", torch.float32, [(4096, 4096), (1000, 1003)], [1, 16, 128, 1024, 4096])]
     for name, dtype, shapes, ms in plans:
-        graph = harness.build_graph(f"bench/sweep/{name}.hds")
+        graph = harness.build_graph(f"bench/sweep/sweep_{name}.hds")
         for k, n in shapes[:2] if quick else shapes:
             b = torch.randn(k, n, device="cuda", dtype=dtype) / math.sqrt(k)
             for m in ms[::2] if quick else ms:
@@ -109,7 +109,7 @@ def compiled(fn):
 def sweep_rows(rows: list, quick: bool):
     for name, dtype in (("softmax_f32", torch.float32), ("layer_norm_f32", torch.float32),
                         ("rms_norm_f16", torch.float16)):
-        graph = harness.build_graph(f"bench/sweep/{name}.hds")
+        graph = harness.build_graph(f"bench/sweep/sweep_{name}.hds")
         for n in ROW_N[::2] if quick else ROW_N:
             # At least 64 MB read and written, and at least 4 rows.
             r = max(4, (64 << 20) // (2 * n * torch.tensor([], dtype=dtype).element_size()))
@@ -153,7 +153,7 @@ MLP_T = [1, 16, 128, 512, 2048, 4096]
 
 
 def sweep_mlp(rows: list, quick: bool, d: int = 4096, f: int = 11008):
-    graph = harness.build_graph("bench/sweep/llama_mlp.hds")
+    graph = harness.build_graph("bench/sweep/sweep_llama_mlp.hds")
     dt = torch.float16
     g = torch.rand(d, device="cuda", dtype=dt) + 0.5
     wg = torch.randn(d, f, device="cuda", dtype=dt) / math.sqrt(d)
