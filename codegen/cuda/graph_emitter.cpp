@@ -323,33 +323,38 @@ class HostEmitter {
 
 }  // namespace
 
-CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
-    std::string source = p.module.file_names.empty() ? "?" : p.module.file_names[0];
-    HostEmitter host(p);
+namespace {
+// The .cu (the kernels and device functions of `device`, then the host functions
+// in extern "C") and the header (the host API).
+CudaOutput assemble(const ir::Module& device, const std::string& host_source, const std::string& host_header,
+                    const CudaOptions& opts) {
+    std::string source = device.file_names.empty() ? "?" : device.file_names[0];
     CodeWriter cu;
     cu.line("#include <algorithm>");
     cu.blank();
-    cu.raw(emit_device_code(p.module, opts));
+    cu.raw(emit_device_code(device, opts));
     cu.line("extern \"C\" {");
     cu.blank();
-    cu.raw(host.source());
+    cu.raw(host_source);
     cu.line("}  // extern \"C\"");
 
     CodeWriter h;
     h.line("extern \"C\" {");
     h.blank();
-    h.raw(host.header());
+    h.raw(host_header);
     h.line("}  // extern \"C\"");
     return {cu_preamble(source, opts) + cu.str(), header_preamble(source, opts) + h.str()};
+}
+}  // namespace
+
+CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
+    HostEmitter host(p);
+    return assemble(p.module, host.source(), host.header(), opts);
 }
 
 CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<GraphVariant>& variants,
                                     const CudaOptions& opts) {
     const graph::Program& first = *variants.front().program;
-    std::string source = first.module.file_names.empty() ? "?" : first.module.file_names[0];
-    CodeWriter cu;
-    cu.line("#include <algorithm>");
-    cu.blank();
     // The variants' kernels, and each device function they call once.
     ir::Module device = first.module;
     for (size_t i = 1; i < variants.size(); ++i) {
@@ -360,20 +365,11 @@ CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<Gr
                              [&](const ir::DeviceFunction& g) { return g.name == f.name; }))
                 device.functions.push_back(f);
     }
-    cu.raw(emit_device_code(device, opts));
-    cu.line("extern \"C\" {");
-    cu.blank();
-    for (const GraphVariant& v : variants) cu.raw(HostEmitter(*v.program, "", true).source());
+    std::string host_source;
+    for (const GraphVariant& v : variants) host_source += HostEmitter(*v.program, "", true).source();
     HostEmitter host(first, api);
-    cu.raw(host.dispatch_source(variants));
-    cu.line("}  // extern \"C\"");
-
-    CodeWriter h;
-    h.line("extern \"C\" {");
-    h.blank();
-    h.raw(host.header());
-    h.line("}  // extern \"C\"");
-    return {cu_preamble(source, opts) + cu.str(), header_preamble(source, opts) + h.str()};
+    host_source += host.dispatch_source(variants);
+    return assemble(device, host_source, host.header(), opts);
 }
 
 }  // namespace hds::codegen

@@ -312,7 +312,6 @@ static cudaError_t dispatch_rows16_rows16_run(const __half* x, const __half* w, 
     return cudaSuccess;
 }
 
-
 // Workspace slots of `dispatch_rows16_any`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_any_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
@@ -349,7 +348,6 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
-
 
 // Graph `dispatch_rows16` runs one of 2 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: the copy engine's, TMA)
