@@ -71,7 +71,7 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
         auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
         if (!g) continue;
         Rows16 r;
-        if (variants) {
+        if (variants && target.arch >= 90) {  // TMA, the one schedule feature that needs 16-byte rows, is sm_90a's
             graph::Target aligned = target;
             aligned.rows16 = &r.sizes;
             r.graph = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, aligned);
