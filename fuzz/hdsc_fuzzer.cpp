@@ -4,6 +4,7 @@
 // compiler error (a broken invariant) is a finding.
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -28,13 +29,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         LoadedModule loaded = load_module(id, sources, diags, {HDS_STDLIB_DIR},
                                           [](const std::string& p) { return driver::read_file(p); });
         Sema sema(diags);
-        std::vector<std::unique_ptr<graph::Graph>> graphs;
+        sema.choose_target(0);  // as hdsc without --arch: declared or inferred (target declarations too)
+        std::vector<std::unique_ptr<graph::Graph>> graphs, rows16;
+        std::vector<std::map<std::string, int>> rows16_sizes;
         if (loaded.module) sema.check(*loaded.module);
+        graph::Target target{sema.target().arch, nullptr, nullptr};
         if (loaded.module && !diags.has_errors())
-            for (const DeclPtr& d : loaded.module->decls)
-                if (d->kind == DeclKind::Graph && !d->from_import)
-                    if (auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags))
-                        graphs.push_back(std::move(g));
+            for (const DeclPtr& d : loaded.module->decls) {
+                if (d->kind != DeclKind::Graph || d->from_import) continue;
+                auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags, target);
+                if (!g) continue;
+                graphs.push_back(std::move(g));
+                // The 16-byte-row variant of runtime dispatch (driver/session.cpp).
+                std::map<std::string, int> sizes;
+                graph::Target aligned = target;
+                aligned.rows16 = &sizes;
+                auto v = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags, aligned);
+                rows16.push_back(sizes.empty() ? nullptr : std::move(v));
+                rows16_sizes.push_back(sizes);
+            }
         std::ostringstream sink;
         diags.print(sink);  // exercises the caret printer on every input
         if (diags.has_errors() || !loaded.module) return 0;
@@ -43,7 +56,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         opts.verify = true;
         codegen::CudaOptions copts;
         copts.header_include = "fuzz.h";
-        for (auto& g : graphs) codegen::emit_graph_cuda(driver::compile_graph(*g, m, opts), copts);
+        copts.arch = target_name(target.arch);
+        for (size_t i = 0; i < graphs.size(); ++i) {
+            graph::Program p = driver::compile_graph(*graphs[i], m, opts);
+            codegen::emit_graph_cuda(p, copts);
+            if (!rows16[i]) continue;
+            rows16[i]->name += "_rows16";
+            graph::Program v = driver::compile_graph(*rows16[i], m, opts);
+            codegen::emit_graph_cuda_dispatch(p.name, {{&v, rows16_sizes[i]}, {&p, {}}}, copts);
+        }
         ir::run_pipeline(m, opts);
         codegen::emit_cuda(m, copts);
     } catch (const InternalError& e) {
