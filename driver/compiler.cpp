@@ -89,24 +89,20 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
     for (size_t i = 0; i < s.graphs.size(); ++i) {
         graph::Graph& g = *s.graphs[i];
         std::string name = g.name;
-        // Symbolic row widths: a variant for 16-byte multiples (`NAME_rows16`), run
-        // when the sizes are such, and this one (`NAME_any`) otherwise.
-        Session::Rows16& rows16 = s.rows16[i];
-        bool dispatch = rows16.graph && opts.emit == "cu";
+        // Symbolic sizes some schedule holds for only: a variant per case
+        // (`NAME_skinny`, `NAME_rows16`, ...), and this one (`NAME_any`) otherwise.
+        std::vector<graph::Variant>& cases = s.variants[i];
+        bool dispatch = !cases.empty() && opts.emit == "cu";
         if (dispatch) g.name = name + "_any";
         graph::Program p = compile_graph(g, m, popts, opts.emit == "graph" ? &out : nullptr);
         if (opts.emit == "dot") graph::print_dot(g, out);
         if (opts.emit != "cu") continue;
-        std::optional<graph::Program> aligned;
-        if (dispatch) {
-            rows16.graph->name = name + "_rows16";
-            aligned = compile_graph(*rows16.graph, m, popts);
-        }
+        std::vector<graph::Program> programs;
+        if (dispatch) programs = compile_variants(name, cases, m, popts);
         std::string cu_path = opts.output;
         if (cu_path.empty() || several) cu_path = (fs::path(opts.out_dir) / (name + ".cu")).string();
         auto emit = [&](const codegen::CudaOptions& c) {
-            if (!aligned) return codegen::emit_graph_cuda(p, c);
-            return codegen::emit_graph_cuda_dispatch(name, {{&*aligned, rows16.sizes}, {&p, {}}}, c);
+            return dispatch ? emit_dispatch(name, programs, cases, p, c) : codegen::emit_graph_cuda(p, c);
         };
         int rc = emit_outputs(opts, s, name, cu_path, emit, out, err);
         if (rc != kSuccess) return rc;

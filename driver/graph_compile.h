@@ -4,7 +4,12 @@
 
 #include <ostream>
 
+#include <string>
+#include <vector>
+
+#include "codegen/cuda/graph_emitter.h"
 #include "graph/program.h"
+#include "graph/variants.h"
 #include "ir/lower.h"
 
 namespace hds::driver {
@@ -13,5 +18,16 @@ namespace hds::driver {
 // the graph's kernels). `graph_dump` prints the graph after each graph pass.
 graph::Program compile_graph(graph::Graph& g, const ir::Module& lowered, const ir::PipelineOptions& popts,
                              std::ostream* graph_dump = nullptr);
+
+// The variants of graph `name` (graph/variants.h) compiled, named NAME_TAG
+// (`mlp_skinny`, `mlp_rows16`; a number added where two tags agree).
+std::vector<graph::Program> compile_variants(const std::string& name, std::vector<graph::Variant>& cases,
+                                             const ir::Module& lowered, const ir::PipelineOptions& popts);
+
+// Graph `name`'s .cu and header: `programs` (compiled from `cases`), then
+// `any` (the build for any sizes), behind the host API's if chain.
+codegen::CudaOutput emit_dispatch(const std::string& name, const std::vector<graph::Program>& programs,
+                                  const std::vector<graph::Variant>& cases, const graph::Program& any,
+                                  const codegen::CudaOptions& opts);
 
 }  // namespace hds::driver

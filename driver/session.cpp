@@ -38,18 +38,16 @@ bool Session::open(const std::string& input, std::ostream& err) {
 }
 
 // A graph of a file with no target runs on the sm_80 schedules: where the sm_90a
-// ones would differ (matmul on TMA + wgmma), say so (-Wdefault-target).
+// ones would differ for some sizes (matmul on TMA + wgmma), say so
+// (-Wdefault-target).
 void Session::warn_default_target(const GraphDecl& decl, graph::Target target) {
-    std::map<std::string, int> rows;  // symbolic widths count as their best case
     target.arch = 90;
-    target.rows16 = &rows;
-    auto hopper = graph::build_graph(decl, *loaded.module, *sema_, diags, target);
-    if (!hopper) return;
     std::vector<std::string> ops;
-    for (const graph::Node* n : hopper->live())
-        if (n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90 &&
-            std::find(ops.begin(), ops.end(), n->ops) == ops.end())
-            ops.push_back(n->ops);
+    for (const graph::Variant& v : graph::build_variants(decl, *loaded.module, *sema_, diags, target))
+        for (const graph::Node* n : v.graph->live())
+            if (n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90 &&
+                std::find(ops.begin(), ops.end(), n->ops) == ops.end())
+                ops.push_back(n->ops);
     if (!ops.empty())
         diags.warning(DiagId::graph_default_target, decl.name_range, decl.name,
                       fmt::format("{}", fmt::join(ops, ", ")));
@@ -70,17 +68,12 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
         if (d->kind != DeclKind::Graph || d->from_import) continue;
         auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
         if (!g) continue;
-        Rows16 r;
-        if (variants && target.arch >= 90) {  // TMA, the one schedule feature that needs 16-byte rows, is sm_90a's
-            graph::Target aligned = target;
-            aligned.rows16 = &r.sizes;
-            r.graph = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, aligned);
-            if (r.sizes.empty()) r.graph.reset();  // no schedule needed it: one variant
-        }
+        std::vector<graph::Variant> cases;
+        if (variants) cases = graph::build_variants(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
         if (variants && this->target.origin == TargetChoice::Origin::Default)
             warn_default_target(as<GraphDecl>(*d), target);
         graphs.push_back(std::move(g));
-        rows16.push_back(std::move(r));
+        this->variants.push_back(std::move(cases));
     }
     return !diags.has_errors();
 }

@@ -11,6 +11,7 @@
 #include "frontend/sema.h"
 #include "graph/graph.h"
 #include "graph/tuning.h"
+#include "graph/variants.h"
 
 namespace hds::driver {
 
@@ -36,14 +37,9 @@ class Session {
     LoadedModule loaded;
     // The graphs declared in the main file, built once the module checks.
     std::vector<std::unique_ptr<graph::Graph>> graphs;
-    // Per graph, a second build for symbolic row widths that are multiples of 16
-    // bytes (graph::Target::rows16), where that changes a schedule (else null),
-    // and the sizes it relies on with the multiple each must be.
-    struct Rows16 {
-        std::unique_ptr<graph::Graph> graph;
-        std::map<std::string, int> sizes;
-    };
-    std::vector<Rows16> rows16;
+    // Per graph, its builds for cases of symbolic sizes that change a schedule
+    // (graph/variants.h; empty: the one build runs for all sizes).
+    std::vector<std::vector<graph::Variant>> variants;
     // The target chosen (meaningful once check() ran without errors).
     TargetChoice target;
 

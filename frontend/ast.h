@@ -294,11 +294,18 @@ struct ComputeDef {
     ExprPtr value;
 };
 // `schedule simt = matmul_simt;` in an op.
+struct ScheduleArg {
+    std::string name;  // `<BM = 64>`: an integer parameter of the kernel, fixed
+    int64_t value = 0;
+    SourceRange range;
+};
 struct ScheduleRef {
     SourceRange range;
     std::string name, kernel;
     SourceRange kernel_range;
+    std::vector<ScheduleArg> args;
     std::vector<std::string> types;  // `for f16, bf16`: only for these element types (empty: any)
+    ExprPtr when;                    // `when M <= 16`: only for such sizes (null: any)
 };
 struct OpDecl : Decl {
     std::vector<TypeParam> type_params;

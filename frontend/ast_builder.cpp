@@ -2,8 +2,10 @@
 // literal decoding (suffixes, hex, range checks).
 #include "frontend/ast_builder.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 namespace hds {
@@ -129,8 +131,12 @@ class Builder {
                 d->computes.push_back(std::move(def));
             } else {
                 auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
-                ScheduleRef ref{range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}};
+                ScheduleRef ref{range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr};
+                if (s->scheduleArgs())
+                    for (auto* a : s->scheduleArgs()->scheduleArg())
+                        ref.args.push_back({a->ID()->getText(), int_value(a->INT()), range(a)});
                 for (size_t i = 2; i < s->ID().size(); ++i) ref.types.push_back(s->ID(i)->getText());
+                if (s->expr()) ref.when = expr(s->expr());
                 d->schedules.push_back(std::move(ref));
             }
         }
@@ -346,6 +352,14 @@ class Builder {
             }
         }
         return false;
+    }
+
+    // An INT token's value (decimal or hex; a type suffix is ignored), saturated.
+    static int64_t int_value(antlr4::tree::TerminalNode* t) {
+        std::string text = t->getText();
+        bool hex = text.size() > 1 && text[1] == 'x';
+        uint64_t v = std::strtoull(text.c_str(), nullptr, hex ? 16 : 10);
+        return static_cast<int64_t>(std::min<uint64_t>(v, INT64_MAX));
     }
 
     ExprPtr primary(HdsParser::PrimaryContext* ctx) {

@@ -78,8 +78,12 @@ class Printer {
                             expr(*c.value);
                         });
                     }
-                    for (const ScheduleRef& s : o.schedules)
-                        head("Schedule", s.range, fmt::format("'{}' = '{}'", s.name, s.kernel));
+                    for (const ScheduleRef& s : o.schedules) {
+                        std::string args;
+                        for (const ScheduleArg& a : s.args) args += fmt::format(" {}={}", a.name, a.value);
+                        head("Schedule", s.range, fmt::format("'{}' = '{}'{}", s.name, s.kernel, args));
+                        if (s.when) child([&] { expr(*s.when); });
+                    }
                 });
                 break;
             }

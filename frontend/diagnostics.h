@@ -59,6 +59,7 @@ class DiagnosticsEngine {
     explicit DiagnosticsEngine(const SourceManager& sources) : sources_(sources) {}
 
     void set_warning_options(WarningOptions w) { warnings_ = std::move(w); }
+    const SourceManager& sources() const { return sources_; }
 
     template <typename... Args>
     void error(DiagId id, SourceRange range, const Args&... args) {

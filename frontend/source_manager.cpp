@@ -1,6 +1,8 @@
 // source_manager.cpp — file registry and line lookup.
 #include "frontend/source_manager.h"
 
+#include <algorithm>
+
 namespace hds {
 
 uint32_t SourceManager::add_file(std::string path, std::string text) {
@@ -27,6 +29,13 @@ std::string_view SourceManager::line_text(uint32_t file, uint32_t line) const {
     size_t end = line < f.line_starts.size() ? f.line_starts[line] - 1 : f.text.size();
     if (end > begin && f.text[end - 1] == '\r') --end;
     return std::string_view(f.text).substr(begin, end - begin);
+}
+
+std::string SourceManager::range_text(SourceRange r) const {
+    std::string_view line = line_text(r.begin.file, r.begin.line);
+    size_t from = std::min<size_t>(r.begin.col - 1, line.size());
+    size_t to = r.end.line == r.begin.line ? std::min<size_t>(r.end.col - 1, line.size()) : line.size();
+    return std::string(line.substr(from, to > from ? to - from : 0));
 }
 
 std::string SourceManager::base_name(uint32_t file) const {

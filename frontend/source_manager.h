@@ -19,6 +19,8 @@ class SourceManager {
     const std::string& text(uint32_t file) const;
     // The text of one line without its newline; empty when out of range.
     std::string_view line_text(uint32_t file, uint32_t line) const;
+    // The source text of a range (its first line's part when it spans lines).
+    std::string range_text(SourceRange r) const;
     // The file's name without directories, for comments in emitted code.
     std::string base_name(uint32_t file) const;
     uint32_t file_count() const { return static_cast<uint32_t>(files_.size()); }

@@ -30,8 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                           [](const std::string& p) { return driver::read_file(p); });
         Sema sema(diags);
         sema.choose_target(0);  // as hdsc without --arch: declared or inferred (target declarations too)
-        std::vector<std::unique_ptr<graph::Graph>> graphs, rows16;
-        std::vector<std::map<std::string, int>> rows16_sizes;
+        std::vector<std::unique_ptr<graph::Graph>> graphs;
+        std::vector<std::vector<graph::Variant>> cases;
         if (loaded.module) sema.check(*loaded.module);
         graph::Target target{sema.target().arch, nullptr, nullptr};
         if (loaded.module && !diags.has_errors())
@@ -40,13 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags, target);
                 if (!g) continue;
                 graphs.push_back(std::move(g));
-                // The 16-byte-row variant of runtime dispatch (driver/session.cpp).
-                std::map<std::string, int> sizes;
-                graph::Target aligned = target;
-                aligned.rows16 = &sizes;
-                auto v = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags, aligned);
-                rows16.push_back(sizes.empty() ? nullptr : std::move(v));
-                rows16_sizes.push_back(sizes);
+                // The variants of runtime dispatch (driver/session.cpp).
+                cases.push_back(graph::build_variants(as<GraphDecl>(*d), *loaded.module, sema, diags, target));
             }
         std::ostringstream sink;
         diags.print(sink);  // exercises the caret printer on every input
@@ -60,10 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (size_t i = 0; i < graphs.size(); ++i) {
             graph::Program p = driver::compile_graph(*graphs[i], m, opts);
             codegen::emit_graph_cuda(p, copts);
-            if (!rows16[i]) continue;
-            rows16[i]->name += "_rows16";
-            graph::Program v = driver::compile_graph(*rows16[i], m, opts);
-            codegen::emit_graph_cuda_dispatch(p.name, {{&v, rows16_sizes[i]}, {&p, {}}}, copts);
+            if (cases[i].empty()) continue;
+            std::vector<graph::Program> programs = driver::compile_variants(p.name, cases[i], m, opts);
+            driver::emit_dispatch(p.name, programs, cases[i], p, copts);
         }
         ir::run_pipeline(m, opts);
         codegen::emit_cuda(m, copts);

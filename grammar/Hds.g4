@@ -37,12 +37,16 @@ param     : ID ':' typeRef ('=' expr)? ;
 
 // Operators: generic over element types (typeParams) and shapes (`*S` spreads);
 // `compute` defines a tensor elementwise (the last one is the result),
-// `schedule` names a generic kernel that implements the op.
+// `schedule` names a generic kernel that implements the op (for some element
+// types, for the sizes where `when` holds).
 opDecl    : 'op' ID typeParams? '(' paramList? ')' '->' typeRef '{' opItem* '}' ;
 opItem
     : 'compute' ID '[' exprList ']' '=' expr ';'            # computeItem
-    | 'schedule' ID '=' ID ('for' ID (',' ID)*)? ';'        # scheduleItem
+    | 'schedule' ID '=' ID scheduleArgs? ('for' ID (',' ID)*)? ('when' expr)? ';'  # scheduleItem
     ;
+// `<BM = 64, BN = 128>`: values of the schedule kernel's integer parameters.
+scheduleArgs : '<' scheduleArg (',' scheduleArg)* '>' ;
+scheduleArg  : ID '=' INT ;
 // Graphs: `let` and `return` statements over operator calls.
 graphDecl : 'graph' ID '(' paramList? ')' '->' typeRef block ;
 

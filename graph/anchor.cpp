@@ -98,12 +98,11 @@ class Retarget : public ir::IRMutator {
     const std::map<const ir::BufferNode*, ParamFit>& fits_;
 };
 
-// Whether every tensor the body copies with TMA has rows of a constant multiple
-// of 16 bytes in the graph (the copy engine's requirement). A symbolic width
-// cannot be promised, so such calls keep the next schedule, unless the graph is
-// built for the sizes that make it one (`rows16`: the size is recorded).
-bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buffer>& targets,
-                      std::map<std::string, int>* rows16) {
+// Whether every tensor the body copies with TMA has rows of a multiple of 16
+// bytes in the graph (the copy engine's requirement). A symbolic width cannot
+// be promised: the build decides (decisions.h), and without decisions such
+// calls keep the next schedule.
+bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buffer>& targets, Decisions* decisions) {
     struct Finder : ir::IRVisitor {
         std::vector<std::string> sources;
         void visit(const ir::Call* c) override {
@@ -112,21 +111,46 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
         }
     } f;
     f.visit_stmt(body);
-    std::map<std::string, int> needed;
+    std::map<std::string, std::pair<ir::Expr, int>> needed;  // symbolic width -> the multiple of elements
     for (const std::string& name : f.sources) {
         const ir::Buffer& t = targets.at(name);
         if (auto cols = ir::const_int(t->shape.back())) {
             if (*cols * byte_size(t->elem) % 16 != 0) return false;
             continue;
         }
-        auto* v = ir::as<ir::VarNode>(t->shape.back());
-        if (!rows16 || !v) return false;
-        int multiple = 16 / byte_size(t->elem);
-        needed[v->name] = std::max(needed[v->name], multiple);
+        auto& [width, multiple] = needed[ir::to_string(t->shape.back())];
+        width = t->shape.back();
+        multiple = std::max(multiple, 16 / byte_size(t->elem));
     }
-    if (rows16)
-        for (const auto& [name, multiple] : needed) (*rows16)[name] = std::max((*rows16)[name], multiple);
-    return true;
+    if (needed.empty()) return true;
+    if (!decisions) return false;
+    ir::Expr all;
+    for (const auto& entry : needed) {
+        const auto& [width, multiple] = entry.second;
+        ir::Expr c = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(multiple)), ir::i32(0));
+        all = all ? ir::Binary::make(ir::BinOp::And, all, c) : c;
+    }
+    return decisions->decide({all, "rows of 16-byte multiples: the copy engine's, TMA", "rows16"});
+}
+
+// The schedule's `when` for the call over the graph's sizes (true when it has
+// none); null after an error.
+ir::Expr when_condition(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched, const Bindings& b) {
+    if (!sched.when) return ir::BoolImm::make(true);
+    std::string unbound;
+    ir::Expr c = eval_condition(*sched.when, b, &unbound);
+    if (!c) o.diags().error(DiagId::schedule_when, sched.when->range, sched.name, unbound, call.op->name);
+    return c;
+}
+
+// Whether a symbolic `when` holds: the build's decision (none: false).
+bool decide_when(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched, const ir::Expr& c) {
+    if (!o.decisions()) return false;
+    const SourceManager& sm = o.diags().sources();
+    std::string why =
+        fmt::format("`when {}` of {}'s schedule '{}', {}:{}", sm.range_text(sched.when->range), call.op->name,
+                    sched.name, sm.base_name(sched.range.begin.file), sched.range.begin.line);
+    return o.decisions()->decide({c, why, sched.name});
 }
 
 // "matmul<f16> sm_90a [M, 520] [520, 264]": the op, its element type, the
@@ -142,14 +166,16 @@ std::string tune_key(const OpInstantiator& o, const OpCall& call, const std::str
 }
 
 // The schedule's tunable integer parameters with their defaults and candidates
-// (integer literals: the checker makes sure of it).
+// (integer literals: the checker makes sure of it), less those the schedule
+// fixes (`<BM = 64>`).
 TuneSchedule tune_schedule(const OpInstantiator& o, const ScheduleRef& sched) {
     TuneSchedule s{sched.name, {}};
     const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
     for (const TypeParam& tp : generic->type_params) {
         // Only `in {..}` parameters are tuned (conv2d's stride and pad are the call's).
         if (tp.value_type.empty() || tp.candidates.empty() || !tp.default_value ||
-            tp.default_value->kind != ExprKind::IntLit)
+            tp.default_value->kind != ExprKind::IntLit ||
+            std::any_of(sched.args.begin(), sched.args.end(), [&](const ScheduleArg& a) { return a.name == tp.name; }))
             continue;
         TuneParam p{tp.name, static_cast<int64_t>(as<IntLit>(*tp.default_value).value), {}};
         for (const auto& c : tp.candidates) p.candidates.push_back(static_cast<int64_t>(as<IntLit>(*c).value));
@@ -236,17 +262,31 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         const Expr* v = it != call.attrs.end() ? it->second : p.default_value.get();
         if (v) values[p.name] = v;
     }
-    std::vector<std::unique_ptr<IntLit>> literals;  // the tuned values, alive while cloning
+    std::vector<std::unique_ptr<IntLit>> literals;  // the fixed and tuned values, alive while cloning
+    auto literal = [&](int64_t v) {
+        literals.push_back(std::make_unique<IntLit>(sched.range));
+        literals.back()->value = static_cast<uint64_t>(v);
+        return literals.back().get();
+    };
+    for (const ScheduleArg& a : sched.args) {  // `<BM = 64>`: fixed, not tuned
+        auto tp = std::find_if(generic->type_params.begin(), generic->type_params.end(),
+                               [&](const TypeParam& t) { return t.name == a.name && !t.value_type.empty(); });
+        if (tp == generic->type_params.end()) {
+            o.diags().error(DiagId::schedule_arg, a.range, a.name, generic->name);
+            return nullptr;
+        }
+        values[a.name] = literal(a.value);
+    }
     for (const auto& entry : tuned) {  // not a structured binding: C++17 lambdas cannot capture those (clang)
         const std::string& name = entry.first;
+        if (std::any_of(sched.args.begin(), sched.args.end(), [&](const ScheduleArg& a) { return a.name == name; }))
+            continue;
         // Only parameters declared tunable (`in {..}`) take a tuned value: a cache
         // never overrides an op attribute such as a convolution's stride.
         auto tp = std::find_if(generic->type_params.begin(), generic->type_params.end(),
                                [&](const TypeParam& t) { return t.name == name && !t.candidates.empty(); });
         if (tp == generic->type_params.end()) continue;
-        literals.push_back(std::make_unique<IntLit>(sched.range));
-        literals.back()->value = static_cast<uint64_t>(entry.second);
-        values[name] = literals.back().get();
+        values[name] = literal(entry.second);
     }
     CloneMap map;
     bind_value_params(*generic, values, map);
@@ -258,9 +298,21 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
-    if (ir::required_arch(ik) > o.arch() || !tma_rows_aligned(ik.body, targets, o.rows16())) {
-        *skipped = true;  // the target lacks its built-ins (the emulator has no tensor cores)
-        return result;    // or the shapes do not suit them
+    // The target lacks its built-ins (the emulator has no tensor cores), or the
+    // sizes do not suit it: the next schedule runs.
+    if (ir::required_arch(ik) > o.arch()) {
+        *skipped = true;
+        return result;
+    }
+    // A `when` on symbolic sizes is decided after the rows (a schedule TMA
+    // cannot run adds no case).
+    ir::Expr when = when_condition(o, call, sched, b);
+    if (!when) return nullptr;
+    std::optional<bool> known = ir::const_bool(when);
+    if ((known && !*known) || !tma_rows_aligned(ik.body, targets, o.decisions()) ||
+        (!known && !decide_when(o, call, sched, when))) {
+        *skipped = true;
+        return result;
     }
 
     std::map<const ir::BufferNode*, ParamFit> fits;

@@ -46,7 +46,7 @@ class OpInstantiator {
     Graph& graph() { return g_; }
     int arch() const { return target_.arch; }  // 0 the CPU emulator, 80 sm_80, 90 sm_90a
     Tuning* tuning() const { return target_.tuning; }
-    std::map<std::string, int>* rows16() const { return target_.rows16; }
+    Decisions* decisions() const { return target_.decisions; }
     // Checks and lowers a kernel made for an instantiation; on errors adds
     // `note` at `call` and returns nullopt. Keeps the declaration alive.
     std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note);

@@ -62,6 +62,8 @@ ir::Expr eval_dim(const Expr& e, const Bindings& b, std::string* unbound) {
                     return ir::simplify(ir::mul(l, r));
                 case BinaryOp::Div:
                     return ir::simplify(ir::div(l, r));
+                case BinaryOp::Mod:
+                    return ir::simplify(ir::mod(l, r));
                 default:
                     break;
             }
@@ -70,7 +72,32 @@ ir::Expr eval_dim(const Expr& e, const Bindings& b, std::string* unbound) {
         default:
             break;
     }
-    *unbound = "(" + std::string("an expression other than + - * /") + ")";
+    *unbound = "(" + std::string("an expression other than + - * / %") + ")";
+    return nullptr;
+}
+
+ir::Expr eval_condition(const Expr& e, const Bindings& b, std::string* unbound) {
+    static const std::map<BinaryOp, ir::BinOp> ops = {{BinaryOp::Lt, ir::BinOp::Lt},   {BinaryOp::Le, ir::BinOp::Le},
+                                                      {BinaryOp::Gt, ir::BinOp::Gt},   {BinaryOp::Ge, ir::BinOp::Ge},
+                                                      {BinaryOp::Eq, ir::BinOp::Eq},   {BinaryOp::Ne, ir::BinOp::Ne},
+                                                      {BinaryOp::And, ir::BinOp::And}, {BinaryOp::Or, ir::BinOp::Or}};
+    if (e.kind == ExprKind::BoolLit) return ir::BoolImm::make(as<BoolLit>(e).value);
+    if (e.kind == ExprKind::Unary && as<UnaryExpr>(e).op == UnaryOp::Not) {
+        ir::Expr a = eval_condition(*as<UnaryExpr>(e).operand, b, unbound);
+        return a ? ir::simplify(ir::Unary::make(ir::UnOp::Not, a)) : nullptr;
+    }
+    if (e.kind == ExprKind::Binary) {
+        auto& bin = as<BinaryExpr>(e);
+        auto op = ops.find(bin.op);
+        if (op != ops.end()) {
+            bool logic = bin.op == BinaryOp::And || bin.op == BinaryOp::Or;
+            auto side = [&](const Expr& x) { return logic ? eval_condition(x, b, unbound) : eval_dim(x, b, unbound); };
+            ir::Expr l = side(*bin.lhs);
+            ir::Expr r = l ? side(*bin.rhs) : nullptr;
+            return r ? ir::simplify(ir::Binary::make(op->second, l, r)) : nullptr;
+        }
+    }
+    *unbound = "(" + std::string("an expression other than a comparison of sizes, && || !") + ")";
     return nullptr;
 }
 

@@ -29,8 +29,11 @@ struct Bindings {
 };
 
 // Evaluates a dimension written in an op (a literal, a bound size, + - * / of
-// those) or returns null when it uses something unbound (`*unbound` set to it).
+// those, %) or returns null when it uses something unbound (`*unbound` set to it).
 ir::Expr eval_dim(const Expr& e, const Bindings& b, std::string* unbound);
+// The same for a condition (`M <= 16 && N % 8 == 0`): comparisons of such
+// dimensions, && || ! and true/false; a bool IR expression.
+ir::Expr eval_condition(const Expr& e, const Bindings& b, std::string* unbound);
 
 // Binds declared dims (`[*S, N]`) to `actual`. Returns "" or why they do not match.
 std::string bind_dims(const std::vector<ExprPtr>& declared, const Shape& actual, Bindings& b);

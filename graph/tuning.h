@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/decisions.h"
+
 namespace hds::graph {
 
 struct TuneParam {
@@ -46,16 +48,13 @@ struct Tuning {
 };
 
 // What graphs are built for: the arch (0 the CPU emulator, 80 sm_80, 90
-// sm_90a; schedules whose built-ins it lacks are skipped) and the tuning.
-// `rows16`: when set, a symbolic row width (a tensor's last dimension) counts
-// as a multiple of 16 bytes where a schedule needs one (TMA), and each size so
-// relied on is recorded with the multiple of elements it must be (N -> 8 for
-// f16): the graph built so is one variant, run when the sizes are such
-// (docs/graphs.md, "Runtime dispatch").
+// sm_90a; schedules whose built-ins it lacks are skipped), the tuning, and the
+// values of conditions on symbolic sizes (decisions.h; null: all false, the
+// build for any sizes).
 struct Target {
     int arch = 80;
     Tuning* tuning = nullptr;
-    std::map<std::string, int>* rows16 = nullptr;
+    Decisions* decisions = nullptr;
 };
 
 // "sm_80", "sm_90a", or "emulator".

@@ -133,13 +133,15 @@ class HostEmitter {
             variants.size()));
         for (const GraphVariant& v : variants) {
             std::vector<std::string> parts;
-            for (const auto& [size, multiple] : v.multiples)
-                parts.push_back(fmt::format("{} % {} == 0", cuda_ident(size), multiple));
+            for (const graph::Condition& c : v.when) parts.push_back(host_.print(c.expr));
             conds.push_back(fmt::format("{}", fmt::join(parts, " && ")));
             names.push_back(v.program->name);
-            w.line(fmt::format(
-                "//   {}: {}", v.program->name,
-                parts.empty() ? "any sizes" : conds.back() + " (rows of 16-byte multiples: the copy engine's, TMA)"));
+            if (v.when.empty()) w.line(fmt::format("//   {}: any sizes", v.program->name));
+            for (size_t c = 0; c < v.when.size(); ++c)
+                w.line(
+                    fmt::format("//   {}{} ({})",
+                                c == 0 ? v.program->name + ": " : std::string(v.program->name.size(), ' ') + "  and ",
+                                parts[c], v.when[c].why));
             for (size_t k = 0; k < v.program->module.kernels.size(); ++k)
                 w.line(fmt::format("//     {} <- {}", v.program->module.kernels[k].name, v.program->origins[k]));
         }
@@ -319,6 +321,7 @@ class HostEmitter {
     std::string api_;
     bool internal_;
     LauncherExprPrinter launch_;
+    CudaExprPrinter host_;  // dispatch conditions, in the int of the sizes
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "graph/decisions.h"
 #include "graph/program.h"
 
 namespace hds::codegen {
@@ -15,13 +16,14 @@ namespace hds::codegen {
 // `p.module` went through the IR pipeline.
 CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts);
 
-// One graph compiled for several cases of its sizes: `program` runs when each
-// size of `multiples` is a multiple of its value (none: always). The host API
-// `api`_run / _workspace_size / _capture / _replay picks the first variant whose
-// case holds, in a commented if chain; the variants' own host functions are static.
+// One graph compiled for several cases of its sizes (graph/variants.h):
+// `program` runs when every condition of `when` holds (none: always). The host
+// API `api`_run / _workspace_size / _capture / _replay picks the first variant
+// whose case holds, in a commented if chain; the variants' own host functions
+// are static.
 struct GraphVariant {
     const graph::Program* program;
-    std::map<std::string, int> multiples;
+    std::vector<graph::Condition> when;
 };
 CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<GraphVariant>& variants,
                                     const CudaOptions& opts);

@@ -1,0 +1,43 @@
+// decisions.h — what a graph build assumes about symbolic sizes. A schedule
+// may hold only for some sizes: `when M <= 16` in the op, or TMA's rows of
+// 16-byte multiples. Where a size is symbolic, only the call can tell; the
+// graph is then built once per case (graph/variants.h) and the host code
+// picks the variant per call (docs/graphs.md, "Runtime dispatch").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace hds::graph {
+
+// A condition over the graph's sizes (a bool IR expression).
+struct Condition {
+    ir::Expr expr;
+    std::string why;  // "rows of 16-byte multiples (TMA)", "`when M <= 16` of matmul's schedule 'skinny'"
+    std::string tag;  // a word for the variant's name: "rows16", "skinny"
+};
+
+// The decisions of one build. Each condition met gets a value: the one it got
+// before in this build (the same text), else the next of `forced`, else true.
+// Without a Decisions object (Target::decisions null) every symbolic
+// condition counts as false: the build that runs for any sizes.
+class Decisions {
+  public:
+    explicit Decisions(std::vector<bool> forced = {}) : forced_(std::move(forced)) {}
+
+    bool decide(const Condition& c);
+    // The conditions this build took as true: its case.
+    std::vector<Condition> taken() const;
+    // The forced values of the next build in a depth-first walk over the
+    // decisions (true before false), or nullopt after the last (all false).
+    std::optional<std::vector<bool>> next() const;
+
+  private:
+    std::vector<bool> forced_;
+    std::vector<std::pair<Condition, bool>> made_;
+};
+
+}  // namespace hds::graph

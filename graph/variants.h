@@ -1,0 +1,38 @@
+// variants.h — one graph built once per case of the conditions its schedules
+// rely on (decisions.h): `when M <= 16` in an op, TMA's 16-byte rows. The
+// builds walk the decisions depth first, true before false, so the variants
+// come in the order an if chain must test them: a variant's case is the
+// conditions it took as true, and the build for any sizes (every condition
+// false) comes last.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/sema.h"
+#include "graph/decisions.h"
+#include "graph/graph.h"
+#include "graph/tuning.h"
+
+namespace hds::graph {
+
+struct Variant {
+    std::unique_ptr<Graph> graph;
+    std::vector<Condition> when;  // all must hold
+};
+
+// At most this many variants before the one for any sizes; further cases run that one.
+constexpr int kMaxVariants = 6;
+
+// The variants of `decl` for `target` (its `decisions` is ignored), without
+// the one for any sizes (`target` with no decisions builds that): empty when
+// no schedule depends on a symbolic size, or after errors.
+std::vector<Variant> build_variants(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
+                                    Target target);
+
+// "rows16", "skinny_rows16": a word for the variant's name from its conditions.
+std::string variant_tag(const std::vector<Condition>& when);
+
+}  // namespace hds::graph
