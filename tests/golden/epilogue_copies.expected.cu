@@ -10,8 +10,396 @@
 
 #include <algorithm>
 
-// kernel epilogue_copies_k0_matmul_add_relu (epilogue_copies.hds:11)
-__global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
+// kernel epilogue_copies_skinny_k0_matmul_add_relu (epilogue_copies.hds:11)
+__global__ void __launch_bounds__(256) epilogue_copies_skinny_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        const float* __restrict__ r, float* __restrict__ out, int M) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:24
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:25
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:26
+    alignas(16) __half fa[8];  // matmul_skinny.hds:27
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:28
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:29
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:32
+    const int tiles = 1;  // matmul_skinny.hds:34
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:36
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:37
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:38
+        }
+    }
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:43
+        const int st = kt;  // matmul_skinny.hds:44
+        const int k0 = kt * 256;  // matmul_skinny.hds:45
+        if (kt < tiles) {  // matmul_skinny.hds:46
+#pragma unroll
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:48
+                const int r_2 = (int)threadIdx.x / 16;
+                const int q = q_r * 16 + (int)threadIdx.x % 16;
+                const bool ok = m0 + r_2 < M && k0 + q * 8 < 64;  // matmul_skinny.hds:49
+                hds::cp_async_16(&sa[st][r_2][q * 8], &x[min(m0 + r_2, M - 1) * 64 + min(k0 + q * 8, 56)], ok ? 16 : 0);  // matmul_skinny.hds:50
+            }
+#pragma unroll
+            for (int r_3_r = 0; r_3_r < 4; ++r_3_r) {  // matmul_skinny.hds:52
+                const int r_3 = r_3_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = k0 + r_3 < 64 && n0 + q * 8 < 128;  // matmul_skinny.hds:53
+                hds::cp_async_16(&sb[st][r_3][q * 8], &w[min(k0 + r_3, 63) * 128 + min(n0 + q * 8, 120)], ok ? 16 : 0);  // matmul_skinny.hds:54
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny.hds:65
+        if (kt >= 3) {  // matmul_skinny.hds:66
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:67
+            __syncthreads();  // matmul_skinny.hds:68
+            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:69
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:70
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:71
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:72
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:73
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:74
+                }
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:76
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:77
+                }
+            }
+            __syncthreads();  // matmul_skinny.hds:80
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny.hds:86
+    const int t4 = lane % 4;  // matmul_skinny.hds:87
+    if (warp >= 4) {  // matmul_skinny.hds:88
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:89
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:90
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:91
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:95
+    if (warp < 4) {  // matmul_skinny.hds:96
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:97
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:98
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:99
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:103
+#pragma unroll
+    for (int r_6_r = 0; r_6_r < 2; ++r_6_r) {  // matmul_skinny.hds:104
+        const int r_6 = r_6_r * 8 + (int)threadIdx.x / 32;
+        const int n = (int)threadIdx.x % 32;
+        const float sum = part[0][r_6][n] + part[1][r_6][n] + part[2][r_6][n] + part[3][r_6][n];  // matmul_skinny.hds:105
+        if (m0 + r_6 < M && n0 + n < 128) {  // matmul_skinny.hds:106
+            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:107
+            const __half add_2 = matmul_2 + b[n0 + n];  // epilogue_copies.hds:11
+            const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+            const float to_f32_2 = hds::cast<float>(relu_2);
+            out[(m0 + r_6) * 128 + (n0 + n)] = to_f32_2 + r[(m0 + r_6) * 128 + (n0 + n)];
+        }
+    }
+}
+
+// kernel epilogue_copies_wgmma64x128_k0_matmul_add_relu (epilogue_copies.hds:11)
+__global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        const float* __restrict__ r, float* __restrict__ out, int M,
+        const __grid_constant__ CUtensorMap tmap_x_64x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = 1;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:50
+    const int tiles = mtiles;  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:57
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
+    }
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
+                    }
+                    it += 1;  // matmul_wgmma.hds:92
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[64];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:104
+#pragma unroll
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
+            }
+            alignas(16) __half pf_b[2][8];  // epilogue_copies.hds:11
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+                if (m0 + 64 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0) {
+                    hds::copy<16>(&pf_b[q_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                }
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
+                    }
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
+                }
+                it += 1;  // matmul_wgmma.hds:131
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 64 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                }
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
+                        hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
+                        alignas(16) __half v_add[8];  // epilogue_copies.hds:11
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) {
+                            v_add[e] = v_matmul[e] + pf_b[q][e];
+                        }
+                        alignas(16) __half v_relu[8];
+#pragma unroll
+                        for (int e_2 = 0; e_2 < 8; ++e_2) {
+                            v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                        }
+#pragma unroll
+                        for (int e_3 = 0; e_3 < 8; ++e_3) {
+                            const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
+                            out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:168
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < 128) {  // matmul_wgmma.hds:172
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
+                                const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
+                                const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                                const float to_f32_2 = hds::cast<float>(relu_2);
+                                out[m * 128 + n] = to_f32_2 + r[m * 128 + n];
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:178
+            }
+        }
+    }
+}
+
+// kernel epilogue_copies_wgmma128_k0_matmul_add_relu (epilogue_copies.hds:11)
+__global__ void __launch_bounds__(384, 1) epilogue_copies_wgmma128_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        const float* __restrict__ r, float* __restrict__ out, int M,
+        const __grid_constant__ CUtensorMap tmap_x_128x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = 1;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:50
+    const int tiles = mtiles;  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:57
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
+    }
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
+                    }
+                    it += 1;  // matmul_wgmma.hds:92
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[64];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 128;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:104
+#pragma unroll
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
+            }
+            alignas(16) __half pf_b[2][8];  // epilogue_copies.hds:11
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+                if (m0 + 128 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0) {
+                    hds::copy<16>(&pf_b[q_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                }
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
+                    }
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
+                }
+                it += 1;  // matmul_wgmma.hds:131
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
+            const int lane = t % 32;  // matmul_wgmma.hds:155
+            const bool whole = m0 + 128 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                }
+                __syncwarp();  // matmul_wgmma.hds:161
+                if (whole) {  // matmul_wgmma.hds:162
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
+                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
+                        hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
+                        alignas(16) __half v_add[8];  // epilogue_copies.hds:11
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) {
+                            v_add[e] = v_matmul[e] + pf_b[q][e];
+                        }
+                        alignas(16) __half v_relu[8];
+#pragma unroll
+                        for (int e_2 = 0; e_2 < 8; ++e_2) {
+                            v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                        }
+#pragma unroll
+                        for (int e_3 = 0; e_3 < 8; ++e_3) {
+                            const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
+                            out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:168
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:170
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
+                            if (m < M && n < 128) {  // matmul_wgmma.hds:172
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
+                                const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
+                                const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                                const float to_f32_2 = hds::cast<float>(relu_2);
+                                out[m * 128 + n] = to_f32_2 + r[m * 128 + n];
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:178
+            }
+        }
+    }
+}
+
+// kernel epilogue_copies_any_k0_matmul_add_relu (epilogue_copies.hds:11)
+__global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
         const float* __restrict__ r, float* __restrict__ out, int M,
         const __grid_constant__ CUtensorMap tmap_x_128x64,
@@ -157,21 +545,145 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_k0_matmul_add_relu(
 
 extern "C" {
 
-// Workspace slots of `epilogue_copies`: temporaries whose lifetimes do not overlap share one.
-static void epilogue_copies_slots(int M, size_t* slot) {
+// Workspace slots of `epilogue_copies_skinny`: temporaries whose lifetimes do not overlap share one.
+static void epilogue_copies_skinny_slots(int M, size_t* slot) {
     (void)slot;
 }
 
-size_t epilogue_copies_workspace_size(int M) {
+static size_t epilogue_copies_skinny_workspace_size(int M) {
     size_t slot[1] = {0};
-    epilogue_copies_slots(M, slot);
+    epilogue_copies_skinny_slots(M, slot);
     size_t total = 0;
     for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
-cudaError_t epilogue_copies_run(const __half* x, const __half* w, const __half* b, const float* r,
-                                float* out, int M, void* workspace, cudaStream_t stream) {
+static cudaError_t epilogue_copies_skinny_run(const __half* x, const __half* w, const __half* b,
+                                              const float* r, float* out, int M, void* workspace,
+                                              cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || x == nullptr || w == nullptr || b == nullptr || r == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * 64 > 2147483647LL || (long long)M * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(epilogue_copies_skinny_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    if (err != cudaSuccess) return err;
+    epilogue_copies_skinny_k0_matmul_add_relu<<<dim3((unsigned)(4), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            x, w, b, r, out, M);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `epilogue_copies_wgmma64x128`: temporaries whose lifetimes do not overlap share one.
+static void epilogue_copies_wgmma64x128_slots(int M, size_t* slot) {
+    (void)slot;
+}
+
+static size_t epilogue_copies_wgmma64x128_workspace_size(int M) {
+    size_t slot[1] = {0};
+    epilogue_copies_wgmma64x128_slots(M, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t epilogue_copies_wgmma64x128_run(const __half* x, const __half* w,
+                                                   const __half* b, const float* r, float* out,
+                                                   int M, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || x == nullptr || w == nullptr || b == nullptr || r == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * 64 > 2147483647LL || (long long)M * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_64x64;  // x in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_64x64, x, (long long)M, 64, 64, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 64, 128, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 63) / 64))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(epilogue_copies_wgmma64x128_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        if (err != cudaSuccess) return err;
+        epilogue_copies_wgmma64x128_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+                x, w, b, r, out, M, tmap_x_64x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `epilogue_copies_wgmma128`: temporaries whose lifetimes do not overlap share one.
+static void epilogue_copies_wgmma128_slots(int M, size_t* slot) {
+    (void)slot;
+}
+
+static size_t epilogue_copies_wgmma128_workspace_size(int M) {
+    size_t slot[1] = {0};
+    epilogue_copies_wgmma128_slots(M, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t epilogue_copies_wgmma128_run(const __half* x, const __half* w, const __half* b,
+                                                const float* r, float* out, int M, void* workspace,
+                                                cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || x == nullptr || w == nullptr || b == nullptr || r == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * 64 > 2147483647LL || (long long)M * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_128x64;  // x in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_128x64, x, (long long)M, 64, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 64, 128, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 127) / 128))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(epilogue_copies_wgmma128_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        if (err != cudaSuccess) return err;
+        epilogue_copies_wgmma128_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+                x, w, b, r, out, M, tmap_x_128x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `epilogue_copies_any`: temporaries whose lifetimes do not overlap share one.
+static void epilogue_copies_any_slots(int M, size_t* slot) {
+    (void)slot;
+}
+
+static size_t epilogue_copies_any_workspace_size(int M) {
+    size_t slot[1] = {0};
+    epilogue_copies_any_slots(M, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, const __half* b,
+                                           const float* r, float* out, int M, void* workspace,
+                                           cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (M <= 0 || x == nullptr || w == nullptr || b == nullptr || r == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
@@ -191,13 +703,43 @@ cudaError_t epilogue_copies_run(const __half* x, const __half* w, const __half* 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 64, 128, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(epilogue_copies_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        err = cudaFuncSetAttribute(epilogue_copies_any_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
         if (err != cudaSuccess) return err;
-        epilogue_copies_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        epilogue_copies_any_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
                 x, w, b, r, out, M, tmap_x_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     return cudaSuccess;
+}
+
+// Graph `epilogue_copies` runs one of 4 variants, the first whose case holds for the sizes of the call:
+//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:45)
+//     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+//   epilogue_copies_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:47)
+//     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+//   epilogue_copies_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:48)
+//     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+//   epilogue_copies_any: any sizes
+//     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+size_t epilogue_copies_workspace_size(int M) {
+    if (M <= 16)
+        return epilogue_copies_skinny_workspace_size(M);
+    if (M <= 256)
+        return epilogue_copies_wgmma64x128_workspace_size(M);
+    if (M <= 512)
+        return epilogue_copies_wgmma128_workspace_size(M);
+    return epilogue_copies_any_workspace_size(M);
+}
+
+cudaError_t epilogue_copies_run(const __half* x, const __half* w, const __half* b, const float* r,
+                                float* out, int M, void* workspace, cudaStream_t stream) {
+    if (M <= 16)
+        return epilogue_copies_skinny_run(x, w, b, r, out, M, workspace, stream);
+    if (M <= 256)
+        return epilogue_copies_wgmma64x128_run(x, w, b, r, out, M, workspace, stream);
+    if (M <= 512)
+        return epilogue_copies_wgmma128_run(x, w, b, r, out, M, workspace, stream);
+    return epilogue_copies_any_run(x, w, b, r, out, M, workspace, stream);
 }
 
 cudaError_t epilogue_copies_capture(const __half* x, const __half* w, const __half* b,

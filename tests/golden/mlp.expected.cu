@@ -7,8 +7,203 @@
 
 #include <algorithm>
 
-// kernel mlp_k0_matmul_add_gelu (mlp.hds:11)
-__global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __restrict__ x,
+// kernel mlp_skinny_k0_matmul_add_gelu (mlp.hds:11)
+__global__ void __launch_bounds__(256) mlp_skinny_k0_matmul_add_gelu(const __half* __restrict__ x,
+        const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
+        int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:24
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:25
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:26
+    alignas(16) __half fa[8];  // matmul_skinny.hds:27
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:28
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:29
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:32
+    const int tiles = 3;  // matmul_skinny.hds:34
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:36
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:37
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:38
+        }
+    }
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:43
+        const int st = kt % 4;  // matmul_skinny.hds:44
+        const int k0 = kt * 256;  // matmul_skinny.hds:45
+        if (kt < tiles) {  // matmul_skinny.hds:46
+#pragma unroll
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:48
+                const int r = (int)threadIdx.x / 16;
+                const int q = q_r * 16 + (int)threadIdx.x % 16;
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_skinny.hds:49
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:50
+            }
+#pragma unroll
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:52
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_skinny.hds:53
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:54
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny.hds:65
+        if (kt >= 3) {  // matmul_skinny.hds:66
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:67
+            __syncthreads();  // matmul_skinny.hds:68
+            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:69
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:70
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:71
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:72
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:73
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:74
+                }
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:76
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:77
+                }
+            }
+            __syncthreads();  // matmul_skinny.hds:80
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny.hds:86
+    const int t4 = lane % 4;  // matmul_skinny.hds:87
+    if (warp >= 4) {  // matmul_skinny.hds:88
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:89
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:90
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:91
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:95
+    if (warp < 4) {  // matmul_skinny.hds:96
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:97
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:98
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:99
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:103
+#pragma unroll
+    for (int r_r_3 = 0; r_r_3 < 2; ++r_r_3) {  // matmul_skinny.hds:104
+        const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
+        const int n = (int)threadIdx.x % 32;
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:105
+        if (m0 + r < B && n0 + n < 3072) {  // matmul_skinny.hds:106
+            const __half matmul_3 = hds::cast<__half>(sum);  // matmul_skinny.hds:107
+            const __half add_2 = matmul_3 + b1[n0 + n];  // mlp.hds:11
+            h[(m0 + r) * 3072 + (n0 + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+        }
+    }
+}
+
+// kernel mlp_skinny_k1_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __restrict__ h,
+        const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
+        int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:23
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:24
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:25
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:26
+    alignas(16) __half fa[8];  // matmul_skinny.hds:27
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:28
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:29
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:30
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:31
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:32
+    const int tiles = 12;  // matmul_skinny.hds:34
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:36
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:37
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:38
+        }
+    }
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:43
+        const int st = kt % 4;  // matmul_skinny.hds:44
+        const int k0 = kt * 256;  // matmul_skinny.hds:45
+        if (kt < tiles) {  // matmul_skinny.hds:46
+#pragma unroll
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:48
+                const int r = (int)threadIdx.x / 16;
+                const int q = q_r * 16 + (int)threadIdx.x % 16;
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_skinny.hds:49
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:50
+            }
+#pragma unroll
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:52
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_skinny.hds:53
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:54
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny.hds:65
+        if (kt >= 3) {  // matmul_skinny.hds:66
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:67
+            __syncthreads();  // matmul_skinny.hds:68
+            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:69
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:70
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:71
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:72
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:73
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:74
+                }
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:76
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:77
+                }
+            }
+            __syncthreads();  // matmul_skinny.hds:80
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny.hds:86
+    const int t4 = lane % 4;  // matmul_skinny.hds:87
+    if (warp >= 4) {  // matmul_skinny.hds:88
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:89
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:90
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:91
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:95
+    if (warp < 4) {  // matmul_skinny.hds:96
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:97
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:98
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:99
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:103
+#pragma unroll
+    for (int r_r_3 = 0; r_r_3 < 2; ++r_r_3) {  // matmul_skinny.hds:104
+        const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
+        const int n = (int)threadIdx.x % 32;
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:105
+        if (m0 + r < B && n0 + n < 768) {  // matmul_skinny.hds:106
+            const __half matmul_2_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:107
+            out[(m0 + r) * 768 + (n0 + n)] = matmul_2_2 + b2[n0 + n];  // mlp.hds:12
+        }
+    }
+}
+
+// kernel mlp_any_k0_matmul_add_gelu (mlp.hds:11)
+__global__ void __launch_bounds__(256) mlp_any_k0_matmul_add_gelu(const __half* __restrict__ x,
         const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
         int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -114,11 +309,10 @@ __global__ void __launch_bounds__(256) mlp_k0_matmul_add_gelu(const __half* __re
     }
 }
 
-// kernel mlp_k1_matmul_add (mlp.hds:12)
-__global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restrict__ h,
-                                                         const __half* __restrict__ w2,
-                                                         const __half* __restrict__ b2,
-                                                         __half* __restrict__ out, int B) {
+// kernel mlp_any_k1_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_any_k1_matmul_add(const __half* __restrict__ h,
+        const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
+        int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
@@ -223,21 +417,22 @@ __global__ void __launch_bounds__(256) mlp_k1_matmul_add(const __half* __restric
 
 extern "C" {
 
-// Workspace slots of `mlp`: temporaries whose lifetimes do not overlap share one.
-static void mlp_slots(int B, size_t* slot) {
+// Workspace slots of `mlp_skinny`: temporaries whose lifetimes do not overlap share one.
+static void mlp_skinny_slots(int B, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
 }
 
-size_t mlp_workspace_size(int B) {
+static size_t mlp_skinny_workspace_size(int B) {
     size_t slot[1] = {0};
-    mlp_slots(B, slot);
+    mlp_skinny_slots(B, slot);
     size_t total = 0;
     for (int i = 0; i < 1; ++i) total += slot[i];
     return total;
 }
 
-cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const __half* w2,
-                    const __half* b2, __half* out, int B, void* workspace, cudaStream_t stream) {
+static cudaError_t mlp_skinny_run(const __half* x, const __half* w1, const __half* b1,
+                                  const __half* w2, const __half* b2, __half* out, int B,
+                                  void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
         out == nullptr)
@@ -246,7 +441,56 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
     if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[1];
-    mlp_slots(B, slot);
+    mlp_skinny_slots(B, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    __half* h = reinterpret_cast<__half*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul+add+gelu (mlp.hds:11)
+    if ((((long long)B + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_skinny_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    if (err != cudaSuccess) return err;
+    mlp_skinny_k0_matmul_add_gelu<<<dim3((unsigned)(96), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            x, w1, b1, h, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (mlp.hds:12)
+    if ((((long long)B + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_skinny_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    if (err != cudaSuccess) return err;
+    mlp_skinny_k1_matmul_add<<<dim3((unsigned)(24), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            h, w2, b2, out, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `mlp_any`: temporaries whose lifetimes do not overlap share one.
+static void mlp_any_slots(int B, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
+}
+
+static size_t mlp_any_workspace_size(int B) {
+    size_t slot[1] = {0};
+    mlp_any_slots(B, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* b1,
+                               const __half* w2, const __half* b2, __half* out, int B,
+                               void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
+        out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    mlp_any_slots(B, slot);
     if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[1] = {0};
@@ -255,20 +499,40 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
     // matmul+add+gelu (mlp.hds:11)
     if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     // 97792 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
+    err = cudaFuncSetAttribute(mlp_any_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (err != cudaSuccess) return err;
-    mlp_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
+    mlp_any_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             x, w1, b1, h, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (mlp.hds:12)
     if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     // 97792 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
+    err = cudaFuncSetAttribute(mlp_any_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (err != cudaSuccess) return err;
-    mlp_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
+    mlp_any_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             h, w2, b2, out, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
+}
+
+// Graph `mlp` runs one of 2 variants, the first whose case holds for the sizes of the call:
+//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:45)
+//     mlp_skinny_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_skinny_k1_matmul_add <- matmul+add (mlp.hds:12)
+//   mlp_any: any sizes
+//     mlp_any_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_any_k1_matmul_add <- matmul+add (mlp.hds:12)
+size_t mlp_workspace_size(int B) {
+    if (B <= 16)
+        return mlp_skinny_workspace_size(B);
+    return mlp_any_workspace_size(B);
+}
+
+cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const __half* w2,
+                    const __half* b2, __half* out, int B, void* workspace, cudaStream_t stream) {
+    if (B <= 16)
+        return mlp_skinny_run(x, w1, b1, w2, b2, out, B, workspace, stream);
+    return mlp_any_run(x, w1, b1, w2, b2, out, B, workspace, stream);
 }
 
 cudaError_t mlp_capture(const __half* x, const __half* w1, const __half* b1, const __half* w2,

@@ -205,17 +205,38 @@ def test_matmul_epilogue_widened_sm90():
 
 @gpu
 @pytest.mark.parametrize("m,k,n", [
-    (1001, 520, 264),  # K, N multiples of 8: the TMA + wgmma variant
-    (77, 4104, 136),   # the same, K past 64-wide slices and N past 256-wide tiles
-    (1, 520, 264),     # one row
-    (77, 517, 264),    # K odd: the mma.sync variant
+    (1001, 520, 264),  # K, N multiples of 8: TMA + wgmma, 128 x 256 tiles
+    (513, 520, 264),   # M just past 512: the same
+    (512, 4104, 136),  # M <= 512: 128 x 128 tiles, K past 64-wide slices, N past 128-wide tiles
+    (257, 520, 264),   # M just past 256: 128 x 128 tiles
+    (256, 520, 264),   # M <= 256: 64 x 128 tiles
+    (17, 520, 264),    # M just past 16: 64 x 128 tiles
+    (16, 4104, 136),   # M <= 16: matmul_skinny, cp.async staging, K past 256-wide slices
+    (1, 520, 264),     # one row: matmul_skinny
+    (16, 517, 264),    # M <= 16, K odd: matmul_skinny, scalar staging
+    (17, 517, 264),    # M > 16, K odd: the mma.sync variant
     (77, 520, 261),    # N odd: the mma.sync variant
     (3, 7, 9),
 ])
-def test_matmul_symbolic_sizes_both_variants_sm90(m, k, n):
-    """Every size symbolic: the emitted dispatch picks a variant per call (K % 8, N % 8)."""
+def test_matmul_symbolic_sizes_every_variant_sm90(m, k, n):
+    """Every size symbolic: the emitted dispatch picks a variant per call (M, K % 8, N % 8)."""
     x, w, bias = rnd(m, k, dtype=torch.float16), rnd(k, n, dtype=torch.float16), rnd(n, dtype=torch.float16)
     ref = F.gelu(x.double() @ w.double() + bias.double())
     out = run("op_matmul_symbolic_sm90", {"x": x, "w": w, "bias": bias}, {"M": m, "K": k, "N": n}, (m, n),
               torch.float16)
     check(out, ref, 2e-3)
+
+
+@gpu
+@pytest.mark.parametrize("m,k,n", [
+    (16, 520, 264),  # M <= 16: matmul_skinny
+    (17, 520, 264),  # M > 16: mma.sync, 128 x 128 tiles
+    (5, 4095, 77),   # matmul_skinny, scalar staging, K past 256-wide slices
+    (1, 8, 8),
+])
+def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
+    """The sm_80 target: matmul_skinny for M <= 16, mma.sync otherwise; bf16, with a residual epilogue."""
+    x, w, r = rnd(m, k, dtype=torch.bfloat16), rnd(k, n, dtype=torch.bfloat16), rnd(m, n, dtype=torch.bfloat16)
+    ref = x.double() @ w.double() + r.double()
+    out = run("op_matmul_symbolic_sm80", {"x": x, "w": w, "r": r}, {"M": m, "K": k, "N": n}, (m, n), torch.bfloat16)
+    check(out, ref, 1e-2)
