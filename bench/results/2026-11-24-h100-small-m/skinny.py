@@ -2,7 +2,7 @@
 import sys
 from pathlib import Path
 import torch
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tests" / "gpu")); sys.path.insert(0, str(ROOT / "bench"))
 import harness
 from bench_core import graphs_ms
