@@ -1,0 +1,51 @@
+// Unit tests of graph/decisions.h: the depth-first walk over conditions on
+// symbolic sizes that gives a graph's variants (graph/variants.h).
+#include <catch2/catch.hpp>
+
+#include "graph/decisions.h"
+#include "ir/ir.h"
+
+using namespace hds;
+using graph::Condition;
+using graph::Decisions;
+
+namespace {
+
+Condition le(const char* size, int64_t v) {
+    ir::Expr s = ir::make_var(ScalarType::I32, size);
+    return {ir::Binary::make(ir::BinOp::Le, s, ir::i32(v)), "test", size};
+}
+
+// One build of a "graph" with a schedule `when M <= 16`, then one with TMA rows
+// (`N <= 8` stands for it) that is decided only when the first is false.
+std::vector<std::string> build(Decisions& d) {
+    if (d.decide(le("M", 16))) return {"skinny"};
+    d.decide(le("M", 16));  // met again in the same build: the same value, no new decision
+    return {d.decide(le("N", 8)) ? "wgmma" : "mma"};
+}
+
+}  // namespace
+
+TEST_CASE("decisions walk the cases depth first, true before false", "[graph]") {
+    std::vector<std::string> order;
+    std::vector<size_t> cases;
+    std::optional<std::vector<bool>> forced = std::vector<bool>{};
+    while (forced) {
+        Decisions d(*forced);
+        order.push_back(build(d)[0]);
+        cases.push_back(d.taken().size());
+        forced = d.next();
+    }
+    CHECK(order == std::vector<std::string>{"skinny", "wgmma", "mma"});
+    CHECK(cases == std::vector<size_t>{1, 1, 0});  // the last build (any sizes) took nothing
+}
+
+TEST_CASE("a condition met again keeps its value", "[graph]") {
+    Decisions d({false});
+    CHECK_FALSE(d.decide(le("M", 16)));
+    CHECK(d.decide(le("N", 8)));      // not forced: true
+    CHECK_FALSE(d.decide(le("M", 16)));  // as before
+    REQUIRE(d.taken().size() == 1);
+    CHECK(d.taken()[0].tag == "N");
+    CHECK(d.next() == std::optional<std::vector<bool>>(std::vector<bool>{false, false}));
+}
