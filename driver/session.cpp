@@ -66,10 +66,17 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
     bool variants = target.arch != 0 && !(target.tuning && target.tuning->record);
     for (const DeclPtr& d : loaded.module->decls) {
         if (d->kind != DeclKind::Graph || d->from_import) continue;
-        auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
-        if (!g) continue;
+        // With variants, the last build (for any sizes) is the graph itself.
         std::vector<graph::Variant> cases;
         if (variants) cases = graph::build_variants(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
+        std::unique_ptr<graph::Graph> g;
+        if (!variants) {
+            g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, *sema_, diags, target);
+        } else if (!cases.empty()) {
+            g = std::move(cases.back().graph);
+            cases.pop_back();
+        }
+        if (!g) continue;
         if (variants && this->target.origin == TargetChoice::Origin::Default)
             warn_default_target(as<GraphDecl>(*d), target);
         graphs.push_back(std::move(g));

@@ -37,11 +37,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (loaded.module && !diags.has_errors())
             for (const DeclPtr& d : loaded.module->decls) {
                 if (d->kind != DeclKind::Graph || d->from_import) continue;
-                auto g = graph::build_graph(as<GraphDecl>(*d), *loaded.module, sema, diags, target);
-                if (!g) continue;
-                graphs.push_back(std::move(g));
-                // The variants of runtime dispatch (driver/session.cpp).
-                cases.push_back(graph::build_variants(as<GraphDecl>(*d), *loaded.module, sema, diags, target));
+                // The variants of runtime dispatch, the last for any sizes (driver/session.cpp).
+                auto v = graph::build_variants(as<GraphDecl>(*d), *loaded.module, sema, diags, target);
+                if (v.empty()) continue;
+                graphs.push_back(std::move(v.back().graph));
+                v.pop_back();
+                cases.push_back(std::move(v));
             }
         std::ostringstream sink;
         diags.print(sink);  // exercises the caret printer on every input

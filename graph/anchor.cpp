@@ -165,6 +165,11 @@ std::string tune_key(const OpInstantiator& o, const OpCall& call, const std::str
     return key;
 }
 
+// Whether the schedule fixes kernel parameter `name` (`<BM = 64>`).
+bool fixes(const ScheduleRef& sched, const std::string& name) {
+    return std::any_of(sched.args.begin(), sched.args.end(), [&](const ScheduleArg& a) { return a.name == name; });
+}
+
 // The schedule's tunable integer parameters with their defaults and candidates
 // (integer literals: the checker makes sure of it), less those the schedule
 // fixes (`<BM = 64>`).
@@ -174,8 +179,7 @@ TuneSchedule tune_schedule(const OpInstantiator& o, const ScheduleRef& sched) {
     for (const TypeParam& tp : generic->type_params) {
         // Only `in {..}` parameters are tuned (conv2d's stride and pad are the call's).
         if (tp.value_type.empty() || tp.candidates.empty() || !tp.default_value ||
-            tp.default_value->kind != ExprKind::IntLit ||
-            std::any_of(sched.args.begin(), sched.args.end(), [&](const ScheduleArg& a) { return a.name == tp.name; }))
+            tp.default_value->kind != ExprKind::IntLit || fixes(sched, tp.name))
             continue;
         TuneParam p{tp.name, static_cast<int64_t>(as<IntLit>(*tp.default_value).value), {}};
         for (const auto& c : tp.candidates) p.candidates.push_back(static_cast<int64_t>(as<IntLit>(*c).value));
@@ -279,8 +283,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     }
     for (const auto& entry : tuned) {  // not a structured binding: C++17 lambdas cannot capture those (clang)
         const std::string& name = entry.first;
-        if (std::any_of(sched.args.begin(), sched.args.end(), [&](const ScheduleArg& a) { return a.name == name; }))
-            continue;
+        if (fixes(sched, name)) continue;
         // Only parameters declared tunable (`in {..}`) take a tuned value: a cache
         // never overrides an op attribute such as a convolution's stride.
         auto tp = std::find_if(generic->type_params.begin(), generic->type_params.end(),

@@ -7,25 +7,25 @@ namespace hds::graph {
 
 bool Decisions::decide(const Condition& c) {
     std::string text = ir::to_string(c.expr);
-    for (const auto& [seen, value] : made_)
-        if (ir::to_string(seen.expr) == text) return value;
+    for (const Made& m : made_)
+        if (m.text == text) return m.value;
     bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
-    made_.emplace_back(c, value);
+    made_.push_back({c, text, value});
     return value;
 }
 
 std::vector<Condition> Decisions::taken() const {
     std::vector<Condition> out;
-    for (const auto& [c, value] : made_)
-        if (value) out.push_back(c);
+    for (const Made& m : made_)
+        if (m.value) out.push_back(m.condition);
     return out;
 }
 
 std::optional<std::vector<bool>> Decisions::next() const {
     for (size_t i = made_.size(); i-- > 0;) {
-        if (!made_[i].second) continue;
+        if (!made_[i].value) continue;
         std::vector<bool> forced;
-        for (size_t j = 0; j < i; ++j) forced.push_back(made_[j].second);
+        for (size_t j = 0; j < i; ++j) forced.push_back(made_[j].value);
         forced.push_back(false);
         return forced;
     }

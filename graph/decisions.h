@@ -37,7 +37,12 @@ class Decisions {
 
   private:
     std::vector<bool> forced_;
-    std::vector<std::pair<Condition, bool>> made_;
+    struct Made {
+        Condition condition;
+        std::string text;  // the condition's IR text: the same text, the same condition
+        bool value;
+    };
+    std::vector<Made> made_;
 };
 
 }  // namespace hds::graph

@@ -9,17 +9,18 @@ std::vector<Variant> build_variants(const GraphDecl& decl, const Module& m, Sema
                                     Target target) {
     std::vector<Variant> out;
     std::vector<bool> forced;
-    while (static_cast<int>(out.size()) < kMaxVariants) {
-        Decisions decisions(forced);
-        target.decisions = &decisions;
+    for (;;) {
+        // Past the cap, the remaining cases run the build for any sizes (no decisions: all false).
+        std::optional<Decisions> decisions;
+        if (static_cast<int>(out.size()) < kMaxVariants) decisions.emplace(forced);
+        target.decisions = decisions ? &*decisions : nullptr;
         auto g = build_graph(decl, m, sema, diags, target);
         if (!g) return {};
-        std::optional<std::vector<bool>> next = decisions.next();
-        if (!next) break;  // every condition false: the build for any sizes
-        out.push_back({std::move(g), decisions.taken()});
+        std::optional<std::vector<bool>> next = decisions ? decisions->next() : std::nullopt;
+        out.push_back({std::move(g), next ? decisions->taken() : std::vector<Condition>{}});
+        if (!next) return out;  // every condition false: the build for any sizes
         forced = std::move(*next);
     }
-    return out;
 }
 
 std::string variant_tag(const std::vector<Condition>& when) {

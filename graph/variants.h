@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -26,9 +27,9 @@ struct Variant {
 // At most this many variants before the one for any sizes; further cases run that one.
 constexpr int kMaxVariants = 6;
 
-// The variants of `decl` for `target` (its `decisions` is ignored), without
-// the one for any sizes (`target` with no decisions builds that): empty when
-// no schedule depends on a symbolic size, or after errors.
+// The builds of `decl` for `target` (its `decisions` is ignored), one per case,
+// the last for any sizes (every condition false, `when` empty): a single build
+// when no schedule depends on a symbolic size; empty after errors.
 std::vector<Variant> build_variants(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
                                     Target target);
 

@@ -43,7 +43,7 @@ TEST_CASE("decisions walk the cases depth first, true before false", "[graph]") 
 TEST_CASE("a condition met again keeps its value", "[graph]") {
     Decisions d({false});
     CHECK_FALSE(d.decide(le("M", 16)));
-    CHECK(d.decide(le("N", 8)));      // not forced: true
+    CHECK(d.decide(le("N", 8)));         // not forced: true
     CHECK_FALSE(d.decide(le("M", 16)));  // as before
     REQUIRE(d.taken().size() == 1);
     CHECK(d.taken()[0].tag == "N");
