@@ -74,8 +74,6 @@ bool contiguous_rows(const Compute& c) {
     return true;
 }
 
-namespace {
-
 // acc = combine(acc, shfl_xor(acc, 16)) ... down to 1.
 void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc) {
     for (int off = 16; off >= 1; off /= 2) {
@@ -83,6 +81,8 @@ void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc) 
         out.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, other)));
     }
 }
+
+namespace {
 
 // Declarations of the reduction variables for the flat reduction index `flat`.
 std::vector<ir::Stmt> reduction_point(const Reduction& r, const ir::Expr& flat, SourceLoc loc) {
@@ -147,13 +147,14 @@ ir::Stmt vector_accumulation(const Reduction& r, const RegisterRows* regs, Sourc
     return vectorized ? loop : nullptr;
 }
 
-// Declares r.acc, accumulates r's body over its ranges strided by the block,
-// and reduces across the block (warp shuffles, then `partial` in shared
-// memory): afterwards every lane of warp 0 holds the total, and `tail` runs there.
+}  // namespace
+
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
-                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr) {
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs, const ir::Stmt& accumulate) {
     body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
-    if (ir::Stmt vec = vector_accumulation(r, regs, loc)) {
+    if (accumulate) {
+        body.push_back(accumulate);
+    } else if (ir::Stmt vec = vector_accumulation(r, regs, loc)) {
         body.push_back(vec);
     } else {
         if (regs) regs->failed = true;  // the rows in registers are read chunk by chunk only
@@ -174,8 +175,6 @@ void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir:
     for (ir::Stmt& t : tail) first.push_back(t);
     body.push_back(ir::If::make(loc, lt(tid(), ir::i32(32)), block(loc, first), nullptr));
 }
-
-}  // namespace
 
 std::vector<ir::Expr> unravel_indices(const ir::Expr& flat, const std::vector<ir::Expr>& shape) {
     std::vector<ir::Expr> out(shape.size());
@@ -304,133 +303,6 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
                  {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, n.buffer, at, c.value), nullptr)}, loc,
                  body);
     k.body = block(loc, body);
-}
-
-}  // namespace hds::graph
-
-namespace hds::graph {
-
-namespace {
-
-// The row group's output pass: threads stride over the row; with a constant
-// row length of a multiple of 16 bytes, each writes 16 bytes at a time (V
-// values computed into registers, one vector store).
-ir::Stmt row_output_loop(const Node& n, const ir::Expr& value, const RegisterRows* regs) {
-    const Compute& out = n.compute;
-    SourceLoc loc = n.loc;
-    std::vector<ir::Expr> at(out.axes.begin(), out.axes.end());
-    auto width = ir::const_int(n.buffer->shape.back());
-    int64_t v = 16 / byte_size(n.buffer->elem);
-    if (!width || v < 2 || *width % v != 0) {
-        if (regs) regs->failed = true;  // the rows in registers are read chunk by chunk only
-        return ir::For::make(loc, out.axes.back(), tid(), n.buffer->shape.back(), ir::i32(kThreads), false,
-                             ir::Store::make(loc, n.buffer, at, value));
-    }
-    ir::Var col = ir::make_var(ScalarType::I32, "vec"), e = ir::make_var(ScalarType::I32, "e");
-    ir::Expr first = ir::mul(col, ir::i32(v));
-    at.back() = first;
-    return chunk_loop(
-        regs, col, *width / v,
-        [&](const ir::Expr& it) {
-            // Staged rows and parameters along the row (a norm's weights) are read V at a time too.
-            std::vector<ir::Stmt> each;
-            VectorLoads loads = vectorize_loads(value, out.axes.back(), v, first, e, true, each, loc, regs, it);
-            if (ir::const_bool(loads.aligned) != std::optional<bool>(true)) {
-                if (regs) regs->failed = true;
-                each.clear();  // some row's alignment is not known: scalar reads
-                loads.value = substitute(value, {{out.axes.back().get(), ir::add(first, e)}});
-            }
-            for (ir::Stmt& s : store_vector(n.buffer, at, loads.value, e, v, loc)) each.push_back(s);
-            return block(loc, each);
-        },
-        loc);
-}
-
-// The body of a row group's kernel, its rows staged in registers (`regs`) or
-// in shared memory (null); with registers, null when some pass cannot read them.
-ir::Stmt row_group_body(const Node& n, RegisterRows* regs) {
-    const Compute& out = n.compute;
-    SourceLoc loc = n.loc;
-    Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
-    std::vector<ir::Var> row_axes(out.axes.begin(), out.axes.end() - 1);
-    std::vector<ir::Stmt> body;
-    ir::Var row = ir::make_var(ScalarType::I32, "row");
-    body.push_back(ir::Decl::make(loc, row, bid(), true));
-    for (ir::Stmt& s : unravel(row, row_axes, rows, loc)) body.push_back(s);
-
-    // One shared scratch per accumulator type, one shared slot per result type.
-    std::map<ScalarType, ir::Buffer> partial, result;
-    auto scratch = [&](std::map<ScalarType, ir::Buffer>& m, ScalarType t, const char* base, ir::Expr size) {
-        auto it = m.find(t);
-        if (it != m.end()) return it->second;
-        std::string name = m.empty() ? base : std::string(base) + "_" + std::string(scalar_name(t));
-        ir::Buffer b = ir::make_buffer(name, t, {std::move(size)}, ir::Scope::Shared);
-        body.push_back(ir::Alloc::make(loc, b));
-        return m[t] = b;
-    };
-    // Loads of a finished row reduction read its value.
-    std::map<const ir::BufferNode*, ir::Var> values;
-    LoadFn from_values = [&](const ir::Load& l) -> ir::Expr {
-        auto it = values.find(l.buffer.get());
-        return it == values.end() ? nullptr : it->second;
-    };
-    auto localize = [&](const ir::Expr& e, const VarMap& m) { return replace_loads(substitute(e, m), from_values); };
-
-    // Every pass in terms of this row: the reductions (in order), then the output.
-    struct Pass {
-        ir::Buffer buf;
-        Reduction r;
-        ir::Expr value;
-        ir::Var v;  // the row's result
-    };
-    std::vector<Pass> passes;
-    for (const auto& [buf, c] : n.row_reductions) {
-        Reduction r = *c.reduction;
-        VarMap m;
-        for (size_t d = 0; d < c.axes.size(); ++d) m[c.axes[d].get()] = row_axes[d];
-        ir::Var acc = ir::make_var(r.acc->type, buf->name + "_acc");
-        m[r.acc.get()] = acc;
-        r.body = localize(r.body, m);
-        for (ir::Expr& e : r.lo) e = localize(e, m);
-        for (ir::Expr& e : r.hi) e = localize(e, m);
-        ir::Expr value = localize(c.value, m);
-        r.acc = acc;
-        ir::Var v = ir::make_var(buf->elem, buf->name);
-        values[buf.get()] = v;
-        passes.push_back({buf, r, value, v});
-    }
-    ir::Expr out_value = replace_loads(out.value, from_values);
-    std::vector<ir::Expr*> exprs;
-    for (Pass& p : passes) exprs.push_back(&p.r.body);
-    exprs.push_back(&out_value);
-    for (ir::Stmt& s : stage_rows(row_axes, exprs, regs, loc)) body.push_back(s);
-    if (regs && regs->failed) return nullptr;
-    if (regs && regs->buffers.empty()) regs = nullptr;  // nothing staged: plain strided loops
-
-    for (Pass& p : passes) {
-        ir::Buffer part = scratch(partial, p.r.acc->type, "partial", ir::i32(kThreads / 32));
-        ir::Buffer res = scratch(result, p.buf->elem, "row_value", ir::i32(1));
-        block_reduce(
-            p.r, part,
-            {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, res, {ir::i32(0)}, p.value), nullptr)}, loc,
-            body, regs);
-        body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
-        body.push_back(ir::Decl::make(loc, p.v, ir::Load::make(res, {ir::i32(0)}), true));
-    }
-    body.push_back(row_output_loop(n, out_value, regs));
-    return regs && regs->failed ? nullptr : block(loc, body);
-}
-
-}  // namespace
-
-void schedule_row_group(const Node& n, ir::Kernel& k) {
-    Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
-    k.grid = {numel(rows)};
-    k.block = {ir::i32(kThreads)};
-    RegisterRows regs;
-    regs.v = 16 / byte_size(n.buffer->elem);
-    k.body = row_group_body(n, &regs);
-    if (!k.body) k.body = row_group_body(n, nullptr);
 }
 
 }  // namespace hds::graph

@@ -43,8 +43,20 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
 std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::Expr>& at, const ir::Expr& value,
                                    const ir::Var& e, int64_t v, SourceLoc loc, const std::string& regs_name = "v_out");
 void schedule_reduction(const Node& n, ir::Kernel& k);
-// A row group: one block per row computes the row's reductions, then the row.
+// A row group: one block per row computes the row's reductions, then the row
+// (row_group.cpp; rows of symbolic length: row_regimes.cpp).
 void schedule_row_group(const Node& n, ir::Kernel& k);
+
+// acc = combine(acc, shfl_xor(acc, 16)) ... down to 1: every lane holds the warp's total.
+void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc);
+// Declares r.acc, accumulates r's body (`accumulate`, or a loop over r's
+// ranges strided by the block, reading the rows `regs` holds from registers),
+// and reduces across the block (warp shuffles, then `partial` in shared
+// memory, kThreads / 32 of them): afterwards every lane of warp 0 holds the
+// total, and `tail` runs there.
+void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr,
+                  const ir::Stmt& accumulate = nullptr);
 
 // A reduction whose body's first load walks the innermost reduction variable
 // contiguously (its last index uses that variable and no output axis): row

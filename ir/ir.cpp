@@ -189,9 +189,9 @@ Stmt MapFor::make(SourceLoc l, std::vector<Var> vars, TaskMapping m, Expr worker
     return std::make_shared<MapFor>(l, std::move(vars), std::move(m), std::move(worker), unroll, std::move(body));
 }
 
-Stmt If::make(SourceLoc l, Expr cond, Stmt then_s, Stmt else_s) {
+Stmt If::make(SourceLoc l, Expr cond, Stmt then_s, Stmt else_s, std::string note) {
     HDS_CHECK(cond && cond->type == ScalarType::Bool && then_s, "If with bad condition or no body");
-    return std::make_shared<If>(l, std::move(cond), std::move(then_s), std::move(else_s));
+    return std::make_shared<If>(l, std::move(cond), std::move(then_s), std::move(else_s), std::move(note));
 }
 
 Stmt Block::make(SourceLoc l, std::vector<Stmt> stmts) {

@@ -235,9 +235,10 @@ struct If : StmtNode {
     static constexpr StmtKind kKind = StmtKind::If;
     Expr cond;
     Stmt then_s, else_s;  // else_s may be null
-    If(SourceLoc l, Expr c, Stmt t, Stmt e)
-        : StmtNode(kKind, l), cond(std::move(c)), then_s(std::move(t)), else_s(std::move(e)) {}
-    static Stmt make(SourceLoc l, Expr cond, Stmt then_s, Stmt else_s);
+    std::string note;     // why this branch is taken: a comment on the emitted `if` (a schedule's dispatch)
+    If(SourceLoc l, Expr c, Stmt t, Stmt e, std::string n = "")
+        : StmtNode(kKind, l), cond(std::move(c)), then_s(std::move(t)), else_s(std::move(e)), note(std::move(n)) {}
+    static Stmt make(SourceLoc l, Expr cond, Stmt then_s, Stmt else_s, std::string note = "");
 };
 struct Block : StmtNode {
     static constexpr StmtKind kKind = StmtKind::Block;

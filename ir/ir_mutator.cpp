@@ -132,7 +132,7 @@ Stmt IRMutator::visit(const If* op, const Stmt& self) {
     Expr c = mutate(op->cond);
     Stmt t = mutate(op->then_s), e = mutate(op->else_s);
     if (c == op->cond && t == op->then_s && e == op->else_s) return self;
-    return If::make(op->loc, c, t, e);
+    return If::make(op->loc, c, t, e, op->note);
 }
 Stmt IRMutator::visit(const Block* op, const Stmt& self) {
     bool changed = false;

@@ -83,7 +83,10 @@ class BodyEmitter {
 
     void if_chain(const ir::If* i, const ir::Stmt& s, const std::string& prefix) {
         if (prefix.empty()) line_directive(s);
-        w_.line(prefix + "if (" + e_.print(i->cond) + ") {" + origin(s));
+        std::string where = origin(s);
+        if (!i->note.empty())  // "// a warp per row (softmax.hds:12)"
+            where = "  // " + i->note + (where.empty() ? "" : " (" + where.substr(5) + ")");
+        w_.line(prefix + "if (" + e_.print(i->cond) + ") {" + where);
         w_.indent();
         body(i->then_s);
         w_.dedent();

@@ -140,7 +140,8 @@ class Epilogue {
             conds_.back() = ir::Unary::make(ir::UnOp::Not, i->cond);
             ir::Stmt else_s = walk(i->else_s);
             conds_.pop_back();
-            return then_s == i->then_s && else_s == i->else_s ? s : ir::If::make(i->loc, i->cond, then_s, else_s);
+            return then_s == i->then_s && else_s == i->else_s ? s
+                                                              : ir::If::make(i->loc, i->cond, then_s, else_s, i->note);
         }
         if (auto* a = ir::as<ir::Alloc>(s)) alloc_depth_[a->buffer.get()] = loops_.size();
         if (auto* e = ir::as<ir::Evaluate>(s)) return copy(*e, s);

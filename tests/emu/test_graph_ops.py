@@ -352,14 +352,17 @@ def test_staged_rows_over_several_chunks(dtype, width):
     (64, "alignas(16) float row_x[4];"),  # one chunk of 4 per thread, 16 threads idle
     (8192, "alignas(16) float row_x[32];"),  # 8 chunks per thread: 128 bytes, the register budget
     (8196, "__shared__ alignas(16) float row_x[8196];"),  # 9 chunks: over the budget
-    (66, "__shared__ alignas(16) float row_x[66];"),  # rows not of whole 16-byte chunks
+    (66, "float row_x[3];"),  # rows not of whole 16-byte chunks: a warp per row, 3 values per lane
+    (8196 + 1, "__shared__ alignas(16) float row_x[8197];"),  # neither, and too long for registers
 ])
 def test_staged_rows_kernel_shape(tmp_path, width, staged):
     src = tmp_path / "r.hds"
     src.write_text(f'import "nn.hds";\ngraph r(x: f32[N, {width}]) -> f32[N, {width}] {{ return softmax(x); }}\n')
     cu = emulator.emit(src)
     assert staged in cu, cu
-    if "__shared__" in staged:
+    if width % 4:
+        assert "cp_async" not in cu and "hds::copy<16>" not in cu, cu  # element by element
+    elif "__shared__" in staged:
         assert "__syncthreads();\n    __shared__ alignas(16) float partial" in cu, cu  # the staged row is complete
     else:
         # the staging copy and the output's store; the passes read registers

@@ -1,0 +1,292 @@
+// row_regimes.cpp — row groups whose rows have a symbolic length N (or a
+// constant one that is no multiple of 16 bytes). Which way of holding a row
+// is fast depends on N, which only the call knows, so the kernel holds it as
+// an `if` chain on N decides (N is uniform across the grid; the grid is sized
+// by the same conditions in the host code):
+//   - N <= 32·C: a warp per row, 8 rows per block. A block of 256 threads per
+//     row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
+//     bandwidth (bench/results/2026-11-24-h100-small-m).
+//   - N <= 256·C: a block per row.
+//   - longer: a block per row, each pass reading the row from memory again
+//     (row_group.cpp's loops).
+// In the first two each thread keeps the elements it reads (col = lane,
+// lane + T, ...: coalesced) of the rows two or more passes read in registers,
+// C of them over those rows, so device memory is read once per element.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "graph/rewrite.h"
+#include "graph/row_group.h"
+#include "graph/schedule.h"
+#include "graph/shapes.h"
+#include "ir/passes/passes.h"
+
+namespace hds::graph {
+
+namespace {
+
+constexpr int64_t kRowRegisters = 32;  // staged row values per thread
+
+ir::Expr le(ir::Expr a, ir::Expr b) {
+    return ir::Binary::make(ir::BinOp::Le, std::move(a), std::move(b));
+}
+ir::Expr lt(ir::Expr a, ir::Expr b) {
+    return ir::Binary::make(ir::BinOp::Lt, std::move(a), std::move(b));
+}
+
+// A load of the row at `row_axes`, walking it along `col`.
+bool row_load(const ir::Load& l, const std::vector<ir::Var>& row_axes, const ir::Var& col) {
+    if (l.buffer->scope != ir::Scope::Global || l.indices.size() != row_axes.size() + 1) return false;
+    for (size_t d = 0; d < row_axes.size(); ++d)
+        if (l.indices[d].get() != static_cast<const ir::ExprNode*>(row_axes[d].get())) return false;
+    return l.indices.back().get() == static_cast<const ir::ExprNode*>(col.get());
+}
+
+// One pass over the row: its expression and the variable walking the row.
+struct Walk {
+    const ir::Expr* expr;
+    ir::Var col;
+};
+
+std::vector<Walk> walks(const RowPasses& p) {
+    std::vector<Walk> out;
+    for (const RowPass& pass : p.reductions) out.push_back({&pass.r.body, pass.r.vars[0]});
+    out.push_back({&p.out, p.col});
+    return out;
+}
+
+// The buffers whose rows (of length `width`) two or more passes read.
+std::vector<ir::Buffer> shared_rows(const RowPasses& p, const ir::Expr& width) {
+    std::vector<std::pair<ir::Buffer, int>> readers;
+    for (const Walk& w : walks(p)) {
+        std::vector<ir::Buffer> mine;
+        replace_loads(*w.expr, [&](const ir::Load& l) -> ir::Expr {
+            if (row_load(l, p.row_axes, w.col) && same_dim(l.buffer->shape.back(), width) &&
+                std::find(mine.begin(), mine.end(), l.buffer) == mine.end())
+                mine.push_back(l.buffer);
+            return nullptr;
+        });
+        for (const ir::Buffer& b : mine) {
+            auto it = std::find_if(readers.begin(), readers.end(), [&](const auto& r) { return r.first == b; });
+            if (it == readers.end())
+                readers.push_back({b, 1});
+            else
+                ++it->second;
+        }
+    }
+    std::vector<ir::Buffer> out;
+    for (const auto& [b, count] : readers)
+        if (count >= 2) out.push_back(b);
+    return out;
+}
+
+// How a regime holds a row: `lanes` threads per row, each holding
+// `per_thread` elements in chunks of `v` (contiguous columns, read 16 bytes at
+// a time; v = 1: one element).
+struct Holding {
+    int64_t lanes;
+    int64_t per_thread;
+    int64_t v;
+    ir::Expr lane;  // this thread's place among the row's threads
+    ir::Expr width;
+    std::map<const ir::BufferNode*, ir::Buffer> regs;  // staged rows: their register arrays
+};
+
+// for (c < per_thread / v) unrolled {
+//     const int first = (lane + c * lanes) * v;  // "col" for v = 1
+//     if (first >= N) break;
+//     each(c, first);
+// }
+// Chunks are whole: v divides N.
+ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c, const ir::Var& first)>& each,
+                SourceLoc loc) {
+    ir::Var c = ir::make_var(ScalarType::I32, "c"), first = ir::make_var(ScalarType::I32, h.v == 1 ? "col" : "first");
+    ir::Expr at = ir::add(h.lane, ir::mul(c, ir::i32(h.lanes)));
+    ir::Stmt decl = ir::Decl::make(loc, first, h.v == 1 ? at : ir::mul(at, ir::i32(h.v)), true);
+    ir::Stmt done = ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.width), ir::Jump::make_break(loc), nullptr);
+    return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true,
+                         ir::Block::make(loc, {decl, done, each(c, first)}));
+}
+
+// Each element of each chunk: each(slot, col) with slot = c * v + e, col = first + e.
+ir::Stmt elements(const Holding& h, const std::function<ir::Stmt(const ir::Expr& slot, const ir::Expr& col)>& each,
+                  SourceLoc loc) {
+    return chunks(
+        h,
+        [&](const ir::Expr& c, const ir::Var& first) {
+            if (h.v == 1) return each(c, first);
+            ir::Var e = ir::make_var(ScalarType::I32, "e");
+            return ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true,
+                                 each(ir::add(ir::mul(c, ir::i32(h.v)), e), ir::add(first, e)));
+        },
+        loc);
+}
+
+// `e` (a pass walking the row along `walk`) at this thread's element `slot`, column `col`.
+ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk,
+                    const ir::Expr& slot, const ir::Expr& col) {
+    ir::Expr x = replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
+        auto r = h.regs.find(l.buffer.get());
+        if (r == h.regs.end() || !row_load(l, p.row_axes, walk)) return nullptr;
+        return ir::Load::make(r->second, {slot}, l.loc);
+    });
+    return substitute(x, {{walk.get(), col}});
+}
+
+// The row at `row_axes`, held as `h` says: the staged rows' registers filled,
+// each reduction (across the lanes of the row, or across the block), then the output.
+void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body) {
+    SourceLoc loc = n.loc;
+    auto row_at = [&](const ir::Expr& col) {
+        std::vector<ir::Expr> at(p.row_axes.begin(), p.row_axes.end());
+        at.push_back(col);
+        return at;
+    };
+    for (const ir::Buffer& g : shared_rows(p, h.width)) {
+        ir::Buffer s = ir::make_buffer("row_" + g->name, g->elem, {ir::i32(h.per_thread)}, ir::Scope::Register);
+        body.push_back(ir::Alloc::make(loc, s));
+        h.regs[g.get()] = s;
+        body.push_back(chunks(
+            h,
+            [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
+                if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
+                ir::Expr slot = ir::mul(c, ir::i32(h.v));
+                return ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(s, {slot}),
+                                                                                     ir::Load::make(g, row_at(first))}));
+            },
+            loc));
+    }
+    auto accumulate = [&](const RowPass& pass) {
+        return elements(
+            h,
+            [&](const ir::Expr& slot, const ir::Expr& col) {
+                ir::Expr x = at_element(h, p, pass.r.body, pass.r.vars[0], slot, col);
+                return ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, x));
+            },
+            loc);
+    };
+    if (h.lanes == 32) {
+        for (const RowPass& pass : p.reductions) {  // every lane ends with the row's result
+            body.push_back(ir::Decl::make(loc, pass.r.acc, pass.r.init(), false));
+            body.push_back(accumulate(pass));
+            warp_reduce(pass.r, body, loc);
+            body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
+        }
+    } else {
+        RowScratch scratch(body, loc);
+        reduce_in_block(p, scratch, body, loc, nullptr, accumulate);
+    }
+    if (h.v == 1) {
+        body.push_back(elements(
+            h,
+            [&](const ir::Expr& slot, const ir::Expr& col) {
+                return ir::Store::make(loc, n.buffer, row_at(col), at_element(h, p, p.out, p.col, slot, col));
+            },
+            loc));
+        return;
+    }
+    body.push_back(chunks(  // V values computed into registers, one 16-byte store
+        h,
+        [&](const ir::Expr& c, const ir::Var& first) {
+            ir::Var e = ir::make_var(ScalarType::I32, "e");
+            ir::Expr value = at_element(h, p, p.out, p.col, ir::add(ir::mul(c, ir::i32(h.v)), e), ir::add(first, e));
+            return ir::Block::make(loc, store_vector(n.buffer, row_at(first), value, e, h.v, loc));
+        },
+        loc));
+}
+
+// Whether every reduction walks the row from 0 to its length, as `elements` does.
+bool walks_rows(const RowPasses& p, const ir::Expr& width) {
+    for (const RowPass& pass : p.reductions) {
+        const Reduction& r = pass.r;
+        if (r.vars.size() != 1 || ir::const_int(r.lo[0]) != std::optional<int64_t>(0) || !same_dim(r.hi[0], width))
+            return false;
+    }
+    return true;
+}
+
+// Fresh variables for the row dimensions, named like the output's axes.
+std::vector<ir::Var> fresh_row_axes(const Node& n) {
+    std::vector<ir::Var> out;
+    for (size_t d = 0; d + 1 < n.compute.axes.size(); ++d)
+        out.push_back(ir::make_var(ScalarType::I32, n.compute.axes[d]->name));
+    return out;
+}
+
+// A warp per row, 8 rows per block (blockIdx.x * 8 + warp).
+ir::Stmt row_by_warp(const Node& n, int64_t per_thread, int64_t v) {
+    SourceLoc loc = n.loc;
+    Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
+    constexpr int64_t warps = kThreads / 32;
+    ir::Var row = ir::make_var(ScalarType::I32, "row");
+    ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
+    ir::Stmt decl =
+        ir::Decl::make(loc, row, ir::add(ir::mul(bid, ir::i32(warps)), ir::div(tid(), ir::i32(32))), true);
+    std::vector<ir::Stmt> mine;
+    std::vector<ir::Var> axes = fresh_row_axes(n);
+    for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) mine.push_back(s);
+    Holding h{32, per_thread, v, ir::mod(tid(), ir::i32(32)), n.buffer->shape.back(), {}};
+    row_in_registers(n, h, row_passes(n, axes), mine);
+    ir::Stmt rows_left = ir::If::make(loc, lt(row, numel(row_shape)), ir::Block::make(loc, mine), nullptr);
+    return ir::Block::make(loc, {decl, rows_left});  // the condition is uniform per warp
+}
+
+// A block per row (blockIdx.x).
+ir::Stmt row_by_block(const Node& n, int64_t per_thread, int64_t v) {
+    SourceLoc loc = n.loc;
+    Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
+    std::vector<ir::Stmt> body;
+    ir::Var row = ir::make_var(ScalarType::I32, "row");
+    body.push_back(ir::Decl::make(loc, row, ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0), true));
+    std::vector<ir::Var> axes = fresh_row_axes(n);
+    for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) body.push_back(s);
+    Holding h{kThreads, per_thread, v, tid(), n.buffer->shape.back(), {}};
+    row_in_registers(n, h, row_passes(n, axes), body);
+    return ir::Block::make(loc, body);
+}
+
+}  // namespace
+
+ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback) {
+    SourceLoc loc = n.loc;
+    ir::Expr width = n.buffer->shape.back();
+    Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
+    ir::Expr rows = numel(row_shape);
+    std::vector<ir::Var> probe_axes = fresh_row_axes(n);
+    RowPasses probe = row_passes(n, probe_axes);
+    if (!walks_rows(probe, width)) return nullptr;
+    int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
+    int64_t per_thread = std::max<int64_t>(4, kRowRegisters / staged);
+    constexpr int64_t warps = kThreads / 32;
+    int64_t v = 16 / byte_size(n.buffer->elem);  // elements per 16-byte chunk
+    ir::Expr warp_grid = ir::simplify(ir::div(ir::add(rows, ir::i32(warps - 1)), ir::i32(warps)));
+    if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
+        int64_t lanes = *known <= 32 * per_thread ? 32 : *known <= kThreads * per_thread ? kThreads : 0;
+        if (!lanes) return nullptr;
+        v = *known % v == 0 && v > 1 ? v : 1;
+        per_thread = ((*known + lanes * v - 1) / (lanes * v)) * v;  // as many as it needs
+        if (lanes == kThreads) return row_by_block(n, per_thread, v);
+        k.grid = {warp_grid};
+        return row_by_warp(n, per_thread, v);
+    }
+    // Rows whose length is a multiple of V start 16-byte aligned: read (and written) 16 bytes at a time.
+    ir::Expr whole = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(v)), ir::i32(0));
+    ir::Expr warp_fits = le(width, ir::i32(32 * per_thread));
+    ir::Expr block_fits = le(width, ir::i32(kThreads * per_thread));
+    auto both = [](ir::Expr a, ir::Expr b) { return ir::Binary::make(ir::BinOp::And, std::move(a), std::move(b)); };
+    std::string in16 = fmt::format(", {} at a time", v);
+    std::string warp_note = fmt::format("rows of up to {}: a warp per row, {} values per lane in registers",
+                                        32 * per_thread, per_thread);
+    std::string block_note = fmt::format("up to {}: a block per row, {} values per thread in registers",
+                                         kThreads * per_thread, per_thread);
+    ir::Stmt chain = fallback;  // longer rows: a block per row, the passes reading the row again
+    chain = ir::If::make(loc, block_fits, row_by_block(n, per_thread, 1), chain, block_note);
+    chain = ir::If::make(loc, both(whole, block_fits), row_by_block(n, per_thread, v), chain, block_note + in16);
+    chain = ir::If::make(loc, warp_fits, row_by_warp(n, per_thread, 1), chain, warp_note);
+    chain = ir::If::make(loc, both(whole, warp_fits), row_by_warp(n, per_thread, v), chain, warp_note + in16);
+    k.grid = {ir::Select::make(warp_fits, warp_grid, rows)};
+    return chain;
+}
+
+}  // namespace hds::graph

@@ -1,0 +1,108 @@
+"""Row groups over rows of symbolic length N (graph/row_regimes.cpp): the kernel
+holds a row by a warp (N <= 32·C), by a block with the row in registers
+(N <= 256·C), or by a block reading the row again per pass (longer); 16 bytes
+at a time where N is a multiple of 16 bytes. C = 32 values per thread over the
+rows staged, 16 with two of them. Each op runs on both sides of each
+boundary, against numpy in float64."""
+import numpy as np
+import pytest
+
+import emulator
+
+rng = np.random.default_rng(23)
+
+
+def close(out, ref, tol):
+    ref = np.asarray(ref, dtype=np.float64)
+    assert out.shape == ref.shape
+    err = np.linalg.norm(out.astype(np.float64) - ref) / max(np.linalg.norm(ref), 1e-30)
+    assert err < tol, err
+
+
+def softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def layer_norm(x, g, b, eps=1e-5):
+    return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + eps) * g + b
+
+
+def rms_norm(x, g, eps=1e-6):
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * g
+
+
+# (op, graph signature, body, reference)
+OPS = {
+    "softmax": ("x: {t}[R, N]", "return softmax(x);", lambda x, g, b: softmax(x)),
+    "log_softmax": ("x: {t}[R, N]", "return log_softmax(x);", lambda x, g, b: np.log(softmax(x))),
+    "layer_norm": ("x: {t}[R, N], g: {t}[N], b: {t}[N]", "return layer_norm(x, g, b);", layer_norm),
+    "rms_norm": ("x: {t}[R, N], g: {t}[N]", "return rms_norm(x, g);", lambda x, g, b: rms_norm(x, g)),
+}
+
+
+def run(op, dtype, rows, n, racecheck=False):
+    sig, body, ref = OPS[op]
+    np_t = np.float32 if dtype == "f32" else np.float16
+    x = (rng.standard_normal((rows, n)) * 2 + 0.5).astype(np_t)
+    g = (rng.standard_normal(n) + 1).astype(np_t)
+    b = rng.standard_normal(n).astype(np_t)
+    inputs = {"x": x}
+    if "g:" in sig:
+        inputs["g"] = g
+    if "b:" in sig:
+        inputs["b"] = b
+    src = f"graph g({sig.format(t=dtype)}) -> {dtype}[R, N] {{ {body} }}\n"
+    out = emulator.run_graph(src, "g", inputs, racecheck=racecheck)
+    f64 = lambda a: a.astype(np.float64)
+    close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
+
+
+@pytest.mark.parametrize("n", [1, 61, 1024, 1025, 8192, 8193])
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_each_side_of_each_regime(op, n):
+    # 11 rows: the warp regime's last block holds 3 rows and 5 idle warps
+    run(op, "f32", 11 if n <= 1025 else 3, n)
+
+
+@pytest.mark.parametrize("n", [33, 1000, 2048, 2049])
+def test_f16_rows(n):
+    run("rms_norm", "f16", 5, n)
+    run("layer_norm", "f16", 3, n)
+
+
+@pytest.mark.parametrize("n", [61, 1025])
+def test_regimes_without_races(n):
+    run("layer_norm", "f32", 2, n, racecheck=True)
+
+
+@pytest.mark.parametrize("n", [512, 513, 4096, 4097])
+def test_two_staged_rows_halve_the_bounds(n):
+    """softmax(x + y): both rows are read by all three passes, 16 values of each per thread."""
+    x, y = rng.standard_normal((3, n)).astype(np.float32), rng.standard_normal((3, n)).astype(np.float32)
+    src = "graph g(x: f32[R, N], y: f32[R, N]) -> f32[R, N] { return softmax(x * y + x); }\n"
+    out = emulator.run_graph(src, "g", {"x": x, "y": y})
+    xd, yd = x.astype(np.float64), y.astype(np.float64)
+    close(out, softmax(xd * yd + xd), 1e-5)
+
+
+def emit(tmp_path, body):
+    src = tmp_path / "r.hds"
+    src.write_text(f'import "elementwise.hds";\nimport "nn.hds";\n'
+                   f'graph r(x: f32[R, N], y: f32[R, N]) -> f32[R, N] {{ return {body}; }}\n')
+    return emulator.emit(src)
+
+
+def test_kernel_shape(tmp_path):
+    """The dispatch is readable: an `if` chain on N with a comment per regime, the grid sized to match."""
+    cu = emit(tmp_path, "softmax(x)")
+    assert ("if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per lane in registers, "
+            "4 at a time") in cu, cu
+    assert "} else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per lane in registers\n" in cu, cu
+    assert "} else if (N % 4 == 0 && N <= 8192) {  // up to 8192: a block per row" in cu, cu
+    assert "} else if (N <= 8192) {  // up to 8192: a block per row, 32 values per thread in registers" in cu, cu
+    assert "(long long)N <= 1024 ? ((long long)R + 7) / 8 : (long long)R" in cu, cu
+    assert "float row_x[32];" in cu, cu
+    cu = emit(tmp_path, "softmax(x * y + x)")
+    assert "if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per lane" in cu, cu
+    assert "float row_x[16];" in cu and "float row_y[16];" in cu, cu
