@@ -100,7 +100,8 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
         std::vector<graph::Program> programs;
         if (dispatch) programs = compile_variants(name, cases, m, popts);
         std::string cu_path = opts.output;
-        if (cu_path.empty() || several) cu_path = (fs::path(opts.out_dir) / (name + ".cu")).string();
+        if (cu_path.empty() || (several && cu_path != "-"))  // "-o -": every graph's .cu printed in turn
+            cu_path = (fs::path(opts.out_dir) / (name + ".cu")).string();
         auto emit = [&](const codegen::CudaOptions& c) {
             return dispatch ? emit_dispatch(name, programs, cases, p, c) : codegen::emit_graph_cuda(p, c);
         };

@@ -63,6 +63,11 @@ graph second(x: f32[N]) -> f32[N] { return exp(x); }
 HDS
 expect "several graphs need --out-dir" 1 "declares 2 graphs; write them with --out-dir" -- \
     "$hdsc" "$work/two.hds" -I "$root/stdlib" -o "$work/two.cu"
+# -o - prints both .cu files and writes nothing
+(cd "$work" && "$hdsc" "$work/two.hds" -I "$root/stdlib" -o - >"$work/two.out") &&
+    grep -q "void __launch_bounds__(256) first_k0" "$work/two.out" && grep -q "void __launch_bounds__(256) second_k0" "$work/two.out" &&
+    [[ ! -e "$work/first.cu" && ! -e "$work/second.cu" ]] && ok=$((ok + 1)) ||
+    { echo "FAIL: -o - with two graphs"; ls "$work"; fails=$((fails + 1)); }
 mkdir -p "$work/graphs"
 "$hdsc" "$work/two.hds" -I "$root/stdlib" --out-dir "$work/graphs" && [[ -s "$work/graphs/first.cu" &&
     -s "$work/graphs/first.h" && -s "$work/graphs/second.cu" ]] && grep -q "cudaError_t second_run" "$work/graphs/second.h" &&
