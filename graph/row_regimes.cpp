@@ -88,8 +88,9 @@ struct Holding {
     int64_t lanes;
     int64_t per_thread;
     int64_t v;
-    ir::Expr lane;  // this thread's place among the row's threads
-    ir::Expr width;
+    ir::Expr lane;   // this thread's place among the row's threads
+    ir::Expr width;  // the rows' length
+    ir::Expr limit;  // the columns this thread's row has: width, or 0 past the last row
     std::map<const ir::BufferNode*, ir::Buffer> regs;  // staged rows: their register arrays
 };
 
@@ -104,7 +105,8 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
     ir::Var c = ir::make_var(ScalarType::I32, "c"), first = ir::make_var(ScalarType::I32, h.v == 1 ? "col" : "first");
     ir::Expr at = ir::add(h.lane, ir::mul(c, ir::i32(h.lanes)));
     ir::Stmt decl = ir::Decl::make(loc, first, h.v == 1 ? at : ir::mul(at, ir::i32(h.v)), true);
-    ir::Stmt done = ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.width), ir::Jump::make_break(loc), nullptr);
+    ir::Stmt done =
+        ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.limit), ir::Jump::make_break(loc), nullptr);
     return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true,
                          ir::Block::make(loc, {decl, done, each(c, first)}));
 }
@@ -124,8 +126,8 @@ ir::Stmt elements(const Holding& h, const std::function<ir::Stmt(const ir::Expr&
 }
 
 // `e` (a pass walking the row along `walk`) at this thread's element `slot`, column `col`.
-ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk,
-                    const ir::Expr& slot, const ir::Expr& col) {
+ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk, const ir::Expr& slot,
+                    const ir::Expr& col) {
     ir::Expr x = replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
         auto r = h.regs.find(l.buffer.get());
         if (r == h.regs.end() || !row_load(l, p.row_axes, walk)) return nullptr;
@@ -152,8 +154,9 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
                 if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
                 ir::Expr slot = ir::mul(c, ir::i32(h.v));
-                return ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(s, {slot}),
-                                                                                     ir::Load::make(g, row_at(first))}));
+                return ir::Evaluate::make(
+                    loc, ir::Call::make_void(Builtin::Copy16,
+                                             {ir::Load::make(s, {slot}), ir::Load::make(g, row_at(first))}));
             },
             loc));
     }
@@ -166,11 +169,14 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             },
             loc);
     };
-    if (h.lanes == 32) {
-        for (const RowPass& pass : p.reductions) {  // every lane ends with the row's result
+    if (h.lanes <= 32) {
+        for (const RowPass& pass : p.reductions) {  // every lane of the row's group ends with the row's result
             body.push_back(ir::Decl::make(loc, pass.r.acc, pass.r.init(), false));
             body.push_back(accumulate(pass));
-            warp_reduce(pass.r, body, loc);
+            for (int64_t off = h.lanes / 2; off >= 1; off /= 2) {
+                ir::Expr other = ir::Call::make(pass.r.acc->type, Builtin::ShflXor, {pass.r.acc, ir::i32(off)});
+                body.push_back(ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, other)));
+            }
             body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
         }
     } else {
@@ -214,36 +220,52 @@ std::vector<ir::Var> fresh_row_axes(const Node& n) {
     return out;
 }
 
-// A warp per row, 8 rows per block (blockIdx.x * 8 + warp).
-ir::Stmt row_by_warp(const Node& n, int64_t per_thread, int64_t v) {
+// How many threads hold a row (`lanes`: 8 or 32, a group of a warp's lanes,
+// kThreads / lanes rows per block; kThreads: a block per row) and how many
+// values each holds in registers at most.
+struct Regime {
+    int64_t lanes;
+    int64_t per_thread;
+    int64_t longest() const { return lanes * per_thread; }
+    int64_t rows_per_block() const { return kThreads / lanes; }
+    std::string note(int64_t v) const {
+        std::string who = lanes == kThreads ? "a block per row"
+                          : lanes == 32
+                              ? "a warp per row"
+                              : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
+        return fmt::format("rows of up to {}: {}, {} values per thread in registers{}", longest(), who, per_thread,
+                           v > 1 ? fmt::format(", {} at a time", v) : "");
+    }
+};
+
+// The row group's body under regime `g`, chunks of v.
+ir::Stmt row_by(const Node& n, const Regime& g, int64_t v) {
     SourceLoc loc = n.loc;
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
-    constexpr int64_t warps = kThreads / 32;
     ir::Var row = ir::make_var(ScalarType::I32, "row");
     ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
-    ir::Stmt decl =
-        ir::Decl::make(loc, row, ir::add(ir::mul(bid, ir::i32(warps)), ir::div(tid(), ir::i32(32))), true);
+    bool group = g.lanes < kThreads;
+    ir::Expr first_row =
+        group ? ir::add(ir::mul(bid, ir::i32(g.rows_per_block())), ir::div(tid(), ir::i32(g.lanes))) : bid;
     std::vector<ir::Stmt> mine;
+    mine.push_back(ir::Decl::make(loc, row, first_row, true));
     std::vector<ir::Var> axes = fresh_row_axes(n);
     for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) mine.push_back(s);
-    Holding h{32, per_thread, v, ir::mod(tid(), ir::i32(32)), n.buffer->shape.back(), {}};
+    ir::Expr width = n.buffer->shape.back(), limit = width;
+    if (group && g.lanes < 32) {
+        // Past the last row a group reads no columns, but its lanes still take
+        // part in the warp's shuffles (other groups of the warp may hold rows).
+        ir::Var cols = ir::make_var(ScalarType::I32, "cols");
+        mine.push_back(ir::Decl::make(loc, cols, ir::Select::make(lt(row, numel(row_shape)), width, ir::i32(0)), true));
+        limit = cols;
+    }
+    Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
     row_in_registers(n, h, row_passes(n, axes), mine);
-    ir::Stmt rows_left = ir::If::make(loc, lt(row, numel(row_shape)), ir::Block::make(loc, mine), nullptr);
-    return ir::Block::make(loc, {decl, rows_left});  // the condition is uniform per warp
-}
-
-// A block per row (blockIdx.x).
-ir::Stmt row_by_block(const Node& n, int64_t per_thread, int64_t v) {
-    SourceLoc loc = n.loc;
-    Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
-    std::vector<ir::Stmt> body;
-    ir::Var row = ir::make_var(ScalarType::I32, "row");
-    body.push_back(ir::Decl::make(loc, row, ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0), true));
-    std::vector<ir::Var> axes = fresh_row_axes(n);
-    for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) body.push_back(s);
-    Holding h{kThreads, per_thread, v, tid(), n.buffer->shape.back(), {}};
-    row_in_registers(n, h, row_passes(n, axes), body);
-    return ir::Block::make(loc, body);
+    if (g.lanes != 32) return ir::Block::make(loc, mine);
+    // A warp per row: warps past the last row have nothing to do (the condition is uniform per warp).
+    std::vector<ir::Stmt> rest(mine.begin() + 1, mine.end());
+    return ir::Block::make(
+        loc, {mine[0], ir::If::make(loc, lt(row, numel(row_shape)), ir::Block::make(loc, rest), nullptr)});
 }
 
 }  // namespace
@@ -257,35 +279,35 @@ ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback) {
     RowPasses probe = row_passes(n, probe_axes);
     if (!walks_rows(probe, width)) return nullptr;
     int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
-    int64_t per_thread = std::max<int64_t>(4, kRowRegisters / staged);
-    constexpr int64_t warps = kThreads / 32;
+    int64_t per_thread = std::max<int64_t>(8, kRowRegisters / staged);
     int64_t v = 16 / byte_size(n.buffer->elem);  // elements per 16-byte chunk
-    ir::Expr warp_grid = ir::simplify(ir::div(ir::add(rows, ir::i32(warps - 1)), ir::i32(warps)));
+    // Short rows by 8 threads (8 values each), then by a warp, then by a block.
+    std::vector<Regime> regimes = {{8, 8}, {32, per_thread}, {kThreads, per_thread}};
+    auto grid = [&](const Regime& g) {
+        return ir::simplify(ir::div(ir::add(rows, ir::i32(g.rows_per_block() - 1)), ir::i32(g.rows_per_block())));
+    };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
-        int64_t lanes = *known <= 32 * per_thread ? 32 : *known <= kThreads * per_thread ? kThreads : 0;
-        if (!lanes) return nullptr;
-        v = *known % v == 0 && v > 1 ? v : 1;
-        per_thread = ((*known + lanes * v - 1) / (lanes * v)) * v;  // as many as it needs
-        if (lanes == kThreads) return row_by_block(n, per_thread, v);
-        k.grid = {warp_grid};
-        return row_by_warp(n, per_thread, v);
+        for (const Regime& g : regimes) {
+            if (*known > g.longest()) continue;
+            v = *known % v == 0 && v > 1 ? v : 1;
+            Regime just{g.lanes, ((*known + g.lanes * v - 1) / (g.lanes * v)) * v};  // as many as it needs
+            k.grid = {grid(just)};
+            return row_by(n, just, v);
+        }
+        return nullptr;
     }
     // Rows whose length is a multiple of V start 16-byte aligned: read (and written) 16 bytes at a time.
     ir::Expr whole = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(v)), ir::i32(0));
-    ir::Expr warp_fits = le(width, ir::i32(32 * per_thread));
-    ir::Expr block_fits = le(width, ir::i32(kThreads * per_thread));
-    auto both = [](ir::Expr a, ir::Expr b) { return ir::Binary::make(ir::BinOp::And, std::move(a), std::move(b)); };
-    std::string in16 = fmt::format(", {} at a time", v);
-    std::string warp_note = fmt::format("rows of up to {}: a warp per row, {} values per lane in registers",
-                                        32 * per_thread, per_thread);
-    std::string block_note = fmt::format("up to {}: a block per row, {} values per thread in registers",
-                                         kThreads * per_thread, per_thread);
     ir::Stmt chain = fallback;  // longer rows: a block per row, the passes reading the row again
-    chain = ir::If::make(loc, block_fits, row_by_block(n, per_thread, 1), chain, block_note);
-    chain = ir::If::make(loc, both(whole, block_fits), row_by_block(n, per_thread, v), chain, block_note + in16);
-    chain = ir::If::make(loc, warp_fits, row_by_warp(n, per_thread, 1), chain, warp_note);
-    chain = ir::If::make(loc, both(whole, warp_fits), row_by_warp(n, per_thread, v), chain, warp_note + in16);
-    k.grid = {ir::Select::make(warp_fits, warp_grid, rows)};
+    ir::Expr grid_size = rows;
+    for (auto g = regimes.rbegin(); g != regimes.rend(); ++g) {
+        ir::Expr fits = le(width, ir::i32(g->longest()));
+        chain = ir::If::make(loc, fits, row_by(n, *g, 1), chain, g->note(1));
+        ir::Expr aligned = ir::Binary::make(ir::BinOp::And, whole, fits);
+        chain = ir::If::make(loc, aligned, row_by(n, *g, v), chain, g->note(v));
+        if (g->lanes < kThreads) grid_size = ir::Select::make(fits, grid(*g), grid_size);
+    }
+    k.grid = {grid_size};
     return chain;
 }
 

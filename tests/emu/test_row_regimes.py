@@ -58,11 +58,12 @@ def run(op, dtype, rows, n, racecheck=False):
     close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
 
 
-@pytest.mark.parametrize("n", [1, 61, 1024, 1025, 8192, 8193])
+@pytest.mark.parametrize("n", [1, 61, 64, 65, 1024, 1025, 8192, 8193])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_each_side_of_each_regime(op, n):
-    # 11 rows: the warp regime's last block holds 3 rows and 5 idle warps
-    run(op, "f32", 11 if n <= 1025 else 3, n)
+    # 11 rows: the warp regime's last block holds 3 rows and 5 idle warps; 37 rows: the
+    # 8-thread regime's last block holds 5 rows, its first warp one row and 3 idle groups
+    run(op, "f32", 37 if n <= 65 else 11 if n <= 1025 else 3, n)
 
 
 @pytest.mark.parametrize("n", [33, 1000, 2048, 2049])
@@ -96,13 +97,23 @@ def emit(tmp_path, body):
 def test_kernel_shape(tmp_path):
     """The dispatch is readable: an `if` chain on N with a comment per regime, the grid sized to match."""
     cu = emit(tmp_path, "softmax(x)")
-    assert ("if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per lane in registers, "
-            "4 at a time") in cu, cu
-    assert "} else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per lane in registers\n" in cu, cu
-    assert "} else if (N % 4 == 0 && N <= 8192) {  // up to 8192: a block per row" in cu, cu
-    assert "} else if (N <= 8192) {  // up to 8192: a block per row, 32 values per thread in registers" in cu, cu
-    assert "(long long)N <= 1024 ? ((long long)R + 7) / 8 : (long long)R" in cu, cu
-    assert "float row_x[32];" in cu, cu
+    chain = [
+        "if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per "
+        "thread in registers, 4 at a time",
+        "} else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread "
+        "in registers\n",
+        "} else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in "
+        "registers, 4 at a time\n",
+        "} else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers\n",
+        "} else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block per row, 32 values per thread in "
+        "registers, 4 at a time\n",
+        "} else if (N <= 8192) {  // rows of up to 8192: a block per row, 32 values per thread in registers\n",
+    ]
+    at = [cu.find(line) for line in chain]
+    assert -1 not in at and at == sorted(at), (at, cu)
+    assert ("(long long)N <= 64 ? ((long long)R + 31) / 32 : (long long)N <= 1024 ? ((long long)R + 7) / 8 : "
+            "(long long)R") in cu, cu
+    assert "float row_x[32];" in cu and "float row_x[8];" in cu, cu
     cu = emit(tmp_path, "softmax(x * y + x)")
-    assert "if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per lane" in cu, cu
+    assert "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread" in cu, cu
     assert "float row_x[16];" in cu and "float row_y[16];" in cu, cu
