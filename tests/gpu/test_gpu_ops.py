@@ -240,3 +240,16 @@ def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
     ref = x.double() @ w.double() + r.double()
     out = run("op_matmul_symbolic_sm80", {"x": x, "w": w, "r": r}, {"M": m, "K": k, "N": n}, (m, n), torch.bfloat16)
     check(out, ref, 1e-2)
+
+
+@gpu
+@pytest.mark.parametrize("rows,n", [(37, 1), (37, 61), (37, 64), (37, 65), (11, 512), (11, 513), (11, 520),
+                                    (5, 4096), (5, 4097), (3, 4100), (3, 9001)])
+def test_rows_of_symbolic_length(rows, n):
+    """Both sides of each regime (two rows staged: 8 threads up to 64, a warp up to 512, a
+    block up to 4096, then the loops; 16 bytes at a time when N % 8 == 0)."""
+    x, r = rnd(rows, n, dtype=torch.float16), rnd(rows, n, dtype=torch.float16)
+    g, b = rnd(n, dtype=torch.float16), rnd(n, dtype=torch.float16)
+    ref = F.layer_norm((x + r).double(), (n,), g.double(), b.double(), 1e-5)
+    out = run("op_rows_symbolic", {"x": x, "r": r, "g": g, "b": b}, {"R": rows, "N": n}, (rows, n), torch.float16)
+    check(out, ref, 3e-3)
