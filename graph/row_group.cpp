@@ -151,19 +151,14 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
     Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     k.grid = {numel(rows)};
     k.block = {ir::i32(kThreads)};
-    if (!ir::const_int(n.buffer->shape.back())) {  // a symbolic row length: held as it turns out at run time
-        ir::Stmt fallback = row_group_body(n, nullptr);
-        ir::Stmt chain = row_regimes(n, k, fallback);
-        k.body = chain ? chain : fallback;
-        return;
+    if (ir::const_int(n.buffer->shape.back())) {  // a constant length: its chunks in registers where they fit
+        RegisterRows regs;
+        regs.v = 16 / byte_size(n.buffer->elem);
+        if ((k.body = row_group_body(n, &regs))) return;
     }
-    RegisterRows regs;
-    regs.v = 16 / byte_size(n.buffer->elem);
-    k.body = row_group_body(n, &regs);
-    if (k.body) return;
-    // Not in registers chunk by chunk (a row length that is no multiple of 16
-    // bytes, or too long): element by element where the length allows it, else
-    // staged in shared memory.
+    // A symbolic length, held as it turns out at run time; or a constant one that
+    // does not split into 16-byte chunks or is too long for registers: element by
+    // element where the length allows it, else (constant) staged in shared memory.
     ir::Stmt fallback = row_group_body(n, nullptr);
     ir::Stmt chain = row_regimes(n, k, fallback);
     k.body = chain ? chain : fallback;

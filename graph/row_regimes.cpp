@@ -1,17 +1,20 @@
 // row_regimes.cpp — row groups whose rows have a symbolic length N (or a
-// constant one that is no multiple of 16 bytes). Which way of holding a row
-// is fast depends on N, which only the call knows, so the kernel holds it as
-// an `if` chain on N decides (N is uniform across the grid; the grid is sized
-// by the same conditions in the host code):
-//   - N <= 32·C: a warp per row, 8 rows per block. A block of 256 threads per
-//     row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
-//     bandwidth (bench/results/2026-11-24-h100-small-m).
+// constant one the register staging of row_group.cpp does not take: no
+// multiple of 16 bytes). Which way of holding a row is fast depends on N,
+// which only the call knows, so the kernel is an `if` chain on N (uniform
+// across the grid; the host sizes the grid by the same conditions):
+//   - N <= 64: 8 threads per row, 32 rows per block. A block of 256 threads
+//     per row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
+//     bandwidth (bench/results/2026-11-24-h100-small-m); a warp per row still
+//     had too few bytes in flight per thread (2026-11-25-h100-row-regimes).
+//   - N <= 32·C: a warp per row, 8 rows per block.
 //   - N <= 256·C: a block per row.
 //   - longer: a block per row, each pass reading the row from memory again
 //     (row_group.cpp's loops).
-// In the first two each thread keeps the elements it reads (col = lane,
-// lane + T, ...: coalesced) of the rows two or more passes read in registers,
-// C of them over those rows, so device memory is read once per element.
+// In the first three each thread keeps the elements it reads of the rows two
+// or more passes read in registers, C of them over those rows, so device
+// memory is read once per element: elements lane, lane + T, ... (coalesced),
+// or, when N is a multiple of 16 bytes (a branch of its own), 16-byte chunks.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -173,10 +176,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
         for (const RowPass& pass : p.reductions) {  // every lane of the row's group ends with the row's result
             body.push_back(ir::Decl::make(loc, pass.r.acc, pass.r.init(), false));
             body.push_back(accumulate(pass));
-            for (int64_t off = h.lanes / 2; off >= 1; off /= 2) {
-                ir::Expr other = ir::Call::make(pass.r.acc->type, Builtin::ShflXor, {pass.r.acc, ir::i32(off)});
-                body.push_back(ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, other)));
-            }
+            warp_reduce(pass.r, body, loc, h.lanes);
             body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
         }
     } else {
@@ -278,11 +278,13 @@ ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback) {
     std::vector<ir::Var> probe_axes = fresh_row_axes(n);
     RowPasses probe = row_passes(n, probe_axes);
     if (!walks_rows(probe, width)) return nullptr;
-    int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
-    int64_t per_thread = std::max<int64_t>(8, kRowRegisters / staged);
     int64_t v = 16 / byte_size(n.buffer->elem);  // elements per 16-byte chunk
+    // The register budget over the staged rows, in whole chunks (chunks() loops over per_thread / v of them).
+    int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
+    int64_t small = std::max<int64_t>(8, v);
+    int64_t per_thread = std::max(small, kRowRegisters / staged / small * small);
     // Short rows by 8 threads (8 values each), then by a warp, then by a block.
-    std::vector<Regime> regimes = {{8, 8}, {32, per_thread}, {kThreads, per_thread}};
+    std::vector<Regime> regimes = {{8, small}, {32, per_thread}, {kThreads, per_thread}};
     auto grid = [&](const Regime& g) {
         return ir::simplify(ir::div(ir::add(rows, ir::i32(g.rows_per_block() - 1)), ir::i32(g.rows_per_block())));
     };

@@ -74,9 +74,8 @@ bool contiguous_rows(const Compute& c) {
     return true;
 }
 
-// acc = combine(acc, shfl_xor(acc, 16)) ... down to 1.
-void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc) {
-    for (int off = 16; off >= 1; off /= 2) {
+void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc, int64_t lanes) {
+    for (int64_t off = lanes / 2; off >= 1; off /= 2) {
         ir::Expr other = ir::Call::make(r.acc->type, Builtin::ShflXor, {r.acc, ir::i32(off)});
         out.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, other)));
     }

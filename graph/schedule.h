@@ -47,8 +47,9 @@ void schedule_reduction(const Node& n, ir::Kernel& k);
 // (row_group.cpp; rows of symbolic length: row_regimes.cpp).
 void schedule_row_group(const Node& n, ir::Kernel& k);
 
-// acc = combine(acc, shfl_xor(acc, 16)) ... down to 1: every lane holds the warp's total.
-void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc);
+// acc = combine(acc, shfl_xor(acc, lanes / 2)) ... down to 1: every lane holds
+// the total of its aligned group of `lanes` lanes (a power of two up to 32).
+void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc, int64_t lanes = 32);
 // Declares r.acc, accumulates r's body (`accumulate`, or a loop over r's
 // ranges strided by the block, reading the rows `regs` holds from registers),
 // and reduces across the block (warp shuffles, then `partial` in shared

@@ -87,6 +87,17 @@ def test_two_staged_rows_halve_the_bounds(n):
     close(out, softmax(xd * yd + xd), 1e-5)
 
 
+@pytest.mark.parametrize("n", [256, 257, 300, 2048, 2049])
+def test_three_staged_rows_keep_whole_chunks(n):
+    """Three rows staged: 32 / 3 values per thread round down to whole 16-byte chunks (8), so
+    a warp takes rows of up to 256 and a block up to 2048 (300 read 16 bytes at a time)."""
+    x, y, z = (rng.standard_normal((4, n)).astype(np.float32) for _ in range(3))
+    src = "graph g(x: f32[R, N], y: f32[R, N], z: f32[R, N]) -> f32[R, N] { return softmax(x * y + z); }\n"
+    out = emulator.run_graph(src, "g", {"x": x, "y": y, "z": z})
+    xd, yd, zd = x.astype(np.float64), y.astype(np.float64), z.astype(np.float64)
+    close(out, softmax(xd * yd + zd), 1e-5)
+
+
 def emit(tmp_path, body):
     src = tmp_path / "r.hds"
     src.write_text(f'import "elementwise.hds";\nimport "nn.hds";\n'
@@ -117,3 +128,5 @@ def test_kernel_shape(tmp_path):
     cu = emit(tmp_path, "softmax(x * y + x)")
     assert "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread" in cu, cu
     assert "float row_x[16];" in cu and "float row_y[16];" in cu, cu
+    cu = emit(tmp_path, "softmax(x * y + x * x * y)")  # the same two rows
+    assert "} else if (N % 4 == 0 && N <= 512) {" in cu, cu
