@@ -147,6 +147,27 @@ def test_matmul_with_prologue_and_epilogue(k, m, n):
     close(out, np.maximum(at.T.astype(np.float64) @ b + c, 0))
 
 
+@pytest.mark.parametrize("m,k,n", [(1, 300, 64), (16, 257, 96), (17, 37, 45), (5, 1000, 45), (3, 7, 1)])
+def test_matmul_few_rows(m, k, n):
+    """M <= 16 runs matmul_skinny_simt (M = 17 the tiled schedule): groups of k past K, a strip
+    past N, rows of b not of whole quads (N = 45, 1: read element by element); the bias and
+    relu fuse into its store. Under the race checker."""
+    a, b, c = f32(m, k), f32(k, n), f32(n)
+    src = ("graph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] { return relu(matmul(a, b) + c); }\n")
+    out = emulator.run_graph(src, "g", {"a": a, "b": b, "c": c}, racecheck=True)
+    close(out, np.maximum(a.astype(np.float64) @ b + c, 0))
+    h = (a.astype(np.float16), b.astype(np.float16))  # f16 on the emulator: the SIMT schedule too
+    out = graph({"a": "f16[M, K]", "b": "f16[K, N]"}, "f16[M, N]", "return matmul(a, b);", {"a": h[0], "b": h[1]})
+    close(out, h[0].astype(np.float64) @ h[1], 2e-3)
+
+
+def test_matmul_few_rows_kernel(tmp_path):
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
+    cu = emulator.emit(src)
+    assert "    if (M <= 16)\n        return g_skinny_simt_run(" in cu, cu
+
+
 def test_bmm_and_linear():
     a, b = f32(2, 5, 7), f32(2, 7, 3)
     close(graph({"a": "f32[2, 5, 7]", "b": "f32[2, 7, 3]"}, "f32[2, 5, 3]", "return bmm(a, b);", {"a": a, "b": b}),

@@ -253,3 +253,13 @@ def test_rows_of_symbolic_length(rows, n):
     ref = F.layer_norm((x + r).double(), (n,), g.double(), b.double(), 1e-5)
     out = run("op_rows_symbolic", {"x": x, "r": r, "g": g, "b": b}, {"R": rows, "N": n}, (rows, n), torch.float16)
     check(out, ref, 3e-3)
+
+
+@gpu
+@pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (9, 300, 64)])
+def test_matmul_f32_few_rows(m, k, n):
+    """M <= 16: matmul_skinny_simt (16-byte reads of b when N % 4 == 0, else one element at a time)."""
+    a, b, c = rnd(m, k), rnd(k, n), rnd(n)
+    ref = torch.relu(a.double() @ b.double() + c.double())
+    out = run("op_matmul_f32_symbolic", {"a": a, "b": b, "c": c}, {"M": m, "K": k, "N": n}, (m, n), torch.float32)
+    check(out, ref, 1e-5)
