@@ -103,48 +103,56 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k0_layer_norm(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         const float* __restrict__ wq, const float* __restrict__ h, float* __restrict__ matmul,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:20
-    alignas(16) float vb[8][4];  // matmul_skinny_simt.hds:21
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:22
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:23
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:24
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:25
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:26
-    const bool vector = n + 4 <= 256;  // matmul_skinny_simt.hds:27
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:28
-    const int steps = 1;  // matmul_skinny_simt.hds:29
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
+    const int steps = 1;  // matmul_skinny_simt.hds:33
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:31
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:32
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:33
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:36
-        const int k0 = s * 256 + g;  // matmul_skinny_simt.hds:37
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:38
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:39
-            if (vector && k < 256) {  // matmul_skinny_simt.hds:40
-                hds::copy<16>(&vb[u][0], &wq[k * 256 + n]);  // matmul_skinny_simt.hds:41
-            } else {
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:43
-                    vb[u][i] = k < 256 && n + i < 256 ? wq[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:44
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
+                    hds::copy<16>(&vb[u][j][0], &wq[k * 256 + n]);  // matmul_skinny_simt.hds:46
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wq[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:48
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:49
-            if (k < 256) {  // matmul_skinny_simt.hds:50
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
+            if (k < 256) {  // matmul_skinny_simt.hds:56
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:51
-                    if (r < rows) {  // matmul_skinny_simt.hds:52
-                        const float x = h[(m0 + r) * 256 + k];  // matmul_skinny_simt.hds:53
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
+                    if (r < rows) {  // matmul_skinny_simt.hds:58
+                        hds::copy<16>(&va[0], &h[(m0 + r) * 256 + k]);  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:54
-                            acc[r][i] += x * vb[u][i];  // matmul_skinny_simt.hds:55
+                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
+                            const float x = va[j];  // matmul_skinny_simt.hds:67
+#pragma unroll
+                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
+                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                            }
                         }
                     }
                 }
@@ -152,36 +160,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:63
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:64
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:65
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:66
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:69
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:70
-    if (lane < 8) {  // matmul_skinny_simt.hds:71
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
+    if (lane < 8) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:72
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:73
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:74
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:78
+    __syncthreads();  // matmul_skinny_simt.hds:93
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:79
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:80
+        float sum = 0.0f;  // matmul_skinny_simt.hds:95
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:81
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:82
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:84
-            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:85
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
+            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:100
         }
     }
 }
@@ -190,48 +198,56 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         const float* __restrict__ wk, const float* __restrict__ h, float* __restrict__ matmul_2,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:20
-    alignas(16) float vb[8][4];  // matmul_skinny_simt.hds:21
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:22
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:23
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:24
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:25
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:26
-    const bool vector = n + 4 <= 256;  // matmul_skinny_simt.hds:27
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:28
-    const int steps = 1;  // matmul_skinny_simt.hds:29
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
+    const int steps = 1;  // matmul_skinny_simt.hds:33
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:31
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:32
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:33
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:36
-        const int k0 = s * 256 + g;  // matmul_skinny_simt.hds:37
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:38
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:39
-            if (vector && k < 256) {  // matmul_skinny_simt.hds:40
-                hds::copy<16>(&vb[u][0], &wk[k * 256 + n]);  // matmul_skinny_simt.hds:41
-            } else {
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:43
-                    vb[u][i] = k < 256 && n + i < 256 ? wk[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:44
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
+                    hds::copy<16>(&vb[u][j][0], &wk[k * 256 + n]);  // matmul_skinny_simt.hds:46
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wk[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:48
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:49
-            if (k < 256) {  // matmul_skinny_simt.hds:50
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
+            if (k < 256) {  // matmul_skinny_simt.hds:56
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:51
-                    if (r < rows) {  // matmul_skinny_simt.hds:52
-                        const float x = h[(m0 + r) * 256 + k];  // matmul_skinny_simt.hds:53
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
+                    if (r < rows) {  // matmul_skinny_simt.hds:58
+                        hds::copy<16>(&va[0], &h[(m0 + r) * 256 + k]);  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:54
-                            acc[r][i] += x * vb[u][i];  // matmul_skinny_simt.hds:55
+                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
+                            const float x = va[j];  // matmul_skinny_simt.hds:67
+#pragma unroll
+                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
+                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                            }
                         }
                     }
                 }
@@ -239,36 +255,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:63
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:64
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:65
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:66
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:69
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:70
-    if (lane < 8) {  // matmul_skinny_simt.hds:71
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
+    if (lane < 8) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:72
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:73
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:74
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:78
+    __syncthreads();  // matmul_skinny_simt.hds:93
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:79
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:80
+        float sum = 0.0f;  // matmul_skinny_simt.hds:95
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:81
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:82
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:84
-            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:85
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
+            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:100
         }
     }
 }
@@ -277,48 +293,56 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         const float* __restrict__ wv, const float* __restrict__ h, float* __restrict__ matmul_3,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:20
-    alignas(16) float vb[8][4];  // matmul_skinny_simt.hds:21
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:22
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:23
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:24
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:25
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:26
-    const bool vector = n + 4 <= 256;  // matmul_skinny_simt.hds:27
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:28
-    const int steps = 1;  // matmul_skinny_simt.hds:29
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
+    const int steps = 1;  // matmul_skinny_simt.hds:33
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:31
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:32
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:33
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:36
-        const int k0 = s * 256 + g;  // matmul_skinny_simt.hds:37
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:38
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:39
-            if (vector && k < 256) {  // matmul_skinny_simt.hds:40
-                hds::copy<16>(&vb[u][0], &wv[k * 256 + n]);  // matmul_skinny_simt.hds:41
-            } else {
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:43
-                    vb[u][i] = k < 256 && n + i < 256 ? wv[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:44
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
+                    hds::copy<16>(&vb[u][j][0], &wv[k * 256 + n]);  // matmul_skinny_simt.hds:46
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wv[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:48
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:49
-            if (k < 256) {  // matmul_skinny_simt.hds:50
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
+            if (k < 256) {  // matmul_skinny_simt.hds:56
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:51
-                    if (r < rows) {  // matmul_skinny_simt.hds:52
-                        const float x = h[(m0 + r) * 256 + k];  // matmul_skinny_simt.hds:53
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
+                    if (r < rows) {  // matmul_skinny_simt.hds:58
+                        hds::copy<16>(&va[0], &h[(m0 + r) * 256 + k]);  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:54
-                            acc[r][i] += x * vb[u][i];  // matmul_skinny_simt.hds:55
+                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
+                            const float x = va[j];  // matmul_skinny_simt.hds:67
+#pragma unroll
+                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
+                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                            }
                         }
                     }
                 }
@@ -326,36 +350,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:63
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:64
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:65
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:66
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:69
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:70
-    if (lane < 8) {  // matmul_skinny_simt.hds:71
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
+    if (lane < 8) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:72
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:73
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:74
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:78
+    __syncthreads();  // matmul_skinny_simt.hds:93
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:79
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:80
+        float sum = 0.0f;  // matmul_skinny_simt.hds:95
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:81
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:82
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:84
-            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:85
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
+            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:100
         }
     }
 }
@@ -548,48 +572,59 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k4_attention(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         const float* __restrict__ wo, const float* __restrict__ a, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:20
-    alignas(16) float vb[8][4];  // matmul_skinny_simt.hds:21
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:22
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:23
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:24
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:25
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:26
-    const bool vector = n + 4 <= 256;  // matmul_skinny_simt.hds:27
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:28
-    const int steps = 1;  // matmul_skinny_simt.hds:29
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
+    const int steps = 1;  // matmul_skinny_simt.hds:33
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:31
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:32
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:33
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:36
-        const int k0 = s * 256 + g;  // matmul_skinny_simt.hds:37
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:38
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:39
-            if (vector && k < 256) {  // matmul_skinny_simt.hds:40
-                hds::copy<16>(&vb[u][0], &wo[k * 256 + n]);  // matmul_skinny_simt.hds:41
-            } else {
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:43
-                    vb[u][i] = k < 256 && n + i < 256 ? wo[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:44
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
+                    hds::copy<16>(&vb[u][j][0], &wo[k * 256 + n]);  // matmul_skinny_simt.hds:46
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wo[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:48
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:49
-            if (k < 256) {  // matmul_skinny_simt.hds:50
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
+            if (k < 256) {  // matmul_skinny_simt.hds:56
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:51
-                    if (r < rows) {  // matmul_skinny_simt.hds:52
-                        const float x_2 = a[(k / 64 * S + (m0 + r)) * 64 + k % 64];  // matmul_skinny_simt.hds:53
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
+                    if (r < rows) {  // matmul_skinny_simt.hds:58
+                        va[0] = a[((u * 2 + (s * 4 + g * 4 / 64)) * S + (m0 + r)) * 64 + g * 4 % 64];  // matmul_skinny_simt.hds:60
+                        va[1] = a[((k + 1) / 64 * S + (m0 + r)) * 64 + (k + 1) % 64];
+                        va[2] = a[((k + 2) / 64 * S + (m0 + r)) * 64 + (k + 2) % 64];
+                        va[3] = a[((k + 3) / 64 * S + (m0 + r)) * 64 + (k + 3) % 64];
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:54
-                            acc[r][i] += x_2 * vb[u][i];  // matmul_skinny_simt.hds:55
+                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
+                            const float x_2 = va[j];  // matmul_skinny_simt.hds:67
+#pragma unroll
+                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
+                                acc[r][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                            }
                         }
                     }
                 }
@@ -597,35 +632,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:63
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:64
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:65
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:66
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:69
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:70
-    if (lane < 8) {  // matmul_skinny_simt.hds:71
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
+    if (lane < 8) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:72
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:73
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:74
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:78
+    __syncthreads();  // matmul_skinny_simt.hds:93
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:79
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:80
+        float sum = 0.0f;  // matmul_skinny_simt.hds:95
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:81
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:82
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:84
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
             x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = x[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:18
         }
     }
@@ -682,48 +717,59 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         const float* __restrict__ layer_norm_mu_2, const float* __restrict__ layer_norm_v_2,
         const float* __restrict__ g2, const float* __restrict__ b2, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:20
-    alignas(16) float vb[8][4];  // matmul_skinny_simt.hds:21
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:22
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:23
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:24
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:25
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:26
-    const bool vector = n + 4 <= 1024;  // matmul_skinny_simt.hds:27
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:28
-    const int steps = 1;  // matmul_skinny_simt.hds:29
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
+    const bool bvec = n + 4 <= 1024;  // matmul_skinny_simt.hds:30
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
+    const int steps = 1;  // matmul_skinny_simt.hds:33
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:31
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:32
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:33
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:36
-        const int k0 = s * 256 + g;  // matmul_skinny_simt.hds:37
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:38
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:39
-            if (vector && k < 256) {  // matmul_skinny_simt.hds:40
-                hds::copy<16>(&vb[u][0], &w1[k * 1024 + n]);  // matmul_skinny_simt.hds:41
-            } else {
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:43
-                    vb[u][i] = k < 256 && n + i < 1024 ? w1[k * 1024 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:44
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
+                    hds::copy<16>(&vb[u][j][0], &w1[k * 1024 + n]);  // matmul_skinny_simt.hds:46
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
+                        vb[u][j][i] = k < 256 && n + i < 1024 ? w1[k * 1024 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:48
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:49
-            if (k < 256) {  // matmul_skinny_simt.hds:50
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
+            if (k < 256) {  // matmul_skinny_simt.hds:56
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:51
-                    if (r < rows) {  // matmul_skinny_simt.hds:52
-                        const float x = (x1[(m0 + r) * 256 + k] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:53
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
+                    if (r < rows) {  // matmul_skinny_simt.hds:58
+                        va[0] = (x1[(m0 + r) * 256 + k] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:60
+                        va[1] = (x1[(m0 + r) * 256 + (k + 1)] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k + 1] + b2[k + 1];
+                        va[2] = (x1[(m0 + r) * 256 + (k + 2)] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k + 2] + b2[k + 2];
+                        va[3] = (x1[(m0 + r) * 256 + (k + 3)] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k + 3] + b2[k + 3];
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:54
-                            acc[r][i] += x * vb[u][i];  // matmul_skinny_simt.hds:55
+                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
+                            const float x = va[j];  // matmul_skinny_simt.hds:67
+#pragma unroll
+                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
+                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                            }
                         }
                     }
                 }
@@ -731,35 +777,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:63
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:64
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:65
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:66
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:69
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:70
-    if (lane < 8) {  // matmul_skinny_simt.hds:71
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
+    if (lane < 8) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:72
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:73
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:74
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:78
+    __syncthreads();  // matmul_skinny_simt.hds:93
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:79
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:80
+        float sum = 0.0f;  // matmul_skinny_simt.hds:95
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:81
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:82
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:84
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:99
             const float add_3 = sum + c1[(int)blockIdx.x * 32 + j];  // transformer_block.hds:20
             gelu[(m0 + r) * 1024 + ((int)blockIdx.x * 32 + j)] = hds::gelu(add_3);
         }
@@ -770,48 +816,56 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_add(
         const float* __restrict__ w2, const float* __restrict__ gelu, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:20
-    alignas(16) float vb[8][4];  // matmul_skinny_simt.hds:21
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:22
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:23
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:24
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:25
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:26
-    const bool vector = n + 4 <= 256;  // matmul_skinny_simt.hds:27
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:28
-    const int steps = 4;  // matmul_skinny_simt.hds:29
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
+    const int steps = 4;  // matmul_skinny_simt.hds:33
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:31
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:32
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:33
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:36
-        const int k0 = s * 256 + g;  // matmul_skinny_simt.hds:37
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:38
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:39
-            if (vector && k < 1024) {  // matmul_skinny_simt.hds:40
-                hds::copy<16>(&vb[u][0], &w2[k * 256 + n]);  // matmul_skinny_simt.hds:41
-            } else {
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:43
-                    vb[u][i] = k < 1024 && n + i < 256 ? w2[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:44
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
+                if (bvec && k < 1024) {  // matmul_skinny_simt.hds:45
+                    hds::copy<16>(&vb[u][j][0], &w2[k * 256 + n]);  // matmul_skinny_simt.hds:46
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
+                        vb[u][j][i] = k < 1024 && n + i < 256 ? w2[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_skinny_simt.hds:48
-            const int k = k0 + u * 32;  // matmul_skinny_simt.hds:49
-            if (k < 1024) {  // matmul_skinny_simt.hds:50
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
+            if (k < 1024) {  // matmul_skinny_simt.hds:56
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:51
-                    if (r < rows) {  // matmul_skinny_simt.hds:52
-                        const float x = gelu[(m0 + r) * 1024 + k];  // matmul_skinny_simt.hds:53
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
+                    if (r < rows) {  // matmul_skinny_simt.hds:58
+                        hds::copy<16>(&va[0], &gelu[(m0 + r) * 1024 + k]);  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:54
-                            acc[r][i] += x * vb[u][i];  // matmul_skinny_simt.hds:55
+                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
+                            const float x = va[j];  // matmul_skinny_simt.hds:67
+#pragma unroll
+                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
+                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                            }
                         }
                     }
                 }
@@ -819,35 +873,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:63
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:64
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:65
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:66
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:69
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:70
-    if (lane < 8) {  // matmul_skinny_simt.hds:71
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
+    if (lane < 8) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:72
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:73
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:74
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:78
+    __syncthreads();  // matmul_skinny_simt.hds:93
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:79
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:80
+        float sum = 0.0f;  // matmul_skinny_simt.hds:95
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:81
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:82
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:84
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
             const float add_2_2 = x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:20
             out[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = add_2_2 + c2[(int)blockIdx.x * 32 + j];
         }
