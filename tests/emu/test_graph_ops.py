@@ -147,9 +147,10 @@ def test_matmul_with_prologue_and_epilogue(k, m, n):
     close(out, np.maximum(at.T.astype(np.float64) @ b + c, 0))
 
 
-@pytest.mark.parametrize("m,k,n", [(1, 300, 64), (16, 257, 96), (17, 37, 45), (5, 1000, 45), (3, 7, 1)])
+@pytest.mark.parametrize("m,k,n", [(1, 300, 64), (16, 257, 96), (17, 37, 45), (5, 1000, 45), (3, 7, 1),
+                                   (256, 9, 33), (257, 9, 33)])
 def test_matmul_few_rows(m, k, n):
-    """M <= 16 runs matmul_skinny_simt (M = 17 the tiled schedule): groups of k past K, a strip
+    """M <= 16 runs matmul_skinny_simt, M <= 256 32 x 32 tiles, past it 128 x 128: groups of k past K, a strip
     past N, rows of b not of whole quads (N = 45, 1: read element by element); the bias and
     relu fuse into its store. Under the race checker."""
     a, b, c = f32(m, k), f32(k, n), f32(n)

@@ -854,13 +854,13 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 }
 
 // Graph `dispatch_rows16` runs one of 5 variants, the first whose case holds for the sizes of the call:
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:46)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:48)
 //     dispatch_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:9)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: the copy engine's, TMA)
-//                                       and M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:49)
+//                                       and M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:51)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:9)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: the copy engine's, TMA)
-//                                    and M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:50)
+//                                    and M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:52)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:9)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: the copy engine's, TMA)
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:9)

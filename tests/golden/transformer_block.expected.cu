@@ -908,6 +908,1278 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
     }
 }
 
+// kernel encoder_block_simt32_k0_layer_norm (transformer_block.hds:12)
+__global__ void __launch_bounds__(256) encoder_block_simt32_k0_layer_norm(
+        const float* __restrict__ x, const float* __restrict__ g1, const float* __restrict__ b1,
+        float* __restrict__ h, int S) {
+    const int row = (int)blockIdx.x;  // transformer_block.hds:12
+    const int i0 = row;
+    alignas(16) float row_x[4];
+    const int k = (int)threadIdx.x;
+    if (k < 64) {
+        hds::copy<16>(&row_x[0], &x[i0 * 256 + k * 4]);
+    }
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float layer_norm_mu_acc = 0.0f;
+    const int vec = (int)threadIdx.x;
+    if (vec < 64) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            layer_norm_mu_acc = layer_norm_mu_acc + row_x[e];
+        }
+    }
+    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
+    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
+    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
+    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
+    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
+        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
+        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
+        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
+        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = layer_norm_mu_acc / static_cast<float>(256);
+        }
+    }
+    __syncthreads();
+    const float layer_norm_mu = row_value[0];
+    float layer_norm_v_acc = 0.0f;
+    {
+        const int vec = (int)threadIdx.x;
+        if (vec < 64) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                layer_norm_v_acc = layer_norm_v_acc + (row_x[e] - layer_norm_mu) * (row_x[e] - layer_norm_mu);
+            }
+        }
+    }
+    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
+    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
+    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
+    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
+    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
+        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
+        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
+        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
+        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = layer_norm_v_acc / static_cast<float>(256);
+        }
+    }
+    __syncthreads();
+    const float layer_norm_v = row_value[0];
+    {
+        const int vec = (int)threadIdx.x;
+        if (vec < 64) {
+            alignas(16) float v_g1[4];
+            hds::copy<16>(&v_g1[0], &g1[vec * 4]);
+            alignas(16) float v_b1[4];
+            hds::copy<16>(&v_b1[0], &b1[vec * 4]);
+            alignas(16) float v_out[4];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = (row_x[e] - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * v_g1[e] + v_b1[e];
+            }
+            hds::copy<16>(&h[i0 * 256 + vec * 4], &v_out[0]);
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k1_matmul (transformer_block.hds:13)
+__global__ void __launch_bounds__(128) encoder_block_simt32_k1_matmul(const float* __restrict__ h,
+        const float* __restrict__ wq, float* __restrict__ matmul, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:151
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k2_matmul (transformer_block.hds:14)
+__global__ void __launch_bounds__(128) encoder_block_simt32_k2_matmul(const float* __restrict__ h,
+        const float* __restrict__ wk, float* __restrict__ matmul_2, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:151
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k3_matmul (transformer_block.hds:15)
+__global__ void __launch_bounds__(128) encoder_block_simt32_k3_matmul(const float* __restrict__ h,
+        const float* __restrict__ wv, float* __restrict__ matmul_3, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:151
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k4_attention (transformer_block.hds:16)
+__global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
+        const float* __restrict__ matmul, const float* __restrict__ matmul_2,
+        const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:26
+    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:27
+    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:28
+    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:29
+    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:30
+    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:31
+    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:32
+    alignas(16) float kr[32];  // attention_simt.hds:33
+    alignas(16) float vr[32];  // attention_simt.hds:34
+    alignas(16) float s[4][4];  // attention_simt.hds:35
+    alignas(16) float pt[4][4];  // attention_simt.hds:36
+    alignas(16) float acc[4][4];  // attention_simt.hds:37
+    alignas(16) float m[4];  // attention_simt.hds:38
+    alignas(16) float l[4];  // attention_simt.hds:39
+    alignas(16) float qf[4][4];  // attention_simt.hds:40
+    alignas(16) float kf[4][4];  // attention_simt.hds:41
+    alignas(16) float pf[4];  // attention_simt.hds:42
+    alignas(16) float vf[4];  // attention_simt.hds:43
+    const int b = (int)blockIdx.y;  // attention_simt.hds:44
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:45
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:46
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:47
+    const int ty = t / 16;  // attention_simt.hds:48
+    const int tx = t % 16;  // attention_simt.hds:49
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:50
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:51
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:52
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:54
+        const int r = r_r * 4 + (int)threadIdx.x / 64;
+        const int d = (int)threadIdx.x % 64;
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:55
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:57
+        m[i] = -1e+30f;  // attention_simt.hds:58
+        l[i] = 0.0f;  // attention_simt.hds:59
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:60
+            acc[i][j] = 0.0f;  // attention_simt.hds:61
+        }
+    }
+    if (g < tiles) {  // attention_simt.hds:65
+#pragma unroll
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:66
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:67
+            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:68
+            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:69
+        }
+    }
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:72
+        const int tile = it * 2 + g;  // attention_simt.hds:73
+        if (tile < tiles) {  // attention_simt.hds:74
+#pragma unroll
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:75
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:76
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:77
+            }
+        }
+        __syncthreads();  // attention_simt.hds:80
+        if (tile + 2 < tiles) {  // attention_simt.hds:81
+#pragma unroll
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:82
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:83
+                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:84
+                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:85
+            }
+        }
+        if (tile < tiles) {  // attention_simt.hds:88
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:89
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:90
+                    s[i][j] = 0.0f;  // attention_simt.hds:91
+                }
+            }
+#pragma unroll
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:95
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:96
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:97
+                }
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:100
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:101
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:102
+                        }
+                    }
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:107
+                float top = -1e+30f;  // attention_simt.hds:108
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:109
+                    if (tile * 64 + tx + 16 * j >= S) {  // attention_simt.hds:110
+                        s[i][j] = -1e+30f;  // attention_simt.hds:111
+                    }
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:113
+                }
+#pragma unroll
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:115
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:116
+                }
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:118
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:119
+                m[i] = mnew;  // attention_simt.hds:120
+                l[i] *= rescale;  // attention_simt.hds:121
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:122
+                    acc[i][j] *= rescale;  // attention_simt.hds:123
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:124
+                    l[i] += pt[j][i];  // attention_simt.hds:125
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:128
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:129
+            }
+        }
+        __syncthreads();  // attention_simt.hds:132
+        if (tile < tiles) {  // attention_simt.hds:133
+#pragma unroll
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:134
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:135
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:136
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:137
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:138
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:139
+                    }
+                }
+            }
+        }
+        __syncthreads();  // attention_simt.hds:144
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:148
+#pragma unroll
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:149
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:150
+        }
+    }
+    if (g == 1) {  // attention_simt.hds:153
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:154
+            if (tx == 0) {  // attention_simt.hds:155
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:156
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:157
+            }
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:159
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:160
+            }
+        }
+    }
+    __syncthreads();  // attention_simt.hds:164
+    if (g == 0) {  // attention_simt.hds:165
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:166
+            const int row = ty * 4 + i;  // attention_simt.hds:167
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:168
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:169
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:170
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:171
+            if (q0 + row < S) {  // attention_simt.hds:172
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:173
+                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:174
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k5_matmul_add (transformer_block.hds:18)
+__global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
+        const float* __restrict__ a, const float* __restrict__ wo, const float* __restrict__ x,
+        float* __restrict__ x1, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
+                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4 + 1) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
+                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4 + 2) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
+                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4 + 3) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
+                    x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = x[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_4_2;  // transformer_block.hds:18
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
+                        x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k6_layer_norm (transformer_block.hds:19)
+__global__ void __launch_bounds__(256) encoder_block_simt32_k6_layer_norm(
+        const float* __restrict__ x1, float* __restrict__ layer_norm_mu_2, int S) {
+    const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
+    if (out_idx < S) {
+        const int i0 = out_idx;
+        float acc = 0.0f;
+        for (int r = (int)threadIdx.x % 32; r < 256; r += 32) {
+            const int k = r;
+            acc = acc + x1[i0 * 256 + k];
+        }
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 16);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 8);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 4);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 2);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 1);
+        if ((int)threadIdx.x % 32 == 0) {
+            layer_norm_mu_2[i0] = acc / static_cast<float>(256);
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k7_layer_norm (transformer_block.hds:19)
+__global__ void __launch_bounds__(256) encoder_block_simt32_k7_layer_norm(
+        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
+        float* __restrict__ layer_norm_v_2, int S) {
+    const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
+    if (out_idx < S) {
+        const int i0 = out_idx;
+        float acc = 0.0f;
+        for (int r = (int)threadIdx.x % 32; r < 256; r += 32) {
+            const int k = r;
+            acc = acc + (x1[i0 * 256 + k] - layer_norm_mu_2[i0]) * (x1[i0 * 256 + k] - layer_norm_mu_2[i0]);
+        }
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 16);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 8);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 4);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 2);
+        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 1);
+        if ((int)threadIdx.x % 32 == 0) {
+            layer_norm_v_2[i0] = acc / static_cast<float>(256);
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k8_matmul_add_gelu (transformer_block.hds:20)
+__global__ void __launch_bounds__(128) encoder_block_simt32_k8_matmul_add_gelu(
+        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
+        const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
+        const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
+        float* __restrict__ gelu, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 1024;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
+                    va[r][1] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                    va[r][2] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                    va[r][3] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
+                    const float add_3 = matmul_5_2 + c1[n0 + tx * 4 + j];  // transformer_block.hds:20
+                    gelu[(m0 + ty * 4 + i) * 1024 + (n0 + tx * 4 + j)] = hds::gelu(add_3);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 1024) {  // matmul_simt.hds:159
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
+                        const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
+                        gelu[m * 1024 + n] = hds::gelu(add_3);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_k9_matmul_add_add (transformer_block.hds:20)
+__global__ void __launch_bounds__(128) encoder_block_simt32_k9_matmul_add_add(
+        const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
+        const float* __restrict__ c2, float* __restrict__ out, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 64;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
+                    const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_6_2;  // transformer_block.hds:20
+                    out[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = add_2_2 + c2[n0 + tx * 4 + j];
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
+                        const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
+                        out[m * 256 + n] = add_2_2 + c2[n];
+                    }
+                }
+            }
+        }
+    }
+}
+
 // kernel encoder_block_any_k0_layer_norm (transformer_block.hds:12)
 __global__ void __launch_bounds__(256) encoder_block_any_k0_layer_norm(const float* __restrict__ x,
         const float* __restrict__ g1, const float* __restrict__ b1, float* __restrict__ h, int S) {
@@ -2133,6 +3405,114 @@ static cudaError_t encoder_block_skinny_simt_run(const float* x, const float* g1
     return cudaSuccess;
 }
 
+// Workspace slots of `encoder_block_simt32`: temporaries whose lifetimes do not overlap share one.
+static void encoder_block_simt32_slots(int S, size_t* slot) {
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
+    slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
+}
+
+static size_t encoder_block_simt32_workspace_size(int S) {
+    size_t slot[4] = {0};
+    encoder_block_simt32_slots(S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 4; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, const float* b1,
+                                            const float* wq, const float* wk, const float* wv,
+                                            const float* wo, const float* g2, const float* b2,
+                                            const float* w1, const float* c1, const float* w2,
+                                            const float* c2, float* out, int S, void* workspace,
+                                            cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (S <= 0 || x == nullptr || g1 == nullptr || b1 == nullptr || wq == nullptr || wk == nullptr ||
+        wv == nullptr || wo == nullptr || g2 == nullptr || b2 == nullptr || w1 == nullptr ||
+        c1 == nullptr || w2 == nullptr || c2 == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)g1 % 16 != 0 || (uintptr_t)b1 % 16 != 0 ||
+        (uintptr_t)wq % 16 != 0 || (uintptr_t)wk % 16 != 0 || (uintptr_t)wv % 16 != 0 ||
+        (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
+        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[4];
+    encoder_block_simt32_slots(S, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[4] = {0};
+    for (int i = 1; i < 4; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    float* h = reinterpret_cast<float*>(base + offset[0]);
+    float* matmul = reinterpret_cast<float*>(base + offset[1]);
+    float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
+    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* x1 = reinterpret_cast<float*>(base + offset[1]);
+    float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
+    float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* gelu = reinterpret_cast<float*>(base + offset[3]);
+    cudaError_t err = cudaSuccess;
+    // layer_norm (transformer_block.hds:12)
+    if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, g1, b1, h, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:13)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k1_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wq, matmul, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:14)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k2_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wk, matmul_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:15)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wv, matmul_3, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // attention (transformer_block.hds:16)
+    if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, a, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (transformer_block.hds:18)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            a, wo, x, x1, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+gelu (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k8_matmul_add_gelu<<<dim3((unsigned)(32), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, w1, c1, gelu, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+add (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_k9_matmul_add_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            gelu, w2, x1, c2, out, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `encoder_block_any`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_any_slots(int S, size_t* slot) {
     slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
@@ -2241,8 +3621,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     return cudaSuccess;
 }
 
-// Graph `encoder_block` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   encoder_block_skinny_simt: S <= 16 (`when M <= 16` of matmul's schedule 'skinny_simt', nn.hds:47)
+// Graph `encoder_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
+//   encoder_block_skinny_simt: S <= 16 (`when M <= 16` of matmul's schedule 'skinny_simt', nn.hds:49)
 //     encoder_block_skinny_simt_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_skinny_simt_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_skinny_simt_k2_matmul <- matmul (transformer_block.hds:14)
@@ -2253,6 +3633,17 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_skinny_simt_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
+//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:55)
+//     encoder_block_simt32_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
+//     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)
+//     encoder_block_simt32_k3_matmul <- matmul (transformer_block.hds:15)
+//     encoder_block_simt32_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_simt32_k5_matmul_add <- matmul+add (transformer_block.hds:18)
+//     encoder_block_simt32_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_simt32_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_simt32_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 //   encoder_block_any: any sizes
 //     encoder_block_any_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_any_k1_matmul <- matmul (transformer_block.hds:13)
@@ -2267,6 +3658,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 size_t encoder_block_workspace_size(int S) {
     if (S <= 16)
         return encoder_block_skinny_simt_workspace_size(S);
+    if (S <= 256)
+        return encoder_block_simt32_workspace_size(S);
     return encoder_block_any_workspace_size(S);
 }
 
@@ -2278,6 +3671,9 @@ cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, 
     if (S <= 16)
         return encoder_block_skinny_simt_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
                                          workspace, stream);
+    if (S <= 256)
+        return encoder_block_simt32_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
+                                    workspace, stream);
     return encoder_block_any_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S, workspace,
                                  stream);
 }

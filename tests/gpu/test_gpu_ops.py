@@ -256,9 +256,11 @@ def test_rows_of_symbolic_length(rows, n):
 
 
 @gpu
-@pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (9, 300, 64)])
+@pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (9, 300, 64),
+                                   (256, 77, 129), (257, 77, 129)])
 def test_matmul_f32_few_rows(m, k, n):
-    """M <= 16: matmul_skinny_simt (16-byte reads of b when N % 4 == 0, else one element at a time)."""
+    """M <= 16: matmul_skinny_simt (16-byte reads of b when N % 4 == 0, else one element at a time);
+    M <= 256: 32 x 32 tiles (two k-groups); past it 128 x 128."""
     a, b, c = rnd(m, k), rnd(k, n), rnd(n)
     ref = torch.relu(a.double() @ b.double() + c.double())
     out = run("op_matmul_f32_symbolic", {"a": a, "b": b, "c": c}, {"M": m, "K": k, "N": n}, (m, n), torch.float32)
