@@ -83,30 +83,43 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
     tuning.choices[site.key] = c.choice;
     Session s;
     if (!check(s, opts, &tuning, err)) return false;
-    for (auto& g : s.graphs) {
+    for (size_t i = 0; i < s.graphs.size(); ++i) {
+        graph::Graph* g = s.graphs[i].get();
         if (g->name != site.graph) continue;
         ir::Module m = lower_to_ir(*s.loaded.module, s.sources);
+        // As the compiler emits it: with its variants behind the dispatch where sizes
+        // decide (graph/variants.h), so the timing runs the variant the given sizes pick.
+        std::vector<graph::Variant>& cases = s.variants[i];
+        std::string name = g->name;
+        if (!cases.empty()) g->name = name + "_any";
         graph::Program p = compile_graph(*g, m, ir::PipelineOptions{});
         for (const ir::Var& v : p.sizes) {
             if (sizes.count(v->name)) continue;
-            err << "hdsc: error: graph '" << g->name << "' has the size '" << v->name << "': give it with --sizes "
+            err << "hdsc: error: graph '" << name << "' has the size '" << v->name << "': give it with --sizes "
                 << v->name << "=VALUE\n";
             return false;
         }
         codegen::CudaOptions copts;
-        copts.header_include = g->name + ".h";
+        copts.header_include = name + ".h";
         copts.version = version();
         copts.arch = target_name(s.target.arch);
         copts.target_reason = describe_target(s.target, s.sources);
-        copts.cu_name = g->name + ".cu";
-        codegen::CudaOutput code = codegen::emit_graph_cuda(p, copts);
+        copts.cu_name = name + ".cu";
+        codegen::CudaOutput code;
+        if (cases.empty()) {
+            code = codegen::emit_graph_cuda(p, copts);
+        } else {
+            std::vector<graph::Program> programs = compile_variants(name, cases, m, ir::PipelineOptions{});
+            code = emit_dispatch(name, programs, cases, p, copts);
+            p.name = name;  // the timing program calls the graph's API
+        }
         std::error_code ec;
         fs::create_directories(c.dir, ec);
         std::string why;
         if (!write_files_atomically(
-                {{(c.dir / (g->name + ".cu")).string(), code.cu},
-                 {(c.dir / (g->name + ".h")).string(), code.header},
-                 {(c.dir / "bench.cu").string(), codegen::emit_graph_benchmark(p, g->name + ".h", sizes)}},
+                {{(c.dir / (name + ".cu")).string(), code.cu},
+                 {(c.dir / (name + ".h")).string(), code.header},
+                 {(c.dir / "bench.cu").string(), codegen::emit_graph_benchmark(p, name + ".h", sizes)}},
                 &why)) {
             err << "hdsc: error: " << why << "\n";
             return false;
