@@ -102,9 +102,7 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
         std::string cu_path = opts.output;
         if (cu_path.empty() || (several && cu_path != "-"))  // "-o -": every graph's .cu printed in turn
             cu_path = (fs::path(opts.out_dir) / (name + ".cu")).string();
-        auto emit = [&](const codegen::CudaOptions& c) {
-            return dispatch ? emit_dispatch(name, programs, cases, p, c) : codegen::emit_graph_cuda(p, c);
-        };
+        auto emit = [&](const codegen::CudaOptions& c) { return emit_graph_variants(name, programs, cases, p, c); };
         int rc = emit_outputs(opts, s, name, cu_path, emit, out, err);
         if (rc != kSuccess) return rc;
     }

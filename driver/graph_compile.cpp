@@ -30,9 +30,10 @@ std::vector<graph::Program> compile_variants(const std::string& name, std::vecto
     return out;
 }
 
-codegen::CudaOutput emit_dispatch(const std::string& name, const std::vector<graph::Program>& programs,
-                                  const std::vector<graph::Variant>& cases, const graph::Program& any,
-                                  const codegen::CudaOptions& opts) {
+codegen::CudaOutput emit_graph_variants(const std::string& name, const std::vector<graph::Program>& programs,
+                                        const std::vector<graph::Variant>& cases, const graph::Program& any,
+                                        const codegen::CudaOptions& opts) {
+    if (programs.empty()) return codegen::emit_graph_cuda(any, opts);
     std::vector<codegen::GraphVariant> all;
     for (size_t v = 0; v < programs.size(); ++v) all.push_back({&programs[v], cases[v].when});
     all.push_back({&any, {}});

@@ -24,10 +24,11 @@ graph::Program compile_graph(graph::Graph& g, const ir::Module& lowered, const i
 std::vector<graph::Program> compile_variants(const std::string& name, std::vector<graph::Variant>& cases,
                                              const ir::Module& lowered, const ir::PipelineOptions& popts);
 
-// Graph `name`'s .cu and header: `programs` (compiled from `cases`), then
-// `any` (the build for any sizes), behind the host API's if chain.
-codegen::CudaOutput emit_dispatch(const std::string& name, const std::vector<graph::Program>& programs,
-                                  const std::vector<graph::Variant>& cases, const graph::Program& any,
-                                  const codegen::CudaOptions& opts);
+// Graph `name`'s .cu and header as the compiler writes them: `programs`
+// (compiled from `cases`), then `any` (the build for any sizes), behind the
+// host API's if chain; `any` alone when there are no variants.
+codegen::CudaOutput emit_graph_variants(const std::string& name, const std::vector<graph::Program>& programs,
+                                        const std::vector<graph::Variant>& cases, const graph::Program& any,
+                                        const codegen::CudaOptions& opts);
 
 }  // namespace hds::driver

@@ -105,14 +105,9 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
         copts.arch = target_name(s.target.arch);
         copts.target_reason = describe_target(s.target, s.sources);
         copts.cu_name = name + ".cu";
-        codegen::CudaOutput code;
-        if (cases.empty()) {
-            code = codegen::emit_graph_cuda(p, copts);
-        } else {
-            std::vector<graph::Program> programs = compile_variants(name, cases, m, ir::PipelineOptions{});
-            code = emit_dispatch(name, programs, cases, p, copts);
-            p.name = name;  // the timing program calls the graph's API
-        }
+        std::vector<graph::Program> programs = compile_variants(name, cases, m, ir::PipelineOptions{});
+        codegen::CudaOutput code = emit_graph_variants(name, programs, cases, p, copts);
+        p.name = name;  // the timing program calls the graph's API
         std::error_code ec;
         fs::create_directories(c.dir, ec);
         std::string why;

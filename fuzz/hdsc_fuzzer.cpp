@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             codegen::emit_graph_cuda(p, copts);
             if (cases[i].empty()) continue;
             std::vector<graph::Program> programs = driver::compile_variants(p.name, cases[i], m, opts);
-            driver::emit_dispatch(p.name, programs, cases[i], p, copts);
+            driver::emit_graph_variants(p.name, programs, cases[i], p, copts);
         }
         ir::run_pipeline(m, opts);
         codegen::emit_cuda(m, copts);
