@@ -81,7 +81,12 @@ void DiagnosticsEngine::report(Severity sev, DiagId id, SourceRange range, std::
         for (Diagnostic& d : diags_) {
             if (d.severity != sev || d.id != id || d.message != message || d.instantiations.empty()) continue;
             if (d.range.begin != range.begin) continue;
-            d.instantiations.push_back(instantiations_.back());
+            // A graph built once per size case instantiates the same call again: one note per site.
+            const Note& where = instantiations_.back();
+            bool known = std::any_of(d.instantiations.begin(), d.instantiations.end(), [&](const Note& n) {
+                return n.range.begin == where.range.begin && n.message == where.message;
+            });
+            if (!known) d.instantiations.push_back(where);
             drop_notes_ = true;
             return;
         }
