@@ -306,6 +306,10 @@ struct ScheduleRef {
     std::vector<ScheduleArg> args;
     std::vector<std::string> types;  // `for f16, bf16`: only for these element types (empty: any)
     ExprPtr when;                    // `when M <= 16`: only for such sizes (null: any)
+    // `pad(K, N)`: sizes of the op that may be rounded up, the tensors zero-padded along them,
+    // so that rows are 16-byte multiples (graph/padding.h); empty: none.
+    std::vector<std::string> pad;
+    std::vector<SourceRange> pad_ranges;
 };
 struct OpDecl : Decl {
     std::vector<TypeParam> type_params;

@@ -131,16 +131,38 @@ class Builder {
                 d->computes.push_back(std::move(def));
             } else {
                 auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
-                ScheduleRef ref{range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr};
+                ScheduleRef ref{range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr, {}, {}};
                 if (s->scheduleArgs())
                     for (auto* a : s->scheduleArgs()->scheduleArg())
                         ref.args.push_back({a->ID()->getText(), int_value(a->INT()), range(a)});
                 for (size_t i = 2; i < s->ID().size(); ++i) ref.types.push_back(s->ID(i)->getText());
                 if (s->expr()) ref.when = expr(s->expr());
+                if (auto* pad = s->schedulePad()) schedule_pad(pad, *d, ref);
                 d->schedules.push_back(std::move(ref));
             }
         }
         return d;
+    }
+
+    // `pad(K, N)`: the word, then sizes that the op's tensor parameters have.
+    void schedule_pad(HdsParser::SchedulePadContext* ctx, const OpDecl& op, ScheduleRef& ref) {
+        if (ctx->ID(0)->getText() != "pad") {
+            diags_.error(DiagId::schedule_pad_word, range(ctx->ID(0)), ctx->ID(0)->getText());
+            return;
+        }
+        for (size_t i = 1; i < ctx->ID().size(); ++i) {
+            std::string name = ctx->ID(i)->getText();
+            bool size = false;
+            for (const Param& p : op.params)
+                for (const ExprPtr& d : p.type.dims)
+                    size |= p.type.is_tensor && d->kind == ExprKind::Name && as<NameExpr>(*d).name == name;
+            if (!size) {
+                diags_.error(DiagId::schedule_pad_size, range(ctx->ID(i)), name, ref.name, op.name);
+                continue;
+            }
+            ref.pad.push_back(name);
+            ref.pad_ranges.push_back(range(ctx->ID(i)));
+        }
     }
 
     DeclPtr kernel_instance(HdsParser::KernelInstanceContext* ctx) {

@@ -2,6 +2,7 @@
 #include "frontend/ast_printer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace hds {
 
@@ -81,6 +82,7 @@ class Printer {
                     for (const ScheduleRef& s : o.schedules) {
                         std::string args;
                         for (const ScheduleArg& a : s.args) args += fmt::format(" {}={}", a.name, a.value);
+                        if (!s.pad.empty()) args += fmt::format(" pad({})", fmt::join(s.pad, ", "));
                         head("Schedule", s.range, fmt::format("'{}' = '{}'{}", s.name, s.kernel, args));
                         if (s.when) child([&] { expr(*s.when); });
                     }

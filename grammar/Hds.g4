@@ -38,15 +38,18 @@ param     : ID ':' typeRef ('=' expr)? ;
 // Operators: generic over element types (typeParams) and shapes (`*S` spreads);
 // `compute` defines a tensor elementwise (the last one is the result),
 // `schedule` names a generic kernel that implements the op (for some element
-// types, for the sizes where `when` holds).
+// types, for the sizes where `when` holds; `pad(...)`: on zero-padded copies where needed).
 opDecl    : 'op' ID typeParams? '(' paramList? ')' '->' typeRef '{' opItem* '}' ;
 opItem
     : 'compute' ID '[' exprList ']' '=' expr ';'            # computeItem
-    | 'schedule' ID '=' ID scheduleArgs? ('for' ID (',' ID)*)? ('when' expr)? ';'  # scheduleItem
+    | 'schedule' ID '=' ID scheduleArgs? ('for' ID (',' ID)*)? ('when' expr)? schedulePad? ';'  # scheduleItem
     ;
 // `<BM = 64, BN = 128>`: values of the schedule kernel's integer parameters.
 scheduleArgs : '<' scheduleArg (',' scheduleArg)* '>' ;
 scheduleArg  : ID '=' INT ;
+// `pad(K, N)`: where those sizes do not give rows of 16-byte multiples, the schedule runs on
+// zero-padded copies (the word `pad` is checked by the AST builder: not a keyword).
+schedulePad  : ID '(' ID (',' ID)* ')' ;
 // Graphs: `let` and `return` statements over operator calls.
 graphDecl : 'graph' ID '(' paramList? ')' '->' typeRef block ;
 

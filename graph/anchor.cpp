@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include "frontend/ast_clone.h"
+#include "graph/padding.h"
 #include "graph/rewrite.h"
 #include "graph/schedule.h"
 #include "graph/shapes.h"
@@ -111,26 +112,23 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
         }
     } f;
     f.visit_stmt(body);
-    std::map<std::string, std::pair<ir::Expr, int>> needed;  // symbolic width -> the multiple of elements
+    std::map<std::string, std::pair<ir::Expr, int64_t>> needed;  // symbolic width -> the multiple of elements
     for (const std::string& name : f.sources) {
         const ir::Buffer& t = targets.at(name);
         if (auto cols = ir::const_int(t->shape.back())) {
             if (*cols * byte_size(t->elem) % 16 != 0) return false;
             continue;
         }
+        int64_t m = 16 / byte_size(t->elem);
+        // A width rounded up to a multiple (a padded copy, padding.h) needs no decision.
+        ir::Expr holds = ir::simplify(ir::Binary::make(ir::BinOp::Eq, ir::mod(t->shape.back(), ir::i32(m)), ir::i32(0)));
+        if (ir::const_bool(holds) == std::optional<bool>(true)) continue;
         auto& [width, multiple] = needed[ir::to_string(t->shape.back())];
         width = t->shape.back();
-        multiple = std::max(multiple, 16 / byte_size(t->elem));
+        multiple = std::max(multiple, m);
     }
     if (needed.empty()) return true;
-    if (!decisions) return false;
-    ir::Expr all;
-    for (const auto& entry : needed) {
-        const auto& [width, multiple] = entry.second;
-        ir::Expr c = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(multiple)), ir::i32(0));
-        all = all ? ir::Binary::make(ir::BinOp::And, all, c) : c;
-    }
-    return decisions->decide({all, "rows of 16-byte multiples: the copy engine's, TMA", "rows16"});
+    return decisions && decisions->decide(rows_condition(needed));
 }
 
 // The schedule's `when` for the call over the graph's sizes (true when it has
@@ -206,7 +204,7 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
         TuneSite site{key, o.graph().name, {}};
         for (const ScheduleRef* s : scheds) {
             bool skipped = false;
-            if (!instantiate_schedule(o, call, *s, types, b, result, {}, &skipped)) return nullptr;
+            if (!instantiate_schedule(o, call, *s, types, b, result, {}, &skipped, true)) return nullptr;
             if (!skipped) site.schedules.push_back(tune_schedule(o, *s));
         }
         if (!site.schedules.empty()) tuning->sites.push_back(site);
@@ -230,7 +228,7 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
 
 Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched,
                            const std::map<std::string, ScalarType>& types, const Bindings& b, Node* result,
-                           const std::map<std::string, int64_t>& tuned, bool* skipped) {
+                           const std::map<std::string, int64_t>& tuned, bool* skipped, bool dry_run) {
     const OpDecl& op = *call.op;
     const KernelDecl* generic = find_kernel(o.module(), sched.kernel);
     if (!generic || generic->type_params.empty()) {
@@ -307,9 +305,14 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         *skipped = true;
         return result;
     }
+    // `pad(K, N)`: sizes that do not make 16-byte rows are rounded up (padding.h);
+    // from here on the schedule sees the padded sizes and tensors.
+    std::optional<Padding> padding = plan_padding(op, sched, b, targets, o.decisions());
+    const Bindings& sb = padding ? padding->sizes : b;
+    if (padding) targets = padding->targets;
     // A `when` on symbolic sizes is decided after the rows (a schedule TMA
     // cannot run adds no case).
-    ir::Expr when = when_condition(o, call, sched, b);
+    ir::Expr when = when_condition(o, call, sched, sb);
     if (!when) return nullptr;
     std::optional<bool> known = ir::const_bool(when);
     if ((known && !*known) || !tma_rows_aligned(ik.body, targets, o.decisions()) ||
@@ -341,12 +344,20 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         fits.emplace(p.buffer.get(), *fit);
     }
 
+    if (dry_run) return result;
+    // The padded copies join the graph now that the schedule runs; the kernel's
+    // tensors are those.
+    Node* anchor = result;
+    if (padding) {
+        anchor = commit_padding(o.graph(), call, *padding, result);
+        for (auto& entry : fits) entry.second.to = padding->targets.at(entry.first->name);
+    }
     // Sizes: the op's size names, else the dimension of the tensor that has it
     // (a result dimension such as conv2d's output height; a spread's product).
     VarMap sizes;
     for (const ir::Var& s : ik.sizes) {
-        auto it = b.sizes.find(s->name);
-        if (it != b.sizes.end()) sizes[s.get()] = it->second;
+        auto it = sb.sizes.find(s->name);
+        if (it != sb.sizes.end()) sizes[s.get()] = it->second;
     }
     for (const ir::KernelParam& p : ik.params)
         for (size_t d = 0; d < p.buffer->shape.size(); ++d)
@@ -357,8 +368,8 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     for (ir::Expr& bl : ik.block) bl = substitute(bl, sizes);
     ik.params.clear();  // recomputed when the node becomes a kernel
     ik.sizes.clear();
-    result->kind = Node::Kind::Anchor;
-    result->anchor = std::move(ik);
+    anchor->kind = Node::Kind::Anchor;
+    anchor->anchor = std::move(ik);
     return result;
 }
 

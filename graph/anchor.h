@@ -16,15 +16,18 @@ namespace hds::graph {
 // first schedule that applies (`for f16, bf16` lists the element types it is
 // for; schedules with tensor-core built-ins are skipped when the target has
 // none). Returns `result` (unchanged when no schedule applies), or null after
-// reporting errors.
+// reporting errors. Where the schedule runs on padded copies (padding.h),
+// `result` becomes a slice of the anchor's result.
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
                          const Bindings& b, Node* result);
 
 // One schedule, its integer parameters set from `values` (tuning) or the
 // call's attributes or their defaults; sets *skipped when it cannot run on the
-// target or these shapes.
+// target or these shapes. `dry_run`: only whether it applies (the graph is not
+// changed). With `pad(...)` (padding.h) `result` becomes the slice of the
+// anchor's padded result.
 Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched,
                            const std::map<std::string, ScalarType>& types, const Bindings& b, Node* result,
-                           const std::map<std::string, int64_t>& values, bool* skipped);
+                           const std::map<std::string, int64_t>& values, bool* skipped, bool dry_run = false);
 
 }  // namespace hds::graph

@@ -124,8 +124,10 @@ class Instance {
             if (!compute(i)) return nullptr;
         Node* result = nodes_.back();
         if (op_.schedules.empty()) return result;
+        ir::Expr automatic = result->compute.value;
         Node* n = instantiate_anchor(o_, c_, types_, b_, result);
-        if (n && n->kind == Node::Kind::Anchor)  // the schedule computes the intermediates itself
+        // The schedule computes the intermediates itself (`result` is its anchor, or a slice of it).
+        if (n && (n->kind == Node::Kind::Anchor || n->compute.value != automatic))
             for (Node* i : nodes_)
                 if (i != n) i->dead = true;
         return n;

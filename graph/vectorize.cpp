@@ -6,7 +6,10 @@
 // involved hold a multiple of V elements (tensors start 16-byte aligned); when
 // that depends on sizes known only at run time, the kernel checks it and
 // keeps the one-element-per-thread body for the other case (and the launch
-// picks the grid to match). Loads that broadcast along the row stay scalar.
+// picks the grid to match); when only the inputs' rows may be unaligned (a
+// padded copy, padding.h), the other case keeps V elements per thread and the
+// vector store, reading the inputs one element at a time. Loads that broadcast
+// along the row stay scalar.
 #include <map>
 
 #include "graph/rewrite.h"
@@ -106,30 +109,46 @@ bool vectorize_injective(const Node& n, ir::Kernel& k) {
     if (v < 2 || ir::const_bool(aligned) == std::optional<bool>(false)) return false;
     const ir::Var& inner = n.compute.axes.back();
 
-    std::vector<ir::Stmt> inner_body;
     std::vector<ir::Var> axes(n.compute.axes.begin(), n.compute.axes.end() - 1);
     ir::Var col = ir::make_var(ScalarType::I32, "vec");  // the index of this thread's V columns
     axes.push_back(col);
     Shape vec_shape = shape;
     vec_shape.back() = ir::simplify(ir::div(shape.back(), ir::i32(v)));
     ir::Expr total = ir::simplify(numel(vec_shape));
-
-    std::vector<ir::Stmt> body;
-    ir::Var idx = flat_index(body, n.loc);
-    inner_body = unravel(idx, axes, vec_shape, n.loc);
     ir::Expr first = ir::mul(col, ir::i32(v));  // the first of the thread's columns
-    ir::Var e = ir::make_var(ScalarType::I32, "e");
-    VectorLoads loads = vectorize_loads(n.compute.value, inner, v, first, e, false, inner_body, n.loc);
-    aligned = both(aligned, loads.aligned);
     std::vector<ir::Expr> at(axes.begin(), axes.end() - 1);
     at.push_back(first);
-    for (ir::Stmt& s : store_vector(n.buffer, at, loads.value, e, v, n.loc)) inner_body.push_back(s);
-    body.push_back(
-        ir::If::make(n.loc, ir::Binary::make(ir::BinOp::Lt, idx, total), ir::Block::make(n.loc, inner_body), nullptr));
-    ir::Stmt vec_body = ir::Block::make(n.loc, body);
+
+    // V columns per thread, stored with one copy; the inputs read with copies too
+    // (`copies`), or one element at a time.
+    auto columns = [&](bool copies, ir::Expr* loads_aligned) {
+        std::vector<ir::Stmt> body;
+        ir::Var idx = flat_index(body, n.loc);
+        std::vector<ir::Stmt> inner_body = unravel(idx, axes, vec_shape, n.loc);
+        ir::Var e = ir::make_var(ScalarType::I32, "e");
+        ir::Expr value = substitute(n.compute.value, VarMap{{inner.get(), ir::add(first, e)}});
+        if (copies) {
+            VectorLoads loads = vectorize_loads(n.compute.value, inner, v, first, e, false, inner_body, n.loc);
+            *loads_aligned = loads.aligned;
+            value = loads.value;
+        }
+        for (ir::Stmt& s : store_vector(n.buffer, at, value, e, v, n.loc)) inner_body.push_back(s);
+        body.push_back(ir::If::make(n.loc, ir::Binary::make(ir::BinOp::Lt, idx, total),
+                                    ir::Block::make(n.loc, inner_body), nullptr));
+        return ir::Block::make(n.loc, body);
+    };
+    ir::Expr loads_aligned;
+    ir::Stmt vec_body = columns(true, &loads_aligned);
     ir::Expr vec_grid = ir::simplify(ir::div(ir::add(total, ir::i32(kThreads - 1)), ir::i32(kThreads)));
+    bool store_aligned = ir::const_bool(aligned) == std::optional<bool>(true);
+    aligned = both(aligned, loads_aligned);
     if (ir::const_bool(aligned) == std::optional<bool>(true)) {
         k.body = vec_body;
+        k.grid = {vec_grid};
+        return true;
+    }
+    if (store_aligned) {  // rows of the result always aligned (a padded copy): inputs' rows may not be
+        k.body = ir::If::make(n.loc, aligned, vec_body, columns(false, nullptr));
         k.grid = {vec_grid};
         return true;
     }

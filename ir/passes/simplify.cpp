@@ -200,9 +200,16 @@ class Simplify : public IRMutator {
                 return nullptr;
             case BinOp::Div:
                 if (cb == 1) return a;
+                // (x * c) / c -> x
+                if (auto* ab = as<Binary>(a); cb && *cb != 0 && ab && ab->op == BinOp::Mul && const_int(ab->b) == cb)
+                    return ab->a;
                 return nullptr;
             case BinOp::Mod:
                 if (cb == 1 && !has_call(a)) return IntImm::make(t, 0);
+                // (x * c1) % c2 -> 0 when c2 divides c1 (a size rounded up to a multiple)
+                if (auto* ab = as<Binary>(a); cb && *cb != 0 && ab && ab->op == BinOp::Mul && const_int(ab->b) &&
+                                              *const_int(ab->b) % *cb == 0 && !has_call(ab->a))
+                    return IntImm::make(t, 0);
                 return nullptr;
             default:
                 return nullptr;

@@ -12,93 +12,93 @@ __global__ void __launch_bounds__(256) mlp_skinny_k0_matmul_add_gelu(const __hal
         const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
         int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:23
-    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:24
-    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:25
-    alignas(16) float acc[4][4];  // matmul_skinny.hds:26
-    alignas(16) __half fa[8];  // matmul_skinny.hds:27
-    alignas(16) __half fb[2][8];  // matmul_skinny.hds:28
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:29
-    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:30
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:31
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:32
-    const int tiles = 3;  // matmul_skinny.hds:34
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:24
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:25
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:26
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:27
+    alignas(16) __half fa[8];  // matmul_skinny.hds:28
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:32
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:33
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:34
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:35
+    const int tiles = 3;  // matmul_skinny.hds:37
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:36
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:39
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:37
-            acc[j][e] = 0.0f;  // matmul_skinny.hds:38
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:40
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:41
         }
     }
-    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:43
-        const int st = kt % 4;  // matmul_skinny.hds:44
-        const int k0 = kt * 256;  // matmul_skinny.hds:45
-        if (kt < tiles) {  // matmul_skinny.hds:46
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:46
+        const int st = kt % 4;  // matmul_skinny.hds:47
+        const int k0 = kt * 256;  // matmul_skinny.hds:48
+        if (kt < tiles) {  // matmul_skinny.hds:50
 #pragma unroll
-            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:48
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:51
                 const int r = (int)threadIdx.x / 16;
                 const int q = q_r * 16 + (int)threadIdx.x % 16;
-                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_skinny.hds:49
-                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:50
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_skinny.hds:52
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:53
             }
 #pragma unroll
-            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:52
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:55
                 const int r = r_r * 64 + (int)threadIdx.x / 4;
                 const int q = (int)threadIdx.x % 4;
-                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_skinny.hds:53
-                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:54
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_skinny.hds:56
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:57
             }
         }
-        hds::cp_async_commit();  // matmul_skinny.hds:65
-        if (kt >= 3) {  // matmul_skinny.hds:66
-            hds::cp_async_wait<3>();  // matmul_skinny.hds:67
-            __syncthreads();  // matmul_skinny.hds:68
-            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:69
+        hds::cp_async_commit();  // matmul_skinny.hds:84
+        if (kt >= 3) {  // matmul_skinny.hds:85
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:86
+            __syncthreads();  // matmul_skinny.hds:87
+            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:70
-                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:71
-                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:72
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:91
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:73
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:74
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:92
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:93
                 }
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:76
-                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:77
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:95
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:96
                 }
             }
-            __syncthreads();  // matmul_skinny.hds:80
+            __syncthreads();  // matmul_skinny.hds:99
         }
     }
-    const int g = lane / 4;  // matmul_skinny.hds:86
-    const int t4 = lane % 4;  // matmul_skinny.hds:87
-    if (warp >= 4) {  // matmul_skinny.hds:88
+    const int g = lane / 4;  // matmul_skinny.hds:105
+    const int t4 = lane % 4;  // matmul_skinny.hds:106
+    if (warp >= 4) {  // matmul_skinny.hds:107
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:89
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:108
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:90
-                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:91
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:109
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:110
             }
         }
     }
-    __syncthreads();  // matmul_skinny.hds:95
-    if (warp < 4) {  // matmul_skinny.hds:96
+    __syncthreads();  // matmul_skinny.hds:114
+    if (warp < 4) {  // matmul_skinny.hds:115
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:97
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:116
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:98
-                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:99
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:117
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:118
             }
         }
     }
-    __syncthreads();  // matmul_skinny.hds:103
+    __syncthreads();  // matmul_skinny.hds:122
 #pragma unroll
-    for (int r_r_3 = 0; r_r_3 < 2; ++r_r_3) {  // matmul_skinny.hds:104
-        const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
+    for (int r_r_4 = 0; r_r_4 < 2; ++r_r_4) {  // matmul_skinny.hds:123
+        const int r = r_r_4 * 8 + (int)threadIdx.x / 32;
         const int n = (int)threadIdx.x % 32;
-        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:105
-        if (m0 + r < B && n0 + n < 3072) {  // matmul_skinny.hds:106
-            const __half matmul_3 = hds::cast<__half>(sum);  // matmul_skinny.hds:107
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:124
+        if (m0 + r < B && n0 + n < 3072) {  // matmul_skinny.hds:125
+            const __half matmul_3 = hds::cast<__half>(sum);  // matmul_skinny.hds:126
             const __half add_2 = matmul_3 + b1[n0 + n];  // mlp.hds:11
             h[(m0 + r) * 3072 + (n0 + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
         }
@@ -110,93 +110,93 @@ __global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __
         const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
         int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:23
-    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:24
-    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:25
-    alignas(16) float acc[4][4];  // matmul_skinny.hds:26
-    alignas(16) __half fa[8];  // matmul_skinny.hds:27
-    alignas(16) __half fb[2][8];  // matmul_skinny.hds:28
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:29
-    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:30
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:31
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:32
-    const int tiles = 12;  // matmul_skinny.hds:34
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:24
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:25
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:26
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:27
+    alignas(16) __half fa[8];  // matmul_skinny.hds:28
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:32
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:33
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:34
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:35
+    const int tiles = 12;  // matmul_skinny.hds:37
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:36
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:39
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:37
-            acc[j][e] = 0.0f;  // matmul_skinny.hds:38
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:40
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:41
         }
     }
-    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:43
-        const int st = kt % 4;  // matmul_skinny.hds:44
-        const int k0 = kt * 256;  // matmul_skinny.hds:45
-        if (kt < tiles) {  // matmul_skinny.hds:46
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:46
+        const int st = kt % 4;  // matmul_skinny.hds:47
+        const int k0 = kt * 256;  // matmul_skinny.hds:48
+        if (kt < tiles) {  // matmul_skinny.hds:50
 #pragma unroll
-            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:48
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:51
                 const int r = (int)threadIdx.x / 16;
                 const int q = q_r * 16 + (int)threadIdx.x % 16;
-                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_skinny.hds:49
-                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:50
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_skinny.hds:52
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:53
             }
 #pragma unroll
-            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:52
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:55
                 const int r = r_r * 64 + (int)threadIdx.x / 4;
                 const int q = (int)threadIdx.x % 4;
-                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_skinny.hds:53
-                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:54
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_skinny.hds:56
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:57
             }
         }
-        hds::cp_async_commit();  // matmul_skinny.hds:65
-        if (kt >= 3) {  // matmul_skinny.hds:66
-            hds::cp_async_wait<3>();  // matmul_skinny.hds:67
-            __syncthreads();  // matmul_skinny.hds:68
-            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:69
+        hds::cp_async_commit();  // matmul_skinny.hds:84
+        if (kt >= 3) {  // matmul_skinny.hds:85
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:86
+            __syncthreads();  // matmul_skinny.hds:87
+            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:70
-                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:71
-                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:72
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:91
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:73
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:74
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:92
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:93
                 }
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:76
-                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:77
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:95
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:96
                 }
             }
-            __syncthreads();  // matmul_skinny.hds:80
+            __syncthreads();  // matmul_skinny.hds:99
         }
     }
-    const int g = lane / 4;  // matmul_skinny.hds:86
-    const int t4 = lane % 4;  // matmul_skinny.hds:87
-    if (warp >= 4) {  // matmul_skinny.hds:88
+    const int g = lane / 4;  // matmul_skinny.hds:105
+    const int t4 = lane % 4;  // matmul_skinny.hds:106
+    if (warp >= 4) {  // matmul_skinny.hds:107
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:89
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:108
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:90
-                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:91
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:109
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:110
             }
         }
     }
-    __syncthreads();  // matmul_skinny.hds:95
-    if (warp < 4) {  // matmul_skinny.hds:96
+    __syncthreads();  // matmul_skinny.hds:114
+    if (warp < 4) {  // matmul_skinny.hds:115
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:97
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:116
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:98
-                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:99
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:117
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:118
             }
         }
     }
-    __syncthreads();  // matmul_skinny.hds:103
+    __syncthreads();  // matmul_skinny.hds:122
 #pragma unroll
-    for (int r_r_3 = 0; r_r_3 < 2; ++r_r_3) {  // matmul_skinny.hds:104
-        const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
+    for (int r_r_4 = 0; r_r_4 < 2; ++r_r_4) {  // matmul_skinny.hds:123
+        const int r = r_r_4 * 8 + (int)threadIdx.x / 32;
         const int n = (int)threadIdx.x % 32;
-        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:105
-        if (m0 + r < B && n0 + n < 768) {  // matmul_skinny.hds:106
-            const __half matmul_2_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:107
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:124
+        if (m0 + r < B && n0 + n < 768) {  // matmul_skinny.hds:125
+            const __half matmul_2_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:126
             out[(m0 + r) * 768 + (n0 + n)] = matmul_2_2 + b2[n0 + n];  // mlp.hds:12
         }
     }
@@ -207,101 +207,101 @@ __global__ void __launch_bounds__(256) mlp_any_k0_matmul_add_gelu(const __half* 
         const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
         int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:26
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:27
-    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:28
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:29
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:30
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:31
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:33
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:34
-    const int tiles = 24;  // matmul_mma.hds:36
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:26
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:27
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:28
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:31
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:32
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:33
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:34
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:35
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:36
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:37
+    const int tiles = 24;  // matmul_mma.hds:39
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:41
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:39
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:42
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:40
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:41
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:43
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:44
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:47
-        const int st = kt % 3;  // matmul_mma.hds:48
-        const int k0 = kt * 32;  // matmul_mma.hds:49
-        if (kt < tiles) {  // matmul_mma.hds:50
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:50
+        const int st = kt % 3;  // matmul_mma.hds:51
+        const int k0 = kt * 32;  // matmul_mma.hds:52
+        if (kt < tiles) {  // matmul_mma.hds:54
 #pragma unroll
-            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:55
                 const int r = r_r * 64 + (int)threadIdx.x / 4;
                 const int q = (int)threadIdx.x % 4;
-                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:53
-                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:54
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:56
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:57
             }
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:59
                 const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                 const int q = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:57
-                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:58
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:60
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:61
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:69
-        if (kt >= 2) {  // matmul_mma.hds:70
-            hds::cp_async_wait<2>();  // matmul_mma.hds:71
-            __syncthreads();  // matmul_mma.hds:72
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:73
+        hds::cp_async_commit();  // matmul_mma.hds:88
+        if (kt >= 2) {  // matmul_mma.hds:89
+            hds::cp_async_wait<2>();  // matmul_mma.hds:90
+            __syncthreads();  // matmul_mma.hds:91
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:92
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:74
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:75
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:94
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:95
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:78
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:79
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:81
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:100
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:82
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:83
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:101
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:102
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:87
+            __syncthreads();  // matmul_mma.hds:106
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:93
-    const int t4 = lane % 4;  // matmul_mma.hds:94
+    const int g = lane / 4;  // matmul_mma.hds:112
+    const int t4 = lane % 4;  // matmul_mma.hds:113
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:95
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:114
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:96
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:115
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:97
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:98
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:116
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:117
             }
         }
     }
-    __syncwarp();  // matmul_mma.hds:102
-    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:105
+    __syncwarp();  // matmul_mma.hds:121
+    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:124
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
-            const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:107
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:125
+            const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:126
             const __half add_2 = matmul_3 + b1[n0 + wn + lane];  // mlp.hds:11
             h[(m0 + wm + r) * 3072 + (n0 + wn + lane)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
         }
     } else {
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:110
-            const int m = m0 + wm + r;  // matmul_mma.hds:111
-            const int n = n0 + wn + lane;  // matmul_mma.hds:112
-            if (m < B && n < 3072) {  // matmul_mma.hds:113
-                const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:114
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:129
+            const int m = m0 + wm + r;  // matmul_mma.hds:130
+            const int n = n0 + wn + lane;  // matmul_mma.hds:131
+            if (m < B && n < 3072) {  // matmul_mma.hds:132
+                const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:133
                 const __half add_2 = matmul_3 + b1[n];  // mlp.hds:11
                 h[m * 3072 + n] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
             }
@@ -314,100 +314,100 @@ __global__ void __launch_bounds__(256) mlp_any_k1_matmul_add(const __half* __res
         const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
         int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:23
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:24
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:25
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:26
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:27
-    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:28
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:29
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:30
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:31
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:32
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:33
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:34
-    const int tiles = 96;  // matmul_mma.hds:36
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:26
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:27
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:28
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:31
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:32
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:33
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:34
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:35
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:36
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:37
+    const int tiles = 96;  // matmul_mma.hds:39
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:38
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:41
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:39
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:42
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:40
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:41
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:43
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:44
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:47
-        const int st = kt % 3;  // matmul_mma.hds:48
-        const int k0 = kt * 32;  // matmul_mma.hds:49
-        if (kt < tiles) {  // matmul_mma.hds:50
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:50
+        const int st = kt % 3;  // matmul_mma.hds:51
+        const int k0 = kt * 32;  // matmul_mma.hds:52
+        if (kt < tiles) {  // matmul_mma.hds:54
 #pragma unroll
-            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:52
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:55
                 const int r = r_r * 64 + (int)threadIdx.x / 4;
                 const int q = (int)threadIdx.x % 4;
-                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:53
-                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:54
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:56
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:57
             }
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:56
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:59
                 const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                 const int q = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:57
-                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:58
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:60
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:61
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:69
-        if (kt >= 2) {  // matmul_mma.hds:70
-            hds::cp_async_wait<2>();  // matmul_mma.hds:71
-            __syncthreads();  // matmul_mma.hds:72
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:73
+        hds::cp_async_commit();  // matmul_mma.hds:88
+        if (kt >= 2) {  // matmul_mma.hds:89
+            hds::cp_async_wait<2>();  // matmul_mma.hds:90
+            __syncthreads();  // matmul_mma.hds:91
+            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:92
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:74
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:75
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:76
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:94
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:95
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:78
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:79
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:81
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:100
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:82
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:83
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:101
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:102
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:87
+            __syncthreads();  // matmul_mma.hds:106
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:93
-    const int t4 = lane % 4;  // matmul_mma.hds:94
+    const int g = lane / 4;  // matmul_mma.hds:112
+    const int t4 = lane % 4;  // matmul_mma.hds:113
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:95
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:114
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:96
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:115
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:97
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:98
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:116
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:117
             }
         }
     }
-    __syncwarp();  // matmul_mma.hds:102
-    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:105
+    __syncwarp();  // matmul_mma.hds:121
+    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:124
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:106
-            const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:107
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:125
+            const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:126
             out[(m0 + wm + r) * 768 + (n0 + wn + lane)] = matmul_2_2 + b2[n0 + wn + lane];  // mlp.hds:12
         }
     } else {
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:110
-            const int m = m0 + wm + r;  // matmul_mma.hds:111
-            const int n = n0 + wn + lane;  // matmul_mma.hds:112
-            if (m < B && n < 768) {  // matmul_mma.hds:113
-                const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:114
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:129
+            const int m = m0 + wm + r;  // matmul_mma.hds:130
+            const int n = n0 + wn + lane;  // matmul_mma.hds:131
+            if (m < B && n < 768) {  // matmul_mma.hds:132
+                const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:133
                 out[m * 768 + n] = matmul_2_2 + b2[n];  // mlp.hds:12
             }
         }
