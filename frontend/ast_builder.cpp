@@ -131,7 +131,8 @@ class Builder {
                 d->computes.push_back(std::move(def));
             } else {
                 auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
-                ScheduleRef ref{range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr, {}, {}};
+                ScheduleRef ref{
+                    range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr, {}, {}};
                 if (s->scheduleArgs())
                     for (auto* a : s->scheduleArgs()->scheduleArg())
                         ref.args.push_back({a->ID()->getText(), int_value(a->INT()), range(a)});

@@ -124,7 +124,8 @@ Node* commit_padding(Graph& g, const OpCall& call, Padding& padding, Node* resul
             inside = inside ? ir::Binary::make(ir::BinOp::And, inside, c) : c;
         }
         std::vector<ir::Expr> at(n->compute.axes.begin(), n->compute.axes.end());
-        ir::Expr zero = is_float(target->elem) ? ir::FloatImm::make(target->elem, 0.0) : ir::IntImm::make(target->elem, 0);
+        ir::Expr zero =
+            is_float(target->elem) ? ir::FloatImm::make(target->elem, 0.0) : ir::IntImm::make(target->elem, 0);
         n->compute.value = ir::Select::make(inside, ir::Load::make(x->buffer, at, call.range.begin), zero);
         target = g.add(std::move(n))->buffer;
     }
