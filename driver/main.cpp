@@ -35,7 +35,9 @@ int main(int argc, char** argv) {
         ->add_option("--level", tune.level,
                      "search level: 0 defaults only, 1 (default) each parameter alone, 2 every combination")
         ->check(CLI::Range(0, 2));
-    tune_cmd->add_option("--sizes", tune.sizes, "NAME=VALUE,... the graphs' sizes to time at");
+    tune_cmd->add_option("--sizes", tune.sizes,
+                         "NAME=VALUE,... the graphs' sizes to time at; several values for one size (M=1,16,128) tune a "
+                         "choice per size bucket");
     tune_cmd->add_option("--cache", tune.cache, "the JSON cache to update (default hds-tune.json)");
     tune_cmd->add_option("--work", tune.work, "keep the candidates' sources and programs in this folder");
     tune_cmd->add_option("--nvcc", tune.nvcc, "the nvcc to build candidates with");

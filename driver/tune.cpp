@@ -40,19 +40,47 @@ struct Candidate {
     std::string failure;
 };
 
-std::optional<std::map<std::string, int64_t>> parse_sizes(const std::string& text, std::ostream& err) {
-    std::map<std::string, int64_t> sizes;
+// `--sizes M=1,16,128,K=4096`: a value per name, or several for one name (the size
+// buckets, smallest first).
+struct Sizes {
+    std::map<std::string, int64_t> fixed;
+    std::string bucketed;         // the name given several values, or ""
+    std::vector<int64_t> values;  // its values, ascending
+};
+
+std::optional<Sizes> parse_sizes(const std::string& text, std::ostream& err) {
+    std::map<std::string, std::vector<int64_t>> given;
+    std::string last;
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
         auto eq = item.find('=');
         try {
-            if (eq == std::string::npos) throw std::invalid_argument(item);
-            sizes[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+            if (eq == std::string::npos && last.empty()) throw std::invalid_argument(item);
+            if (eq != std::string::npos) last = item.substr(0, eq);
+            size_t used = 0;
+            std::string value = eq == std::string::npos ? item : item.substr(eq + 1);
+            given[last].push_back(std::stoll(value, &used));
+            if (used != value.size() || last.empty()) throw std::invalid_argument(item);
         } catch (const std::exception&) {
             err << "hdsc: error: --sizes expects NAME=VALUE,... (got '" << item << "')\n";
             return std::nullopt;
         }
+    }
+    Sizes sizes;
+    for (auto& [name, values] : given) {
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        if (values.size() > 1 && !sizes.bucketed.empty()) {
+            err << "hdsc: error: --sizes gives several values to '" << sizes.bucketed << "' and '" << name
+                << "'; size buckets are for one size\n";
+            return std::nullopt;
+        }
+        if (values.size() > 1) {
+            sizes.bucketed = name;
+            sizes.values = values;
+        }
+        sizes.fixed[name] = values.back();
     }
     return sizes;
 }
@@ -80,6 +108,9 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
                     std::ostream& err) {
     graph::Tuning tuning;
     tuning.choices = others;
+    // The candidate holds for any size: the site's bucket entries give way.
+    for (const graph::TuneBucket& b : graph::buckets_of(others, site.key))
+        tuning.choices.erase(graph::bucket_key(site.key, fmt::format("{} <= {}", b.size, b.max)));
     tuning.choices[site.key] = c.choice;
     Session s;
     if (!check(s, opts, &tuning, err)) return false;
@@ -203,8 +234,8 @@ class Progress {
 
 int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
     TuneOptions opts = given;
-    auto sizes = parse_sizes(opts.sizes, err);
-    if (!sizes) return kUserError;
+    auto parsed = parse_sizes(opts.sizes, err);
+    if (!parsed) return kUserError;
     if (opts.level < 0 || opts.level > 2) {
         err << "hdsc: error: --level must be 0, 1 or 2\n";
         return kUserError;
@@ -248,56 +279,77 @@ int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
     }
     std::map<std::string, graph::TuneChoice> others = cached;
     std::vector<graph::TuneResult> results;
-    for (size_t k = 0; k < sites.size(); ++k) {
-        const graph::TuneSite& site = sites[k];
-        std::vector<Candidate> cands;
-        for (const graph::TuneChoice& choice : graph::candidates(site, opts.level)) {
-            Candidate c;
-            c.choice = choice;
-            c.dir = work / fmt::format("site{}-cand{}", k, cands.size());
-            cands.push_back(c);
-        }
-        // Level 0 does not tune: it times the default but replaces no entry the cache has.
-        bool keep_entry = opts.level == 0 && cached.count(site.key) > 0;
-        out << fmt::format("{}  (graph {}): {} candidates at level {}{}\n", site.key, site.graph, cands.size(),
-                           opts.level, keep_entry ? " (the cache's entry stays)" : "")
-            << std::flush;
-        for (size_t i = 0; i < cands.size(); ++i) {
-            // A candidate other than the default that is not a valid instance (too much
-            // shared memory for these parameters, say) is skipped with its first error.
-            std::ostringstream diags;
-            Candidate& c = cands[i];
-            c.built = emit_candidate(opts, site, c, others, *sizes, i == 0 ? err : diags);
-            if (!c.built && i > 0) c.failure = "skipped: " + first_error(diags.str());
-        }
-        if (!cands.front().built) return kUserError;  // the default does not build: nothing will
-        compile_all(opts, cands, site.graph);
-        if (opts.no_run) {
+    // One search per size bucket (`--sizes M=1,16,128`: M <= 1, M <= 16, any M, timed at
+    // 1, 16 and 128), or one for the sizes given.
+    std::vector<std::pair<std::string, std::map<std::string, int64_t>>> buckets;
+    if (parsed->bucketed.empty()) buckets.push_back({"", parsed->fixed});
+    for (size_t b = 0; b < parsed->values.size(); ++b) {
+        std::map<std::string, int64_t> at = parsed->fixed;
+        at[parsed->bucketed] = parsed->values[b];
+        bool last = b + 1 == parsed->values.size();
+        buckets.push_back({last ? "" : fmt::format("{} <= {}", parsed->bucketed, parsed->values[b]), at});
+    }
+    for (size_t bi = 0; bi < buckets.size(); ++bi) {
+        const std::string& bucket = buckets[bi].first;
+        const std::map<std::string, int64_t>& sizes_at = buckets[bi].second;
+        if (buckets.size() > 1)
+            out << fmt::format("size bucket {}: timed at {}={}\n", bucket.empty() ? "(any)" : bucket, parsed->bucketed,
+                               sizes_at.at(parsed->bucketed))
+                << std::flush;
+        const std::map<std::string, int64_t>* sizes = &sizes_at;
+        for (size_t k = 0; k < sites.size(); ++k) {
+            const graph::TuneSite& site = sites[k];
+            std::string entry = graph::bucket_key(site.key, bucket);
+            std::vector<Candidate> cands;
+            for (const graph::TuneChoice& choice : graph::candidates(site, opts.level)) {
+                Candidate c;
+                c.choice = choice;
+                std::string bucket_dir = buckets.size() > 1 ? fmt::format("bucket{}-", bi) : "";
+                c.dir = work / fmt::format("{}site{}-cand{}", bucket_dir, k, cands.size());
+                cands.push_back(c);
+            }
+            // Level 0 does not tune: it times the default but replaces no entry the cache has.
+            bool keep_entry = opts.level == 0 && cached.count(entry) > 0;
+            out << fmt::format("{}  (graph {}): {} candidates at level {}{}\n", entry, site.graph, cands.size(),
+                               opts.level, keep_entry ? " (the cache's entry stays)" : "")
+                << std::flush;
+            for (size_t i = 0; i < cands.size(); ++i) {
+                // A candidate other than the default that is not a valid instance (too much
+                // shared memory for these parameters, say) is skipped with its first error.
+                std::ostringstream diags;
+                Candidate& c = cands[i];
+                c.built = emit_candidate(opts, site, c, others, *sizes, i == 0 ? err : diags);
+                if (!c.built && i > 0) c.failure = "skipped: " + first_error(diags.str());
+            }
+            if (!cands.front().built) return kUserError;  // the default does not build: nothing will
+            compile_all(opts, cands, site.graph);
+            if (opts.no_run) {
+                for (const Candidate& c : cands)
+                    out << fmt::format("  {}: {}\n", c.choice.describe(), c.built ? "compiled" : c.failure);
+                continue;
+            }
+            Progress progress(err, cands.size());
+            const Candidate* best = nullptr;
+            for (size_t i = 0; i < cands.size(); ++i) {
+                Candidate& c = cands[i];
+                if (c.built) c.ms = measure(c);
+                if (c.ms >= 0 && (!best || c.ms < best->ms)) best = &c;
+                progress.update(i + 1, best);
+            }
+            progress.finish();
             for (const Candidate& c : cands)
-                out << fmt::format("  {}: {}\n", c.choice.describe(), c.built ? "compiled" : c.failure);
-            continue;
+                out << fmt::format("  {:<36} {}\n", c.choice.describe(),
+                                   c.ms >= 0 ? fmt::format("{:.4f} ms", c.ms) : "failed: " + c.failure);
+            if (!best) {
+                err << "hdsc: error: no candidate of '" << entry << "' ran (is there a GPU?)\n";
+                return kUserError;
+            }
+            out << fmt::format("  best: {} ({:.2f}x the default)\n", best->choice.describe(),
+                               cands.front().ms > 0 ? cands.front().ms / best->ms : 0.0);
+            if (keep_entry) continue;
+            results.push_back({site.key, best->choice, best->ms, *sizes, static_cast<int>(cands.size()), bucket});
+            others[entry] = best->choice;
         }
-        Progress progress(err, cands.size());
-        const Candidate* best = nullptr;
-        for (size_t i = 0; i < cands.size(); ++i) {
-            Candidate& c = cands[i];
-            if (c.built) c.ms = measure(c);
-            if (c.ms >= 0 && (!best || c.ms < best->ms)) best = &c;
-            progress.update(i + 1, best);
-        }
-        progress.finish();
-        for (const Candidate& c : cands)
-            out << fmt::format("  {:<36} {}\n", c.choice.describe(),
-                               c.ms >= 0 ? fmt::format("{:.4f} ms", c.ms) : "failed: " + c.failure);
-        if (!best) {
-            err << "hdsc: error: no candidate of '" << site.key << "' ran (is there a GPU?)\n";
-            return kUserError;
-        }
-        out << fmt::format("  best: {} ({:.2f}x the default)\n", best->choice.describe(),
-                           cands.front().ms > 0 ? cands.front().ms / best->ms : 0.0);
-        if (keep_entry) continue;
-        results.push_back({site.key, best->choice, best->ms, *sizes, static_cast<int>(cands.size())});
-        others[site.key] = best->choice;
     }
     if (opts.no_run) return kSuccess;
     std::string error;

@@ -187,6 +187,22 @@ TuneSchedule tune_schedule(const OpInstantiator& o, const ScheduleRef& sched) {
     return s;
 }
 
+// The cache's choice for the site: that of the first size bucket whose
+// `NAME <= MAX` holds (decided per build where NAME is symbolic, like a `when`),
+// else the entry for any size; null when the cache has none.
+const TuneChoice* tuned_choice(OpInstantiator& o, const Tuning& tuning, const std::string& key) {
+    for (const TuneBucket& bucket : buckets_of(tuning.choices, key)) {
+        auto v = std::find_if(o.graph().sizes.begin(), o.graph().sizes.end(),
+                              [&](const ir::Var& s) { return s->name == bucket.size; });
+        if (v == o.graph().sizes.end() || !o.decisions()) continue;
+        ir::Expr c = ir::Binary::make(ir::BinOp::Le, *v, ir::i32(bucket.max));
+        std::string why = fmt::format("a size bucket of the tuning cache for {}", key);
+        if (o.decisions()->decide({c, why, "tuned"})) return bucket.choice;
+    }
+    auto it = tuning.choices.find(key);
+    return it == tuning.choices.end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
@@ -210,9 +226,7 @@ Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<s
         }
         if (!site.schedules.empty()) tuning->sites.push_back(site);
     }
-    const TuneChoice* chosen = nullptr;
-    if (tuning)
-        if (auto it = tuning->choices.find(key); it != tuning->choices.end()) chosen = &it->second;
+    const TuneChoice* chosen = tuning ? tuned_choice(o, *tuning, key) : nullptr;
     for (const ScheduleRef* s : scheds) {  // the cache's choice, when it still applies
         if (!chosen || s->name != chosen->schedule) continue;
         bool skipped = false;

@@ -5,10 +5,33 @@
 
 namespace hds::graph {
 
+namespace {
+
+// `X <= c` with c a constant: X's text and c.
+std::optional<std::pair<std::string, int64_t>> upper_bound(const ir::Expr& e) {
+    auto* b = ir::as<ir::Binary>(e);
+    if (!b || b->op != ir::BinOp::Le) return std::nullopt;
+    auto c = ir::const_int(b->b);
+    if (!c) return std::nullopt;
+    return std::make_pair(ir::to_string(b->a), *c);
+}
+
+}  // namespace
+
 bool Decisions::decide(const Condition& c) {
     std::string text = ir::to_string(c.expr);
     for (const Made& m : made_)
         if (m.text == text) return m.value;
+    // Bounds on one size imply each other (`M <= 16` taken: `M <= 256` holds): a case
+    // that cannot occur gets no build.
+    if (auto bound = upper_bound(c.expr)) {
+        for (const Made& m : made_) {
+            auto other = upper_bound(m.condition.expr);
+            if (!other || other->first != bound->first) continue;
+            if (m.value && other->second <= bound->second) return true;
+            if (!m.value && bound->second <= other->second) return false;
+        }
+    }
     bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
     made_.push_back({c, text, value});
     return value;

@@ -21,7 +21,9 @@ struct Condition {
 };
 
 // The decisions of one build. Each condition met gets a value: the one it got
-// before in this build (the same text), else the next of `forced`, else true.
+// before in this build (the same text), or the one earlier bounds on the same
+// size imply (`M <= 16` true: `M <= 256` true; `M <= 256` false: `M <= 16`
+// false), else the next of `forced`, else true.
 // Without a Decisions object (Target::decisions null) every symbolic
 // condition counts as false: the build that runs for any sizes.
 class Decisions {

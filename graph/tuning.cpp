@@ -1,6 +1,8 @@
 // tuning.cpp — search spaces and the JSON cache of `hdsc tune` (see tuning.h).
 #include "graph/tuning.h"
 
+#include <algorithm>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -104,6 +106,30 @@ std::optional<std::map<std::string, TuneChoice>> load_cache(const std::string& p
     return out;
 }
 
+std::string bucket_key(const std::string& key, const std::string& bucket) {
+    return bucket.empty() ? key : key + " @ " + bucket;
+}
+
+std::vector<TuneBucket> buckets_of(const std::map<std::string, TuneChoice>& choices, const std::string& key) {
+    std::vector<TuneBucket> out;
+    std::string prefix = key + " @ ";
+    for (auto it = choices.lower_bound(prefix); it != choices.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+        std::string bucket = it->first.substr(prefix.size());
+        auto le = bucket.find(" <= ");
+        if (le == std::string::npos) continue;
+        try {
+            size_t used = 0;
+            int64_t max = std::stoll(bucket.substr(le + 4), &used);
+            if (used != bucket.size() - le - 4) continue;
+            out.push_back({bucket.substr(0, le), max, &it->second});
+        } catch (const std::exception&) {
+            continue;
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const TuneBucket& a, const TuneBucket& b) { return a.max < b.max; });
+    return out;
+}
+
 bool store_cache(const std::string& path, const std::vector<TuneResult>& results, std::string& error) {
     nlohmann::json j = {{"version", 1}, {"entries", nlohmann::json::object()}};
     if (std::ifstream in(path); in) {
@@ -112,11 +138,13 @@ bool store_cache(const std::string& path, const std::vector<TuneResult>& results
             j["entries"] = old["entries"];
     }
     for (const TuneResult& r : results) {
-        j["entries"][r.key] = {{"schedule", r.best.schedule},
-                               {"params", r.best.params},
-                               {"ms", r.ms},
-                               {"sizes", r.sizes},
-                               {"tried", r.tried}};
+        nlohmann::json e = {{"schedule", r.best.schedule},
+                            {"params", r.best.params},
+                            {"ms", r.ms},
+                            {"sizes", r.sizes},
+                            {"tried", r.tried}};
+        if (!r.bucket.empty()) e["bucket"] = r.bucket;
+        j["entries"][bucket_key(r.key, r.bucket)] = e;
     }
     std::string tmp = path + ".tmp";
     {

@@ -65,7 +65,7 @@ std::string arch_name(int arch);
 // them; 2 every combination of every schedule. The first is the default.
 std::vector<TuneChoice> candidates(const TuneSite& site, int level);
 
-// The cache file: {"version": 1, "entries": {KEY: {"schedule", "params", "ms", "sizes", "tried"}}}.
+// The cache file: {"version": 1, "entries": {KEY: {"schedule", "params", "ms", "sizes", "tried", "bucket"}}}.
 // load_cache returns the choices, or nullopt with `error` set.
 std::optional<std::map<std::string, TuneChoice>> load_cache(const std::string& path, std::string& error);
 struct TuneResult {
@@ -74,7 +74,19 @@ struct TuneResult {
     double ms = 0;
     std::map<std::string, int64_t> sizes;  // the sizes it was measured at
     int tried = 0;
+    std::string bucket;  // "M <= 16": one range of a size (tune --sizes M=1,16,...); "" for any
 };
+
+// Size buckets: a choice for the calls whose size NAME is at most MAX is cached under
+// "KEY @ NAME <= MAX" (the largest bucket, any size, under KEY itself).
+std::string bucket_key(const std::string& key, const std::string& bucket);
+struct TuneBucket {
+    std::string size;
+    int64_t max = 0;
+    const TuneChoice* choice = nullptr;
+};
+// The buckets `choices` holds for `key`, smallest first.
+std::vector<TuneBucket> buckets_of(const std::map<std::string, TuneChoice>& choices, const std::string& key);
 // Adds (or replaces) the entries of `results` in the cache at `path`, keeping the others.
 bool store_cache(const std::string& path, const std::vector<TuneResult>& results, std::string& error);
 

@@ -80,5 +80,22 @@ expect "tune: malformed cache" 1 "is not a tuning cache" -- "$hdsc" tune "$tb" -
 expect "malformed cache" 1 "is not a tuning cache" -- "$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a \
     --tune-cache "$work/bad.json" -o -
 expect "missing cache" 1 "cannot read tuning cache" -- "$hdsc" "$g" -I "$root/stdlib" --tune-cache "$work/none.json"
+# Size buckets: --sizes M=1,64,300 searches three times (M <= 1, M <= 64, any M, timed at 1, 64
+# and 300); a cache with bucket entries adds their bounds to the graph's runtime dispatch.
+expect "size buckets searched" 0 "^matmul<f16> sm_90a \[M, 520\] \[520, 264\] @ M <= 64  \(graph op_matmul_sm90\)" -- \
+    "$hdsc" tune "$g" -I "$root/stdlib" --arch=sm_90a --sizes M=1,64,300 --no-run --work "$work/cands" --level 0 \
+    --nvcc true
+cp "$work/out" "$work/buckets.txt"
+expect "the last bucket: any M" 0 "^size bucket \(any\): timed at M=300" -- cat "$work/buckets.txt"
+[[ -d $work/cands/bucket2-site0-cand0 ]] || { echo "FAIL: no candidate folder per bucket"; fails=$((fails + 1)); }
+expect "buckets of two sizes" 1 "size buckets are for one size" -- "$hdsc" tune "$g" -I "$root/stdlib" \
+    --arch=sm_90a --sizes M=1,2,K=3,4 --no-run --nvcc true
+printf '{"version": 1, "entries": {"%s @ M <= 64": {"schedule": "mma", "params": {"STAGES": 2}, "bucket": "M <= 64"},
+  "%s": {"schedule": "wgmma", "params": {"BN": 128, "STAGES": 3}}}}\n' "$key" "$key" >"$work/c5.json"
+"$hdsc" "$g" -I "$root/stdlib" --arch=sm_90a --tune-cache "$work/c5.json" -o "$work/c5.cu"
+expect "bucket: its own variant" 0 "if \(M <= 64\)" -- cat "$work/c5.cu"
+expect "bucket: its choice there" 0 "mma_16816" -- sed -n '/^__global__.*_tuned_k0/,/^}/p' "$work/c5.cu"
+expect "past the bucket: the entry for any M" 0 "\[3\]\[2\]\[64\]\[64\]" -- sed -n '/^__global__.*_any_k0/,/^}/p' "$work/c5.cu"
+
 [[ $fails -eq 0 ]] && echo "hdsc tune: all checks passed"
 exit $((fails > 0))
