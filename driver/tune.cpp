@@ -94,11 +94,31 @@ std::string first_error(const std::string& diags) {
 }
 
 // Checks the file for `target`; prints the diagnostics on failure.
-bool check(Session& s, const TuneOptions& opts, graph::Tuning* tuning, std::ostream& err) {
+bool check(Session& s, const TuneOptions& opts, graph::Tuning* tuning, std::ostream& err,
+           graph::Decisions* decisions = nullptr) {
     if (!s.open(opts.input, err)) return false;
-    if (s.check(opts.include_dirs, graph::Target{arch_number(opts.arch), tuning})) return true;
+    if (s.check(opts.include_dirs, graph::Target{arch_number(opts.arch), tuning, decisions})) return true;
     s.diags.print(err);
     return false;
+}
+
+// The tuning sites of the file's graphs, each with the schedules that apply at
+// `sizes` (a `when M <= 16` holds at M = 16, not at 4096; the first is what the
+// compiler runs there, the default candidate); nullopt after errors.
+std::optional<std::vector<graph::TuneSite>> record_sites(Session& s, const TuneOptions& opts,
+                                                         const std::map<std::string, int64_t>& sizes,
+                                                         std::ostream& err) {
+    graph::Tuning record;
+    record.record = true;
+    graph::Decisions at_sizes = graph::Decisions::at(sizes);
+    if (!check(s, opts, &record, err, &at_sizes)) return std::nullopt;
+    std::vector<graph::TuneSite> sites;
+    for (const graph::TuneSite& site : record.sites) {
+        bool seen = false;
+        for (const graph::TuneSite& t : sites) seen |= t.key == site.key;
+        if (!seen) sites.push_back(site);
+    }
+    return sites;
 }
 
 // Emits the graph `site.graph` with `c` chosen for the site and `others` for
@@ -240,18 +260,11 @@ int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
         err << "hdsc: error: --level must be 0, 1 or 2\n";
         return kUserError;
     }
-    graph::Tuning record;
-    record.record = true;
     Session s;
-    if (!check(s, opts, &record, err)) return kUserError;
+    std::optional<std::vector<graph::TuneSite>> sites = record_sites(s, opts, parsed->fixed, err);
+    if (!sites) return kUserError;
     opts.target = target_name(s.target.arch);  // the candidates are compiled for the file's target
-    std::vector<graph::TuneSite> sites;
-    for (const graph::TuneSite& site : record.sites) {
-        bool seen = false;
-        for (const graph::TuneSite& t : sites) seen |= t.key == site.key;
-        if (!seen) sites.push_back(site);
-    }
-    if (sites.empty()) {
+    if (sites->empty()) {
         out << "hdsc tune: nothing to tune (no op call in the graphs of " << opts.input << " has a hand schedule for "
             << opts.target << ")\n";
         return kSuccess;
@@ -297,8 +310,13 @@ int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
                                sizes_at.at(parsed->bucketed))
                 << std::flush;
         const std::map<std::string, int64_t>* sizes = &sizes_at;
-        for (size_t k = 0; k < sites.size(); ++k) {
-            const graph::TuneSite& site = sites[k];
+        if (buckets.size() > 1) {  // the schedules that apply at this bucket's sizes
+            Session sb;
+            sites = record_sites(sb, opts, sizes_at, err);
+            if (!sites) return kUserError;
+        }
+        for (size_t k = 0; k < sites->size(); ++k) {
+            const graph::TuneSite& site = (*sites)[k];
             std::string entry = graph::bucket_key(site.key, bucket);
             std::vector<Candidate> cands;
             for (const graph::TuneChoice& choice : graph::candidates(site, opts.level)) {

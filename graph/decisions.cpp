@@ -1,7 +1,9 @@
 // decisions.cpp — the values a graph build gives conditions on symbolic sizes.
 #include "graph/decisions.h"
 
+#include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
+#include "ir/passes/passes.h"
 
 namespace hds::graph {
 
@@ -19,6 +21,17 @@ std::optional<std::pair<std::string, int64_t>> upper_bound(const ir::Expr& e) {
 }  // namespace
 
 bool Decisions::decide(const Condition& c) {
+    if (evaluate_) {
+        struct Sizes : ir::IRMutator {
+            const std::map<std::string, int64_t>* at;
+            ir::Expr visit(const ir::VarNode* v, const ir::Expr& self) override {
+                auto it = at->find(v->name);
+                return it == at->end() ? self : ir::IntImm::make(v->type, it->second);
+            }
+        } sizes;
+        sizes.at = &at_;
+        return ir::const_bool(ir::simplify(sizes.mutate(c.expr))).value_or(false);
+    }
     std::string text = ir::to_string(c.expr);
     for (const Made& m : made_)
         if (m.text == text) return m.value;

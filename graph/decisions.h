@@ -5,6 +5,7 @@
 // picks the variant per call (docs/graphs.md, "Runtime dispatch").
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,14 @@ struct Condition {
 class Decisions {
   public:
     explicit Decisions(std::vector<bool> forced = {}) : forced_(std::move(forced)) {}
+    // Decides each condition by its value at `sizes` (by name; false where one is
+    // missing): `hdsc tune` lists the schedules that apply at the sizes it times.
+    static Decisions at(std::map<std::string, int64_t> sizes) {
+        Decisions d;
+        d.at_ = std::move(sizes);
+        d.evaluate_ = true;
+        return d;
+    }
 
     bool decide(const Condition& c);
     // The conditions this build took as true: its case.
@@ -39,6 +48,8 @@ class Decisions {
 
   private:
     std::vector<bool> forced_;
+    std::map<std::string, int64_t> at_;
+    bool evaluate_ = false;
     struct Made {
         Condition condition;
         std::string text;  // the condition's IR text: the same text, the same condition
