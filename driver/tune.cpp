@@ -130,7 +130,7 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
     tuning.choices = others;
     // The candidate holds for any size: the site's bucket entries give way.
     for (const graph::TuneBucket& b : graph::buckets_of(others, site.key))
-        tuning.choices.erase(graph::bucket_key(site.key, fmt::format("{} <= {}", b.size, b.max)));
+        tuning.choices.erase(graph::bucket_key(site.key, graph::bucket_name(b.size, b.max)));
     tuning.choices[site.key] = c.choice;
     Session s;
     if (!check(s, opts, &tuning, err)) return false;
@@ -300,7 +300,7 @@ int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
         std::map<std::string, int64_t> at = parsed->fixed;
         at[parsed->bucketed] = parsed->values[b];
         bool last = b + 1 == parsed->values.size();
-        buckets.push_back({last ? "" : fmt::format("{} <= {}", parsed->bucketed, parsed->values[b]), at});
+        buckets.push_back({last ? "" : graph::bucket_name(parsed->bucketed, parsed->values[b]), at});
     }
     for (size_t bi = 0; bi < buckets.size(); ++bi) {
         const std::string& bucket = buckets[bi].first;

@@ -121,9 +121,7 @@ bool tma_rows_aligned(const ir::Stmt& body, const std::map<std::string, ir::Buff
         }
         int64_t m = 16 / byte_size(t->elem);
         // A width rounded up to a multiple (a padded copy, padding.h) needs no decision.
-        ir::Expr holds =
-            ir::simplify(ir::Binary::make(ir::BinOp::Eq, ir::mod(t->shape.back(), ir::i32(m)), ir::i32(0)));
-        if (ir::const_bool(holds) == std::optional<bool>(true)) continue;
+        if (ir::const_bool(divisible(t->shape.back(), m)) == std::optional<bool>(true)) continue;
         auto& [width, multiple] = needed[ir::to_string(t->shape.back())];
         width = t->shape.back();
         multiple = std::max(multiple, m);

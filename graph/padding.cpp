@@ -53,7 +53,8 @@ Condition rows_condition(const std::map<std::string, std::pair<ir::Expr, int64_t
 std::optional<Padding> plan_padding(const OpDecl& op, const ScheduleRef& sched, const Bindings& b,
                                     const std::map<std::string, ir::Buffer>& targets, Decisions* decisions) {
     if (sched.pad.empty()) return std::nullopt;
-    // Elements per 16 bytes for each padded size: of the widest element type among its tensors.
+    // Elements per 16 bytes for each padded size: of the narrowest element type among its
+    // tensors (a multiple of it is one of the others' too: powers of two).
     std::map<std::string, int64_t> multiple;
     for (const auto& [name, type] : tensors(op)) {
         const ir::Buffer& t = targets.at(name);
@@ -61,7 +62,7 @@ std::optional<Padding> plan_padding(const OpDecl& op, const ScheduleRef& sched, 
             if (is_padded(sched, *d)) {
                 int64_t m = 16 / std::max<int64_t>(1, byte_size(t->elem));
                 auto [it, fresh] = multiple.emplace(as<NameExpr>(*d).name, m);
-                if (!fresh) it->second = std::min(it->second, m);
+                if (!fresh) it->second = std::max(it->second, m);
             }
     }
     bool aligned = true;

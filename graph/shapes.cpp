@@ -34,6 +34,10 @@ ir::Expr numel(const Shape& s) {
     return n;
 }
 
+ir::Expr divisible(const ir::Expr& extent, int64_t v) {
+    return ir::simplify(ir::Binary::make(ir::BinOp::Eq, ir::mod(extent, ir::i32(v)), ir::i32(0)));
+}
+
 Shape storage_shape(const Shape& s) {
     return s.empty() ? Shape{ir::i32(1)} : s;
 }

@@ -19,6 +19,8 @@ bool same_dim(const ir::Expr& a, const ir::Expr& b);
 bool same_shape(const Shape& a, const Shape& b);
 std::string shape_str(const Shape& s);  // "[B, 768]"
 ir::Expr numel(const Shape& s);
+// `extent % v == 0`, folded where it is known (a constant, or a size rounded up to a multiple).
+ir::Expr divisible(const ir::Expr& extent, int64_t v);
 // Buffers have at least one dimension: a rank-0 value is stored as shape [1].
 Shape storage_shape(const Shape& s);
 

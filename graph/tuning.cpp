@@ -110,6 +110,10 @@ std::string bucket_key(const std::string& key, const std::string& bucket) {
     return bucket.empty() ? key : key + " @ " + bucket;
 }
 
+std::string bucket_name(const std::string& size, int64_t max) {
+    return size + " <= " + std::to_string(max);
+}
+
 std::vector<TuneBucket> buckets_of(const std::map<std::string, TuneChoice>& choices, const std::string& key) {
     std::vector<TuneBucket> out;
     std::string prefix = key + " @ ";

@@ -80,6 +80,7 @@ struct TuneResult {
 // Size buckets: a choice for the calls whose size NAME is at most MAX is cached under
 // "KEY @ NAME <= MAX" (the largest bucket, any size, under KEY itself).
 std::string bucket_key(const std::string& key, const std::string& bucket);
+std::string bucket_name(const std::string& size, int64_t max);  // "M <= 16"
 struct TuneBucket {
     std::string size;
     int64_t max = 0;

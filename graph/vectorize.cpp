@@ -40,11 +40,6 @@ bool contiguous(const ir::Load& l, const ir::Var& inner, int64_t v, bool shared)
     return (!cols || *cols % v == 0) && (bytes == 4 || bytes == 8 || bytes == 16);
 }
 
-// `extent % v == 0`, folded when constant.
-ir::Expr divisible(const ir::Expr& extent, int64_t v) {
-    return ir::simplify(ir::Binary::make(ir::BinOp::Eq, ir::mod(extent, ir::i32(v)), ir::i32(0)));
-}
-
 ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
     return ir::simplify(ir::Binary::make(ir::BinOp::And, a, b));
 }

@@ -49,3 +49,26 @@ TEST_CASE("a condition met again keeps its value", "[graph]") {
     CHECK(d.taken()[0].tag == "N");
     CHECK(d.next() == std::optional<std::vector<bool>>(std::vector<bool>{false, false}));
 }
+
+TEST_CASE("bounds on one size imply each other", "[graph]") {
+    Decisions taken({true});
+    CHECK(taken.decide(le("M", 16)));
+    CHECK(taken.decide(le("M", 256)));  // implied: no decision of its own
+    CHECK(taken.taken().size() == 1);
+    CHECK(taken.next() == std::optional<std::vector<bool>>(std::vector<bool>{false}));
+    Decisions not_taken({false});
+    CHECK_FALSE(not_taken.decide(le("M", 256)));
+    CHECK_FALSE(not_taken.decide(le("M", 16)));  // implied false
+    CHECK(not_taken.decide(le("M", 512)));       // not implied: decided (not forced: true)
+    CHECK(not_taken.decide(le("N", 16)));        // another size: decided
+    CHECK(not_taken.taken().size() == 2);
+}
+
+TEST_CASE("decisions at given sizes evaluate each condition", "[graph]") {
+    Decisions d = Decisions::at({{"M", 16}});
+    CHECK(d.decide(le("M", 16)));
+    CHECK_FALSE(d.decide(le("M", 8)));
+    CHECK_FALSE(d.decide(le("N", 8)));  // a size not given: false
+    CHECK(d.taken().empty());           // nothing to walk
+    CHECK_FALSE(d.next().has_value());
+}
