@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         int S) {
     alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
     alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
     __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
     const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
     const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
@@ -139,19 +139,26 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
-            if (k < 256) {  // matmul_skinny_simt.hds:56
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
+            if (k < 256) {  // matmul_skinny_simt.hds:58
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
-                    if (r < rows) {  // matmul_skinny_simt.hds:58
-                        hds::copy<16>(&va[0], &h[(m0 + r) * 256 + k]);  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
-                            const float x = va[j];  // matmul_skinny_simt.hds:67
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:64
+                        }
 #pragma unroll
-                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
-                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+#pragma unroll
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                }
                             }
                         }
                     }
@@ -160,36 +167,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
-    if (lane < 8) {  // matmul_skinny_simt.hds:86
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
+    if (lane < 8) {  // matmul_skinny_simt.hds:93
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:93
+    __syncthreads();  // matmul_skinny_simt.hds:100
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:95
+        float sum = 0.0f;  // matmul_skinny_simt.hds:102
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
-            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:100
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
+            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:107
         }
     }
 }
@@ -200,7 +207,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         int S) {
     alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
     alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
     __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
     const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
     const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
@@ -234,19 +241,26 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
-            if (k < 256) {  // matmul_skinny_simt.hds:56
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
+            if (k < 256) {  // matmul_skinny_simt.hds:58
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
-                    if (r < rows) {  // matmul_skinny_simt.hds:58
-                        hds::copy<16>(&va[0], &h[(m0 + r) * 256 + k]);  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
-                            const float x = va[j];  // matmul_skinny_simt.hds:67
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:64
+                        }
 #pragma unroll
-                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
-                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+#pragma unroll
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                }
                             }
                         }
                     }
@@ -255,36 +269,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
-    if (lane < 8) {  // matmul_skinny_simt.hds:86
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
+    if (lane < 8) {  // matmul_skinny_simt.hds:93
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:93
+    __syncthreads();  // matmul_skinny_simt.hds:100
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:95
+        float sum = 0.0f;  // matmul_skinny_simt.hds:102
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
-            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:100
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
+            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:107
         }
     }
 }
@@ -295,7 +309,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         int S) {
     alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
     alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
     __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
     const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
     const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
@@ -329,19 +343,26 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
-            if (k < 256) {  // matmul_skinny_simt.hds:56
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
+            if (k < 256) {  // matmul_skinny_simt.hds:58
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
-                    if (r < rows) {  // matmul_skinny_simt.hds:58
-                        hds::copy<16>(&va[0], &h[(m0 + r) * 256 + k]);  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
-                            const float x = va[j];  // matmul_skinny_simt.hds:67
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:64
+                        }
 #pragma unroll
-                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
-                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+#pragma unroll
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                }
                             }
                         }
                     }
@@ -350,36 +371,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
-    if (lane < 8) {  // matmul_skinny_simt.hds:86
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
+    if (lane < 8) {  // matmul_skinny_simt.hds:93
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:93
+    __syncthreads();  // matmul_skinny_simt.hds:100
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:95
+        float sum = 0.0f;  // matmul_skinny_simt.hds:102
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
-            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:100
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
+            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:107
         }
     }
 }
@@ -574,7 +595,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         float* __restrict__ x1, int S) {
     alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
     alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
     __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
     const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
     const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
@@ -608,22 +629,29 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
-            if (k < 256) {  // matmul_skinny_simt.hds:56
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
+            if (k < 256) {  // matmul_skinny_simt.hds:58
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
-                    if (r < rows) {  // matmul_skinny_simt.hds:58
-                        va[0] = a[((u * 2 + (s * 4 + g * 4 / 64)) * S + (m0 + r)) * 64 + g * 4 % 64];  // matmul_skinny_simt.hds:60
-                        va[1] = a[((k + 1) / 64 * S + (m0 + r)) * 64 + (k + 1) % 64];
-                        va[2] = a[((k + 2) / 64 * S + (m0 + r)) * 64 + (k + 2) % 64];
-                        va[3] = a[((k + 3) / 64 * S + (m0 + r)) * 64 + (k + 3) % 64];
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
-                            const float x_2 = va[j];  // matmul_skinny_simt.hds:67
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
+                            va[rr][0] = a[((row * 256 + k) / 64 % 4 * S + (row * 256 + k) / 64 / 4) * 64 + (row * 256 + k) % 64];  // matmul_skinny_simt.hds:64
+                            va[rr][1] = a[((row * 256 + (k + 1)) / 64 % 4 * S + (row * 256 + (k + 1)) / 64 / 4) * 64 + (row * 256 + (k + 1)) % 64];
+                            va[rr][2] = a[((row * 256 + (k + 2)) / 64 % 4 * S + (row * 256 + (k + 2)) / 64 / 4) * 64 + (row * 256 + (k + 2)) % 64];
+                            va[rr][3] = a[((row * 256 + (k + 3)) / 64 % 4 * S + (row * 256 + (k + 3)) / 64 / 4) * 64 + (row * 256 + (k + 3)) % 64];
+                        }
 #pragma unroll
-                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
-                                acc[r][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
+                                const float x_2 = va[rr][j];  // matmul_skinny_simt.hds:73
+#pragma unroll
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
+                                    acc[r4 * 4 + rr][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                }
                             }
                         }
                     }
@@ -632,35 +660,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
-    if (lane < 8) {  // matmul_skinny_simt.hds:86
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
+    if (lane < 8) {  // matmul_skinny_simt.hds:93
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:93
+    __syncthreads();  // matmul_skinny_simt.hds:100
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:95
+        float sum = 0.0f;  // matmul_skinny_simt.hds:102
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
             x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = x[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:18
         }
     }
@@ -719,7 +747,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         float* __restrict__ gelu, int S) {
     alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
     alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
     __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
     const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
     const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
@@ -753,22 +781,29 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
-            if (k < 256) {  // matmul_skinny_simt.hds:56
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
+            if (k < 256) {  // matmul_skinny_simt.hds:58
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
-                    if (r < rows) {  // matmul_skinny_simt.hds:58
-                        va[0] = (x1[(m0 + r) * 256 + k] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:60
-                        va[1] = (x1[(m0 + r) * 256 + (k + 1)] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k + 1] + b2[k + 1];
-                        va[2] = (x1[(m0 + r) * 256 + (k + 2)] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k + 2] + b2[k + 2];
-                        va[3] = (x1[(m0 + r) * 256 + (k + 3)] - layer_norm_mu_2[m0 + r]) * rsqrtf(layer_norm_v_2[m0 + r] + 1e-05f) * g2[k + 3] + b2[k + 3];
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
-                            const float x = va[j];  // matmul_skinny_simt.hds:67
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
+                            va[rr][0] = (x1[row * 256 + k] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:64
+                            va[rr][1] = (x1[row * 256 + (k + 1)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 1] + b2[k + 1];
+                            va[rr][2] = (x1[row * 256 + (k + 2)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 2] + b2[k + 2];
+                            va[rr][3] = (x1[row * 256 + (k + 3)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 3] + b2[k + 3];
+                        }
 #pragma unroll
-                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
-                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+#pragma unroll
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                }
                             }
                         }
                     }
@@ -777,35 +812,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
-    if (lane < 8) {  // matmul_skinny_simt.hds:86
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
+    if (lane < 8) {  // matmul_skinny_simt.hds:93
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:93
+    __syncthreads();  // matmul_skinny_simt.hds:100
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:95
+        float sum = 0.0f;  // matmul_skinny_simt.hds:102
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:99
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:106
             const float add_3 = sum + c1[(int)blockIdx.x * 32 + j];  // transformer_block.hds:20
             gelu[(m0 + r) * 1024 + ((int)blockIdx.x * 32 + j)] = hds::gelu(add_3);
         }
@@ -818,7 +853,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
         const float* __restrict__ c2, float* __restrict__ out, int S) {
     alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
     alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
     __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
     const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
     const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
@@ -852,19 +887,26 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:54
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:55
-            if (k < 1024) {  // matmul_skinny_simt.hds:56
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
+            if (k < 1024) {  // matmul_skinny_simt.hds:58
 #pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:57
-                    if (r < rows) {  // matmul_skinny_simt.hds:58
-                        hds::copy<16>(&va[0], &gelu[(m0 + r) * 1024 + k]);  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:66
-                            const float x = va[j];  // matmul_skinny_simt.hds:67
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
+                            hds::copy<16>(&va[rr][0], &gelu[row * 1024 + k]);  // matmul_skinny_simt.hds:64
+                        }
 #pragma unroll
-                            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:68
-                                acc[r][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:69
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+#pragma unroll
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+#pragma unroll
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                }
                             }
                         }
                     }
@@ -873,35 +915,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:78
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:79
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:80
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:81
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:84
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:85
-    if (lane < 8) {  // matmul_skinny_simt.hds:86
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
+    if (lane < 8) {  // matmul_skinny_simt.hds:93
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:87
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:88
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:93
+    __syncthreads();  // matmul_skinny_simt.hds:100
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:94
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:95
+        float sum = 0.0f;  // matmul_skinny_simt.hds:102
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:96
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:97
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:99
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
             const float add_2_2 = x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:20
             out[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = add_2_2 + c2[(int)blockIdx.x * 32 + j];
         }
