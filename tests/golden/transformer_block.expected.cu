@@ -103,61 +103,61 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k0_layer_norm(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         const float* __restrict__ wq, const float* __restrict__ h, float* __restrict__ matmul,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
-    const int steps = 1;  // matmul_skinny_simt.hds:33
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
+    const int steps = 1;  // matmul_skinny_simt.hds:34
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
-                    hds::copy<16>(&vb[u][j][0], &wq[k * 256 + n]);  // matmul_skinny_simt.hds:46
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
+                    hds::copy<16>(&vb[u][j][0], &wq[k * 256 + n]);  // matmul_skinny_simt.hds:47
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wq[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wq[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
-            if (k < 256) {  // matmul_skinny_simt.hds:58
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
+            if (k < 256) {  // matmul_skinny_simt.hds:59
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
-                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:64
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:65
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
                                 }
                             }
                         }
@@ -167,36 +167,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
-    if (lane < 8) {  // matmul_skinny_simt.hds:93
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
+    if (lane < 8) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:100
+    __syncthreads();  // matmul_skinny_simt.hds:101
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:102
+        float sum = 0.0f;  // matmul_skinny_simt.hds:103
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
-            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:107
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
+            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:108
         }
     }
 }
@@ -205,61 +205,61 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         const float* __restrict__ wk, const float* __restrict__ h, float* __restrict__ matmul_2,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
-    const int steps = 1;  // matmul_skinny_simt.hds:33
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
+    const int steps = 1;  // matmul_skinny_simt.hds:34
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
-                    hds::copy<16>(&vb[u][j][0], &wk[k * 256 + n]);  // matmul_skinny_simt.hds:46
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
+                    hds::copy<16>(&vb[u][j][0], &wk[k * 256 + n]);  // matmul_skinny_simt.hds:47
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wk[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wk[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
-            if (k < 256) {  // matmul_skinny_simt.hds:58
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
+            if (k < 256) {  // matmul_skinny_simt.hds:59
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
-                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:64
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:65
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
                                 }
                             }
                         }
@@ -269,36 +269,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
-    if (lane < 8) {  // matmul_skinny_simt.hds:93
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
+    if (lane < 8) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:100
+    __syncthreads();  // matmul_skinny_simt.hds:101
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:102
+        float sum = 0.0f;  // matmul_skinny_simt.hds:103
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
-            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:107
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
+            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:108
         }
     }
 }
@@ -307,61 +307,61 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         const float* __restrict__ wv, const float* __restrict__ h, float* __restrict__ matmul_3,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
-    const int steps = 1;  // matmul_skinny_simt.hds:33
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
+    const int steps = 1;  // matmul_skinny_simt.hds:34
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
-                    hds::copy<16>(&vb[u][j][0], &wv[k * 256 + n]);  // matmul_skinny_simt.hds:46
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
+                    hds::copy<16>(&vb[u][j][0], &wv[k * 256 + n]);  // matmul_skinny_simt.hds:47
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wv[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wv[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
-            if (k < 256) {  // matmul_skinny_simt.hds:58
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
+            if (k < 256) {  // matmul_skinny_simt.hds:59
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
-                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:64
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:65
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
                                 }
                             }
                         }
@@ -371,36 +371,36 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
-    if (lane < 8) {  // matmul_skinny_simt.hds:93
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
+    if (lane < 8) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:100
+    __syncthreads();  // matmul_skinny_simt.hds:101
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:102
+        float sum = 0.0f;  // matmul_skinny_simt.hds:103
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
-            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:107
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
+            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:108
         }
     }
 }
@@ -593,64 +593,64 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k4_attention(
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         const float* __restrict__ wo, const float* __restrict__ a, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
-    const int steps = 1;  // matmul_skinny_simt.hds:33
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
+    const int steps = 1;  // matmul_skinny_simt.hds:34
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
-                    hds::copy<16>(&vb[u][j][0], &wo[k * 256 + n]);  // matmul_skinny_simt.hds:46
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
+                    hds::copy<16>(&vb[u][j][0], &wo[k * 256 + n]);  // matmul_skinny_simt.hds:47
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wo[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wo[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
-            if (k < 256) {  // matmul_skinny_simt.hds:58
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
+            if (k < 256) {  // matmul_skinny_simt.hds:59
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
-                            va[rr][0] = a[((row * 256 + k) / 64 % 4 * S + (row * 256 + k) / 64 / 4) * 64 + (row * 256 + k) % 64];  // matmul_skinny_simt.hds:64
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
+                            va[rr][0] = a[((row * 256 + k) / 64 % 4 * S + (row * 256 + k) / 64 / 4) * 64 + (row * 256 + k) % 64];  // matmul_skinny_simt.hds:65
                             va[rr][1] = a[((row * 256 + (k + 1)) / 64 % 4 * S + (row * 256 + (k + 1)) / 64 / 4) * 64 + (row * 256 + (k + 1)) % 64];
                             va[rr][2] = a[((row * 256 + (k + 2)) / 64 % 4 * S + (row * 256 + (k + 2)) / 64 / 4) * 64 + (row * 256 + (k + 2)) % 64];
                             va[rr][3] = a[((row * 256 + (k + 3)) / 64 % 4 * S + (row * 256 + (k + 3)) / 64 / 4) * 64 + (row * 256 + (k + 3)) % 64];
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
-                                const float x_2 = va[rr][j];  // matmul_skinny_simt.hds:73
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
+                                const float x_2 = va[rr][j];  // matmul_skinny_simt.hds:74
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
-                                    acc[r4 * 4 + rr][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
+                                    acc[r4 * 4 + rr][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:76
                                 }
                             }
                         }
@@ -660,35 +660,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
-    if (lane < 8) {  // matmul_skinny_simt.hds:93
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
+    if (lane < 8) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:100
+    __syncthreads();  // matmul_skinny_simt.hds:101
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:102
+        float sum = 0.0f;  // matmul_skinny_simt.hds:103
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
             x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = x[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:18
         }
     }
@@ -745,64 +745,64 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         const float* __restrict__ layer_norm_mu_2, const float* __restrict__ layer_norm_v_2,
         const float* __restrict__ g2, const float* __restrict__ b2, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
-    const bool bvec = n + 4 <= 1024;  // matmul_skinny_simt.hds:30
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
-    const int steps = 1;  // matmul_skinny_simt.hds:33
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
+    const bool bvec = n + 4 <= 1024;  // matmul_skinny_simt.hds:31
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
+    const int steps = 1;  // matmul_skinny_simt.hds:34
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:45
-                    hds::copy<16>(&vb[u][j][0], &w1[k * 1024 + n]);  // matmul_skinny_simt.hds:46
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
+                    hds::copy<16>(&vb[u][j][0], &w1[k * 1024 + n]);  // matmul_skinny_simt.hds:47
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
-                        vb[u][j][i] = k < 256 && n + i < 1024 ? w1[k * 1024 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
+                        vb[u][j][i] = k < 256 && n + i < 1024 ? w1[k * 1024 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
-            if (k < 256) {  // matmul_skinny_simt.hds:58
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
+            if (k < 256) {  // matmul_skinny_simt.hds:59
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
-                            va[rr][0] = (x1[row * 256 + k] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:64
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
+                            va[rr][0] = (x1[row * 256 + k] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:65
                             va[rr][1] = (x1[row * 256 + (k + 1)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 1] + b2[k + 1];
                             va[rr][2] = (x1[row * 256 + (k + 2)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 2] + b2[k + 2];
                             va[rr][3] = (x1[row * 256 + (k + 3)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 3] + b2[k + 3];
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
                                 }
                             }
                         }
@@ -812,35 +812,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
-    if (lane < 8) {  // matmul_skinny_simt.hds:93
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
+    if (lane < 8) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:100
+    __syncthreads();  // matmul_skinny_simt.hds:101
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:102
+        float sum = 0.0f;  // matmul_skinny_simt.hds:103
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:106
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:107
             const float add_3 = sum + c1[(int)blockIdx.x * 32 + j];  // transformer_block.hds:20
             gelu[(m0 + r) * 1024 + ((int)blockIdx.x * 32 + j)] = hds::gelu(add_3);
         }
@@ -851,61 +851,61 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_add(
         const float* __restrict__ w2, const float* __restrict__ gelu, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:22
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:24
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:25
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:26
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:27
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:28
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:29
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:30
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:32
-    const int steps = 4;  // matmul_skinny_simt.hds:33
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
+    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
+    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
+    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
+    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
+    const int steps = 4;  // matmul_skinny_simt.hds:34
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:35
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:36
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:37
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:40
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:41
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
+        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:42
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:43
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:44
-                if (bvec && k < 1024) {  // matmul_skinny_simt.hds:45
-                    hds::copy<16>(&vb[u][j][0], &w2[k * 256 + n]);  // matmul_skinny_simt.hds:46
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
+                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
+                if (bvec && k < 1024) {  // matmul_skinny_simt.hds:46
+                    hds::copy<16>(&vb[u][j][0], &w2[k * 256 + n]);  // matmul_skinny_simt.hds:47
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:48
-                        vb[u][j][i] = k < 1024 && n + i < 256 ? w2[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:49
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
+                        vb[u][j][i] = k < 1024 && n + i < 256 ? w2[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:56
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:57
-            if (k < 1024) {  // matmul_skinny_simt.hds:58
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
+            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
+            if (k < 1024) {  // matmul_skinny_simt.hds:59
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:59
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:60
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:61
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:62
-                            hds::copy<16>(&va[rr][0], &gelu[row * 1024 + k]);  // matmul_skinny_simt.hds:64
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
+                            hds::copy<16>(&va[rr][0], &gelu[row * 1024 + k]);  // matmul_skinny_simt.hds:65
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:71
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:72
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:73
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:74
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:75
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
                                 }
                             }
                         }
@@ -915,35 +915,35 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:85
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:86
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:88
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
+            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
         }
     }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:91
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:92
-    if (lane < 8) {  // matmul_skinny_simt.hds:93
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
+    if (lane < 8) {  // matmul_skinny_simt.hds:94
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:95
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:96
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:100
+    __syncthreads();  // matmul_skinny_simt.hds:101
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:101
+    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
         const int r = r_r * 8 + (int)threadIdx.x / 32;
         const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:102
+        float sum = 0.0f;  // matmul_skinny_simt.hds:103
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:103
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:104
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:106
+        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
             const float add_2_2 = x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:20
             out[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = add_2_2 + c2[(int)blockIdx.x * 32 + j];
         }
