@@ -40,7 +40,15 @@ bool contiguous(const ir::Load& l, const ir::Var& inner, int64_t v, bool shared)
     return (!cols || *cols % v == 0) && (bytes == 4 || bytes == 8 || bytes == 16);
 }
 
+// a && b, without repeating a condition a already has (two inputs of one width).
 ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
+    std::string text = ir::to_string(b);
+    for (ir::Expr c = a; c;) {
+        auto* and_ = ir::as<ir::Binary>(c);
+        bool conj = and_ && and_->op == ir::BinOp::And;
+        if (ir::to_string(conj ? and_->b : c) == text) return a;
+        c = conj ? and_->a : nullptr;
+    }
     return ir::simplify(ir::Binary::make(ir::BinOp::And, a, b));
 }
 

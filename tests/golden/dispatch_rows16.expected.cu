@@ -720,7 +720,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
 __global__ void __launch_bounds__(256) dispatch_rows16_wgmma64x128_k3_relu(
         const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0 && N % 8 == 0) {  // dispatch_rows16.hds:11
+    if (N % 8 == 0) {  // dispatch_rows16.hds:11
         const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
         if (idx < M * (N / 8)) {
             const int i0 = idx / (N / 8);
@@ -931,7 +931,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
 __global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k3_relu(
         const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0 && N % 8 == 0) {  // dispatch_rows16.hds:11
+    if (N % 8 == 0) {  // dispatch_rows16.hds:11
         const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
         if (idx < M * (N / 8)) {
             const int i0 = idx / (N / 8);
@@ -1142,7 +1142,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
 __global__ void __launch_bounds__(256) dispatch_rows16_any_k3_relu(
         const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0 && N % 8 == 0) {  // dispatch_rows16.hds:11
+    if (N % 8 == 0) {  // dispatch_rows16.hds:11
         const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
         if (idx < M * (N / 8)) {
             const int i0 = idx / (N / 8);
@@ -1412,8 +1412,8 @@ static cudaError_t dispatch_rows16_wgmma64x128_run(const __half* x, const __half
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     // relu (dispatch_rows16.hds:11)
-    if (((long long)N % 8 == 0 && (long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma64x128_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 && (long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_wgmma64x128_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -1486,8 +1486,8 @@ static cudaError_t dispatch_rows16_wgmma128_run(const __half* x, const __half* w
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     // relu (dispatch_rows16.hds:11)
-    if (((long long)N % 8 == 0 && (long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 && (long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_wgmma128_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -1560,8 +1560,8 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     // relu (dispatch_rows16.hds:11)
-    if (((long long)N % 8 == 0 && (long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_any_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 && (long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_any_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
