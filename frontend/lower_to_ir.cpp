@@ -214,6 +214,7 @@ class Lowerer {
                 else
                     args.push_back(expr(*a.value, ScalarType::I32));
             }
+            if (b->id == Builtin::ClusterLoad) return ir::Call::make(type_of(e), b->id, args);  // a value
             return ir::Call::make_void(b->id, args);
         }
         ScalarType t = type_of(e);

@@ -69,6 +69,9 @@ std::vector<Operand> operands(Builtin b) {
         }
         case Builtin::MbarrierArriveCluster:
             return {kBarrier, {MemSpace::None, "int", false, "an integer block rank in the cluster"}};
+        case Builtin::ClusterLoad:
+            return {{MemSpace::Shared, "any", false, "a shared element"},
+                    {MemSpace::None, "int", false, "an integer block rank in the cluster"}};
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256:
@@ -146,6 +149,7 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         diags_.error(DiagId::unsupported_type, e.args[0].value->range, b.name, scalar_name(*first));
         ok = false;
     }
+    if (ok && b.id == Builtin::ClusterLoad) return SemaType::of(refs[0]->tensor.elem);  // a value, not a statement
     return ok ? SemaType::void_type() : SemaType::error();
 }
 

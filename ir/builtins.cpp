@@ -59,6 +59,7 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::MbarrierExpectTx:
         case Builtin::MbarrierWait:
         case Builtin::MbarrierArriveCluster:
+        case Builtin::ClusterLoad:
             return 1;
         default:
             return 0;
@@ -78,7 +79,7 @@ Builtin copy_builtin(int bytes) {
 }
 
 bool builtin_writes_first_operand(Builtin id) {
-    if (id == Builtin::DeviceFn) return false;
+    if (id == Builtin::DeviceFn || id == Builtin::ClusterLoad) return false;
     return builtin_info(id).cls == BuiltinClass::Atomic || builtin_reference_operands(id) > 0;
 }
 

@@ -147,6 +147,21 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
+// The value at s's offset in the shared memory of block `rank` of the cluster
+// (distributed shared memory: mapa to the generic address, then an ordinary
+// load). Order it after the other block's write with cluster_sync().
+template <class T>
+__device__ __forceinline__ T cluster_load(const T* s, int rank) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    unsigned long long remote;
+    asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(remote) : "l"(reinterpret_cast<unsigned long long>(s)), "r"(rank));
+    return *reinterpret_cast<const T*>(remote);
+#else
+    return *s;
+#endif
+}
+
 // Host: the tensor map of a row-major rows x cols tensor read in boxes of
 // box_rows x box_cols with the swizzle of the box's row width (32, 64 or 128
 // bytes). cudaErrorInvalidValue when the base is not 16-byte aligned or the row
