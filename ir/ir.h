@@ -279,6 +279,7 @@ struct Kernel {
     std::vector<Var> sizes;           // symbolic sizes, in order of first appearance
     std::vector<Expr> grid, block;    // over sizes and constants, 1 to 3 each
     int cluster = 1;                  // blocks per cluster along x (sm_90 thread block clusters)
+    Expr cluster_per_call;            // or so many, over sizes, chosen at launch (null: `cluster`)
     Stmt body;
 };
 

@@ -171,7 +171,9 @@ void print_module(const Module& m, std::ostream& os) {
         for (const Var& v : k.sizes) sizes.push_back(v->name);
         for (const Expr& g : k.grid) grid.push_back(p.e_.print(g));
         for (const Expr& b : k.block) block.push_back(p.e_.print(b));
-        std::string cluster = k.cluster > 1 ? fmt::format(" cluster({})", k.cluster) : "";
+        std::string cluster = k.cluster_per_call ? fmt::format(" cluster({})", p.e_.print(k.cluster_per_call))
+                              : k.cluster > 1    ? fmt::format(" cluster({})", k.cluster)
+                                                 : "";
         os << fmt::format("kernel {}({}) sizes({}) grid({}) block({}){} {{\n", k.name, fmt::join(params, ", "),
                           fmt::join(sizes, ", "), fmt::join(grid, ", "), fmt::join(block, ", "), cluster);
         p.body(k.body, 0);

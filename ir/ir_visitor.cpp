@@ -118,7 +118,7 @@ int required_arch(const Stmt& body) {
 }
 
 int required_arch(const Kernel& k) {
-    return std::max(required_arch(k.body), k.cluster > 1 ? 90 : 0);
+    return std::max(required_arch(k.body), k.cluster > 1 || k.cluster_per_call ? 90 : 0);
 }
 
 std::vector<Buffer> vector_copied_globals(const Stmt& body) {

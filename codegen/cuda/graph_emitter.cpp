@@ -278,9 +278,15 @@ class HostEmitter {
                                cuda_ident(k.name), smem));
             w.line("if (err != cudaSuccess) return err;");
         }
-        w.line(
-            wrap_list(fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block), smem),
-                      args, ");"));
+        if (k.cluster_per_call) {
+            for (const std::string& line : cluster_launch(k, launch_, dims(k.grid), dims(k.block), smem, args, "err"))
+                w.line(line);
+            w.line("if (err != cudaSuccess) return err;");
+        } else {
+            w.line(wrap_list(
+                fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block), smem), args,
+                ");"));
+        }
         w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
         if (maps.empty()) return;
         w.dedent();

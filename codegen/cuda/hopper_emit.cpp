@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_names.h"
 #include "ir/builtins.h"
 #include "ir/internal_error.h"
@@ -82,6 +83,8 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
             return fmt::format("hds::mbarrier_arrive_cluster(&{}, {})", args[0], args[1]);
         case Builtin::ClusterSync:
             return "hds::cluster_sync()";
+        case Builtin::ClusterLoad:
+            return fmt::format("hds::cluster_load(&{}, {})", args[0], args[1]);
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256: {
@@ -121,6 +124,39 @@ std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& 
             cuda_ident(m.tensor->name), launch.print(m.tensor->shape.at(0)), launch.print(m.tensor->shape.at(1)),
             m.box_rows, m.box_cols));
     }
+    return out;
+}
+
+std::vector<std::string> cluster_launch(const ir::Kernel& k, ir::ExprPrinter& launch, const std::string& grid,
+                                        const std::string& block, int64_t smem, const std::vector<std::string>& args,
+                                        const std::string& err) {
+    std::vector<std::string> out = {
+        "{  // in thread block clusters of the size chosen per call below (sm_90; 1: none)",
+        fmt::format("    {} = cudaFuncSetAttribute({}, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);", err,
+                    cuda_ident(k.name)),
+        fmt::format("    if ({} != cudaSuccess) return {};  // clusters of more than 8 blocks are opted into", err,
+                    err),
+        "    cudaLaunchAttribute cluster;",
+        "    cluster.id = cudaLaunchAttributeClusterDimension;",
+        fmt::format("    cluster.val.clusterDim.x = (unsigned)({});", launch.print(k.cluster_per_call)),
+        "    cluster.val.clusterDim.y = 1;",
+        "    cluster.val.clusterDim.z = 1;",
+        "    cudaLaunchConfig_t config = {};",
+        fmt::format("    config.gridDim = {};", grid),
+        fmt::format("    config.blockDim = {};", block),
+        fmt::format("    config.dynamicSmemBytes = {};", smem),
+        "    config.stream = stream;",
+        "    config.attrs = &cluster;",
+        "    config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;",
+    };
+    std::vector<std::string> call = {"&config", cuda_ident(k.name)};
+    call.insert(call.end(), args.begin(), args.end());
+    std::string launched = wrap_list(fmt::format("    {} = cudaLaunchKernelEx(", err), call, ");");
+    for (size_t at = 0, end; at <= launched.size(); at = end + 1) {
+        end = std::min(launched.find('\n', at), launched.size());
+        out.push_back(launched.substr(at, end - at));
+    }
+    out.push_back("}");
     return out;
 }
 

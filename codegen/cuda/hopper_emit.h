@@ -34,4 +34,12 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
 // scope (named as the kernel's parameters) and return on failure.
 std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch);
 
+// Host statements that launch a kernel whose cluster size is chosen per call
+// (ir::Kernel::cluster_per_call) with cudaLaunchKernelEx: `grid` and `block`
+// are dim3 expressions, `args` the kernel's arguments; they assign the launch's
+// error to `err` (declared by the caller).
+std::vector<std::string> cluster_launch(const ir::Kernel& k, ir::ExprPrinter& launch, const std::string& grid,
+                                        const std::string& block, int64_t smem, const std::vector<std::string>& args,
+                                        const std::string& err);
+
 }  // namespace hds::codegen

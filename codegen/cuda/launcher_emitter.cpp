@@ -111,12 +111,20 @@ std::string emit_launcher_definition(const ir::Kernel& k) {
             "    cudaError_t attr = cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, {});\n"
             "    if (attr != cudaSuccess) return attr;\n",
             smem, cuda_ident(k.name), smem);
-    out += wrap_list(
-               "    " + cuda_ident(k.name) +
-                   fmt::format("<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), {}, stream>>>(",
-                               smem),
-               args, ");") +
-           "\n";
+    if (k.cluster_per_call) {
+        out += "    cudaError_t launched = cudaSuccess;\n";
+        for (const std::string& line : cluster_launch(k, p, "dim3(grid[0], grid[1], grid[2])",
+                                                      "dim3(block[0], block[1], block[2])", smem, args, "launched"))
+            out += "    " + line + "\n";
+        out += "    if (launched != cudaSuccess) return launched;\n";
+    } else {
+        out += wrap_list("    " + cuda_ident(k.name) +
+                             fmt::format("<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), {}, "
+                                         "stream>>>(",
+                                         smem),
+                         args, ");") +
+               "\n";
+    }
     out += "    return cudaGetLastError();\n}\n";
     return out;
 }
