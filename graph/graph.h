@@ -64,6 +64,7 @@ struct Graph {
     std::vector<Node*> inputs;
     Node* output = nullptr;
     std::vector<std::unique_ptr<Node>> nodes;  // in a topological order
+    int arch = 80;  // what it is built for (Target::arch): 0 the CPU emulator, 80 sm_80, 90 sm_90a
 
     std::set<std::string> names;  // buffer names in use
 

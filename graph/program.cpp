@@ -71,7 +71,7 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
         k.block = n.anchor.block;
         k.cluster = n.anchor.cluster;
     } else if (n.kind == Node::Kind::RowGroup) {
-        schedule_row_group(n, k);
+        schedule_row_group(n, k, g.arch);
     } else if (n.compute.injective()) {
         schedule_injective(n, k);
     } else {
@@ -81,6 +81,7 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
     u.visit_stmt(k.body);
     for (const ir::Expr& e : k.grid) u.visit_expr(e);
     for (const ir::Expr& e : k.block) u.visit_expr(e);
+    if (k.cluster_per_call) u.visit_expr(k.cluster_per_call);
     std::vector<ir::Buffer> bufs = u.buffers;
     for (const ir::Buffer& b : bufs) u.buffer(b);  // sizes in shapes
     // Inputs first (in graph order), then what the kernel computes.

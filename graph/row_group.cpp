@@ -147,7 +147,7 @@ ir::Stmt row_group_body(const Node& n, RegisterRows* regs) {
 
 }  // namespace
 
-void schedule_row_group(const Node& n, ir::Kernel& k) {
+void schedule_row_group(const Node& n, ir::Kernel& k, int arch) {
     Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     k.grid = {numel(rows)};
     k.block = {ir::i32(kThreads)};
@@ -160,7 +160,7 @@ void schedule_row_group(const Node& n, ir::Kernel& k) {
     // does not split into 16-byte chunks or is too long for registers: element by
     // element where the length allows it, else (constant) staged in shared memory.
     ir::Stmt fallback = row_group_body(n, nullptr);
-    ir::Stmt chain = row_regimes(n, k, fallback);
+    ir::Stmt chain = row_regimes(n, k, fallback, arch);
     k.body = chain ? chain : fallback;
 }
 

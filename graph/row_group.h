@@ -57,7 +57,9 @@ void reduce_in_block(const RowPasses& p, RowScratch& scratch, std::vector<ir::St
 // constant length the register staging of row_group.cpp does not take): an
 // `if` chain on the row length, `fallback` (a block per row) for the longest
 // rows; sets k.grid to match. Null when the passes are not of the form it
-// handles (one reduction variable from 0 to the row length each).
-ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback);
+// handles (one reduction variable from 0 to the row length each). On `arch`
+// 90 (sm_90a), rows too long for a block are split over a thread block
+// cluster (sets k.cluster_per_call).
+ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback, int arch);
 
 }  // namespace hds::graph

@@ -9,12 +9,20 @@
 //     had too few bytes in flight per thread (2026-11-25-h100-row-regimes).
 //   - N <= 32·C: a warp per row, 8 rows per block.
 //   - N <= 256·C: a block per row.
+//   - N <= 16·256·C, sm_90a: a thread block cluster per row of the fewest
+//     blocks that hold it (2, 4, 8 or 16), each holding its part; a reduction
+//     combines the blocks' parts through distributed shared memory
+//     (cluster_load). A block per row left half the GPU idle for a
+//     vocabulary-sized softmax of 65 rows and read the row once per pass
+//     (0.15–0.54 of copy bandwidth, 2026-11-25-h100-row-regimes); 16 blocks
+//     for every length made blocks of 8 KB at N = 32768, where the clusters'
+//     barriers cost more than the reads (2026-11-25-h100-row-clusters).
 //   - longer: a block per row, each pass reading the row from memory again
 //     (row_group.cpp's loops).
-// In the first three each thread keeps the elements it reads of the rows two
-// or more passes read in registers, C of them over those rows, so device
-// memory is read once per element: elements lane, lane + T, ... (coalesced),
-// or, when N is a multiple of 16 bytes (a branch of its own), 16-byte chunks.
+// Up to the clusters each thread keeps the elements it reads of the rows two
+// or more passes read in registers, C of them over those rows, so device memory is read once per element: elements
+// lane, lane + T, ... (coalesced), or, when N is a multiple of 16 bytes (a branch of its own), 16-byte chunks. The
+// cluster size is chosen per call with the grid.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,7 +37,12 @@ namespace hds::graph {
 
 namespace {
 
-constexpr int64_t kRowRegisters = 32;  // staged row values per thread
+constexpr int64_t kRowRegisters = 32;   // staged row values per thread
+constexpr int64_t kClusterBlocks = 16;  // blocks per row in a cluster (H100's maximum; 8 is portable)
+
+ir::Expr eq(ir::Expr a, ir::Expr b) {
+    return ir::Binary::make(ir::BinOp::Eq, std::move(a), std::move(b));
+}
 
 ir::Expr le(ir::Expr a, ir::Expr b) {
     return ir::Binary::make(ir::BinOp::Le, std::move(a), std::move(b));
@@ -93,13 +106,15 @@ struct Holding {
     int64_t v;
     ir::Expr lane;   // this thread's place among the row's threads
     ir::Expr width;  // the rows' length
-    ir::Expr limit;  // the columns this thread's row has: width, or 0 past the last row
+    ir::Expr limit;  // the end of the columns this thread's row has: width, or 0 past the last row
     std::map<const ir::BufferNode*, ir::Buffer> regs;  // staged rows: their register arrays
+    ir::Expr start = nullptr;                          // the first column the threads hold (null: 0)
+    ir::Expr parts = nullptr;                          // blocks per row (a thread block cluster), or null
 };
 
 // for (c < per_thread / v) unrolled {
-//     const int first = (lane + c * lanes) * v;  // "col" for v = 1
-//     if (first >= N) break;
+//     const int first = start + (lane + c * lanes) * v;  // "col" for v = 1
+//     if (first >= limit) break;
 //     each(c, first);
 // }
 // Chunks are whole: v divides N.
@@ -107,7 +122,9 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
                 SourceLoc loc) {
     ir::Var c = ir::make_var(ScalarType::I32, "c"), first = ir::make_var(ScalarType::I32, h.v == 1 ? "col" : "first");
     ir::Expr at = ir::add(h.lane, ir::mul(c, ir::i32(h.lanes)));
-    ir::Stmt decl = ir::Decl::make(loc, first, h.v == 1 ? at : ir::mul(at, ir::i32(h.v)), true);
+    if (h.v > 1) at = ir::mul(at, ir::i32(h.v));
+    if (h.start) at = ir::add(h.start, at);
+    ir::Stmt decl = ir::Decl::make(loc, first, at, true);
     ir::Stmt done =
         ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.limit), ir::Jump::make_break(loc), nullptr);
     return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true,
@@ -137,6 +154,40 @@ ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, con
         return ir::Load::make(r->second, {slot}, l.loc);
     });
     return substitute(x, {{walk.get(), col}});
+}
+
+// Each reduction across the block (block_reduce), then across the blocks of
+// the cluster: thread 0 leaves the block's part in shared memory and, after a
+// cluster_sync, every thread combines the parts of all `parts` blocks (at most
+// kClusterBlocks: one read per thread, then warp shuffles).
+void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, std::vector<ir::Stmt>& body, SourceLoc loc,
+                       const std::function<ir::Stmt(const RowPass&)>& accumulate) {
+    RowScratch scratch(body, loc);
+    std::map<ScalarType, ir::Buffer> kept;  // per accumulator type: a slot per reduction
+    for (size_t i = 0; i < p.reductions.size(); ++i) {
+        const RowPass& pass = p.reductions[i];
+        const Reduction& r = pass.r;
+        ScalarType t = r.acc->type;
+        if (!kept.count(t)) {
+            std::string name = kept.empty() ? "block_part" : "block_part_" + std::string(scalar_name(t));
+            kept[t] = ir::make_buffer(name, t, {ir::i32(static_cast<int64_t>(p.reductions.size()))}, ir::Scope::Shared);
+            body.push_back(ir::Alloc::make(loc, kept[t]));
+        }
+        ir::Expr slot = ir::Load::make(kept[t], {ir::i32(static_cast<int64_t>(i))});
+        ir::Stmt keep = ir::Store::make(loc, kept[t], {ir::i32(static_cast<int64_t>(i))}, r.acc);
+        block_reduce(r, scratch.partial(t), {ir::If::make(loc, eq(tid(), ir::i32(0)), keep, nullptr)}, loc, body,
+                     nullptr, accumulate(pass));
+        body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSync, {})));
+        // Lane l of each group of kClusterBlocks lanes reads block l's part (l < parts); the group's
+        // shuffles combine them.
+        ir::Expr lane = ir::mod(tid(), ir::i32(kClusterBlocks));
+        body.push_back(ir::Assign::make(loc, r.acc, r.init()));
+        body.push_back(ir::If::make(loc, lt(lane, parts),
+                                    ir::Assign::make(loc, r.acc, ir::Call::make(t, Builtin::ClusterLoad, {slot, lane})),
+                                    nullptr));
+        warp_reduce(r, body, loc, kClusterBlocks);
+        body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
+    }
 }
 
 // The row at `row_axes`, held as `h` says: the staged rows' registers filled,
@@ -179,6 +230,8 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             warp_reduce(pass.r, body, loc, h.lanes);
             body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
         }
+    } else if (h.parts) {
+        reduce_in_cluster(p, h.parts, body, loc, accumulate);
     } else {
         RowScratch scratch(body, loc);
         reduce_in_block(p, scratch, body, loc, nullptr, accumulate);
@@ -226,10 +279,12 @@ std::vector<ir::Var> fresh_row_axes(const Node& n) {
 struct Regime {
     int64_t lanes;
     int64_t per_thread;
-    int64_t longest() const { return lanes * per_thread; }
+    int64_t cluster = 1;  // blocks per row (a thread block cluster)
+    int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return kThreads / lanes; }
     std::string note(int64_t v) const {
-        std::string who = lanes == kThreads ? "a block per row"
+        std::string who = cluster > 1         ? fmt::format("a cluster of up to {} blocks per row", cluster)
+                          : lanes == kThreads ? "a block per row"
                           : lanes == 32
                               ? "a warp per row"
                               : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
@@ -237,6 +292,15 @@ struct Regime {
                            v > 1 ? fmt::format(", {} at a time", v) : "");
     }
 };
+
+// The blocks per row of the clusters' regime `g`: the fewest (a power of
+// two) whose threads hold `width` values, per_thread each.
+ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
+    ir::Expr parts = ir::i32(g.cluster);
+    for (int64_t c = g.cluster / 2; c >= 2; c /= 2)
+        parts = ir::Select::make(le(width, ir::i32(c * g.lanes * g.per_thread)), ir::i32(c), parts);
+    return parts;
+}
 
 // The row group's body under regime `g`, chunks of v.
 ir::Stmt row_by(const Node& n, const Regime& g, int64_t v) {
@@ -248,10 +312,31 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v) {
     ir::Expr first_row =
         group ? ir::add(ir::mul(bid, ir::i32(g.rows_per_block())), ir::div(tid(), ir::i32(g.lanes))) : bid;
     std::vector<ir::Stmt> mine;
+    ir::Var parts = ir::make_var(ScalarType::I32, "parts");
+    if (g.cluster > 1) {  // blocks per row: the cluster's size, as the host chose it
+        mine.push_back(ir::Decl::make(loc, parts, cluster_parts(g, n.buffer->shape.back()), true));
+        first_row = ir::div(bid, parts);
+    }
     mine.push_back(ir::Decl::make(loc, row, first_row, true));
     std::vector<ir::Var> axes = fresh_row_axes(n);
     for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) mine.push_back(s);
     ir::Expr width = n.buffer->shape.back(), limit = width;
+    if (g.cluster > 1) {  // block `part` of the cluster holds columns start .. end, whole chunks of v
+        ir::Var part = ir::make_var(ScalarType::I32, "part"), span = ir::make_var(ScalarType::I32, "span");
+        ir::Var start = ir::make_var(ScalarType::I32, "start"), end = ir::make_var(ScalarType::I32, "end");
+        mine.push_back(ir::Decl::make(loc, part, ir::mod(bid, parts), true));
+        ir::Expr step = v > 1 ? ir::mul(parts, ir::i32(v)) : ir::Expr(parts);
+        ir::Expr chunks_each = ir::div(ir::sub(ir::add(width, step), ir::i32(1)), step);
+        mine.push_back(ir::Decl::make(loc, span, v > 1 ? ir::mul(chunks_each, ir::i32(v)) : chunks_each, true));
+        mine.push_back(ir::Decl::make(loc, start, ir::mul(part, span), true));
+        ir::Expr stop = ir::add(start, span);
+        mine.push_back(ir::Decl::make(loc, end, ir::Select::make(lt(stop, width), stop, width), true));
+        Holding h{kThreads, g.per_thread, v, tid(), width, end, {}, start, parts};
+        row_in_registers(n, h, row_passes(n, axes), mine);
+        // No block leaves while the others may still read its parts.
+        mine.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSync, {})));
+        return ir::Block::make(loc, mine);
+    }
     if (group && g.lanes < 32) {
         // Past the last row a group reads no columns, but its lanes still take
         // part in the warp's shuffles (other groups of the warp may hold rows).
@@ -270,7 +355,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v) {
 
 }  // namespace
 
-ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback) {
+ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback, int arch) {
     SourceLoc loc = n.loc;
     ir::Expr width = n.buffer->shape.back();
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
@@ -283,9 +368,14 @@ ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback) {
     int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
     int64_t small = std::max<int64_t>(8, v);
     int64_t per_thread = std::max(small, kRowRegisters / staged / small * small);
-    // Short rows by 8 threads (8 values each), then by a warp, then by a block.
+    // Short rows by 8 threads (8 values each), then by a warp, then by a block
+    // (then, on sm_90a, by a cluster of blocks: holding twice as many values
+    // per thread instead took 110 registers, for every regime of the kernel).
     std::vector<Regime> regimes = {{8, small}, {32, per_thread}, {kThreads, per_thread}};
+    bool clusters = arch >= 90 && !ir::const_int(width);
+    if (clusters) regimes.push_back({kThreads, per_thread, kClusterBlocks});
     auto grid = [&](const Regime& g) {
+        if (g.cluster > 1) return ir::simplify(ir::mul(rows, cluster_parts(g, width)));
         return ir::simplify(ir::div(ir::add(rows, ir::i32(g.rows_per_block() - 1)), ir::i32(g.rows_per_block())));
     };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
@@ -307,9 +397,15 @@ ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback) {
         chain = ir::If::make(loc, fits, row_by(n, *g, 1), chain, g->note(1));
         ir::Expr aligned = ir::Binary::make(ir::BinOp::And, whole, fits);
         chain = ir::If::make(loc, aligned, row_by(n, *g, v), chain, g->note(v));
-        if (g->lanes < kThreads) grid_size = ir::Select::make(fits, grid(*g), grid_size);
+        if (g->lanes < kThreads || clusters) grid_size = ir::Select::make(fits, grid(*g), grid_size);
     }
     k.grid = {grid_size};
+    if (clusters) {  // the clusters' regime: rows past a block's, up to the clusters' longest
+        const Regime& c = regimes.back();
+        ir::Expr longer = ir::Binary::make(ir::BinOp::Gt, width, ir::i32(regimes[regimes.size() - 2].longest()));
+        ir::Expr fits = ir::Binary::make(ir::BinOp::And, longer, le(width, ir::i32(c.longest())));
+        k.cluster_per_call = ir::Select::make(fits, cluster_parts(c, width), ir::i32(1));
+    }
     return chain;
 }
 

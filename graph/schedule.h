@@ -44,8 +44,9 @@ std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::
                                    const ir::Var& e, int64_t v, SourceLoc loc, const std::string& regs_name = "v_out");
 void schedule_reduction(const Node& n, ir::Kernel& k);
 // A row group: one block per row computes the row's reductions, then the row
-// (row_group.cpp; rows of symbolic length: row_regimes.cpp).
-void schedule_row_group(const Node& n, ir::Kernel& k);
+// (row_group.cpp; rows of symbolic length: row_regimes.cpp, which splits long
+// rows over thread block clusters when `arch` is 90).
+void schedule_row_group(const Node& n, ir::Kernel& k, int arch);
 
 // acc = combine(acc, shfl_xor(acc, lanes / 2)) ... down to 1: every lane holds
 // the total of its aligned group of `lanes` lanes (a power of two up to 32).

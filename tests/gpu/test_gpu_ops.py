@@ -257,11 +257,36 @@ def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
 def test_rows_of_symbolic_length(rows, n):
     """Both sides of each regime (two rows staged: 8 threads up to 64, a warp up to 512, a
     block up to 4096, then the loops; 16 bytes at a time when N % 8 == 0)."""
+    check_layer_norm_of_sum("op_rows_symbolic", rows, n)
+
+
+def check_layer_norm_of_sum(graph, rows, n):
     x, r = rnd(rows, n, dtype=torch.float16), rnd(rows, n, dtype=torch.float16)
     g, b = rnd(n, dtype=torch.float16), rnd(n, dtype=torch.float16)
     ref = F.layer_norm((x + r).double(), (n,), g.double(), b.double(), 1e-5)
-    out = run("op_rows_symbolic", {"x": x, "r": r, "g": g, "b": b}, {"R": rows, "N": n}, (rows, n), torch.float16)
+    out = run(graph, {"x": x, "r": r, "g": g, "b": b}, {"R": rows, "N": n}, (rows, n), torch.float16)
     check(out, ref, 3e-3)
+
+
+@gpu
+@pytest.mark.parametrize("rows,n", [(5, 4096), (5, 4097), (3, 4104), (3, 8193), (3, 32768), (2, 65535), (2, 65536),
+                                    (2, 65537), (3, 65544)])
+def test_rows_in_clusters(rows, n):
+    """sm_90a: past a block's registers (4096 values with two rows staged) a cluster of 2, 4, 8
+    or 16 blocks holds each row, up to 65536; the loops past it. Both sides, odd and aligned."""
+    check_layer_norm_of_sum("op_rows_cluster", rows, n)
+
+
+@gpu
+@pytest.mark.parametrize("rows,n", [(3, 8192), (3, 8193), (7, 8196), (3, 16384), (3, 16385), (65, 40000),
+                                    (2, 131071), (2, 131072), (2, 131073)])
+def test_softmax_in_clusters(rows, n):
+    """sm_90a, f32: a block per row up to 8192, then a cluster of 2 blocks up to 16384, ... 16
+    blocks up to 131072, then the loops."""
+    x = rnd(rows, n) * 4
+    ref = torch.softmax(x.double(), dim=-1)
+    out = run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32)
+    check(out, ref, 1e-5)
 
 
 @gpu
