@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "graph/graph_builder.h"
+#include "graph/pipeline.h"
 #include "ir/ir_visitor.h"
 
 namespace hds::driver {
@@ -38,16 +39,20 @@ bool Session::open(const std::string& input, std::ostream& err) {
 }
 
 // A graph of a file with no target runs on the sm_80 schedules: where the sm_90a
-// ones would differ for some sizes (matmul on TMA + wgmma), say so
-// (-Wdefault-target).
+// ones would differ for some sizes (matmul on TMA + wgmma; rows of a symbolic
+// length, which sm_90a splits over thread block clusters when they are long),
+// say so (-Wdefault-target).
 void Session::warn_default_target(const GraphDecl& decl, graph::Target target) {
     target.arch = 90;
     std::vector<std::string> ops;
-    for (const graph::Variant& v : graph::build_variants(decl, *loaded.module, *sema_, diags, target))
-        for (const graph::Node* n : v.graph->live())
-            if (n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90 &&
-                std::find(ops.begin(), ops.end(), n->ops) == ops.end())
-                ops.push_back(n->ops);
+    for (const graph::Variant& v : graph::build_variants(decl, *loaded.module, *sema_, diags, target)) {
+        graph::run_graph_passes(*v.graph, nullptr);  // row groups form in the passes
+        for (const graph::Node* n : v.graph->live()) {
+            bool hopper = n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90;
+            bool rows = n->kind == graph::Node::Kind::RowGroup && !ir::const_int(n->buffer->shape.back());
+            if ((hopper || rows) && std::find(ops.begin(), ops.end(), n->ops) == ops.end()) ops.push_back(n->ops);
+        }
+    }
     if (!ops.empty())
         diags.warning(DiagId::graph_default_target, decl.name_range, decl.name,
                       fmt::format("{}", fmt::join(ops, ", ")));
