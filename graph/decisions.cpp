@@ -1,6 +1,8 @@
 // decisions.cpp — the values a graph build gives conditions on symbolic sizes.
 #include "graph/decisions.h"
 
+#include <algorithm>
+
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
@@ -18,7 +20,41 @@ std::optional<std::pair<std::string, int64_t>> upper_bound(const ir::Expr& e) {
     return std::make_pair(ir::to_string(b->a), *c);
 }
 
+std::vector<std::string> conjunct_texts(const ir::Expr& e) {
+    std::vector<std::string> out;
+    for (const ir::Expr& p : conjuncts(e)) out.push_back(ir::to_string(p));
+    return out;
+}
+
 }  // namespace
+
+std::vector<ir::Expr> conjuncts(const ir::Expr& e) {
+    auto* b = ir::as<ir::Binary>(e);
+    if (!b || b->op != ir::BinOp::And) return {e};
+    std::vector<ir::Expr> out = conjuncts(b->a);
+    for (const ir::Expr& p : conjuncts(b->b)) out.push_back(p);
+    return out;
+}
+
+// What the decisions made so far say of `e` (one conjunct): a condition taken
+// as true holds each of its conjuncts, and bounds on one size imply each
+// other (`M <= 16` true: `M <= 256` holds; `M <= 256` false: `M <= 16` fails).
+std::optional<bool> Decisions::known(const ir::Expr& e) const {
+    std::string text = ir::to_string(e);
+    auto bound = upper_bound(e);
+    for (const Made& m : made_) {
+        // A false && says nothing of its parts.
+        std::vector<ir::Expr> parts = m.value ? conjuncts(m.condition.expr) : std::vector<ir::Expr>{m.condition.expr};
+        for (const ir::Expr& p : parts) {
+            if (ir::to_string(p) == text) return m.value;
+            auto other = upper_bound(p);
+            if (!bound || !other || other->first != bound->first) continue;
+            if (m.value && other->second <= bound->second) return true;
+            if (!m.value && bound->second <= other->second) return false;
+        }
+    }
+    return std::nullopt;
+}
 
 bool Decisions::decide(const Condition& c) {
     if (evaluate_) {
@@ -35,15 +71,24 @@ bool Decisions::decide(const Condition& c) {
     std::string text = ir::to_string(c.expr);
     for (const Made& m : made_)
         if (m.text == text) return m.value;
-    // Bounds on one size imply each other (`M <= 16` taken: `M <= 256` holds): a case
-    // that cannot occur gets no build.
-    if (auto bound = upper_bound(c.expr)) {
-        for (const Made& m : made_) {
-            auto other = upper_bound(m.condition.expr);
-            if (!other || other->first != bound->first) continue;
-            if (m.value && other->second <= bound->second) return true;
-            if (!m.value && bound->second <= other->second) return false;
-        }
+    // A condition the earlier ones decide gets no decision of its own: a case that
+    // cannot occur gets no build. It holds when each of its conjuncts is known to;
+    // it fails when one is known not to, or when it implies a condition taken as
+    // false (every conjunct of that one is one of its own).
+    bool all = true;
+    for (const ir::Expr& p : conjuncts(c.expr)) {
+        std::optional<bool> v = known(p);
+        if (v == std::optional<bool>(false)) return false;
+        all &= v.has_value();
+    }
+    if (all) return true;
+    std::vector<std::string> mine = conjunct_texts(c.expr);
+    for (const Made& m : made_) {
+        if (m.value) continue;
+        bool implied = true;
+        for (const std::string& t : conjunct_texts(m.condition.expr))
+            implied &= std::find(mine.begin(), mine.end(), t) != mine.end();
+        if (implied) return false;
     }
     bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
     made_.push_back({c, text, value});

@@ -21,10 +21,14 @@ struct Condition {
     std::string tag;  // a word for the variant's name: "rows16", "skinny"
 };
 
+// The operands of a chain of &&, in order: `a && b && c` -> a, b, c (`e` alone otherwise).
+std::vector<ir::Expr> conjuncts(const ir::Expr& e);
+
 // The decisions of one build. Each condition met gets a value: the one it got
-// before in this build (the same text), or the one earlier bounds on the same
-// size imply (`M <= 16` true: `M <= 256` true; `M <= 256` false: `M <= 16`
-// false), else the next of `forced`, else true.
+// before in this build (the same text), or the one earlier decisions imply
+// (bounds on one size: `M <= 16` true: `M <= 256` true; `M <= 256` false:
+// `M <= 16` false; the conjuncts of a && taken as true hold, and a && that
+// implies a condition taken as false fails), else the next of `forced`, else true.
 // Without a Decisions object (Target::decisions null) every symbolic
 // condition counts as false: the build that runs for any sizes.
 class Decisions {
@@ -47,6 +51,7 @@ class Decisions {
     std::optional<std::vector<bool>> next() const;
 
   private:
+    std::optional<bool> known(const ir::Expr& e) const;
     std::vector<bool> forced_;
     std::map<std::string, int64_t> at_;
     bool evaluate_ = false;

@@ -132,9 +132,15 @@ class HostEmitter {
             "// Graph `{}` runs one of {} variants, the first whose case holds for the sizes of the call:", api_,
             variants.size()));
         for (const GraphVariant& v : variants) {
-            std::vector<std::string> parts;
-            for (const graph::Condition& c : v.when) parts.push_back(host_.print(c.expr));
-            conds.push_back(fmt::format("{}", fmt::join(parts, " && ")));
+            std::vector<std::string> parts, tests;  // tests: each conjunct once
+            for (const graph::Condition& c : v.when) {
+                parts.push_back(host_.print(c.expr));
+                for (const ir::Expr& e : graph::conjuncts(c.expr)) {
+                    std::string t = host_.print(e);
+                    if (std::find(tests.begin(), tests.end(), t) == tests.end()) tests.push_back(t);
+                }
+            }
+            conds.push_back(fmt::format("{}", fmt::join(tests, " && ")));
             names.push_back(v.program->name);
             if (v.when.empty()) w.line(fmt::format("//   {}: any sizes", v.program->name));
             for (size_t c = 0; c < v.when.size(); ++c)

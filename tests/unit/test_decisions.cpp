@@ -72,3 +72,26 @@ TEST_CASE("decisions at given sizes evaluate each condition", "[graph]") {
     CHECK(d.taken().empty());           // nothing to walk
     CHECK_FALSE(d.next().has_value());
 }
+
+TEST_CASE("a && taken as true holds its conjuncts; one that cannot hold fails undecided", "[graph]") {
+    auto both = [] {
+        Condition m = le("M", 16), n = le("N", 8);
+        return Condition{ir::Binary::make(ir::BinOp::And, m.expr, n.expr), "test", "both"};
+    };
+    Decisions taken({true});
+    CHECK(taken.decide(both()));
+    CHECK(taken.decide(le("N", 8)));    // a conjunct: implied
+    CHECK(taken.decide(le("M", 256)));  // implied by the conjunct M <= 16
+    CHECK(taken.taken().size() == 1);
+    Decisions part_false({false});
+    CHECK_FALSE(part_false.decide(le("N", 8)));
+    CHECK_FALSE(part_false.decide(both()));  // it implies N <= 8, taken as false
+    CHECK_FALSE(part_false.next().has_value());
+    Decisions bound_false({false});
+    CHECK_FALSE(bound_false.decide(le("M", 256)));
+    CHECK_FALSE(bound_false.decide(both()));  // its M <= 16 cannot hold
+    Decisions whole_false({false});
+    CHECK_FALSE(whole_false.decide(both()));
+    CHECK(whole_false.decide(le("M", 16)));  // a false && says nothing of its parts: decided
+    CHECK(whole_false.taken().size() == 1);
+}
