@@ -10,8 +10,141 @@
 
 #include <algorithm>
 
-// kernel dispatch_rows16_skinny_k0_matmul_add_relu (dispatch_rows16.hds:11)
-__global__ void __launch_bounds__(256) dispatch_rows16_skinny_k0_matmul_add_relu(
+// kernel dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu (dispatch_rows16.hds:11)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_64x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:42
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:43
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:44
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:45
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:46
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:47
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:48
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:49
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:50
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:51
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:54
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:55
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:56
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:57
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:59
+    }
+    __syncthreads();  // matmul_wgmma.hds:64
+    if (wg == 0) {  // matmul_wgmma.hds:70
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:71
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:72
+            int it = 0;  // matmul_wgmma.hds:73
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:74
+                const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:75
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:76
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:77
+                    const int s = it % ST;  // matmul_wgmma.hds:78
+                    if (it >= ST) {  // matmul_wgmma.hds:79
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:80
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:82
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:83
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:84
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:86
+                    }
+                    it += 1;  // matmul_wgmma.hds:92
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:97
+        alignas(16) float acc[128];  // matmul_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:99
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:100
+        int it = 0;  // matmul_wgmma.hds:101
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:102
+            const int m0 = tile % mtiles * 64;  // matmul_wgmma.hds:103
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:104
+#pragma unroll
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
+                acc[i] = 0.0f;  // matmul_wgmma.hds:106
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
+                const int s = it % ST;  // matmul_wgmma.hds:109
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
+                hds::wgmma_fence();  // matmul_wgmma.hds:111
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:112
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:114
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:115
+                    }
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:122
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:123
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:124
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:126
+                }
+                it += 1;  // matmul_wgmma.hds:131
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:133
+            if (t < 1) {  // matmul_wgmma.hds:134
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
+                }
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
+#pragma unroll
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            }
+                            alignas(16) __half v_out[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+                            hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:178
+                                const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:11
+                                out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:183
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_skinny_k0_matmul_add_relu (dispatch_rows16.hds:11)
+__global__ void __launch_bounds__(256) dispatch_rows16_rows16_skinny_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int K, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -224,50 +357,52 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
-                        hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            }
+                            alignas(16) __half v_out[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+                            hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
                         }
-                        alignas(16) __half v_out[8];
-#pragma unroll
-                        for (int e_2 = 0; e_2 < 8; ++e_2) {
-                            v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
-                        }
-                        hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:178
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:11
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -355,50 +490,52 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
-                        hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            }
+                            alignas(16) __half v_out[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+                            hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
                         }
-                        alignas(16) __half v_out[8];
-#pragma unroll
-                        for (int e_2 = 0; e_2 < 8; ++e_2) {
-                            v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
-                        }
-                        hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:178
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:11
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -486,51 +623,185 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
-                        hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:11
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                            }
+                            alignas(16) __half v_out[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+                            hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
                         }
-                        alignas(16) __half v_out[8];
-#pragma unroll
-                        for (int e_2 = 0; e_2 < 8; ++e_2) {
-                            v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
-                        }
-                        hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:178
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:11
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
+        }
+    }
+}
+
+// kernel dispatch_rows16_skinny_k0_matmul_add_relu (dispatch_rows16.hds:11)
+__global__ void __launch_bounds__(256) dispatch_rows16_skinny_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:24
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:25
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:26
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:27
+    alignas(16) __half fa[8];  // matmul_skinny.hds:28
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:29
+    alignas(16) __half ra[16];  // matmul_skinny.hds:30
+    alignas(16) __half rb[32];  // matmul_skinny.hds:31
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:32
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:33
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:34
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:35
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_skinny.hds:36
+    const int tiles = (K + 255) / 256;  // matmul_skinny.hds:37
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:39
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:40
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:41
+        }
+    }
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:46
+        const int st = kt % 4;  // matmul_skinny.hds:47
+        const int k0 = kt * 256;  // matmul_skinny.hds:48
+        if (vector) {  // matmul_skinny.hds:49
+            if (kt < tiles) {  // matmul_skinny.hds:50
+#pragma unroll
+                for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:51
+                    const int r = (int)threadIdx.x / 16;
+                    const int q = q_r * 16 + (int)threadIdx.x % 16;
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_skinny.hds:52
+                    hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_skinny.hds:53
+                }
+#pragma unroll
+                for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:55
+                    const int r = r_r * 64 + (int)threadIdx.x / 4;
+                    const int q = (int)threadIdx.x % 4;
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_skinny.hds:56
+                    hds::cp_async_16(&sb[st][r][q * 8], &w[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_skinny.hds:57
+                }
+            }
+        } else {
+            if (kt >= 1 && kt <= tiles) {  // matmul_skinny.hds:65
+                const int sp = (kt - 1) % 4;  // matmul_skinny.hds:66
+                const int kp = k0 - 256;  // matmul_skinny.hds:67
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny.hds:68
+                    const int k = (int)threadIdx.x;
+                    sa[sp][r][k] = m0 + r < M && kp + k < K ? ra[r] : __half(0.0f);  // matmul_skinny.hds:69
+                }
+#pragma unroll
+                for (int r_r_2 = 0; r_r_2 < 32; ++r_r_2) {  // matmul_skinny.hds:71
+                    const int r = r_r_2 * 8 + (int)threadIdx.x / 32;
+                    const int n = (int)threadIdx.x % 32;
+                    sb[sp][r][n] = kp + r < K && n0 + n < N ? rb[r_r_2] : __half(0.0f);  // matmul_skinny.hds:72
+                }
+            }
+            if (kt < tiles) {  // matmul_skinny.hds:75
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_skinny.hds:76
+                    const int k = (int)threadIdx.x;
+                    ra[r] = x[min(m0 + r, M - 1) * K + min(k0 + k, K - 1)];  // matmul_skinny.hds:77
+                }
+#pragma unroll
+                for (int r_r_3 = 0; r_r_3 < 32; ++r_r_3) {  // matmul_skinny.hds:79
+                    const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
+                    const int n = (int)threadIdx.x % 32;
+                    rb[r_r_3] = w[min(k0 + r, K - 1) * N + min(n0 + n, N - 1)];  // matmul_skinny.hds:80
+                }
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny.hds:84
+        if (kt >= 3) {  // matmul_skinny.hds:85
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:86
+            __syncthreads();  // matmul_skinny.hds:87
+            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:91
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:92
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:93
+                }
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:95
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:96
+                }
+            }
+            __syncthreads();  // matmul_skinny.hds:99
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny.hds:105
+    const int t4 = lane % 4;  // matmul_skinny.hds:106
+    if (warp >= 4) {  // matmul_skinny.hds:107
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:108
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:109
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:110
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:114
+    if (warp < 4) {  // matmul_skinny.hds:115
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:116
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:117
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:118
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:122
+#pragma unroll
+    for (int r_r_4 = 0; r_r_4 < 2; ++r_r_4) {  // matmul_skinny.hds:123
+        const int r = r_r_4 * 8 + (int)threadIdx.x / 32;
+        const int n = (int)threadIdx.x % 32;
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:124
+        if (m0 + r < M && n0 + n < N) {  // matmul_skinny.hds:125
+            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:126
+            const __half add_2 = matmul_2 + b[n0 + n];  // dispatch_rows16.hds:11
+            out[(m0 + r) * N + (n0 + n)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
         }
     }
 }
@@ -681,36 +952,38 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:172
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:177
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -892,36 +1165,38 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:172
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:177
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -1103,36 +1378,38 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 256 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:172
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:177
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -1171,22 +1448,68 @@ __global__ void __launch_bounds__(256) dispatch_rows16_any_k3_relu(
 
 extern "C" {
 
-// Workspace slots of `dispatch_rows16_skinny`: temporaries whose lifetimes do not overlap share one.
-static void dispatch_rows16_skinny_slots(int M, int K, int N, size_t* slot) {
+// Workspace slots of `dispatch_rows16_rows16_skinny_wide`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_skinny_wide_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
 }
 
-static size_t dispatch_rows16_skinny_workspace_size(int M, int K, int N) {
+static size_t dispatch_rows16_rows16_skinny_wide_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
-    dispatch_rows16_skinny_slots(M, K, N, slot);
+    dispatch_rows16_rows16_skinny_wide_slots(M, K, N, slot);
     size_t total = 0;
     for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
-static cudaError_t dispatch_rows16_skinny_run(const __half* x, const __half* w, const __half* b,
-                                              __half* out, int M, int K, int N, void* workspace,
-                                              cudaStream_t stream) {
+static cudaError_t dispatch_rows16_rows16_skinny_wide_run(const __half* x, const __half* w,
+                                                          const __half* b, __half* out, int M,
+                                                          int K, int N, void* workspace,
+                                                          cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:11)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_64x64;  // x in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_64x64, x, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 63) / 64 * (((long long)N + 255) / 256)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 175104 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 175104);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 63) / 64 * (((long long)N + 255) / 256)), 1, 1), dim3((unsigned)(256), 1, 1), 175104, stream>>>(
+                x, w, b, out, M, K, N, tmap_x_64x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_skinny`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_skinny_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_skinny_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_skinny_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_skinny_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
@@ -1200,9 +1523,9 @@ static cudaError_t dispatch_rows16_skinny_run(const __half* x, const __half* w, 
     if ((((long long)N + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
     // 124928 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(dispatch_rows16_skinny_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
     if (err != cudaSuccess) return err;
-    dispatch_rows16_skinny_k0_matmul_add_relu<<<dim3((unsigned)(((long long)N + 31) / 32), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+    dispatch_rows16_rows16_skinny_k0_matmul_add_relu<<<dim3((unsigned)(((long long)N + 31) / 32), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
             x, w, b, out, M, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -1342,6 +1665,43 @@ static cudaError_t dispatch_rows16_rows16_run(const __half* x, const __half* w, 
                 x, w, b, out, M, K, N, tmap_x_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_skinny`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_skinny_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_skinny_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_skinny_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_skinny_run(const __half* x, const __half* w, const __half* b,
+                                              __half* out, int M, int K, int N, void* workspace,
+                                              cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:11)
+    if ((((long long)N + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_skinny_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    if (err != cudaSuccess) return err;
+    dispatch_rows16_skinny_k0_matmul_add_relu<<<dim3((unsigned)(((long long)N + 31) / 32), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            x, w, b, out, M, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
@@ -1567,23 +1927,29 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 7 variants, the first whose case holds for the sizes of the call:
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:48)
-//     dispatch_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
+// Graph `dispatch_rows16` runs one of 9 variants, the first whose case holds for the sizes of the call:
+//   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:53)
+//     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
+//   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:55)
+//     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:52)
+//                                       and M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:59)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:53)
+//                                    and M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:60)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
-//   dispatch_rows16_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:52)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:55)
+//     dispatch_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:11)
+//   dispatch_rows16_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:59)
 //     dispatch_rows16_wgmma64x128_k0_pad <- pad (dispatch_rows16.hds:11)
 //     dispatch_rows16_wgmma64x128_k1_pad <- pad (dispatch_rows16.hds:11)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:11)
 //     dispatch_rows16_wgmma64x128_k3_relu <- relu (dispatch_rows16.hds:11)
-//   dispatch_rows16_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:53)
+//   dispatch_rows16_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:60)
 //     dispatch_rows16_wgmma128_k0_pad <- pad (dispatch_rows16.hds:11)
 //     dispatch_rows16_wgmma128_k1_pad <- pad (dispatch_rows16.hds:11)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:11)
@@ -1594,14 +1960,18 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_any_k2_matmul <- matmul (dispatch_rows16.hds:11)
 //     dispatch_rows16_any_k3_relu <- relu (dispatch_rows16.hds:11)
 size_t dispatch_rows16_workspace_size(int M, int K, int N) {
-    if (M <= 16)
-        return dispatch_rows16_skinny_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)
+        return dispatch_rows16_rows16_skinny_wide_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16)
+        return dispatch_rows16_rows16_skinny_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 256)
         return dispatch_rows16_rows16_wgmma64x128_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 512)
         return dispatch_rows16_rows16_wgmma128_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0)
         return dispatch_rows16_rows16_workspace_size(M, K, N);
+    if (M <= 16)
+        return dispatch_rows16_skinny_workspace_size(M, K, N);
     if (M <= 256)
         return dispatch_rows16_wgmma64x128_workspace_size(M, K, N);
     if (M <= 512)
@@ -1611,14 +1981,18 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
 
 cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* b, __half* out,
                                 int M, int K, int N, void* workspace, cudaStream_t stream) {
-    if (M <= 16)
-        return dispatch_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)
+        return dispatch_rows16_rows16_skinny_wide_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16)
+        return dispatch_rows16_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 256)
         return dispatch_rows16_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 512)
         return dispatch_rows16_rows16_wgmma128_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0)
         return dispatch_rows16_rows16_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 16)
+        return dispatch_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 256)
         return dispatch_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 512)

@@ -170,13 +170,6 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:105
                 acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            alignas(16) __half pf_b[2][8];  // epilogue_copies.hds:11
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-                if (m0 + 64 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0) {
-                    hds::copy<16>(&pf_b[q_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                }
-            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
                 const int s = it % ST;  // matmul_wgmma.hds:109
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
@@ -199,47 +192,51 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
-                        hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];  // epilogue_copies.hds:11
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
+                            alignas(16) __half v_b[8];  // epilogue_copies.hds:11
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + pf_b[q][e];
-                        }
-                        alignas(16) __half v_relu[8];
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + v_b[e];
+                            }
+                            alignas(16) __half v_relu[8];
 #pragma unroll
-                        for (int e_2 = 0; e_2 < 8; ++e_2) {
-                            v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
-                        }
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
 #pragma unroll
-                        for (int e_3 = 0; e_3 < 8; ++e_3) {
-                            const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
-                            out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
+                                out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            }
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:168
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < 128) {  // matmul_wgmma.hds:172
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < 128) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:178
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -248,7 +245,7 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -314,13 +311,6 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_wgmma128_k0_matmul_add
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:105
                 acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            alignas(16) __half pf_b[2][8];  // epilogue_copies.hds:11
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-                if (m0 + 128 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0) {
-                    hds::copy<16>(&pf_b[q_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                }
-            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
                 const int s = it % ST;  // matmul_wgmma.hds:109
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
@@ -343,47 +333,51 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_wgmma128_k0_matmul_add
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
-                        hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];  // epilogue_copies.hds:11
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
+                            alignas(16) __half v_b[8];  // epilogue_copies.hds:11
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + pf_b[q][e];
-                        }
-                        alignas(16) __half v_relu[8];
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + v_b[e];
+                            }
+                            alignas(16) __half v_relu[8];
 #pragma unroll
-                        for (int e_2 = 0; e_2 < 8; ++e_2) {
-                            v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
-                        }
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
 #pragma unroll
-                        for (int e_3 = 0; e_3 < 8; ++e_3) {
-                            const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
-                            out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
+                                out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            }
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:168
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < 128) {  // matmul_wgmma.hds:172
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < 128) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:178
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -392,7 +386,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_wgmma128_k0_matmul_add
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -458,13 +452,6 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
             for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:105
                 acc[i] = 0.0f;  // matmul_wgmma.hds:106
             }
-            alignas(16) __half pf_b[4][8];  // epilogue_copies.hds:11
-#pragma unroll
-            for (int q_2 = 0; q_2 < 4; ++q_2) {
-                if (m0 + 128 <= M && n0 + 256 <= 128 && (int)gridDim.x > 0) {
-                    hds::copy<16>(&pf_b[q_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                }
-            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:108
                 const int s = it % ST;  // matmul_wgmma.hds:109
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:110
@@ -487,47 +474,51 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:165
-                        hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
-                        alignas(16) __half v_add[8];  // epilogue_copies.hds:11
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:168
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:169
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
+                            alignas(16) __half v_b[8];  // epilogue_copies.hds:11
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {
-                            v_add[e] = v_matmul[e] + pf_b[q][e];
-                        }
-                        alignas(16) __half v_relu[8];
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + v_b[e];
+                            }
+                            alignas(16) __half v_relu[8];
 #pragma unroll
-                        for (int e_2 = 0; e_2 < 8; ++e_2) {
-                            v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
-                        }
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
 #pragma unroll
-                        for (int e_3 = 0; e_3 < 8; ++e_3) {
-                            const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
-                            out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
+                                out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            }
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:168
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < 128) {  // matmul_wgmma.hds:172
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < 128) {  // matmul_wgmma.hds:177
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:178
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -536,7 +527,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -713,11 +704,11 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 }
 
 // Graph `epilogue_copies` runs one of 4 variants, the first whose case holds for the sizes of the call:
-//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:48)
+//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:55)
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:52)
+//   epilogue_copies_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:59)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:53)
+//   epilogue_copies_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:60)
 //     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)

@@ -91,36 +91,38 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -209,36 +211,38 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -325,36 +329,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -438,36 +444,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -555,36 +563,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n192(const __half* __
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -668,36 +678,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
             if (t < 1) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:136
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 64 <= M && n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
@@ -787,40 +799,42 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
             if (t < 2) {  // matmul_wgmma.hds:134
                 hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:138
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:154
-            const int lane = t % 32;  // matmul_wgmma.hds:155
-            const bool whole = m0 + 128 <= M && n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:156
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:157
+            const int lane = t % 32;  // matmul_wgmma.hds:158
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:159
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:157
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:160
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:158
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:159
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:161
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:162
                 }
-                __syncwarp();  // matmul_wgmma.hds:161
-                if (whole) {  // matmul_wgmma.hds:162
+                __syncwarp();  // matmul_wgmma.hds:164
+                if (whole) {  // matmul_wgmma.hds:165
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:163
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:164
-                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:165
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:166
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:167
+                        if (m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:168
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:169
+                        }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:168
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:173
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:169
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:170
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:171
-                            if (m < M && n < N) {  // matmul_wgmma.hds:172
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:173
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:174
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:175
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:176
+                            if (m < M && n < N) {  // matmul_wgmma.hds:177
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:178
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:178
+                __syncwarp();  // matmul_wgmma.hds:183
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:183
+    hds::cluster_sync();  // matmul_wgmma.hds:188
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,

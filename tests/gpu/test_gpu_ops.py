@@ -215,6 +215,11 @@ def test_matmul_epilogue_widened_sm90():
     (16, 4104, 136),   # M <= 16: matmul_skinny, cp.async staging, K past 256-wide slices
     (1, 520, 264),     # one row: matmul_skinny
     (16, 517, 264),    # M <= 16, K odd: matmul_skinny, scalar staging
+    (16, 72, 10240),   # M <= 16, N >= 10240 (40 tiles of 256): wgmma 64 x 256
+    (1, 520, 10248),   # one row, the same
+    (16, 72, 10232),   # N just under 10240: matmul_skinny
+    (17, 72, 10240),   # M just past 16: 64 x 128 tiles
+    (5, 71, 10241),    # M <= 16, K and N odd: matmul_skinny, scalar staging (no padded copy of w)
     (17, 517, 264),    # M > 16, K odd: 64 x 128 tiles on copies of x and w padded to K = 520
     (77, 520, 261),    # N odd: the same, w and the result padded to N = 264 (then sliced)
     (256, 4095, 4097), # K and N odd: padded, 64 x 128 tiles
