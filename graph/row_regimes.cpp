@@ -20,9 +20,10 @@
 //   - longer: a block per row, each pass reading the row from memory again
 //     (row_group.cpp's loops).
 // Up to the clusters each thread keeps the elements it reads of the rows two
-// or more passes read in registers, C of them over those rows, so device memory is read once per element: elements
-// lane, lane + T, ... (coalesced), or, when N is a multiple of 16 bytes (a branch of its own), 16-byte chunks. The
-// cluster size is chosen per call with the grid.
+// or more passes read in registers, C of them over those rows, so device
+// memory is read once per element: elements lane, lane + T, ... (coalesced),
+// or, when N is a multiple of 16 bytes (a branch of its own), 16-byte chunks.
+// The cluster size is chosen per call, with the grid.
 #include <fmt/format.h>
 
 #include <algorithm>
