@@ -148,15 +148,19 @@ def test_matmul_with_prologue_and_epilogue(k, m, n):
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 300, 64), (16, 257, 96), (17, 37, 45), (5, 1000, 45), (3, 7, 1),
-                                   (256, 9, 33), (257, 9, 33)])
+                                   (2, 33, 2050), (16, 5, 2047), (256, 9, 33), (257, 9, 33)])
 def test_matmul_few_rows(m, k, n):
-    """M <= 16 runs matmul_skinny_simt, M <= 256 32 x 32 tiles, past it 128 x 128: groups of k past K, a strip
-    past N, rows of b not of whole quads (N = 45, 1: read element by element); the bias and
-    relu fuse into its store. Under the race checker."""
+    """M <= 16 runs matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it), M <= 256
+    32 x 32 tiles, past it 128 x 128: groups of k past K, a strip past N, rows of b not of whole
+    quads (N = 45, 1: read element by element); the bias and relu fuse into its store. Under the
+    race checker. The emulator decides `when` where the sizes are constants (symbolic, every
+    condition counts as false there: 128 x 128), so the graph is run both ways."""
     a, b, c = f32(m, k), f32(k, n), f32(n)
-    src = ("graph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] { return relu(matmul(a, b) + c); }\n")
-    out = emulator.run_graph(src, "g", {"a": a, "b": b, "c": c}, racecheck=True)
-    close(out, np.maximum(a.astype(np.float64) @ b + c, 0))
+    for dims in (("M", "K", "N"), (m, k, n)):
+        src = "graph g(a: f32[{0}, {1}], b: f32[{1}, {2}], c: f32[{2}]) -> f32[{0}, {2}] ".format(*dims)
+        src += "{ return relu(matmul(a, b) + c); }\n"
+        out = emulator.run_graph(src, "g", {"a": a, "b": b, "c": c}, racecheck=True)
+        close(out, np.maximum(a.astype(np.float64) @ b + c, 0))
     h = (a.astype(np.float16), b.astype(np.float16))  # f16 on the emulator: the SIMT schedule too
     out = graph({"a": "f16[M, K]", "b": "f16[K, N]"}, "f16[M, N]", "return matmul(a, b);", {"a": h[0], "b": h[1]})
     close(out, h[0].astype(np.float64) @ h[1], 2e-3)
@@ -166,6 +170,7 @@ def test_matmul_few_rows_kernel(tmp_path):
     src = tmp_path / "g.hds"
     src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
     cu = emulator.emit(src)
+    assert "    if (M <= 16 && N < 2048)\n        return g_skinny_simt_narrow_run(" in cu, cu
     assert "    if (M <= 16)\n        return g_skinny_simt_run(" in cu, cu
 
 

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-// kernel encoder_block_skinny_simt_k0_layer_norm (transformer_block.hds:12)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k0_layer_norm(
+// kernel encoder_block_skinny_simt_narrow_k0_layer_norm (transformer_block.hds:12)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k0_layer_norm(
         const float* __restrict__ x, const float* __restrict__ g1, const float* __restrict__ b1,
         float* __restrict__ h, int S) {
     const int row = (int)blockIdx.x;  // transformer_block.hds:12
@@ -99,65 +99,67 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k0_layer_norm(
     }
 }
 
-// kernel encoder_block_skinny_simt_k1_matmul (transformer_block.hds:13)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
+// kernel encoder_block_skinny_simt_narrow_k1_matmul (transformer_block.hds:13)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k1_matmul(
         const float* __restrict__ wq, const float* __restrict__ h, float* __restrict__ matmul,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
-    const int steps = 1;  // matmul_skinny_simt.hds:34
+    const int QS = 2;  // matmul_skinny_simt.hds:24
+    const int KS = 512;  // matmul_skinny_simt.hds:25
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:26
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:27
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:28
+    __shared__ alignas(16) float part[8][16][8];  // matmul_skinny_simt.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:30
+    const int q = (int)threadIdx.x % QS;  // matmul_skinny_simt.hds:31
+    const int g = (int)threadIdx.x / QS;  // matmul_skinny_simt.hds:32
+    const int n = (int)blockIdx.x * 8 + q * 4;  // matmul_skinny_simt.hds:33
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:34
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:36
+    const int steps = 1;  // matmul_skinny_simt.hds:37
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:39
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:40
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:41
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:44
+        const int k0 = s * KS * 2 + g * 4;  // matmul_skinny_simt.hds:45
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:46
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
-                    hds::copy<16>(&vb[u][j][0], &wq[k * 256 + n]);  // matmul_skinny_simt.hds:47
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:47
+                const int k = k0 + u * KS + j;  // matmul_skinny_simt.hds:48
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:49
+                    hds::copy<16>(&vb[u][j][0], &wq[k * 256 + n]);  // matmul_skinny_simt.hds:50
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wq[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:52
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wq[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:53
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
-            if (k < 256) {  // matmul_skinny_simt.hds:59
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:60
+            const int k = k0 + u * KS;  // matmul_skinny_simt.hds:61
+            if (k < 256) {  // matmul_skinny_simt.hds:62
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:63
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:64
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
-                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:65
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:68
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:76
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:77
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:78
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:79
                                 }
                             }
                         }
@@ -167,99 +169,102 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k1_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
+    for (int d = 0; d < 4; ++d) {  // matmul_skinny_simt.hds:89
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
-        }
-    }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
-    if (lane < 8) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:90
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:91
+                acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], QS << d);  // matmul_skinny_simt.hds:92
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:101
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:96
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:97
+    if (lane < QS) {  // matmul_skinny_simt.hds:98
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
-        const int r = r_r * 8 + (int)threadIdx.x / 32;
-        const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:103
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:99
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:100
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:101
+            }
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
-            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:108
+    }
+    __syncthreads();  // matmul_skinny_simt.hds:105
+    const int r = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:106
+    const int j = (int)threadIdx.x % 8;
+    if (r < 16) {  // matmul_skinny_simt.hds:107
+        float sum = 0.0f;  // matmul_skinny_simt.hds:108
+#pragma unroll
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:109
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:110
+        }
+        if (m0 + r < S && (int)blockIdx.x * 8 + j < 256) {  // matmul_skinny_simt.hds:112
+            matmul[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] = sum;  // matmul_skinny_simt.hds:113
         }
     }
 }
 
-// kernel encoder_block_skinny_simt_k2_matmul (transformer_block.hds:14)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
+// kernel encoder_block_skinny_simt_narrow_k2_matmul (transformer_block.hds:14)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k2_matmul(
         const float* __restrict__ wk, const float* __restrict__ h, float* __restrict__ matmul_2,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
-    const int steps = 1;  // matmul_skinny_simt.hds:34
+    const int QS = 2;  // matmul_skinny_simt.hds:24
+    const int KS = 512;  // matmul_skinny_simt.hds:25
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:26
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:27
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:28
+    __shared__ alignas(16) float part[8][16][8];  // matmul_skinny_simt.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:30
+    const int q = (int)threadIdx.x % QS;  // matmul_skinny_simt.hds:31
+    const int g = (int)threadIdx.x / QS;  // matmul_skinny_simt.hds:32
+    const int n = (int)blockIdx.x * 8 + q * 4;  // matmul_skinny_simt.hds:33
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:34
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:36
+    const int steps = 1;  // matmul_skinny_simt.hds:37
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:39
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:40
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:41
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:44
+        const int k0 = s * KS * 2 + g * 4;  // matmul_skinny_simt.hds:45
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:46
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
-                    hds::copy<16>(&vb[u][j][0], &wk[k * 256 + n]);  // matmul_skinny_simt.hds:47
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:47
+                const int k = k0 + u * KS + j;  // matmul_skinny_simt.hds:48
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:49
+                    hds::copy<16>(&vb[u][j][0], &wk[k * 256 + n]);  // matmul_skinny_simt.hds:50
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wk[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:52
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wk[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:53
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
-            if (k < 256) {  // matmul_skinny_simt.hds:59
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:60
+            const int k = k0 + u * KS;  // matmul_skinny_simt.hds:61
+            if (k < 256) {  // matmul_skinny_simt.hds:62
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:63
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:64
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
-                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:65
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:68
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:76
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:77
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:78
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:79
                                 }
                             }
                         }
@@ -269,99 +274,102 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k2_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
+    for (int d = 0; d < 4; ++d) {  // matmul_skinny_simt.hds:89
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
-        }
-    }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
-    if (lane < 8) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:90
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:91
+                acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], QS << d);  // matmul_skinny_simt.hds:92
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:101
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:96
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:97
+    if (lane < QS) {  // matmul_skinny_simt.hds:98
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
-        const int r = r_r * 8 + (int)threadIdx.x / 32;
-        const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:103
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:99
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:100
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:101
+            }
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
-            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:108
+    }
+    __syncthreads();  // matmul_skinny_simt.hds:105
+    const int r = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:106
+    const int j = (int)threadIdx.x % 8;
+    if (r < 16) {  // matmul_skinny_simt.hds:107
+        float sum = 0.0f;  // matmul_skinny_simt.hds:108
+#pragma unroll
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:109
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:110
+        }
+        if (m0 + r < S && (int)blockIdx.x * 8 + j < 256) {  // matmul_skinny_simt.hds:112
+            matmul_2[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] = sum;  // matmul_skinny_simt.hds:113
         }
     }
 }
 
-// kernel encoder_block_skinny_simt_k3_matmul (transformer_block.hds:15)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
+// kernel encoder_block_skinny_simt_narrow_k3_matmul (transformer_block.hds:15)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k3_matmul(
         const float* __restrict__ wv, const float* __restrict__ h, float* __restrict__ matmul_3,
         int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
-    const int steps = 1;  // matmul_skinny_simt.hds:34
+    const int QS = 2;  // matmul_skinny_simt.hds:24
+    const int KS = 512;  // matmul_skinny_simt.hds:25
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:26
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:27
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:28
+    __shared__ alignas(16) float part[8][16][8];  // matmul_skinny_simt.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:30
+    const int q = (int)threadIdx.x % QS;  // matmul_skinny_simt.hds:31
+    const int g = (int)threadIdx.x / QS;  // matmul_skinny_simt.hds:32
+    const int n = (int)blockIdx.x * 8 + q * 4;  // matmul_skinny_simt.hds:33
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:34
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:36
+    const int steps = 1;  // matmul_skinny_simt.hds:37
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:39
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:40
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:41
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:44
+        const int k0 = s * KS * 2 + g * 4;  // matmul_skinny_simt.hds:45
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:46
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
-                    hds::copy<16>(&vb[u][j][0], &wv[k * 256 + n]);  // matmul_skinny_simt.hds:47
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:47
+                const int k = k0 + u * KS + j;  // matmul_skinny_simt.hds:48
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:49
+                    hds::copy<16>(&vb[u][j][0], &wv[k * 256 + n]);  // matmul_skinny_simt.hds:50
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wv[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:52
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wv[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:53
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
-            if (k < 256) {  // matmul_skinny_simt.hds:59
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:60
+            const int k = k0 + u * KS;  // matmul_skinny_simt.hds:61
+            if (k < 256) {  // matmul_skinny_simt.hds:62
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:63
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:64
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
-                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:65
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
+                            hds::copy<16>(&va[rr][0], &h[row * 256 + k]);  // matmul_skinny_simt.hds:68
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:76
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:77
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:78
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:79
                                 }
                             }
                         }
@@ -371,42 +379,43 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k3_matmul(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
+    for (int d = 0; d < 4; ++d) {  // matmul_skinny_simt.hds:89
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
-        }
-    }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
-    if (lane < 8) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:90
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:91
+                acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], QS << d);  // matmul_skinny_simt.hds:92
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:101
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:96
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:97
+    if (lane < QS) {  // matmul_skinny_simt.hds:98
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
-        const int r = r_r * 8 + (int)threadIdx.x / 32;
-        const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:103
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:99
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:100
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:101
+            }
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
-            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = sum;  // matmul_skinny_simt.hds:108
+    }
+    __syncthreads();  // matmul_skinny_simt.hds:105
+    const int r = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:106
+    const int j = (int)threadIdx.x % 8;
+    if (r < 16) {  // matmul_skinny_simt.hds:107
+        float sum = 0.0f;  // matmul_skinny_simt.hds:108
+#pragma unroll
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:109
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:110
+        }
+        if (m0 + r < S && (int)blockIdx.x * 8 + j < 256) {  // matmul_skinny_simt.hds:112
+            matmul_3[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] = sum;  // matmul_skinny_simt.hds:113
         }
     }
 }
 
-// kernel encoder_block_skinny_simt_k4_attention (transformer_block.hds:16)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k4_attention(
+// kernel encoder_block_skinny_simt_narrow_k4_attention (transformer_block.hds:16)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_attention(
         const float* __restrict__ matmul, const float* __restrict__ matmul_2,
         const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -589,68 +598,70 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k4_attention(
     }
 }
 
-// kernel encoder_block_skinny_simt_k5_matmul_add (transformer_block.hds:18)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
+// kernel encoder_block_skinny_simt_narrow_k5_matmul_add (transformer_block.hds:18)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k5_matmul_add(
         const float* __restrict__ wo, const float* __restrict__ a, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
-    const int steps = 1;  // matmul_skinny_simt.hds:34
+    const int QS = 2;  // matmul_skinny_simt.hds:24
+    const int KS = 512;  // matmul_skinny_simt.hds:25
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:26
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:27
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:28
+    __shared__ alignas(16) float part[8][16][8];  // matmul_skinny_simt.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:30
+    const int q = (int)threadIdx.x % QS;  // matmul_skinny_simt.hds:31
+    const int g = (int)threadIdx.x / QS;  // matmul_skinny_simt.hds:32
+    const int n = (int)blockIdx.x * 8 + q * 4;  // matmul_skinny_simt.hds:33
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:34
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:36
+    const int steps = 1;  // matmul_skinny_simt.hds:37
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:39
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:40
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:41
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:44
+        const int k0 = s * KS * 2 + g * 4;  // matmul_skinny_simt.hds:45
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:46
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
-                    hds::copy<16>(&vb[u][j][0], &wo[k * 256 + n]);  // matmul_skinny_simt.hds:47
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:47
+                const int k = k0 + u * KS + j;  // matmul_skinny_simt.hds:48
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:49
+                    hds::copy<16>(&vb[u][j][0], &wo[k * 256 + n]);  // matmul_skinny_simt.hds:50
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
-                        vb[u][j][i] = k < 256 && n + i < 256 ? wo[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:52
+                        vb[u][j][i] = k < 256 && n + i < 256 ? wo[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:53
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
-            if (k < 256) {  // matmul_skinny_simt.hds:59
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:60
+            const int k = k0 + u * KS;  // matmul_skinny_simt.hds:61
+            if (k < 256) {  // matmul_skinny_simt.hds:62
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:63
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:64
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
-                            va[rr][0] = a[((row * 256 + k) / 64 % 4 * S + (row * 256 + k) / 64 / 4) * 64 + (row * 256 + k) % 64];  // matmul_skinny_simt.hds:65
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
+                            va[rr][0] = a[((row * 256 + k) / 64 % 4 * S + (row * 256 + k) / 64 / 4) * 64 + (row * 256 + k) % 64];  // matmul_skinny_simt.hds:68
                             va[rr][1] = a[((row * 256 + (k + 1)) / 64 % 4 * S + (row * 256 + (k + 1)) / 64 / 4) * 64 + (row * 256 + (k + 1)) % 64];
                             va[rr][2] = a[((row * 256 + (k + 2)) / 64 % 4 * S + (row * 256 + (k + 2)) / 64 / 4) * 64 + (row * 256 + (k + 2)) % 64];
                             va[rr][3] = a[((row * 256 + (k + 3)) / 64 % 4 * S + (row * 256 + (k + 3)) / 64 / 4) * 64 + (row * 256 + (k + 3)) % 64];
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
-                                const float x_2 = va[rr][j];  // matmul_skinny_simt.hds:74
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:76
+                                const float x_2 = va[rr][j];  // matmul_skinny_simt.hds:77
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
-                                    acc[r4 * 4 + rr][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:76
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:78
+                                    acc[r4 * 4 + rr][i] += x_2 * vb[u][j][i];  // matmul_skinny_simt.hds:79
                                 }
                             }
                         }
@@ -660,42 +671,43 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k5_matmul_add(
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
+    for (int d = 0; d < 4; ++d) {  // matmul_skinny_simt.hds:89
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
-        }
-    }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
-    if (lane < 8) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:90
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:91
+                acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], QS << d);  // matmul_skinny_simt.hds:92
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:101
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:96
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:97
+    if (lane < QS) {  // matmul_skinny_simt.hds:98
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
-        const int r = r_r * 8 + (int)threadIdx.x / 32;
-        const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:103
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:99
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:100
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:101
+            }
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
-            x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = x[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:18
+    }
+    __syncthreads();  // matmul_skinny_simt.hds:105
+    const int r = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:106
+    const int j = (int)threadIdx.x % 8;
+    if (r < 16) {  // matmul_skinny_simt.hds:107
+        float sum = 0.0f;  // matmul_skinny_simt.hds:108
+#pragma unroll
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:109
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:110
+        }
+        if (m0 + r < S && (int)blockIdx.x * 8 + j < 256) {  // matmul_skinny_simt.hds:112
+            x1[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] = x[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] + sum;  // transformer_block.hds:18
         }
     }
 }
 
-// kernel encoder_block_skinny_simt_k6_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k6_layer_norm(
+// kernel encoder_block_skinny_simt_narrow_k6_layer_norm (transformer_block.hds:19)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k6_layer_norm(
         const float* __restrict__ x1, float* __restrict__ layer_norm_mu_2, int S) {
     const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
     if (out_idx < S) {
@@ -716,8 +728,8 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k6_layer_norm(
     }
 }
 
-// kernel encoder_block_skinny_simt_k7_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k7_layer_norm(
+// kernel encoder_block_skinny_simt_narrow_k7_layer_norm (transformer_block.hds:19)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k7_layer_norm(
         const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
         float* __restrict__ layer_norm_v_2, int S) {
     const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
@@ -739,70 +751,72 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k7_layer_norm(
     }
 }
 
-// kernel encoder_block_skinny_simt_k8_matmul_add_gelu (transformer_block.hds:20)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_gelu(
+// kernel encoder_block_skinny_simt_narrow_k8_matmul_add_gelu (transformer_block.hds:20)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k8_matmul_add_gelu(
         const float* __restrict__ w1, const float* __restrict__ x1,
         const float* __restrict__ layer_norm_mu_2, const float* __restrict__ layer_norm_v_2,
         const float* __restrict__ g2, const float* __restrict__ b2, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
-    const bool bvec = n + 4 <= 1024;  // matmul_skinny_simt.hds:31
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
-    const int steps = 1;  // matmul_skinny_simt.hds:34
+    const int QS = 2;  // matmul_skinny_simt.hds:24
+    const int KS = 512;  // matmul_skinny_simt.hds:25
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:26
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:27
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:28
+    __shared__ alignas(16) float part[8][16][8];  // matmul_skinny_simt.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:30
+    const int q = (int)threadIdx.x % QS;  // matmul_skinny_simt.hds:31
+    const int g = (int)threadIdx.x / QS;  // matmul_skinny_simt.hds:32
+    const int n = (int)blockIdx.x * 8 + q * 4;  // matmul_skinny_simt.hds:33
+    const bool bvec = n + 4 <= 1024;  // matmul_skinny_simt.hds:34
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:36
+    const int steps = 1;  // matmul_skinny_simt.hds:37
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:39
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:40
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:41
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:44
+        const int k0 = s * KS * 2 + g * 4;  // matmul_skinny_simt.hds:45
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:46
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
-                if (bvec && k < 256) {  // matmul_skinny_simt.hds:46
-                    hds::copy<16>(&vb[u][j][0], &w1[k * 1024 + n]);  // matmul_skinny_simt.hds:47
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:47
+                const int k = k0 + u * KS + j;  // matmul_skinny_simt.hds:48
+                if (bvec && k < 256) {  // matmul_skinny_simt.hds:49
+                    hds::copy<16>(&vb[u][j][0], &w1[k * 1024 + n]);  // matmul_skinny_simt.hds:50
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
-                        vb[u][j][i] = k < 256 && n + i < 1024 ? w1[k * 1024 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:52
+                        vb[u][j][i] = k < 256 && n + i < 1024 ? w1[k * 1024 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:53
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
-            if (k < 256) {  // matmul_skinny_simt.hds:59
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:60
+            const int k = k0 + u * KS;  // matmul_skinny_simt.hds:61
+            if (k < 256) {  // matmul_skinny_simt.hds:62
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:63
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:64
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
-                            va[rr][0] = (x1[row * 256 + k] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:65
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
+                            va[rr][0] = (x1[row * 256 + k] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k] + b2[k];  // matmul_skinny_simt.hds:68
                             va[rr][1] = (x1[row * 256 + (k + 1)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 1] + b2[k + 1];
                             va[rr][2] = (x1[row * 256 + (k + 2)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 2] + b2[k + 2];
                             va[rr][3] = (x1[row * 256 + (k + 3)] - layer_norm_mu_2[row]) * rsqrtf(layer_norm_v_2[row] + 1e-05f) * g2[k + 3] + b2[k + 3];
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:76
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:77
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:78
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:79
                                 }
                             }
                         }
@@ -812,100 +826,103 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k8_matmul_add_g
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
+    for (int d = 0; d < 4; ++d) {  // matmul_skinny_simt.hds:89
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
-        }
-    }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
-    if (lane < 8) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:90
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:91
+                acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], QS << d);  // matmul_skinny_simt.hds:92
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:101
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:96
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:97
+    if (lane < QS) {  // matmul_skinny_simt.hds:98
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
-        const int r = r_r * 8 + (int)threadIdx.x / 32;
-        const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:103
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:99
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:100
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:101
+            }
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 1024) {  // matmul_skinny_simt.hds:107
-            const float add_3 = sum + c1[(int)blockIdx.x * 32 + j];  // transformer_block.hds:20
-            gelu[(m0 + r) * 1024 + ((int)blockIdx.x * 32 + j)] = hds::gelu(add_3);
+    }
+    __syncthreads();  // matmul_skinny_simt.hds:105
+    const int r = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:106
+    const int j = (int)threadIdx.x % 8;
+    if (r < 16) {  // matmul_skinny_simt.hds:107
+        float sum = 0.0f;  // matmul_skinny_simt.hds:108
+#pragma unroll
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:109
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:110
+        }
+        if (m0 + r < S && (int)blockIdx.x * 8 + j < 1024) {  // matmul_skinny_simt.hds:112
+            const float add_3 = sum + c1[(int)blockIdx.x * 8 + j];  // transformer_block.hds:20
+            gelu[(m0 + r) * 1024 + ((int)blockIdx.x * 8 + j)] = hds::gelu(add_3);
         }
     }
 }
 
-// kernel encoder_block_skinny_simt_k9_matmul_add_add (transformer_block.hds:20)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_add(
+// kernel encoder_block_skinny_simt_narrow_k9_matmul_add_add (transformer_block.hds:20)
+__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k9_matmul_add_add(
         const float* __restrict__ w2, const float* __restrict__ gelu, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:23
-    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:24
-    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:25
-    __shared__ alignas(16) float part[8][16][32];  // matmul_skinny_simt.hds:26
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:27
-    const int q = (int)threadIdx.x % 8;  // matmul_skinny_simt.hds:28
-    const int g = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:29
-    const int n = (int)blockIdx.x * 32 + q * 4;  // matmul_skinny_simt.hds:30
-    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:31
-    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:33
-    const int steps = 4;  // matmul_skinny_simt.hds:34
+    const int QS = 2;  // matmul_skinny_simt.hds:24
+    const int KS = 512;  // matmul_skinny_simt.hds:25
+    alignas(16) float acc[16][4];  // matmul_skinny_simt.hds:26
+    alignas(16) float vb[2][4][4];  // matmul_skinny_simt.hds:27
+    alignas(16) float va[4][4];  // matmul_skinny_simt.hds:28
+    __shared__ alignas(16) float part[8][16][8];  // matmul_skinny_simt.hds:29
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_simt.hds:30
+    const int q = (int)threadIdx.x % QS;  // matmul_skinny_simt.hds:31
+    const int g = (int)threadIdx.x / QS;  // matmul_skinny_simt.hds:32
+    const int n = (int)blockIdx.x * 8 + q * 4;  // matmul_skinny_simt.hds:33
+    const bool bvec = n + 4 <= 256;  // matmul_skinny_simt.hds:34
+    const int rows = S - m0 < 16 ? S - m0 : 16;  // matmul_skinny_simt.hds:36
+    const int steps = 1;  // matmul_skinny_simt.hds:37
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:36
+    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:39
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:37
-            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:38
+        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:40
+            acc[r][i] = 0.0f;  // matmul_skinny_simt.hds:41
         }
     }
-    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:41
-        const int k0 = s * 256 + g * 4;  // matmul_skinny_simt.hds:42
+    for (int s = 0; s < steps; ++s) {  // matmul_skinny_simt.hds:44
+        const int k0 = s * KS * 2 + g * 4;  // matmul_skinny_simt.hds:45
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:43
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:46
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:44
-                const int k = k0 + u * 128 + j;  // matmul_skinny_simt.hds:45
-                if (bvec && k < 1024) {  // matmul_skinny_simt.hds:46
-                    hds::copy<16>(&vb[u][j][0], &w2[k * 256 + n]);  // matmul_skinny_simt.hds:47
+            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:47
+                const int k = k0 + u * KS + j;  // matmul_skinny_simt.hds:48
+                if (bvec && k < 1024) {  // matmul_skinny_simt.hds:49
+                    hds::copy<16>(&vb[u][j][0], &w2[k * 256 + n]);  // matmul_skinny_simt.hds:50
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:49
-                        vb[u][j][i] = k < 1024 && n + i < 256 ? w2[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:50
+                    for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:52
+                        vb[u][j][i] = k < 1024 && n + i < 256 ? w2[k * 256 + (n + i)] : 0.0f;  // matmul_skinny_simt.hds:53
                     }
                 }
             }
         }
 #pragma unroll
-        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:57
-            const int k = k0 + u * 128;  // matmul_skinny_simt.hds:58
-            if (k < 1024) {  // matmul_skinny_simt.hds:59
+        for (int u = 0; u < 2; ++u) {  // matmul_skinny_simt.hds:60
+            const int k = k0 + u * KS;  // matmul_skinny_simt.hds:61
+            if (k < 1024) {  // matmul_skinny_simt.hds:62
 #pragma unroll
-                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:60
-                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:61
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_skinny_simt.hds:63
+                    if (r4 * 4 < rows) {  // matmul_skinny_simt.hds:64
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:62
-                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:63
-                            hds::copy<16>(&va[rr][0], &gelu[row * 1024 + k]);  // matmul_skinny_simt.hds:65
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
+                            const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
+                            hds::copy<16>(&va[rr][0], &gelu[row * 1024 + k]);  // matmul_skinny_simt.hds:68
                         }
 #pragma unroll
-                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:72
+                        for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
 #pragma unroll
-                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:73
-                                const float x = va[rr][j];  // matmul_skinny_simt.hds:74
+                            for (int j = 0; j < 4; ++j) {  // matmul_skinny_simt.hds:76
+                                const float x = va[rr][j];  // matmul_skinny_simt.hds:77
 #pragma unroll
-                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:75
-                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:76
+                                for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:78
+                                    acc[r4 * 4 + rr][i] += x * vb[u][j][i];  // matmul_skinny_simt.hds:79
                                 }
                             }
                         }
@@ -915,37 +932,38 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_k9_matmul_add_a
         }
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:86
+    for (int d = 0; d < 4; ++d) {  // matmul_skinny_simt.hds:89
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:87
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 8);  // matmul_skinny_simt.hds:88
-            acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], 16);  // matmul_skinny_simt.hds:89
-        }
-    }
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:92
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:93
-    if (lane < 8) {  // matmul_skinny_simt.hds:94
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:90
 #pragma unroll
-        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:95
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:96
-                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:97
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:91
+                acc[r][i] += __shfl_xor_sync(0xffffffffu, acc[r][i], QS << d);  // matmul_skinny_simt.hds:92
             }
         }
     }
-    __syncthreads();  // matmul_skinny_simt.hds:101
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_simt.hds:96
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_simt.hds:97
+    if (lane < QS) {  // matmul_skinny_simt.hds:98
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_skinny_simt.hds:102
-        const int r = r_r * 8 + (int)threadIdx.x / 32;
-        const int j = (int)threadIdx.x % 32;
-        float sum = 0.0f;  // matmul_skinny_simt.hds:103
+        for (int r = 0; r < 16; ++r) {  // matmul_skinny_simt.hds:99
 #pragma unroll
-        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:104
-            sum += part[w][r][j];  // matmul_skinny_simt.hds:105
+            for (int i = 0; i < 4; ++i) {  // matmul_skinny_simt.hds:100
+                part[warp][r][lane * 4 + i] = acc[r][i];  // matmul_skinny_simt.hds:101
+            }
         }
-        if (m0 + r < S && (int)blockIdx.x * 32 + j < 256) {  // matmul_skinny_simt.hds:107
-            const float add_2_2 = x1[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] + sum;  // transformer_block.hds:20
-            out[(m0 + r) * 256 + ((int)blockIdx.x * 32 + j)] = add_2_2 + c2[(int)blockIdx.x * 32 + j];
+    }
+    __syncthreads();  // matmul_skinny_simt.hds:105
+    const int r = (int)threadIdx.x / 8;  // matmul_skinny_simt.hds:106
+    const int j = (int)threadIdx.x % 8;
+    if (r < 16) {  // matmul_skinny_simt.hds:107
+        float sum = 0.0f;  // matmul_skinny_simt.hds:108
+#pragma unroll
+        for (int w = 0; w < 8; ++w) {  // matmul_skinny_simt.hds:109
+            sum += part[w][r][j];  // matmul_skinny_simt.hds:110
+        }
+        if (m0 + r < S && (int)blockIdx.x * 8 + j < 256) {  // matmul_skinny_simt.hds:112
+            const float add_2_2 = x1[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] + sum;  // transformer_block.hds:20
+            out[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] = add_2_2 + c2[(int)blockIdx.x * 8 + j];
         }
     }
 }
@@ -3339,28 +3357,30 @@ __global__ void __launch_bounds__(256) encoder_block_any_k9_matmul_add_add(
 
 extern "C" {
 
-// Workspace slots of `encoder_block_skinny_simt`: temporaries whose lifetimes do not overlap share one.
-static void encoder_block_skinny_simt_slots(int S, size_t* slot) {
+// Workspace slots of `encoder_block_skinny_simt_narrow`: temporaries whose lifetimes do not overlap share one.
+static void encoder_block_skinny_simt_narrow_slots(int S, size_t* slot) {
     slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
 }
 
-static size_t encoder_block_skinny_simt_workspace_size(int S) {
+static size_t encoder_block_skinny_simt_narrow_workspace_size(int S) {
     size_t slot[4] = {0};
-    encoder_block_skinny_simt_slots(S, slot);
+    encoder_block_skinny_simt_narrow_slots(S, slot);
     size_t total = 0;
     for (int i = 0; i < 4; ++i) total += slot[i];
     return total;
 }
 
-static cudaError_t encoder_block_skinny_simt_run(const float* x, const float* g1, const float* b1,
-                                                 const float* wq, const float* wk, const float* wv,
-                                                 const float* wo, const float* g2, const float* b2,
-                                                 const float* w1, const float* c1, const float* w2,
-                                                 const float* c2, float* out, int S,
-                                                 void* workspace, cudaStream_t stream) {
+static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const float* g1,
+                                                        const float* b1, const float* wq,
+                                                        const float* wk, const float* wv,
+                                                        const float* wo, const float* g2,
+                                                        const float* b2, const float* w1,
+                                                        const float* c1, const float* w2,
+                                                        const float* c2, float* out, int S,
+                                                        void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (S <= 0 || x == nullptr || g1 == nullptr || b1 == nullptr || wq == nullptr || wk == nullptr ||
         wv == nullptr || wo == nullptr || g2 == nullptr || b2 == nullptr || w1 == nullptr ||
@@ -3376,7 +3396,7 @@ static cudaError_t encoder_block_skinny_simt_run(const float* x, const float* g1
         (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
-    encoder_block_skinny_simt_slots(S, slot);
+    encoder_block_skinny_simt_narrow_slots(S, slot);
     if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[4] = {0};
@@ -3393,55 +3413,55 @@ static cudaError_t encoder_block_skinny_simt_run(const float* x, const float* g1
     cudaError_t err = cudaSuccess;
     // layer_norm (transformer_block.hds:12)
     if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g1, b1, h, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:13)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k1_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k1_matmul<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             wq, h, matmul, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:14)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k2_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k2_matmul<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             wk, h, matmul_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:15)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k3_matmul<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             wv, h, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_skinny_simt_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_skinny_simt_narrow_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_skinny_simt_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_skinny_simt_narrow_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
             matmul, matmul_2, matmul_3, a, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k5_matmul_add<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             wo, a, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, layer_norm_v_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+gelu (transformer_block.hds:20)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k8_matmul_add_gelu<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k8_matmul_add_gelu<<<dim3((unsigned)(128), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w1, x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, c1, gelu, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+add (transformer_block.hds:20)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_k9_matmul_add_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_skinny_simt_narrow_k9_matmul_add_add<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w2, gelu, x1, c2, out, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -3664,18 +3684,18 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 }
 
 // Graph `encoder_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
-//   encoder_block_skinny_simt: S <= 16 (`when M <= 16` of matmul's schedule 'skinny_simt', nn.hds:56)
-//     encoder_block_skinny_simt_k0_layer_norm <- layer_norm (transformer_block.hds:12)
-//     encoder_block_skinny_simt_k1_matmul <- matmul (transformer_block.hds:13)
-//     encoder_block_skinny_simt_k2_matmul <- matmul (transformer_block.hds:14)
-//     encoder_block_skinny_simt_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_skinny_simt_k4_attention <- attention (transformer_block.hds:16)
-//     encoder_block_skinny_simt_k5_matmul_add <- matmul+add (transformer_block.hds:18)
-//     encoder_block_skinny_simt_k6_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_skinny_simt_k7_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_skinny_simt_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
-//     encoder_block_skinny_simt_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:63)
+//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:58)
+//     encoder_block_skinny_simt_narrow_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
+//     encoder_block_skinny_simt_narrow_k2_matmul <- matmul (transformer_block.hds:14)
+//     encoder_block_skinny_simt_narrow_k3_matmul <- matmul (transformer_block.hds:15)
+//     encoder_block_skinny_simt_narrow_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_skinny_simt_narrow_k5_matmul_add <- matmul+add (transformer_block.hds:18)
+//     encoder_block_skinny_simt_narrow_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_skinny_simt_narrow_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
+//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:66)
 //     encoder_block_simt32_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)
@@ -3699,7 +3719,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_any_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 size_t encoder_block_workspace_size(int S) {
     if (S <= 16)
-        return encoder_block_skinny_simt_workspace_size(S);
+        return encoder_block_skinny_simt_narrow_workspace_size(S);
     if (S <= 256)
         return encoder_block_simt32_workspace_size(S);
     return encoder_block_any_workspace_size(S);
@@ -3711,8 +3731,8 @@ cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, 
                               const float* c2, float* out, int S, void* workspace,
                               cudaStream_t stream) {
     if (S <= 16)
-        return encoder_block_skinny_simt_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
-                                         workspace, stream);
+        return encoder_block_skinny_simt_narrow_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out,
+                                                S, workspace, stream);
     if (S <= 256)
         return encoder_block_simt32_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
                                     workspace, stream);
