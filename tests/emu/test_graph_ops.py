@@ -148,10 +148,10 @@ def test_matmul_with_prologue_and_epilogue(k, m, n):
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 300, 64), (16, 257, 96), (17, 37, 45), (5, 1000, 45), (3, 7, 1),
-                                   (2, 33, 2050), (16, 5, 2047), (256, 9, 33), (257, 9, 33)])
+                                   (2, 33, 2050), (256, 9, 33), (257, 9, 33)])
 def test_matmul_few_rows(m, k, n):
-    """M <= 16 runs matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it), M <= 256
-    32 x 32 tiles, past it 128 x 128: groups of k past K, a strip past N, rows of b not of whole
+    """M <= 16 runs matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it: N = 2050;
+    N = 2047 is in the GPU tests, too slow here), M <= 256 32 x 32 tiles, past it 128 x 128: groups of k past K, a strip past N, rows of b not of whole
     quads (N = 45, 1: read element by element); the bias and relu fuse into its store. Under the
     race checker. The emulator decides `when` where the sizes are constants (symbolic, every
     condition counts as false there: 128 x 128), so the graph is run both ways."""

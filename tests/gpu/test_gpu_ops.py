@@ -296,9 +296,10 @@ def test_softmax_in_clusters(rows, n):
 
 @gpu
 @pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (9, 300, 64),
-                                   (256, 77, 129), (257, 77, 129)])
+                                   (256, 77, 129), (257, 77, 129), (3, 64, 2047), (3, 64, 2048)])
 def test_matmul_f32_few_rows(m, k, n):
-    """M <= 16: matmul_skinny_simt (16-byte reads of b when N % 4 == 0, else one element at a time);
+    """M <= 16: matmul_skinny_simt (16-byte reads of b when N % 4 == 0, else one element at a time;
+    strips of 8 columns below N = 2048, of 32 from it);
     M <= 256: 32 x 32 tiles (two k-groups); past it 128 x 128."""
     a, b, c = rnd(m, k), rnd(k, n), rnd(n)
     pre = a.double() @ b.double() + c.double()
