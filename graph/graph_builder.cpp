@@ -14,17 +14,12 @@ namespace {
 class GraphBuilder {
   public:
     GraphBuilder(const GraphDecl& d, const Module& m, Sema& sema, DiagnosticsEngine& diags, Target target)
-        : d_(d),
-          m_(m),
-          diags_(diags),
-          g_(std::make_unique<Graph>()),
-          ops_(m, sema, diags, *g_, target),
-          arch_(target.arch) {}
+        : d_(d), m_(m), diags_(diags), g_(std::make_unique<Graph>()), ops_(m, sema, diags, *g_, target) {}
 
     std::unique_ptr<Graph> build() {
         g_->name = d_.name;
         g_->loc = d_.range.begin;
-        g_->arch = arch_;
+        g_->arch = ops_.arch();
         bool ok = params();
         for (const StmtPtr& s : d_.body->stmts) ok &= stmt(*s);
         if (ok && !g_->output) {
@@ -322,7 +317,6 @@ class GraphBuilder {
     DiagnosticsEngine& diags_;
     std::unique_ptr<Graph> g_;
     OpInstantiator ops_;
-    int arch_;
     std::map<std::string, Node*> env_;
     std::set<std::string> failed_;  // lets whose value had errors
 };
