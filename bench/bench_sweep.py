@@ -66,7 +66,7 @@ def time_point(p: Point, refs: dict) -> dict:
 
 
 GEMM_SHAPES = [(4096, 4096), (4096, 11008), (11008, 4096), (4095, 4097)]
-GEMM_M = [1, 16, 77, 128, 512, 2048, 8192]
+GEMM_M = [1, 16, 48, 77, 128, 512, 2048, 8192]
 
 
 def sweep_gemm(rows: list, quick: bool):

@@ -39,7 +39,10 @@ class Lowerer {
         }
         for (const ExprPtr& g : k.grid) out.grid.push_back(expr(*g, ScalarType::I32));
         for (const ExprPtr& b : k.block) out.block.push_back(expr(*b, ScalarType::I32));
-        if (k.cluster) out.cluster = static_cast<int>(k.cluster->value->i);
+        if (k.cluster && k.cluster->value)
+            out.cluster = static_cast<int>(k.cluster->value->i);
+        else if (k.cluster)  // over sizes: chosen per call
+            out.cluster_per_call = expr(*k.cluster, ScalarType::I32);
         out.body = block(*k.body);
         return out;
     }
@@ -126,6 +129,8 @@ class Lowerer {
             case ExprKind::Cond: {
                 auto& c = as<CondExpr>(e);
                 ScalarType t = type_of(e);
+                if (c.cond->value)
+                    return expr(c.cond->value->i ? *c.then_expr : *c.else_expr, t);  // (a test of constants)
                 return ir::Select::make(expr(*c.cond, ScalarType::Bool), expr(*c.then_expr, t), expr(*c.else_expr, t));
             }
             case ExprKind::Cast: {

@@ -188,6 +188,12 @@ SemaType Sema::check_binary(BinaryExpr& e) {
     if (is_bool_op) {
         if (!is_bool || !(b.kind == SemaType::Kind::Scalar && b.scalar == ScalarType::Bool)) return bad();
         result = a;
+        // Constants fold, and so does a constant left side that decides (`false && x`, `true || x`).
+        bool decides = e.lhs->value && (e.op == BinaryOp::And ? !e.lhs->value->i : e.lhs->value->i);
+        if (decides)
+            e.value = e.lhs->value;
+        else if (e.lhs->value && e.rhs->value)
+            e.value = fold_binary(e.op, *e.lhs->value, *e.rhs->value, result, nullptr);
     } else {
         auto common = arithmetic_type(a, b);
         if (!common) return bad();
@@ -245,8 +251,10 @@ SemaType Sema::check_cond(CondExpr& e) {
         coerce(*e.then_expr, common->scalar);
         coerce(*e.else_expr, common->scalar);
     }
-    if (e.cond->value && e.then_expr->value && e.else_expr->value)
-        e.value = e.cond->value->i ? e.then_expr->value : e.else_expr->value;
+    if (e.cond->value) {  // a constant condition: the value of the branch it takes, if that has one
+        const Expr& taken = e.cond->value->i ? *e.then_expr : *e.else_expr;
+        if (taken.value) e.value = taken.value;
+    }
     return *common;
 }
 

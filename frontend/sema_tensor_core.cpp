@@ -165,12 +165,14 @@ int64_t trailing_dim(const Symbol& s, size_t d) {
 }  // namespace
 
 // `cluster(n)`: n blocks (consecutive along x) share a thread block cluster,
-// which sm_90 provides.
+// which sm_90 provides. A constant n is checked here; one over sizes is chosen
+// per call (the launcher checks it).
 void Sema::check_cluster(Expr& e) {
-    std::optional<int64_t> n = check_const_int(e, "a cluster size");
-    if (!n) return;
-    if (*n != 1 && *n != 2 && *n != 4 && *n != 8) diags_.error(DiagId::cluster_size, e.range, *n);
+    if (!check_int(e, "a cluster size")) return;
     require_arch(90, e.range, DiagId::cluster_needs_arch, "a thread block cluster");
+    if (!e.value) return;
+    int64_t n = e.value->i;
+    if (n != 1 && n != 2 && n != 4 && n != 8) diags_.error(DiagId::cluster_size, e.range, n);
 }
 
 // TMA boxes are the destination's last two dimensions with rows of 32, 64 or

@@ -70,6 +70,7 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
         k.grid = n.anchor.grid;
         k.block = n.anchor.block;
         k.cluster = n.anchor.cluster;
+        k.cluster_per_call = n.anchor.cluster_per_call;
     } else if (n.kind == Node::Kind::RowGroup) {
         schedule_row_group(n, k, g.arch);
     } else if (n.compute.injective()) {

@@ -70,6 +70,7 @@ void run_pipeline(Module& m, const PipelineOptions& opts) {
         for (Kernel& k : m.kernels) {
             for (Expr& g : k.grid) g = simplify(g);
             for (Expr& b : k.block) b = simplify(b);
+            if (k.cluster_per_call) k.cluster_per_call = simplify(k.cluster_per_call);
         }
         VerifyStage stage = p.stage_after;
         stage.indices_flattened &= opts.flatten;

@@ -148,10 +148,14 @@ std::vector<std::string> cluster_launch(const ir::Kernel& k, ir::ExprPrinter& la
         "    config.stream = stream;",
         "    config.attrs = &cluster;",
         "    config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;",
+        "    unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid",
+        "    if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)",
+        fmt::format("        {} = cudaErrorInvalidConfiguration;", err),
+        "    else",
     };
     std::vector<std::string> call = {"&config", cuda_ident(k.name)};
     call.insert(call.end(), args.begin(), args.end());
-    std::string launched = wrap_list(fmt::format("    {} = cudaLaunchKernelEx(", err), call, ");");
+    std::string launched = wrap_list(fmt::format("        {} = cudaLaunchKernelEx(", err), call, ");");
     for (size_t at = 0, end; at <= launched.size(); at = end + 1) {
         end = std::min(launched.find('\n', at), launched.size());
         out.push_back(launched.substr(at, end - at));

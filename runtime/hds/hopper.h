@@ -148,15 +148,31 @@ __device__ __forceinline__ void cluster_sync() {
 }
 
 // The value at s's offset in the shared memory of block `rank` of the cluster
-// (distributed shared memory: mapa to the generic address, then an ordinary
-// load). Order it after the other block's write with cluster_sync().
+// (distributed shared memory: mapa to the other block's shared::cluster address,
+// 32 bits like a local shared address, then ld.shared::cluster). Order it after
+// the other block's write with cluster_sync() (both are volatile asm).
 template <class T>
 __device__ __forceinline__ T cluster_load(const T* s, int rank) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "cluster_load reads 2, 4 or 8 bytes");
     HDS_SM90_ONLY
 #if HDS_SM90_ASM
-    unsigned long long remote;
-    asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(remote) : "l"(reinterpret_cast<unsigned long long>(s)), "r"(rank));
-    return *reinterpret_cast<const T*>(remote);
+    unsigned remote;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(detail::smem_addr(s)), "r"(rank));
+    T value;
+    if constexpr (sizeof(T) == 2) {
+        unsigned short bits;
+        asm volatile("ld.shared::cluster.b16 %0, [%1];\n" : "=h"(bits) : "r"(remote));
+        memcpy(&value, &bits, 2);
+    } else if constexpr (sizeof(T) == 4) {
+        unsigned bits;
+        asm volatile("ld.shared::cluster.b32 %0, [%1];\n" : "=r"(bits) : "r"(remote));
+        memcpy(&value, &bits, 4);
+    } else {
+        unsigned long long bits;
+        asm volatile("ld.shared::cluster.b64 %0, [%1];\n" : "=l"(bits) : "r"(remote));
+        memcpy(&value, &bits, 8);
+    }
+    return value;
 #else
     return *s;
 #endif

@@ -746,7 +746,11 @@ cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* wo
         config.stream = stream;
         config.attrs = &cluster;
         config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
-        err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax, x, out, R, N);
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax, x, out, R, N);
     }
     if (err != cudaSuccess) return err;
     if ((err = cudaGetLastError()) != cudaSuccess) return err;

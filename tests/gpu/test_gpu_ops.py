@@ -218,8 +218,17 @@ def test_matmul_epilogue_widened_sm90():
     (16, 72, 10240),   # M <= 16, N >= 10240 (40 tiles of 256): wgmma 64 x 256
     (1, 520, 10248),   # one row, the same
     (16, 72, 10232),   # N just under 10240: matmul_skinny
-    (17, 72, 10240),   # M just past 16: 64 x 128 tiles
-    (5, 71, 10241),    # M <= 16, K and N odd: matmul_skinny, scalar staging (no padded copy of w)
+    (17, 72, 10240),   # M just past 16: 64 x 128 tiles (K < 1024: not split)
+    (50, 1100, 264),   # M <= 64, 3 tiles of 64 x 128: K split over clusters of K / 512 = 2 blocks
+    (40, 1016, 264),   # K just under 1024: not split
+    (50, 2100, 520),   # 5 tiles: K split over 4 blocks, two of which store (2 groups of 64 columns)
+    (60, 4100, 1000),  # 8 tiles, K padded to 4104: 8 blocks, a partial column tile
+    (64, 4100, 2048),  # 16 tiles: 4 blocks (30 clusters of 4 are resident, 16 of 8 would not be)
+    (33, 1600, 4352),  # 34 tiles: 3 blocks
+    (64, 1100, 8448),  # 66 tiles: 2 blocks
+    (64, 1100, 8456),  # 67 tiles: too many to split
+    (65, 1100, 264),   # M just past 64: never split; the second row tile starts at M - 64 = 1
+    (77, 1100, 264),   # the same from row 13 (inside a: TMA's zero fill past M is slow), storing rows 64..76
     (17, 517, 264),    # M > 16, K odd: 64 x 128 tiles on copies of x and w padded to K = 520
     (77, 520, 261),    # N odd: the same, w and the result padded to N = 264 (then sliced)
     (256, 4095, 4097), # K and N odd: padded, 64 x 128 tiles
