@@ -14,7 +14,7 @@ cache=()
 [[ -f $root/bench/hds-tune.json ]] && cache=(--tune-cache "$root/bench/hds-tune.json")
 for f in "$root"/examples/*.hds "$root"/bench/memory_ops/*.hds "$root"/bench/tc_variants/*.hds \
     "$root"/bench/gemm_variants/*.hds "$root"/bench/graphs/*.hds "$root"/bench/tune/*.hds \
-    "$root"/bench/sweep/*.hds "$root"/tests/gpu/ops/*.hds; do
+    "$root"/bench/sweep/*.hds "$root"/tests/gpu/ops/*.hds "$root"/tests/golden/cluster_per_call.hds; do
     # One folder for all: two inputs of one name would overwrite each other's .cu.
     [[ ! -e "$out/$(basename "$f" .hds).cu" ]] || { echo "emit_for_device: two inputs named $(basename "$f")" >&2; exit 1; }
     "$hdsc" "$f" -I "$root/stdlib" "${cache[@]}" -o "$out/$(basename "$f" .hds).cu"

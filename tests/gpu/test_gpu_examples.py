@@ -146,3 +146,16 @@ def test_matmul_hopper_rejects_unaligned_rows():
     b = torch.randn(517, 64, device="cuda").half()
     c = torch.empty(64, 64, device="cuda").half()
     assert lib.launch_raw("matmul_wgmma_f16", [a.data_ptr(), b.data_ptr(), c.data_ptr(), 64, 517, 64]) == 1
+
+
+@gpu
+@pytest.mark.parametrize("n", [512, 384, 128])
+def test_cluster_chosen_per_call(n):
+    """tests/golden/cluster_per_call.hds, `cluster(N % 256 == 0 ? 2 : 1)`: where N is a multiple
+    of 256, pairs of blocks (a cluster of 2) swap their halves through distributed shared memory;
+    else there is no cluster and each block copies its own."""
+    lib = harness.build("tests/golden/cluster_per_call.hds")
+    a = rand(n)
+    out = lib.run("swap_halves", {"a": a}, {"out": ((n,), np.float32)}, {"N": n})["out"]
+    ref = a.reshape(-1, 2, 128)[:, ::-1].reshape(-1) if n % 256 == 0 else a
+    np.testing.assert_array_equal(out, ref)

@@ -36,6 +36,24 @@ TEST_CASE("constants fold and size tensors", "[sema]") {
     CHECK(k.params[0].symbol->tensor.dims[1].constant == 2);
 }
 
+TEST_CASE("a constant left side decides && and ||, a constant condition ?:", "[sema]") {
+    // (matmul_wgmma's SPLITK = 1 kernels rely on it: their split code folds away.)
+    auto c = compile(ok_kernel("let x = 1 > 2 && N > 4; let y = 1 < 2 || N > 4; let z = 2 > 1 ? 7 : N;"
+                               "let w = 1 > 2 && N > 4 ? N : 3; let v = 1 < 2 && N > 4; a[0] = 0.0;"));
+    REQUIRE(c.errors.empty());
+    auto& body = *as<KernelDecl>(*c.ast->decls[0]).body;
+    auto value = [&](size_t i) { return as<LetStmt>(*body.stmts.at(i)).symbol->value; };
+    REQUIRE(value(0));
+    CHECK(value(0)->i == 0);
+    REQUIRE(value(1));
+    CHECK(value(1)->i == 1);
+    REQUIRE(value(2));
+    CHECK(value(2)->i == 7);
+    REQUIRE(value(3));
+    CHECK(value(3)->i == 3);
+    CHECK(!value(4));  // true && N > 4 depends on N
+}
+
 TEST_CASE("untyped literals take the type of their context", "[sema]") {
     CHECK(check_errors(ok_kernel("let h: f16 = 1.5; let i: i8 = 100; let d: f64 = 2;")).empty());
     CHECK(contains(check_errors(ok_kernel("let i: i8 = 200;")), "literal 200 does not fit in 'i8'"));

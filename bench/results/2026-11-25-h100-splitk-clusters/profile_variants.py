@@ -1,6 +1,7 @@
 """Each tile shape of splitk_variants.hds (with and without the K split) and the f16 sweep graph
 (the default schedules) at M = 16..256 against K x N weights: kernel µs (torch.profiler, mean of
-20 runs). The .cu come from `hdsc splitk_variants.hds --out-dir .devcarry/variants`.
+20 runs). The .cu come from `hdsc splitk_variants.hds --out-dir .devcarry/variants` (or
+HDS_VARIANTS_DIR).
 
     python3 bench/results/2026-11-25-h100-splitk-clusters/profile_variants.py [GRAPH ...]   (on the GPU machine)
 """
@@ -22,7 +23,7 @@ from profile_graphs import kernel_table  # noqa: E402
 
 names = sys.argv[1:] or ["v64x128", "v64x128s", "v128x128s", "v128x64s", "v64x64s", "v64x256s"]
 graphs = {"default": harness.build_graph("bench/sweep/sweep_gemm_f16.hds")}
-os.environ["HDS_EMITTED_DIR"] = str(ROOT / ".devcarry" / "variants")
+os.environ["HDS_EMITTED_DIR"] = os.environ.get("HDS_VARIANTS_DIR", str(ROOT / ".devcarry" / "variants"))
 stubs = Path(tempfile.mkdtemp())
 for name in names:  # build_graph finds <stem>.cu: one copy of the source per graph
     shutil.copy(HERE / "splitk_variants.hds", stubs / f"{name}.hds")
