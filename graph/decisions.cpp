@@ -39,7 +39,12 @@ std::vector<ir::Expr> conjuncts(const ir::Expr& e) {
 // What the decisions made so far say of `e` (one conjunct): a condition taken
 // as true holds each of its conjuncts, and bounds on one size imply each
 // other (`M <= 16` true: `M <= 256` holds; `M <= 256` false: `M <= 16` fails).
-std::optional<bool> Decisions::known(const ir::Expr& e) const {
+std::optional<bool> Decisions::known(const ir::Expr& e, int depth) const {
+    if (auto* u = ir::as<ir::Unary>(e); u && u->op == ir::UnOp::Not) {
+        // `!(K % 8 == 0 && N % 8 == 0)`: the opposite of what the decisions say of the inner condition.
+        std::optional<bool> inner = depth < kMaxDepth ? determined(u->a, depth + 1) : std::nullopt;
+        return inner ? std::optional<bool>(!*inner) : std::nullopt;
+    }
     std::string text = ir::to_string(e);
     auto bound = upper_bound(e);
     for (const Made& m : made_) {
@@ -68,31 +73,44 @@ bool Decisions::decide(const Condition& c) {
         sizes.at = &at_;
         return ir::const_bool(ir::simplify(sizes.mutate(c.expr))).value_or(false);
     }
-    std::string text = ir::to_string(c.expr);
-    for (const Made& m : made_)
-        if (m.text == text) return m.value;
     // A condition the earlier ones decide gets no decision of its own: a case that
-    // cannot occur gets no build. It holds when each of its conjuncts is known to;
-    // it fails when one is known not to, or when it implies a condition taken as
-    // false (every conjunct of that one is one of its own).
+    // cannot occur gets no build.
+    if (std::optional<bool> v = determined(c.expr)) return *v;
+    bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
+    made_.push_back({c, ir::to_string(c.expr), value});
+    return value;
+}
+
+// The value of `e` the decisions made so far imply: the one it got (the same
+// text); false where `!e` was taken as true; true when each of its conjuncts is known to hold; false when one is
+// known not to, or when it implies a condition taken as false (every conjunct
+// of that one is one of its own or known to hold); else none.
+std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
+    std::string text = ir::to_string(e);
+    for (const Made& m : made_) {
+        if (m.text == text) return m.value;
+        if (!m.value) continue;
+        for (const ir::Expr& p : conjuncts(m.condition.expr))  // `!e` taken as true
+            if (auto* u = ir::as<ir::Unary>(p); u && u->op == ir::UnOp::Not && ir::to_string(u->a) == text)
+                return false;
+    }
     bool all = true;
-    for (const ir::Expr& p : conjuncts(c.expr)) {
-        std::optional<bool> v = known(p);
+    for (const ir::Expr& p : conjuncts(e)) {
+        std::optional<bool> v = known(p, depth);
         if (v == std::optional<bool>(false)) return false;
         all &= v.has_value();
     }
     if (all) return true;
-    std::vector<std::string> mine = conjunct_texts(c.expr);
+    std::vector<std::string> mine = conjunct_texts(e);
     for (const Made& m : made_) {
         if (m.value) continue;
-        bool implied = true;
-        for (const std::string& t : conjunct_texts(m.condition.expr))
-            implied &= std::find(mine.begin(), mine.end(), t) != mine.end();
+        bool implied = true;  // each conjunct of m is one of e's, or known to hold
+        for (const ir::Expr& p : conjuncts(m.condition.expr))
+            implied &= std::find(mine.begin(), mine.end(), ir::to_string(p)) != mine.end() ||
+                       known(p, depth) == std::optional<bool>(true);
         if (implied) return false;
     }
-    bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
-    made_.push_back({c, text, value});
-    return value;
+    return std::nullopt;
 }
 
 std::vector<Condition> Decisions::taken() const {

@@ -28,7 +28,8 @@ std::vector<ir::Expr> conjuncts(const ir::Expr& e);
 // before in this build (the same text), or the one earlier decisions imply
 // (bounds on one size: `M <= 16` true: `M <= 256` true; `M <= 256` false:
 // `M <= 16` false; the conjuncts of a && taken as true hold, and a && that
-// implies a condition taken as false fails), else the next of `forced`, else true.
+// implies a condition taken as false fails; `!c` is the opposite of what they
+// say of c), else the next of `forced`, else true.
 // Without a Decisions object (Target::decisions null) every symbolic
 // condition counts as false: the build that runs for any sizes.
 class Decisions {
@@ -51,7 +52,11 @@ class Decisions {
     std::optional<std::vector<bool>> next() const;
 
   private:
-    std::optional<bool> known(const ir::Expr& e) const;
+    // `depth`: the negations looked through so far (a condition may hold the
+    // negation of another that holds it: the look stops after kMaxDepth).
+    static constexpr int kMaxDepth = 4;
+    std::optional<bool> known(const ir::Expr& e, int depth = 0) const;
+    std::optional<bool> determined(const ir::Expr& e, int depth = 0) const;
     std::vector<bool> forced_;
     std::map<std::string, int64_t> at_;
     bool evaluate_ = false;

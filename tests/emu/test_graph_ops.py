@@ -148,9 +148,11 @@ def test_matmul_with_prologue_and_epilogue(k, m, n):
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 300, 64), (16, 257, 96), (17, 37, 45), (5, 1000, 45), (3, 7, 1),
-                                   (2, 33, 2050), (256, 9, 33), (257, 9, 33)])
+                                   (2, 9, 2049), (5, 33, 2050), (256, 9, 33), (257, 9, 33)])
 def test_matmul_few_rows(m, k, n):
-    """M <= 16 runs matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it: N = 2050;
+    """M <= 4 with N >= 2048 runs matmul_gemv (32 warps split K: K = 9 leaves most of them none; a
+    partial strip of columns; f16 too where K or N is not a multiple of 8 and M <= 2: (1, 300, 64),
+    (2, 9, 2049)), M <= 16 matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it: N = 2050;
     N = 2047 is in the GPU tests, too slow here), M <= 256 32 x 32 tiles, past it 128 x 128: groups of k past K, a strip past N, rows of b not of whole
     quads (N = 45, 1: read element by element); the bias and relu fuse into its store. Under the
     race checker. The emulator decides `when` where the sizes are constants (symbolic, every
@@ -161,15 +163,18 @@ def test_matmul_few_rows(m, k, n):
         src += "{ return relu(matmul(a, b) + c); }\n"
         out = emulator.run_graph(src, "g", {"a": a, "b": b, "c": c}, racecheck=True)
         close(out, np.maximum(a.astype(np.float64) @ b + c, 0))
-    h = (a.astype(np.float16), b.astype(np.float16))  # f16 on the emulator: the SIMT schedule too
-    out = graph({"a": "f16[M, K]", "b": "f16[K, N]"}, "f16[M, N]", "return matmul(a, b);", {"a": h[0], "b": h[1]})
-    close(out, h[0].astype(np.float64) @ h[1], 2e-3)
+    h = (a.astype(np.float16), b.astype(np.float16))  # f16 on the emulator: the SIMT schedules too
+    for dims in (("M", "K", "N"), (m, k, n)):
+        t = ("f16[{0}, {1}]".format(*dims), "f16[{1}, {2}]".format(*dims), "f16[{0}, {2}]".format(*dims))
+        out = graph({"a": t[0], "b": t[1]}, t[2], "return matmul(a, b);", {"a": h[0], "b": h[1]})
+        close(out, h[0].astype(np.float64) @ h[1], 2e-3)
 
 
 def test_matmul_few_rows_kernel(tmp_path):
     src = tmp_path / "g.hds"
     src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
     cu = emulator.emit(src)
+    assert "    if (M <= 4 && N >= 2048)\n        return g_gemv_simt_run(" in cu, cu
     assert "    if (M <= 16 && N < 2048)\n        return g_skinny_simt_narrow_run(" in cu, cu
     assert "    if (M <= 16)\n        return g_skinny_simt_run(" in cu, cu
 

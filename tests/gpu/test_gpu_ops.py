@@ -215,6 +215,10 @@ def test_matmul_epilogue_widened_sm90():
     (16, 4104, 136),   # M <= 16: matmul_skinny, cp.async staging, K past 256-wide slices
     (1, 520, 264),     # one row: matmul_skinny
     (16, 517, 264),    # M <= 16, K odd: matmul_skinny, scalar staging
+    (3, 517, 264),     # M just past 2, K odd: the same
+    (2, 517, 264),     # M <= 2, K odd: matmul_gemv (element reads, 1024 threads per 32 columns)
+    (1, 4095, 4097),   # one row, K and N odd: matmul_gemv, a partial column strip
+    (2, 520, 264),     # M <= 2, 16-byte rows: matmul_skinny (cp.async)
     (16, 72, 10240),   # M <= 16, N >= 10240 (40 tiles of 256): wgmma 64 x 256
     (1, 520, 10248),   # one row, the same
     (16, 72, 10232),   # N just under 10240: matmul_skinny
@@ -236,6 +240,7 @@ def test_matmul_epilogue_widened_sm90():
     (512, 517, 261),   # padded, 128 x 128 tiles
     (513, 1003, 1001), # padded, 128 x 256 tiles
     (3, 7, 9),
+    (2, 7, 9),         # matmul_gemv: K shorter than the 32 warps' runs
 ])
 def test_matmul_symbolic_sizes_every_variant_sm90(m, k, n):
     """Every size symbolic: the emitted dispatch picks a variant per call (M, K % 8, N % 8); where
@@ -254,10 +259,12 @@ def test_matmul_symbolic_sizes_every_variant_sm90(m, k, n):
     (17, 517, 263),  # M > 16, K and N odd: mma.sync on copies padded to K = 520, N = 264
     (300, 9, 7),     # the same, padded to K = N = 16
     (5, 4095, 77),   # matmul_skinny, scalar staging, K past 256-wide slices
+    (2, 4095, 77),   # M <= 2, K odd: matmul_gemv
     (1, 8, 8),
 ])
 def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
-    """The sm_80 target: matmul_skinny for M <= 16, mma.sync otherwise (on padded copies where K or N
+    """The sm_80 target: matmul_gemv for M <= 2 where K or N is not a multiple of 8, matmul_skinny
+    for M <= 16, mma.sync otherwise (on padded copies where K or N
     is not a multiple of 8); bf16, with a residual epilogue."""
     x, w, r = rnd(m, k, dtype=torch.bfloat16), rnd(k, n, dtype=torch.bfloat16), rnd(m, n, dtype=torch.bfloat16)
     ref = x.double() @ w.double() + r.double()
@@ -304,11 +311,12 @@ def test_softmax_in_clusters(rows, n):
 
 
 @gpu
-@pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (9, 300, 64),
-                                   (256, 77, 129), (257, 77, 129), (3, 64, 2047), (3, 64, 2048)])
+@pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (4, 1000, 2051), (4, 1000, 2047), (5, 1000, 2051),
+                                   (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (2, 4095, 2048), (9, 300, 64),
+                                   (256, 77, 129), (257, 77, 129), (5, 64, 2047), (5, 64, 2048)])
 def test_matmul_f32_few_rows(m, k, n):
-    """M <= 16: matmul_skinny_simt (16-byte reads of b when N % 4 == 0, else one element at a time;
-    strips of 8 columns below N = 2048, of 32 from it);
+    """M <= 4 and N >= 2048: matmul_gemv (element reads; 32 warps split K); M <= 16: matmul_skinny_simt (16-byte
+    reads of b when N % 4 == 0, else one element at a time; strips of 8 columns below N = 2048, of 32 from it);
     M <= 256: 32 x 32 tiles (two k-groups); past it 128 x 128."""
     a, b, c = rnd(m, k), rnd(k, n), rnd(n)
     pre = a.double() @ b.double() + c.double()

@@ -95,3 +95,36 @@ TEST_CASE("a && taken as true holds its conjuncts; one that cannot hold fails un
     CHECK(whole_false.decide(le("M", 16)));  // a false && says nothing of its parts: decided
     CHECK(whole_false.taken().size() == 1);
 }
+
+TEST_CASE("a negation is the opposite of what the decisions say of its operand", "[graph]") {
+    auto rows = [](const char* k, const char* n) {  // `K <= 8 && N <= 8` stands for 16-byte rows
+        Condition a = le(k, 8), b = le(n, 8);
+        return Condition{ir::Binary::make(ir::BinOp::And, a.expr, b.expr), "test", "rows"};
+    };
+    auto gemv = [&](const char* k, const char* n) {  // `M <= 4 && !(rows)`
+        Condition m = le("M", 4);
+        ir::Expr unaligned = ir::Unary::make(ir::UnOp::Not, rows(k, n).expr);
+        return Condition{ir::Binary::make(ir::BinOp::And, m.expr, unaligned), "test", "gemv"};
+    };
+    Decisions aligned({true});
+    CHECK(aligned.decide(rows("K", "N")));
+    CHECK_FALSE(aligned.decide(gemv("K", "N")));  // rows hold: the negation fails, no decision
+    CHECK(aligned.taken().size() == 1);
+    Decisions unaligned({false, true});
+    CHECK_FALSE(unaligned.decide(rows("K", "N")));
+    CHECK(unaligned.decide(gemv("K", "N")));  // the negation holds; M <= 4 is decided
+    CHECK(unaligned.taken().size() == 1);
+    // The same with the operands of the inner && the other way round (the second matmul of an
+    // MLP, K and N swapped): rows taken as false, M <= 4 && !(rows) taken as false.
+    Decisions swapped({false, false});
+    CHECK_FALSE(swapped.decide(rows("K", "N")));
+    CHECK_FALSE(swapped.decide(gemv("K", "N")));
+    CHECK_FALSE(swapped.decide(gemv("N", "K")));  // implies the one taken as false: no decision
+    CHECK_FALSE(swapped.next().has_value());
+    // A negation nothing decides is a decision of its own.
+    Decisions fresh{std::vector<bool>{}};
+    CHECK(fresh.decide(gemv("K", "N")));
+    CHECK(fresh.decide(le("M", 16)));  // implied by M <= 4
+    CHECK_FALSE(fresh.decide(rows("K", "N")));  // its negation was taken as true
+    CHECK(fresh.taken().size() == 1);
+}
