@@ -111,6 +111,11 @@ struct Holding {
     std::map<const ir::BufferNode*, ir::Buffer> regs;  // staged rows: their register arrays
     ir::Expr start = nullptr;                          // the first column the threads hold (null: 0)
     ir::Expr parts = nullptr;                          // blocks per row (a thread block cluster), or null
+    // Short rows staged through shared memory (stage_rows): each staged row's and the output's
+    // copy of the block's rows, and this thread's row among them.
+    std::map<const ir::BufferNode*, ir::Buffer> stage;
+    ir::Buffer out_stage = nullptr;
+    ir::Expr local = nullptr;
 };
 
 // for (c < per_thread / v) unrolled {
@@ -204,9 +209,13 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
         ir::Buffer s = ir::make_buffer("row_" + g->name, g->elem, {ir::i32(h.per_thread)}, ir::Scope::Register);
         body.push_back(ir::Alloc::make(loc, s));
         h.regs[g.get()] = s;
+        auto staged = h.stage.find(g.get());
         body.push_back(chunks(
             h,
             [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
+                if (staged != h.stage.end())
+                    return ir::Store::make(loc, s, {c},
+                                           ir::Load::make(staged->second, {ir::add(ir::mul(h.local, h.width), first)}));
                 if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
                 ir::Expr slot = ir::mul(c, ir::i32(h.v));
                 return ir::Evaluate::make(
@@ -241,7 +250,10 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
         body.push_back(elements(
             h,
             [&](const ir::Expr& slot, const ir::Expr& col) {
-                return ir::Store::make(loc, n.buffer, row_at(col), at_element(h, p, p.out, p.col, slot, col));
+                ir::Expr value = at_element(h, p, p.out, p.col, slot, col);
+                if (h.out_stage)
+                    return ir::Store::make(loc, h.out_stage, {ir::add(ir::mul(h.local, h.width), col)}, value);
+                return ir::Store::make(loc, n.buffer, row_at(col), value);
             },
             loc));
         return;
@@ -303,8 +315,72 @@ ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
     return parts;
 }
 
-// The row group's body under regime `g`, chunks of v.
-ir::Stmt row_by(const Node& n, const Regime& g, int64_t v) {
+// Short rows held by a few threads each (8 per row: N <= 64) are read and
+// written a few elements per row at a time, each warp-wide access touching
+// several rows' sectors (f16 rms_norm at N = 61: 0.65x torch.compile). The
+// block's rows are contiguous in memory, so the staged rows and the output go
+// through shared memory instead, copied by consecutive threads (0.91x;
+// bench/results/2026-11-25-h100-short-rows-decode). `before` copies the
+// staged rows in, `after` the output out; false where a staged row is not
+// laid out like the output.
+bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, std::vector<ir::Stmt>& before,
+                std::vector<ir::Stmt>& after) {
+    SourceLoc loc = n.loc;
+    const Shape& shape = n.buffer->shape;
+    std::vector<ir::Buffer> rows = shared_rows(p, h.width);
+    for (const ir::Buffer& b : rows) {
+        if (b->shape.size() != shape.size()) return false;
+        for (size_t d = 0; d < shape.size(); ++d)
+            if (!same_dim(b->shape[d], shape[d])) return false;
+    }
+    int64_t held = g.rows_per_block() * g.longest();  // elements of the block's rows at most
+    ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
+    ir::Expr r0 = ir::mul(bid, ir::i32(g.rows_per_block()));
+    Shape row_shape(shape.begin(), shape.end() - 1);
+    ir::Expr left = ir::sub(numel(row_shape), r0);
+    ir::Expr count = ir::Select::make(lt(left, ir::i32(g.rows_per_block())), left, ir::i32(g.rows_per_block()));
+    ir::Var span = ir::make_var(ScalarType::I32, "span"), base = ir::make_var(ScalarType::I32, "base");
+    before.push_back(ir::Decl::make(loc, base, ir::mul(r0, h.width), true));
+    before.push_back(ir::Decl::make(loc, span, ir::mul(count, h.width), true));
+    // for (q < held / 256) unrolled: i = q * 256 + threadIdx.x; if (i < span) copy(i)
+    auto copies = [&](const std::function<ir::Stmt(const ir::Expr& i, const std::vector<ir::Expr>& at)>& copy) {
+        ir::Var q = ir::make_var(ScalarType::I32, "q"), i = ir::make_var(ScalarType::I32, "i");
+        // The indices of flat element base + i, each dimension divided off in turn, so that the
+        // flattened index folds back to base + i (simplify's x / c * c + x % c).
+        std::vector<ir::Expr> at(shape.size());
+        ir::Expr rest = ir::add(base, i);
+        for (size_t d = shape.size() - 1; d > 0; --d) {
+            at[d] = ir::mod(rest, shape[d]);
+            rest = ir::div(rest, shape[d]);
+        }
+        at[0] = rest;
+        ir::Stmt body =
+            ir::Block::make(loc, {ir::Decl::make(loc, i, ir::add(ir::mul(q, ir::i32(kThreads)), tid()), true),
+                                  ir::If::make(loc, lt(i, span), copy(i, at), nullptr)});
+        return ir::For::make(loc, q, ir::i32(0), ir::i32((held + kThreads - 1) / kThreads), ir::i32(1), true, body);
+    };
+    for (const ir::Buffer& b : rows) {
+        ir::Buffer s = ir::make_buffer("stage_" + b->name, b->elem, {ir::i32(held)}, ir::Scope::Shared);
+        before.push_back(ir::Alloc::make(loc, s));
+        before.push_back(copies([&](const ir::Expr& i, const std::vector<ir::Expr>& at) {
+            return ir::Store::make(loc, s, {i}, ir::Load::make(b, at));
+        }));
+        h.stage[b.get()] = s;
+    }
+    h.out_stage = ir::make_buffer("stage_" + n.buffer->name, n.buffer->elem, {ir::i32(held)}, ir::Scope::Shared);
+    before.push_back(ir::Alloc::make(loc, h.out_stage));
+    before.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
+    after.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
+    after.push_back(copies([&](const ir::Expr& i, const std::vector<ir::Expr>& at) {
+        return ir::Store::make(loc, n.buffer, at, ir::Load::make(h.out_stage, {i}));
+    }));
+    h.local = ir::div(tid(), ir::i32(g.lanes));
+    return true;
+}
+
+// The row group's body under regime `g`, chunks of v; `staged` (if given) says
+// whether the rows go through shared memory (stage_rows).
+ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullptr) {
     SourceLoc loc = n.loc;
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     ir::Var row = ir::make_var(ScalarType::I32, "row");
@@ -346,7 +422,16 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v) {
         limit = cols;
     }
     Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
-    row_in_registers(n, h, row_passes(n, axes), mine);
+    RowPasses p = row_passes(n, axes);
+    std::vector<ir::Stmt> before, after;
+    if (group && g.lanes < 32 && v == 1 && stage_rows(n, g, p, h, before, after)) {
+        if (staged) *staged = true;
+        row_in_registers(n, h, p, mine);
+        before.insert(before.end(), mine.begin(), mine.end());
+        before.insert(before.end(), after.begin(), after.end());
+        return ir::Block::make(loc, before);
+    }
+    row_in_registers(n, h, p, mine);
     if (g.lanes != 32) return ir::Block::make(loc, mine);
     // A warp per row: warps past the last row have nothing to do (the condition is uniform per warp).
     std::vector<ir::Stmt> rest(mine.begin() + 1, mine.end());
@@ -395,7 +480,10 @@ ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback, int
     ir::Expr grid_size = rows;
     for (auto g = regimes.rbegin(); g != regimes.rend(); ++g) {
         ir::Expr fits = le(width, ir::i32(g->longest()));
-        chain = ir::If::make(loc, fits, row_by(n, *g, 1), chain, g->note(1));
+        bool staged = false;
+        ir::Stmt by_element = row_by(n, *g, 1, &staged);
+        chain = ir::If::make(loc, fits, by_element, chain,
+                             g->note(1) + (staged ? ", the block's rows copied through shared memory" : ""));
         ir::Expr aligned = ir::Binary::make(ir::BinOp::And, whole, fits);
         chain = ir::If::make(loc, aligned, row_by(n, *g, v), chain, g->note(v));
         if (g->lanes < kThreads || clusters) grid_size = ir::Select::make(fits, grid(*g), grid_size);

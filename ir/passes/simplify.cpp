@@ -113,15 +113,18 @@ class Simplify : public IRMutator {
     std::unordered_map<const VarNode*, Expr> constant_bools_;  // `let`s of constant booleans
 
     // (x / c) * c + x % c -> x (C's division identity, any signs): a flat index
-    // split into a row and a column and joined again.
+    // split into a row and a column and joined again. c is a constant or the
+    // same call-free expression each time (a size: x / N * N + x % N; a
+    // division by zero would have been one before).
     static Expr div_mod_sum(const Expr& a, const Expr& b) {
         auto* mul = as<Binary>(a);
         auto* mod = as<Binary>(b);
         if (!mul || !mod || mul->op != BinOp::Mul || mod->op != BinOp::Mod) return nullptr;
         auto* div = as<Binary>(mul->a);
-        auto c = const_int(mul->b);
-        if (!div || div->op != BinOp::Div || !c || *c == 0 || const_int(div->b) != c || const_int(mod->b) != c)
+        if (!div || div->op != BinOp::Div || const_int(mul->b) == std::optional<int64_t>(0) || has_call(mul->b))
             return nullptr;
+        std::string c = to_string(mul->b);
+        if (to_string(div->b) != c || to_string(mod->b) != c) return nullptr;
         if (has_call(div->a) || to_string(div->a) != to_string(mod->a)) return nullptr;
         return div->a;
     }

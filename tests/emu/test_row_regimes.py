@@ -112,7 +112,7 @@ def test_kernel_shape(tmp_path):
         "if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per "
         "thread in registers, 4 at a time",
         "} else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread "
-        "in registers\n",
+        "in registers, the block's rows copied through shared memory\n",
         "} else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in "
         "registers, 4 at a time\n",
         "} else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers\n",
@@ -125,8 +125,28 @@ def test_kernel_shape(tmp_path):
     assert ("(long long)N <= 64 ? ((long long)R + 31) / 32 : (long long)N <= 1024 ? ((long long)R + 7) / 8 : "
             "(long long)R") in cu, cu
     assert "float row_x[32];" in cu and "float row_x[8];" in cu, cu
+    # Short rows: the block's 32 rows, contiguous, copied in and out by consecutive threads.
+    assert "stage_x[i] = x[base + i];" in cu and "out[base + i] = stage_out[i];" in cu, cu
+    assert "row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];" in cu, cu
     cu = emit(tmp_path, "softmax(x * y + x)")
     assert "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread" in cu, cu
     assert "float row_x[16];" in cu and "float row_y[16];" in cu, cu
     cu = emit(tmp_path, "softmax(x * y + x * x * y)")  # the same two rows
     assert "} else if (N % 4 == 0 && N <= 512) {" in cu, cu
+
+
+@pytest.mark.parametrize("shape", [(3, 13, 61), (2, 1, 5), (40, 64)])
+def test_short_rows_through_shared_memory(shape):
+    """Rows of up to 64 values by 8 threads each, N not a multiple of 16 bytes: the block's 32 rows go
+    through shared memory, copied in and out by consecutive threads (flat indices, also over two row
+    dimensions): a last block of 7 rows (3 x 13 = 39), fewer rows than a block. N = 64 takes the
+    16-byte chunks instead (not staged). Under the race checker."""
+    dims = ", ".join("BTN"[-len(shape):])
+    for dtype, np_t, tol in (("f32", np.float32, 1e-5), ("f16", np.float16, 3e-3)):
+        x = (rng.standard_normal(shape) * 2).astype(np_t)
+        g = (rng.standard_normal(shape[-1]) + 1).astype(np_t)
+        src = (f"graph g(x: {dtype}[{dims}], g: {dtype}[N]) -> {dtype}[{dims}] "
+               "{ return rms_norm(softmax(x) + x, g); }\n")
+        out = emulator.run_graph(src, "g", {"x": x, "g": g}, racecheck=True)
+        y = softmax(x.astype(np.float64)) + x.astype(np.float64)
+        close(out, rms_norm(y, g.astype(np.float64)), tol)

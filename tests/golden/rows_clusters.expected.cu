@@ -71,9 +71,20 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers
+    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        const int base = (int)blockIdx.x * 32 * N;
+        const int span = (R - (int)blockIdx.x * 32 < 32 ? R - (int)blockIdx.x * 32 : 32) * N;
+        __shared__ alignas(1024) float stage_x[2048];
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            const int i = q * 256 + (int)threadIdx.x;
+            if (i < span) {
+                stage_x[i] = x[base + i];
+            }
+        }
+        __shared__ alignas(1024) float stage_out[2048];
+        __syncthreads();
         const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
-        const int i0 = row;
         const int cols = row < R ? N : 0;
         alignas(16) float row_x[8];
 #pragma unroll
@@ -82,7 +93,7 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
             if (col >= cols) {
                 break;
             }
-            row_x[c] = x[i0 * N + col];
+            row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
@@ -116,7 +127,15 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
             if (col >= cols) {
                 break;
             }
-            out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+            stage_out[(int)threadIdx.x / 8 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            const int i = q * 256 + (int)threadIdx.x;
+            if (i < span) {
+                out[base + i] = stage_out[i];
+            }
         }
     } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers, 4 at a time
         const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;

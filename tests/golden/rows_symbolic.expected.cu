@@ -62,9 +62,28 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers
+    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        const int base = (int)blockIdx.x * 32 * N;
+        const int span = (T - (int)blockIdx.x * 32 < 32 ? T - (int)blockIdx.x * 32 : 32) * N;
+        __shared__ alignas(16) __half stage_x[2048];
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            const int i = q * 256 + (int)threadIdx.x;
+            if (i < span) {
+                stage_x[i] = x[base + i];
+            }
+        }
+        __shared__ alignas(16) __half stage_r[2048];
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            const int i = q * 256 + (int)threadIdx.x;
+            if (i < span) {
+                stage_r[i] = r[base + i];
+            }
+        }
+        __shared__ alignas(16) __half stage_out[2048];
+        __syncthreads();
         const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
-        const int i0 = row;
         const int cols = row < T ? N : 0;
         alignas(16) __half row_x[8];
 #pragma unroll
@@ -73,7 +92,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             if (col >= cols) {
                 break;
             }
-            row_x[c] = x[i0 * N + col];
+            row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
         }
         alignas(16) __half row_r[8];
 #pragma unroll
@@ -82,7 +101,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             if (col >= cols) {
                 break;
             }
-            row_r[c] = r[i0 * N + col];
+            row_r[c] = stage_r[(int)threadIdx.x / 8 * N + col];
         }
         float rms_norm_ms_acc = 0.0f;
 #pragma unroll
@@ -103,7 +122,15 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             if (col >= cols) {
                 break;
             }
-            out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+            stage_out[(int)threadIdx.x / 8 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            const int i = q * 256 + (int)threadIdx.x;
+            if (i < span) {
+                out[base + i] = stage_out[i];
+            }
         }
     } else if (N % 8 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 8 at a time
         const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;

@@ -124,7 +124,7 @@ TEST_CASE("a negation is the opposite of what the decisions say of its operand",
     // A negation nothing decides is a decision of its own.
     Decisions fresh{std::vector<bool>{}};
     CHECK(fresh.decide(gemv("K", "N")));
-    CHECK(fresh.decide(le("M", 16)));  // implied by M <= 4
+    CHECK(fresh.decide(le("M", 16)));           // implied by M <= 4
     CHECK_FALSE(fresh.decide(rows("K", "N")));  // its negation was taken as true
     CHECK(fresh.taken().size() == 1);
 }
