@@ -82,9 +82,10 @@ bool Decisions::decide(const Condition& c) {
 }
 
 // The value of `e` the decisions made so far imply: the one it got (the same
-// text); false where `!e` was taken as true; true when each of its conjuncts is known to hold; false when one is
-// known not to, or when it implies a condition taken as false (every conjunct
-// of that one is one of its own or known to hold); else none.
+// text); false where `!e` was taken as true; true when each of its conjuncts
+// is known to hold; false when one is known not to, or when it implies a
+// condition taken as false (every conjunct of that one is one of its own or
+// known to hold); else none.
 std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
     std::string text = ir::to_string(e);
     for (const Made& m : made_) {
