@@ -118,6 +118,11 @@ struct Holding {
     ir::Expr local = nullptr;
 };
 
+// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows).
+ir::Expr in_stage(const Holding& h, const ir::Expr& col) {
+    return ir::add(ir::mul(h.local, h.width), col);
+}
+
 // for (c < per_thread / v) unrolled {
 //     const int first = start + (lane + c * lanes) * v;  // "col" for v = 1
 //     if (first >= limit) break;
@@ -214,8 +219,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             h,
             [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
                 if (staged != h.stage.end())
-                    return ir::Store::make(loc, s, {c},
-                                           ir::Load::make(staged->second, {ir::add(ir::mul(h.local, h.width), first)}));
+                    return ir::Store::make(loc, s, {c}, ir::Load::make(staged->second, {in_stage(h, first)}));
                 if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
                 ir::Expr slot = ir::mul(c, ir::i32(h.v));
                 return ir::Evaluate::make(
@@ -251,8 +255,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             h,
             [&](const ir::Expr& slot, const ir::Expr& col) {
                 ir::Expr value = at_element(h, p, p.out, p.col, slot, col);
-                if (h.out_stage)
-                    return ir::Store::make(loc, h.out_stage, {ir::add(ir::mul(h.local, h.width), col)}, value);
+                if (h.out_stage) return ir::Store::make(loc, h.out_stage, {in_stage(h, col)}, value);
                 return ir::Store::make(loc, n.buffer, row_at(col), value);
             },
             loc));
