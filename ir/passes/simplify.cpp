@@ -186,6 +186,8 @@ class Simplify : public IRMutator {
                 return nullptr;
             case BinOp::Sub:
                 if (cb == 0) return a;
+                // x - x -> 0 for the same call-free expression (M - L where both are one size)
+                if (!has_call(a) && to_string(a) == to_string(b)) return IntImm::make(t, 0);
                 // (x + c1) - c2 -> x + (c1 - c2)
                 if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b)) {
                     int64_t c = wrap_int(sub_wrap(*const_int(ab->b), *cb), t);
