@@ -419,179 +419,180 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_atten
         const float* __restrict__ matmul, const float* __restrict__ matmul_2,
         const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:26
-    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:27
-    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:28
-    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:29
-    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:30
-    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:31
-    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:32
-    alignas(16) float kr[32];  // attention_simt.hds:33
-    alignas(16) float vr[32];  // attention_simt.hds:34
-    alignas(16) float s[4][4];  // attention_simt.hds:35
-    alignas(16) float pt[4][4];  // attention_simt.hds:36
-    alignas(16) float acc[4][4];  // attention_simt.hds:37
-    alignas(16) float m[4];  // attention_simt.hds:38
-    alignas(16) float l[4];  // attention_simt.hds:39
-    alignas(16) float qf[4][4];  // attention_simt.hds:40
-    alignas(16) float kf[4][4];  // attention_simt.hds:41
-    alignas(16) float pf[4];  // attention_simt.hds:42
-    alignas(16) float vf[4];  // attention_simt.hds:43
-    const int b = (int)blockIdx.y;  // attention_simt.hds:44
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:45
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:46
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:47
-    const int ty = t / 16;  // attention_simt.hds:48
-    const int tx = t % 16;  // attention_simt.hds:49
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:50
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:51
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:52
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:54
+    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
+    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
+    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:30
+    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:31
+    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:32
+    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:33
+    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:34
+    alignas(16) float kr[32];  // attention_simt.hds:35
+    alignas(16) float vr[32];  // attention_simt.hds:36
+    alignas(16) float s[4][4];  // attention_simt.hds:37
+    alignas(16) float pt[4][4];  // attention_simt.hds:38
+    alignas(16) float acc[4][4];  // attention_simt.hds:39
+    alignas(16) float m[4];  // attention_simt.hds:40
+    alignas(16) float l[4];  // attention_simt.hds:41
+    alignas(16) float qf[4][4];  // attention_simt.hds:42
+    alignas(16) float kf[4][4];  // attention_simt.hds:43
+    alignas(16) float pf[4];  // attention_simt.hds:44
+    alignas(16) float vf[4];  // attention_simt.hds:45
+    const int b = (int)blockIdx.y;  // attention_simt.hds:46
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:47
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:48
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:49
+    const int ty = t / 16;  // attention_simt.hds:50
+    const int tx = t % 16;  // attention_simt.hds:51
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:52
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:53
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:54
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:56
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:55
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:57
-        m[i] = -1e+30f;  // attention_simt.hds:58
-        l[i] = 0.0f;  // attention_simt.hds:59
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:59
+        m[i] = -1e+30f;  // attention_simt.hds:60
+        l[i] = 0.0f;  // attention_simt.hds:61
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:60
-            acc[i][j] = 0.0f;  // attention_simt.hds:61
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:62
+            acc[i][j] = 0.0f;  // attention_simt.hds:63
         }
     }
-    if (g < tiles) {  // attention_simt.hds:65
+    if (g < tiles) {  // attention_simt.hds:67
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:66
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:67
-            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:68
-            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:69
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:68
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:69
+            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:70
+            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:71
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:72
-        const int tile = it * 2 + g;  // attention_simt.hds:73
-        if (tile < tiles) {  // attention_simt.hds:74
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:74
+        const int tile = it * 2 + g;  // attention_simt.hds:75
+        if (tile < tiles) {  // attention_simt.hds:76
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:75
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:76
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:77
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:77
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:78
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:79
             }
         }
-        __syncthreads();  // attention_simt.hds:80
-        if (tile + 2 < tiles) {  // attention_simt.hds:81
+        __syncthreads();  // attention_simt.hds:82
+        if (tile + 2 < tiles) {  // attention_simt.hds:83
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:82
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:83
-                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:84
-                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:85
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:84
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:85
+                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:86
+                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:87
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:88
+        if (tile < tiles) {  // attention_simt.hds:90
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:91
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:90
-                    s[i][j] = 0.0f;  // attention_simt.hds:91
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:92
+                    s[i][j] = 0.0f;  // attention_simt.hds:93
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:94
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:96
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:95
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:96
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:97
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:97
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:98
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:101
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:100
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:102
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:101
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:102
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:103
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:104
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:107
-                float top = -1e+30f;  // attention_simt.hds:108
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:109
+                float top = -1e+30f;  // attention_simt.hds:110
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:109
-                    if (tile * 64 + tx + 16 * j >= S) {  // attention_simt.hds:110
-                        s[i][j] = -1e+30f;  // attention_simt.hds:111
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:111
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:112
+                    if (key >= S) {  // attention_simt.hds:113
+                        s[i][j] = -1e+30f;  // attention_simt.hds:114
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:113
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:116
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:115
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:116
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:118
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:119
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:118
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:119
-                m[i] = mnew;  // attention_simt.hds:120
-                l[i] *= rescale;  // attention_simt.hds:121
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:121
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:122
+                m[i] = mnew;  // attention_simt.hds:123
+                l[i] *= rescale;  // attention_simt.hds:124
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:122
-                    acc[i][j] *= rescale;  // attention_simt.hds:123
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:124
-                    l[i] += pt[j][i];  // attention_simt.hds:125
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:125
+                    acc[i][j] *= rescale;  // attention_simt.hds:126
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:127
+                    l[i] += pt[j][i];  // attention_simt.hds:128
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:128
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:129
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:131
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:132
             }
         }
-        __syncthreads();  // attention_simt.hds:132
-        if (tile < tiles) {  // attention_simt.hds:133
+        __syncthreads();  // attention_simt.hds:135
+        if (tile < tiles) {  // attention_simt.hds:136
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:134
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:135
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:136
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:137
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:138
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:137
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:140
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:138
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:139
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:141
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:142
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:144
+        __syncthreads();  // attention_simt.hds:147
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:148
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:151
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:149
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:150
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:152
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:153
         }
     }
-    if (g == 1) {  // attention_simt.hds:153
+    if (g == 1) {  // attention_simt.hds:156
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:154
-            if (tx == 0) {  // attention_simt.hds:155
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:156
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:157
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:157
+            if (tx == 0) {  // attention_simt.hds:158
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:159
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:160
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:159
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:160
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:162
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:163
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:164
-    if (g == 0) {  // attention_simt.hds:165
+    __syncthreads();  // attention_simt.hds:167
+    if (g == 0) {  // attention_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:166
-            const int row = ty * 4 + i;  // attention_simt.hds:167
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:168
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:169
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:170
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:171
-            if (q0 + row < S) {  // attention_simt.hds:172
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:169
+            const int row = ty * 4 + i;  // attention_simt.hds:170
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:171
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:172
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:173
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:174
+            if (q0 + row < S) {  // attention_simt.hds:175
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:173
-                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:174
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:176
+                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:177
                 }
             }
         }
@@ -1530,179 +1531,180 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
         const float* __restrict__ matmul, const float* __restrict__ matmul_2,
         const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:26
-    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:27
-    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:28
-    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:29
-    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:30
-    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:31
-    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:32
-    alignas(16) float kr[32];  // attention_simt.hds:33
-    alignas(16) float vr[32];  // attention_simt.hds:34
-    alignas(16) float s[4][4];  // attention_simt.hds:35
-    alignas(16) float pt[4][4];  // attention_simt.hds:36
-    alignas(16) float acc[4][4];  // attention_simt.hds:37
-    alignas(16) float m[4];  // attention_simt.hds:38
-    alignas(16) float l[4];  // attention_simt.hds:39
-    alignas(16) float qf[4][4];  // attention_simt.hds:40
-    alignas(16) float kf[4][4];  // attention_simt.hds:41
-    alignas(16) float pf[4];  // attention_simt.hds:42
-    alignas(16) float vf[4];  // attention_simt.hds:43
-    const int b = (int)blockIdx.y;  // attention_simt.hds:44
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:45
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:46
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:47
-    const int ty = t / 16;  // attention_simt.hds:48
-    const int tx = t % 16;  // attention_simt.hds:49
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:50
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:51
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:52
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:54
+    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
+    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
+    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:30
+    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:31
+    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:32
+    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:33
+    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:34
+    alignas(16) float kr[32];  // attention_simt.hds:35
+    alignas(16) float vr[32];  // attention_simt.hds:36
+    alignas(16) float s[4][4];  // attention_simt.hds:37
+    alignas(16) float pt[4][4];  // attention_simt.hds:38
+    alignas(16) float acc[4][4];  // attention_simt.hds:39
+    alignas(16) float m[4];  // attention_simt.hds:40
+    alignas(16) float l[4];  // attention_simt.hds:41
+    alignas(16) float qf[4][4];  // attention_simt.hds:42
+    alignas(16) float kf[4][4];  // attention_simt.hds:43
+    alignas(16) float pf[4];  // attention_simt.hds:44
+    alignas(16) float vf[4];  // attention_simt.hds:45
+    const int b = (int)blockIdx.y;  // attention_simt.hds:46
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:47
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:48
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:49
+    const int ty = t / 16;  // attention_simt.hds:50
+    const int tx = t % 16;  // attention_simt.hds:51
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:52
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:53
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:54
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:56
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:55
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:57
-        m[i] = -1e+30f;  // attention_simt.hds:58
-        l[i] = 0.0f;  // attention_simt.hds:59
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:59
+        m[i] = -1e+30f;  // attention_simt.hds:60
+        l[i] = 0.0f;  // attention_simt.hds:61
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:60
-            acc[i][j] = 0.0f;  // attention_simt.hds:61
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:62
+            acc[i][j] = 0.0f;  // attention_simt.hds:63
         }
     }
-    if (g < tiles) {  // attention_simt.hds:65
+    if (g < tiles) {  // attention_simt.hds:67
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:66
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:67
-            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:68
-            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:69
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:68
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:69
+            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:70
+            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:71
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:72
-        const int tile = it * 2 + g;  // attention_simt.hds:73
-        if (tile < tiles) {  // attention_simt.hds:74
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:74
+        const int tile = it * 2 + g;  // attention_simt.hds:75
+        if (tile < tiles) {  // attention_simt.hds:76
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:75
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:76
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:77
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:77
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:78
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:79
             }
         }
-        __syncthreads();  // attention_simt.hds:80
-        if (tile + 2 < tiles) {  // attention_simt.hds:81
+        __syncthreads();  // attention_simt.hds:82
+        if (tile + 2 < tiles) {  // attention_simt.hds:83
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:82
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:83
-                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:84
-                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:85
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:84
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:85
+                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:86
+                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:87
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:88
+        if (tile < tiles) {  // attention_simt.hds:90
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:91
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:90
-                    s[i][j] = 0.0f;  // attention_simt.hds:91
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:92
+                    s[i][j] = 0.0f;  // attention_simt.hds:93
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:94
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:96
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:95
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:96
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:97
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:97
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:98
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:101
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:100
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:102
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:101
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:102
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:103
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:104
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:107
-                float top = -1e+30f;  // attention_simt.hds:108
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:109
+                float top = -1e+30f;  // attention_simt.hds:110
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:109
-                    if (tile * 64 + tx + 16 * j >= S) {  // attention_simt.hds:110
-                        s[i][j] = -1e+30f;  // attention_simt.hds:111
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:111
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:112
+                    if (key >= S) {  // attention_simt.hds:113
+                        s[i][j] = -1e+30f;  // attention_simt.hds:114
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:113
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:116
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:115
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:116
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:118
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:119
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:118
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:119
-                m[i] = mnew;  // attention_simt.hds:120
-                l[i] *= rescale;  // attention_simt.hds:121
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:121
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:122
+                m[i] = mnew;  // attention_simt.hds:123
+                l[i] *= rescale;  // attention_simt.hds:124
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:122
-                    acc[i][j] *= rescale;  // attention_simt.hds:123
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:124
-                    l[i] += pt[j][i];  // attention_simt.hds:125
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:125
+                    acc[i][j] *= rescale;  // attention_simt.hds:126
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:127
+                    l[i] += pt[j][i];  // attention_simt.hds:128
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:128
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:129
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:131
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:132
             }
         }
-        __syncthreads();  // attention_simt.hds:132
-        if (tile < tiles) {  // attention_simt.hds:133
+        __syncthreads();  // attention_simt.hds:135
+        if (tile < tiles) {  // attention_simt.hds:136
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:134
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:135
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:136
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:137
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:138
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:137
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:140
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:138
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:139
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:141
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:142
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:144
+        __syncthreads();  // attention_simt.hds:147
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:148
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:151
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:149
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:150
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:152
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:153
         }
     }
-    if (g == 1) {  // attention_simt.hds:153
+    if (g == 1) {  // attention_simt.hds:156
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:154
-            if (tx == 0) {  // attention_simt.hds:155
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:156
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:157
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:157
+            if (tx == 0) {  // attention_simt.hds:158
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:159
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:160
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:159
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:160
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:162
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:163
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:164
-    if (g == 0) {  // attention_simt.hds:165
+    __syncthreads();  // attention_simt.hds:167
+    if (g == 0) {  // attention_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:166
-            const int row = ty * 4 + i;  // attention_simt.hds:167
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:168
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:169
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:170
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:171
-            if (q0 + row < S) {  // attention_simt.hds:172
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:169
+            const int row = ty * 4 + i;  // attention_simt.hds:170
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:171
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:172
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:173
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:174
+            if (q0 + row < S) {  // attention_simt.hds:175
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:173
-                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:174
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:176
+                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:177
                 }
             }
         }
@@ -2723,179 +2725,180 @@ __global__ void __launch_bounds__(256) encoder_block_any_k4_attention(
         const float* __restrict__ matmul, const float* __restrict__ matmul_2,
         const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:26
-    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:27
-    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:28
-    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:29
-    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:30
-    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:31
-    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:32
-    alignas(16) float kr[32];  // attention_simt.hds:33
-    alignas(16) float vr[32];  // attention_simt.hds:34
-    alignas(16) float s[4][4];  // attention_simt.hds:35
-    alignas(16) float pt[4][4];  // attention_simt.hds:36
-    alignas(16) float acc[4][4];  // attention_simt.hds:37
-    alignas(16) float m[4];  // attention_simt.hds:38
-    alignas(16) float l[4];  // attention_simt.hds:39
-    alignas(16) float qf[4][4];  // attention_simt.hds:40
-    alignas(16) float kf[4][4];  // attention_simt.hds:41
-    alignas(16) float pf[4];  // attention_simt.hds:42
-    alignas(16) float vf[4];  // attention_simt.hds:43
-    const int b = (int)blockIdx.y;  // attention_simt.hds:44
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:45
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:46
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:47
-    const int ty = t / 16;  // attention_simt.hds:48
-    const int tx = t % 16;  // attention_simt.hds:49
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:50
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:51
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:52
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:54
+    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
+    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
+    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:30
+    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:31
+    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:32
+    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:33
+    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:34
+    alignas(16) float kr[32];  // attention_simt.hds:35
+    alignas(16) float vr[32];  // attention_simt.hds:36
+    alignas(16) float s[4][4];  // attention_simt.hds:37
+    alignas(16) float pt[4][4];  // attention_simt.hds:38
+    alignas(16) float acc[4][4];  // attention_simt.hds:39
+    alignas(16) float m[4];  // attention_simt.hds:40
+    alignas(16) float l[4];  // attention_simt.hds:41
+    alignas(16) float qf[4][4];  // attention_simt.hds:42
+    alignas(16) float kf[4][4];  // attention_simt.hds:43
+    alignas(16) float pf[4];  // attention_simt.hds:44
+    alignas(16) float vf[4];  // attention_simt.hds:45
+    const int b = (int)blockIdx.y;  // attention_simt.hds:46
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:47
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:48
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:49
+    const int ty = t / 16;  // attention_simt.hds:50
+    const int tx = t % 16;  // attention_simt.hds:51
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:52
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:53
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:54
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:56
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:55
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:57
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:57
-        m[i] = -1e+30f;  // attention_simt.hds:58
-        l[i] = 0.0f;  // attention_simt.hds:59
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:59
+        m[i] = -1e+30f;  // attention_simt.hds:60
+        l[i] = 0.0f;  // attention_simt.hds:61
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:60
-            acc[i][j] = 0.0f;  // attention_simt.hds:61
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:62
+            acc[i][j] = 0.0f;  // attention_simt.hds:63
         }
     }
-    if (g < tiles) {  // attention_simt.hds:65
+    if (g < tiles) {  // attention_simt.hds:67
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:66
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:67
-            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:68
-            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:69
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:68
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:69
+            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:70
+            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:71
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:72
-        const int tile = it * 2 + g;  // attention_simt.hds:73
-        if (tile < tiles) {  // attention_simt.hds:74
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:74
+        const int tile = it * 2 + g;  // attention_simt.hds:75
+        if (tile < tiles) {  // attention_simt.hds:76
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:75
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:76
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:77
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:77
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:78
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:79
             }
         }
-        __syncthreads();  // attention_simt.hds:80
-        if (tile + 2 < tiles) {  // attention_simt.hds:81
+        __syncthreads();  // attention_simt.hds:82
+        if (tile + 2 < tiles) {  // attention_simt.hds:83
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:82
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:83
-                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:84
-                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:85
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:84
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:85
+                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:86
+                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:87
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:88
+        if (tile < tiles) {  // attention_simt.hds:90
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:89
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:91
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:90
-                    s[i][j] = 0.0f;  // attention_simt.hds:91
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:92
+                    s[i][j] = 0.0f;  // attention_simt.hds:93
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:94
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:96
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:95
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:96
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:97
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:97
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:98
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:99
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:101
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:100
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:102
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:101
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:102
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:103
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:104
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:107
-                float top = -1e+30f;  // attention_simt.hds:108
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:109
+                float top = -1e+30f;  // attention_simt.hds:110
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:109
-                    if (tile * 64 + tx + 16 * j >= S) {  // attention_simt.hds:110
-                        s[i][j] = -1e+30f;  // attention_simt.hds:111
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:111
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:112
+                    if (key >= S) {  // attention_simt.hds:113
+                        s[i][j] = -1e+30f;  // attention_simt.hds:114
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:113
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:116
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:115
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:116
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:118
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:119
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:118
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:119
-                m[i] = mnew;  // attention_simt.hds:120
-                l[i] *= rescale;  // attention_simt.hds:121
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:121
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:122
+                m[i] = mnew;  // attention_simt.hds:123
+                l[i] *= rescale;  // attention_simt.hds:124
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:122
-                    acc[i][j] *= rescale;  // attention_simt.hds:123
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:124
-                    l[i] += pt[j][i];  // attention_simt.hds:125
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:125
+                    acc[i][j] *= rescale;  // attention_simt.hds:126
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:127
+                    l[i] += pt[j][i];  // attention_simt.hds:128
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:128
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:129
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:131
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:132
             }
         }
-        __syncthreads();  // attention_simt.hds:132
-        if (tile < tiles) {  // attention_simt.hds:133
+        __syncthreads();  // attention_simt.hds:135
+        if (tile < tiles) {  // attention_simt.hds:136
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:134
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:135
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:136
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:137
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:138
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:137
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:140
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:138
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:139
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:141
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:142
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:144
+        __syncthreads();  // attention_simt.hds:147
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:148
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:151
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:149
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:150
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:152
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:153
         }
     }
-    if (g == 1) {  // attention_simt.hds:153
+    if (g == 1) {  // attention_simt.hds:156
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:154
-            if (tx == 0) {  // attention_simt.hds:155
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:156
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:157
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:157
+            if (tx == 0) {  // attention_simt.hds:158
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:159
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:160
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:159
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:160
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:162
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:163
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:164
-    if (g == 0) {  // attention_simt.hds:165
+    __syncthreads();  // attention_simt.hds:167
+    if (g == 0) {  // attention_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:166
-            const int row = ty * 4 + i;  // attention_simt.hds:167
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:168
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:169
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:170
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:171
-            if (q0 + row < S) {  // attention_simt.hds:172
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:169
+            const int row = ty * 4 + i;  // attention_simt.hds:170
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:171
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:172
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:173
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:174
+            if (q0 + row < S) {  // attention_simt.hds:175
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:173
-                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:174
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:176
+                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:177
                 }
             }
         }
@@ -3684,7 +3687,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 }
 
 // Graph `encoder_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
-//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:66)
+//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:67)
 //     encoder_block_skinny_simt_narrow_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_skinny_simt_narrow_k2_matmul <- matmul (transformer_block.hds:14)
@@ -3695,7 +3698,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_skinny_simt_narrow_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:81)
+//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:82)
 //     encoder_block_simt32_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)

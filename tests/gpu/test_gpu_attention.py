@@ -1,0 +1,60 @@
+"""GPU tests of attention's tensor-core schedule (stdlib/attention_mma.hds) against a
+float64 reference: heads of 64 and 128 values, f16 and bf16, causal or not, on odd
+sizes on both sides of the tile boundaries (64 query rows per block, 64 keys per
+tile): one key, one query, partial tiles, L != M, batch and heads. Outputs start as
+NaN so that an unwritten element fails."""
+import math
+
+import pytest
+
+import harness
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+gpu = pytest.mark.gpu
+
+SCALE = 0.09
+
+
+def reference(q, k, v, causal):
+    s = q.double() @ k.double().transpose(-1, -2) * SCALE
+    if causal:
+        lq, lk = q.shape[-2], k.shape[-2]
+        i = torch.arange(lq, device=q.device)[:, None]
+        j = torch.arange(lk, device=q.device)[None, :]
+        s = s.masked_fill(j > i + lk - lq, -math.inf)
+    return torch.softmax(s, -1) @ v.double()
+
+
+def run(name, dtype, b, h, lq, lk, d, causal):
+    graph = harness.build_graph(f"tests/gpu/ops/op_attention_{name}.hds")
+    q, k, v = (torch.randn(b, h, n, d, device="cuda").to(dtype) for n in (lq, lk, lk))
+    out = torch.full((b, h, lq, d), float("nan"), device="cuda", dtype=dtype)
+    sizes = {"B": b, "H": h, "L": lq, "M": lk}
+    assert graph.run({"q": q, "k": k, "v": v, "out": out}, sizes, graph.workspace(sizes)) == 0
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
+    ref = reference(q, k, v, causal)
+    return float((out.double() - ref).norm() / ref.norm())
+
+
+SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
+         (2, 1, 200, 50), (1, 1, 128, 1000)]
+CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
+                (1, 1, 129, 1000), (1, 2, 250, 250)]
+
+
+@gpu
+@pytest.mark.parametrize("b,h,lq,lk", SIZES)
+@pytest.mark.parametrize("name,dtype,d", [("h64", "float16", 64), ("h128_bf16", "bfloat16", 128)])
+def test_attention_mma(name, dtype, d, b, h, lq, lk):
+    err = run(name, getattr(torch, dtype), b, h, lq, lk, d, causal=False)
+    assert err < (1e-2 if dtype == "bfloat16" else 2e-3), err
+
+
+@gpu
+@pytest.mark.parametrize("b,h,lq,lk", CAUSAL_SIZES)
+@pytest.mark.parametrize("name,d", [("h64_causal", 64), ("h128_causal", 128)])
+def test_attention_mma_causal(name, d, b, h, lq, lk):
+    """Query i sees keys up to i + M - L: the masked diagonal tiles and the tiles a block skips."""
+    err = run(name, torch.float16, b, h, lq, lk, d, causal=True)
+    assert err < 2e-3, err
