@@ -2,12 +2,14 @@
 size symbolic, no tune cache, default schedules): GEMMs (f16, bf16 on the sm_90a
 target, f16 on the default target, f32) for M from 1 to 8192 over LLM-like
 (K, N) pairs and sizes that are not multiples of 8; row ops over N from 61 to
-128256 with at least 64 MB moved; a Llama MLP over token counts. Each point is
+128256 with at least 64 MB moved; a Llama MLP over token counts; attention
+(heads of 64 and 128, causal or not) over sequence lengths 512 to 16k and
+decoding against caches of 1k to 32k keys, against SDPA. Each point is
 timed side by side with its reference in one process (alternating samples,
 CUDA-graph replay: the GPU's time), as a ratio (> 1: hds is faster). GEMV-like
 points (M <= 16) also give the weight read as a fraction of copy bandwidth.
 
-    python3 bench/bench_sweep.py --out DIR [--only gemm|rows|mlp ...] [--quick]
+    python3 bench/bench_sweep.py --out DIR [--only gemm|rows|mlp|attention ...] [--quick]
 
 Writes DIR/sweep.json and DIR/sweep.md; bench/plot_sweep.py draws DIR/sweep.png.
 """
@@ -181,23 +183,67 @@ def sweep_mlp(rows: list, quick: bool, d: int = 4096, f: int = 11008):
         print(f"llama_mlp T={t_}: {rows[-1]['ratio']:.2f}x torch.compile", flush=True)
 
 
+# Prefill as FlashAttention-3's paper measures it: 16k tokens (B = 16384 / L), H * D = 2048.
+ATTN_L = [512, 1024, 2048, 4096, 8192, 16384]
+ATTN_DECODE_S = [1024, 4096, 16384, 32768]
+
+
+def sweep_attention(rows: list, quick: bool):
+    import torch.nn.functional as F
+    plans = [("attention_d64", torch.float16, 64, False), ("attention_d64_causal", torch.float16, 64, True),
+             ("attention_d128", torch.float16, 128, False), ("attention_d128_causal", torch.float16, 128, True),
+             ("attention_d128_bf16", torch.bfloat16, 128, False)]
+    for name, dtype, d, causal in plans:
+        graph = harness.build_graph(f"bench/sweep/sweep_{name}.hds")
+        h = 2048 // d
+        shapes = [(16384 // n, h, n, n) for n in (ATTN_L[::2] if quick else ATTN_L)]
+        if not causal:  # decode: one query against a cache, 64 heads (batch 1)
+            shapes += [(1, 64, 1, s) for s in (ATTN_DECODE_S[::2] if quick else ATTN_DECODE_S)]
+        for b, heads, lq, lk in shapes:
+            q = torch.randn(b, heads, lq, d, device="cuda", dtype=dtype)
+            k = torch.randn(b, heads, lk, d, device="cuda", dtype=dtype)
+            v = torch.randn(b, heads, lk, d, device="cuda", dtype=dtype)
+            out = torch.empty_like(q)
+            p = Point(graph, {"q": q, "k": k, "v": v, "out": out}, {"B": b, "H": heads, "L": lq, "M": lk})
+            p.run(torch.cuda.current_stream().cuda_stream)
+            torch.cuda.synchronize()
+
+            def sdpa():
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=d ** -0.5)
+            err = rel_err(out, sdpa())
+            t = time_point(p, {"sdpa": sdpa})
+            flops = 4.0 * b * heads * lq * lk * d / (2 if causal else 1)
+            row = {"sweep": name, "B": b, "H": heads, "L": lq, "S": lk, "D": d, "hds_us": t["hds"] * 1e3,
+                   "ref": "SDPA", "ref_us": t["sdpa"] * 1e3, "ratio": t["sdpa"] / t["hds"],
+                   "hds_TFLOPs": flops / t["hds"] / 1e9, "ref_TFLOPs": flops / t["sdpa"] / 1e9, "rel_err": err}
+            if lq == 1:  # bound by reading k and v: the fraction of copy bandwidth
+                row["kv_read_of_copy_bw"] = 2 * k.numel() * k.element_size() / t["hds"] / 1e6 / copy_gbps()
+            rows.append(row)
+            print(f"{name} B={b} H={heads} L={lq} S={lk}: {row['ratio']:.2f}x SDPA, "
+                  f"{row['hds_TFLOPs']:.0f} against {row['ref_TFLOPs']:.0f} TFLOP/s", flush=True)
+
+
 def size_text(r: dict) -> str:
-    return " ".join(f"{k}={r[k]}" for k in ("M", "K", "N", "R", "T", "D", "F") if k in r)
+    return " ".join(f"{k}={r[k]}" for k in ("M", "K", "N", "R", "T", "B", "H", "L", "S", "D", "F") if k in r)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--only", nargs="*", default=["gemm", "rows", "mlp"])
+    ap.add_argument("--only", nargs="*", default=["gemm", "rows", "mlp", "attention"])
     ap.add_argument("--quick", action="store_true", help="every other size")
     args = ap.parse_args()
     # nvcc builds the graphs in parallel first (harness.build_graph caches them).
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(lambda f: harness.build_graph(f), sorted((ROOT / "bench" / "sweep").glob("*.hds"))))
+        prefixes = {"gemm": ("gemm",), "rows": ("softmax", "layer_norm", "rms_norm"), "mlp": ("llama_mlp",),
+                    "attention": ("attention",)}
+        wanted = tuple(f"sweep_{p}" for part in args.only for p in prefixes[part])
+        sources = sorted(f for f in (ROOT / "bench" / "sweep").glob("*.hds") if f.stem.startswith(wanted))
+        list(pool.map(lambda f: harness.build_graph(f), sources))
     rows: list = []
     for part in args.only:
-        {"gemm": sweep_gemm, "rows": sweep_rows, "mlp": sweep_mlp}[part](rows, args.quick)
+        {"gemm": sweep_gemm, "rows": sweep_rows, "mlp": sweep_mlp, "attention": sweep_attention}[part](rows, args.quick)
     meta = {"device": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
             "torch": torch.__version__, "copy_GBps": copy_gbps(),
             "note": "untuned defaults: symbolic sizes, no tune cache; GPU time (CUDA-graph replay), alternating samples"}
@@ -205,8 +251,8 @@ def main():
             ("hds µs", lambda r: f"{r['hds_us']:.1f}"), ("reference", lambda r: r["ref"]),
             ("ref µs", lambda r: f"{r['ref_us']:.1f}"), ("ratio", lambda r: f"{r['ratio']:.2f}"),
             ("vs eager", lambda r: f"{r['eager_ratio']:.2f}" if "eager_ratio" in r else ""),
-            ("of copy BW", lambda r: f"{r.get('weight_read_of_copy_bw', r.get('of_copy_bw', float('nan'))):.2f}"
-             if "weight_read_of_copy_bw" in r or "of_copy_bw" in r else ""),
+            ("of copy BW", lambda r: next((f"{r[k]:.2f}" for k in ("weight_read_of_copy_bw", "of_copy_bw",
+                                                                  "kv_read_of_copy_bw") if k in r), "")),
             ("rel err", lambda r: f"{r['rel_err']:.1e}")]
     write_table(args.out, "sweep", rows, cols, meta)
 

@@ -19,7 +19,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 PANELS = [("GEMM vs cuBLAS (x: M)", lambda r: r["sweep"].startswith("gemm"), "M", ("K", "N")),
           ("row ops vs torch.compile (x: N, >= 64 MB moved)", lambda r: r["sweep"] in
            ("softmax_f32", "layer_norm_f32", "rms_norm_f16"), "N", ()),
-          ("Llama MLP vs torch.compile (x: tokens)", lambda r: r["sweep"] == "llama_mlp", "T", ("D", "F"))]
+          ("Llama MLP vs torch.compile (x: tokens)", lambda r: r["sweep"] == "llama_mlp", "T", ("D", "F")),
+          ("attention prefill vs SDPA (x: L = S, 16k tokens)",
+           lambda r: r["sweep"].startswith("attention") and r["L"] > 1, "L", ()),
+          ("attention decode vs SDPA (x: S, L = 1, 64 heads)",
+           lambda r: r["sweep"].startswith("attention") and r["L"] == 1, "S", ())]
 
 
 def main():
