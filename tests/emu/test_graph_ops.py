@@ -294,6 +294,20 @@ def test_attention_schedule(tmp_path, lq, lk, d):
     close(out, softmax(s) @ v)
 
 
+@pytest.mark.parametrize("lq,lk,d", [(37, 70, 64), (70, 70, 64), (1, 131, 64), (5, 6, 8)])
+def test_attention_causal(tmp_path, lq, lk, d):
+    """causal=1: query i sees keys j <= i + M - L. Heads of 64 take the SIMT flash
+    schedule (each group of its block masks its own tiles; group 1 has a tile only
+    some rows see, or none), other heads the four reductions."""
+    q, k, v = f32(2, lq, d), f32(2, lk, d), f32(2, lk, d)
+    text = (f"graph g(q: f32[2, L, {d}], k: f32[2, M, {d}], v: f32[2, M, {d}]) -> f32[2, L, {d}] "
+            "{ return attention(q, k, v, scale=0.2, causal=1); }\n")
+    out = emulator.run_graph(text, "g", {"q": q, "k": k, "v": v}, imports=("nn.hds",), racecheck=True)
+    s = q.astype(np.float64) @ k.transpose(0, 2, 1) * 0.2
+    s = np.where(np.arange(lk)[None, :] > np.arange(lq)[:, None] + lk - lq, -np.inf, s)
+    close(out, softmax(s) @ v)
+
+
 def test_attention_schedule_f16():
     """The flash schedule reads and writes f16, computing in f32 (one rounding)."""
     q, k, v = (f32(2, n, 64).astype(np.float16) for n in (19, 77, 77))
