@@ -183,6 +183,13 @@ class Simplify : public IRMutator {
                 if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Add && const_int(ab->b))
                     return Binary::make(BinOp::Add, ab->a,
                                         IntImm::make(t, wrap_int(add_wrap(*const_int(ab->b), *cb), t)));
+                // (x - c1) + c2 -> x - (c1 - c2), or x + (c2 - c1) where that is positive
+                if (auto* ab = as<Binary>(a); cb && ab && ab->op == BinOp::Sub && const_int(ab->b)) {
+                    int64_t c = wrap_int(sub_wrap(*const_int(ab->b), *cb), t);
+                    if (c == 0) return ab->a;
+                    return c > 0 ? Binary::make(BinOp::Sub, ab->a, IntImm::make(t, c))
+                                 : Binary::make(BinOp::Add, ab->a, IntImm::make(t, wrap_int(sub_wrap(0, c), t)));
+                }
                 return nullptr;
             case BinOp::Sub:
                 if (cb == 0) return a;

@@ -225,7 +225,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_rows16_skinny_k0_matmul_a
         if (kt >= 3) {  // matmul_skinny.hds:85
             hds::cp_async_wait<3>();  // matmul_skinny.hds:86
             __syncthreads();  // matmul_skinny.hds:87
-            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
+            const int s = (kt - 3) % 4;  // matmul_skinny.hds:88
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
                 const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
@@ -984,7 +984,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_skinny_k0_matmul_add_relu
         if (kt >= 3) {  // matmul_skinny.hds:85
             hds::cp_async_wait<3>();  // matmul_skinny.hds:86
             __syncthreads();  // matmul_skinny.hds:87
-            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
+            const int s = (kt - 3) % 4;  // matmul_skinny.hds:88
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
                 const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90

@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__
         if (kt >= 2) {  // matmul_mma.hds:89
             hds::cp_async_wait<2>();  // matmul_mma.hds:90
             __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:92
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
 #pragma unroll
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __re
         if (kt >= 2) {  // matmul_mma.hds:89
             hds::cp_async_wait<2>();  // matmul_mma.hds:90
             __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:92
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
 #pragma unroll

@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(256) mlp_skinny_k0_matmul_add_gelu(const __hal
         if (kt >= 3) {  // matmul_skinny.hds:85
             hds::cp_async_wait<3>();  // matmul_skinny.hds:86
             __syncthreads();  // matmul_skinny.hds:87
-            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
+            const int s = (kt - 3) % 4;  // matmul_skinny.hds:88
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
                 const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __
         if (kt >= 3) {  // matmul_skinny.hds:85
             hds::cp_async_wait<3>();  // matmul_skinny.hds:86
             __syncthreads();  // matmul_skinny.hds:87
-            const int s = (kt - 4 + 1) % 4;  // matmul_skinny.hds:88
+            const int s = (kt - 3) % 4;  // matmul_skinny.hds:88
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
                 const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(256) mlp_any_k0_matmul_add_gelu(const __half* 
         if (kt >= 2) {  // matmul_mma.hds:89
             hds::cp_async_wait<2>();  // matmul_mma.hds:90
             __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:92
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
 #pragma unroll
@@ -360,7 +360,7 @@ __global__ void __launch_bounds__(256) mlp_any_k1_matmul_add(const __half* __res
         if (kt >= 2) {  // matmul_mma.hds:89
             hds::cp_async_wait<2>();  // matmul_mma.hds:90
             __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 3 + 1) % 3;  // matmul_mma.hds:92
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
 #pragma unroll

@@ -19,6 +19,9 @@ TEST_CASE("simplify folds integer constants and identities", "[passes]") {
     CHECK(to_string(simplify(sub(add(x, i32(1)), i32(1)))) == "x");
     CHECK(to_string(simplify(sub(add(x, i32(3)), add(x, i32(3))))) == "0");
     CHECK(to_string(simplify(sub(add(x, i32(3)), x))) == "x + 3 - x");
+    CHECK(to_string(simplify(add(sub(x, i32(2)), i32(1)))) == "x - 1");
+    CHECK(to_string(simplify(add(sub(x, i32(2)), i32(5)))) == "x + 3");
+    CHECK(to_string(simplify(add(sub(x, i32(2)), i32(2)))) == "x");
     CHECK(to_string(simplify(div(x, i32(1)))) == "x");
     CHECK(to_string(simplify(mod(x, i32(1)))) == "0");
     // Division by a constant zero is left for the program to fail on, not folded.
