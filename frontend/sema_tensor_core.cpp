@@ -75,9 +75,24 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256:
-            return {{MemSpace::Register, "f32", true, "an f32 register element (the warpgroup's accumulators)"},
-                    {MemSpace::Shared, "half", false, "an f16 or bf16 shared element (A: 64 rows of 64 values)"},
-                    {MemSpace::Shared, "same", false, "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"}};
+        case Builtin::WgmmaBt64:
+        case Builtin::WgmmaBt128:
+        case Builtin::WgmmaBt256:
+        case Builtin::WgmmaRa64:
+        case Builtin::WgmmaRa128:
+        case Builtin::WgmmaRa256: {
+            WgmmaForm form = wgmma_form(b);
+            Operand acc{MemSpace::Register, "f32", true, "an f32 register element (the warpgroup's accumulators)"};
+            Operand a = form == WgmmaForm::ARegisters
+                            ? Operand{MemSpace::Register, "half", false,
+                                      "an f16 or bf16 register element (this thread's 8 values of A)"}
+                            : Operand{MemSpace::Shared, "half", false,
+                                      "an f16 or bf16 shared element (A: 64 rows of 64 values)"};
+            Operand bt{MemSpace::Shared, "same", false,
+                       form == WgmmaForm::BTransposed ? "a shared element of A's type (B's columns: [.., N, 64] rows)"
+                                                      : "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"};
+            return {acc, a, bt};
+        }
         case Builtin::SetMaxNRegInc:
         case Builtin::SetMaxNRegDec:
             return {{MemSpace::None, "nreg", false, "a constant register count (a multiple of 8, 24 to 256)"}};
@@ -194,15 +209,25 @@ bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vect
         if (refs[1]->tensor.dims.size() != 2) return need(1, "a 2-D global tensor");
         return true;
     }
-    if (b.id != Builtin::Wgmma64 && b.id != Builtin::Wgmma128 && b.id != Builtin::Wgmma256) return true;
-    int64_t n = b.id == Builtin::Wgmma64 ? 64 : b.id == Builtin::Wgmma128 ? 128 : 256;
+    WgmmaForm form = wgmma_form(b.id);
+    if (form == WgmmaForm::None) return true;
+    int64_t n = wgmma_n(b.id);
     int64_t acc = 1;
     for (const Dim& d : refs[0]->tensor.dims) acc *= d.size ? 0 : d.constant;
     if (acc < n / 2) return need(0, "a register f32 array of at least N / 2 accumulators");
-    if (trailing_dim(*refs[1], 1) != 64 || trailing_dim(*refs[1], 2) < 64)
+    if (form == WgmmaForm::ARegisters) {
+        int64_t row = trailing_dim(*refs[1], 1);
+        if (row < 8 || row % 8 != 0) return need(1, "a register array whose rows hold a multiple of 8 values");
+    } else if (trailing_dim(*refs[1], 1) != 64 || trailing_dim(*refs[1], 2) < 64) {
         return need(1, "a shared tile [.., rows, 64] (rows of 128 bytes, 64 rows or more)");
-    if (trailing_dim(*refs[2], 1) != 64 || trailing_dim(*refs[2], 2) < 16 || trailing_dim(*refs[2], 3) * 64 < n)
+    }
+    if (form == WgmmaForm::BTransposed) {
+        if (trailing_dim(*refs[2], 1) != 64 || trailing_dim(*refs[2], 2) < n)
+            return need(2, "a shared tile [.., N, 64] (K-major rows of 128 bytes, N rows or more)");
+    } else if (trailing_dim(*refs[2], 1) != 64 || trailing_dim(*refs[2], 2) < 16 ||
+               trailing_dim(*refs[2], 3) * 64 < n) {
         return need(2, "a shared tile [.., N / 64, K, 64] (N-major rows of 128 bytes)");
+    }
     return true;
 }
 

@@ -45,6 +45,12 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::Wgmma64:
         case Builtin::Wgmma128:
         case Builtin::Wgmma256:
+        case Builtin::WgmmaBt64:
+        case Builtin::WgmmaBt128:
+        case Builtin::WgmmaBt256:
+        case Builtin::WgmmaRa64:
+        case Builtin::WgmmaRa128:
+        case Builtin::WgmmaRa256:
             return 3;
         case Builtin::LdMatrixX4:
         case Builtin::LdMatrixX4Trans:
@@ -61,6 +67,44 @@ int builtin_reference_operands(Builtin id) {
         case Builtin::MbarrierArriveCluster:
         case Builtin::ClusterLoad:
             return 1;
+        default:
+            return 0;
+    }
+}
+
+WgmmaForm wgmma_form(Builtin id) {
+    switch (id) {
+        case Builtin::Wgmma64:
+        case Builtin::Wgmma128:
+        case Builtin::Wgmma256:
+            return WgmmaForm::Shared;
+        case Builtin::WgmmaBt64:
+        case Builtin::WgmmaBt128:
+        case Builtin::WgmmaBt256:
+            return WgmmaForm::BTransposed;
+        case Builtin::WgmmaRa64:
+        case Builtin::WgmmaRa128:
+        case Builtin::WgmmaRa256:
+            return WgmmaForm::ARegisters;
+        default:
+            return WgmmaForm::None;
+    }
+}
+
+int wgmma_n(Builtin id) {
+    switch (id) {
+        case Builtin::Wgmma64:
+        case Builtin::WgmmaBt64:
+        case Builtin::WgmmaRa64:
+            return 64;
+        case Builtin::Wgmma128:
+        case Builtin::WgmmaBt128:
+        case Builtin::WgmmaRa128:
+            return 128;
+        case Builtin::Wgmma256:
+        case Builtin::WgmmaBt256:
+        case Builtin::WgmmaRa256:
+            return 256;
         default:
             return 0;
     }

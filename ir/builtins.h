@@ -42,6 +42,12 @@ int builtin_reference_operands(Builtin id);
 // included: its size follows the element type, see ir::copy_bytes), and back.
 int builtin_copy_bytes(Builtin id);
 
+// The wgmma products: where their operands come from (Shared: A and B in shared memory, B
+// N-major; BTransposed: B as K-major rows; ARegisters: A from registers) and N (64, 128 or 256).
+enum class WgmmaForm { None, Shared, BTransposed, ARegisters };
+WgmmaForm wgmma_form(Builtin id);
+int wgmma_n(Builtin id);
+
 // tma_load_2d and tma_load_2d_multicast: the source a[r, c] is a coordinate pair, not an address.
 bool is_tma_load(Builtin id);
 Builtin copy_builtin(int bytes);

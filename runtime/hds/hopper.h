@@ -263,8 +263,9 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 }
 
 // d[0 .. N/2) += A (64 x 16, K-major, descriptor da) * B (16 x N, N-major, db),
-// accumulated in f32; fragment element i of thread t of the warpgroup is row
-// 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2.
+// accumulated in f32 (_bt: B given transposed, K-major rows as A; _ra: A from four
+// registers per thread, the mma.sync m16n8k16 A fragment of its warp's 16 rows); fragment element i of thread t of the
+// warpgroup is row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2.
 // clang-format off
 // Per shape N: the accumulator operands ("+f"(d[0]), ...), their names in the
 // PTX string, and the operand numbers of the two descriptors and the scale flag.
@@ -282,33 +283,62 @@ __device__ __forceinline__ void setmaxnreg_dec() {
     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+// The operands after the accumulators: descriptors da, db (B N-major: trans-b 1); B given
+// transposed, K-major (trans-b 0); A from four registers of f16/bf16 pairs, then db.
 #define HDS_REST_64 "%32, %33, p, 1, 1, 0, 1;", "%34"
 #define HDS_REST_128 "%64, %65, p, 1, 1, 0, 1;", "%66"
 #define HDS_REST_256 "%128, %129, p, 1, 1, 0, 1;", "%130"
+#define HDS_REST_BT_64 "%32, %33, p, 1, 1, 0, 0;", "%34"
+#define HDS_REST_BT_128 "%64, %65, p, 1, 1, 0, 0;", "%66"
+#define HDS_REST_BT_256 "%128, %129, p, 1, 1, 0, 0;", "%130"
+#define HDS_REST_RA_64 "{%32, %33, %34, %35}, %36, p, 1, 1, 1;", "%37"
+#define HDS_REST_RA_128 "{%64, %65, %66, %67}, %68, p, 1, 1, 1;", "%69"
+#define HDS_REST_RA_256 "{%128, %129, %130, %131}, %132, p, 1, 1, 1;", "%133"
 #define HDS_WGMMA_PTX(N, TY, REST, SCALE) \
     "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TY "." TY \
     " {" HDS_REGS_##N "}, " REST "\n}\n"
 #define HDS_WGMMA_PTX_(N, TY, ...) HDS_WGMMA_PTX(N, TY, __VA_ARGS__)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HDS_WGMMA_ASM(N, TY) asm volatile(HDS_WGMMA_PTX_(N, TY, HDS_REST_##N) : HDS_OUTS_##N : "l"(da), "l"(db), "r"(1))
+#define HDS_WGMMA_BT_ASM(N, TY) \
+    asm volatile(HDS_WGMMA_PTX_(N, TY, HDS_REST_BT_##N) : HDS_OUTS_##N : "l"(da), "l"(db), "r"(1))
+#define HDS_WGMMA_RA_ASM(N, TY) \
+    asm volatile(HDS_WGMMA_PTX_(N, TY, HDS_REST_RA_##N) : HDS_OUTS_##N : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), \
+                 "l"(db), "r"(1))
 #else
 #define HDS_WGMMA_ASM(N, TY)
+#define HDS_WGMMA_BT_ASM(N, TY)
+#define HDS_WGMMA_RA_ASM(N, TY)
 #endif
+#define HDS_WGMMA_TYPED(ASM, N) \
+    HDS_SM90A_ONLY \
+    if constexpr (std::is_same_v<T, __half>) { \
+        ASM(N, "f16"); \
+    } else { \
+        ASM(N, "bf16"); \
+    }
 #define HDS_WGMMA(N) \
     template <typename T> \
     __device__ __forceinline__ void wgmma_m64n##N##k16(float* d, uint64_t da, uint64_t db) { \
-        HDS_SM90A_ONLY \
-        if constexpr (std::is_same_v<T, __half>) { \
-            HDS_WGMMA_ASM(N, "f16"); \
-        } else { \
-            HDS_WGMMA_ASM(N, "bf16"); \
-        } \
+        HDS_WGMMA_TYPED(HDS_WGMMA_ASM, N) \
+    } \
+    template <typename T> \
+    __device__ __forceinline__ void wgmma_m64n##N##k16_bt(float* d, uint64_t da, uint64_t db) { \
+        HDS_WGMMA_TYPED(HDS_WGMMA_BT_ASM, N) \
+    } \
+    template <typename T> \
+    __device__ __forceinline__ void wgmma_m64n##N##k16_ra(float* d, const T* a, uint64_t db) { \
+        [[maybe_unused]] const unsigned* A = reinterpret_cast<const unsigned*>(a); \
+        HDS_WGMMA_TYPED(HDS_WGMMA_RA_ASM, N) \
     }
 HDS_WGMMA(64)
 HDS_WGMMA(128)
 HDS_WGMMA(256)
 #undef HDS_WGMMA
+#undef HDS_WGMMA_TYPED
 #undef HDS_WGMMA_ASM
+#undef HDS_WGMMA_BT_ASM
+#undef HDS_WGMMA_RA_ASM
 #undef HDS_WGMMA_PTX_
 #undef HDS_WGMMA_PTX
 #undef HDS_OUTS_64
@@ -320,6 +350,12 @@ HDS_WGMMA(256)
 #undef HDS_OUTS_256
 #undef HDS_REGS_256
 #undef HDS_REST_256
+#undef HDS_REST_BT_64
+#undef HDS_REST_BT_128
+#undef HDS_REST_BT_256
+#undef HDS_REST_RA_64
+#undef HDS_REST_RA_128
+#undef HDS_REST_RA_256
 #undef HDS_F32
 #undef HDS_F8
 // clang-format on
