@@ -243,6 +243,10 @@ Value apply_math(Builtin b, ScalarType t, const Value* args) {
             case Builtin::Exp2:
                 r = std::exp2(x);
                 break;
+            case Builtin::Exp2Fast:  // ex2.approx.ftz: subnormal results flush to 0
+                r = std::exp2(x);
+                r = std::fabs(r) < 0x1p-126f ? 0.0f : r;
+                break;
             case Builtin::Log:
                 r = std::log(x);
                 break;
@@ -311,6 +315,10 @@ Value apply_math(Builtin b, ScalarType t, const Value* args) {
             break;
         case Builtin::Exp2:
             r = f32(std::exp2(x));
+            break;
+        case Builtin::Exp2Fast:  // f16/bf16 in f32 on the unit (flushed below 2^-126); f64: exp2
+            r = f32(std::exp2(x));
+            r = half && std::fabs(r) < 0x1p-126 ? 0.0 : r;
             break;
         case Builtin::Log:
             r = f32(std::log(x));

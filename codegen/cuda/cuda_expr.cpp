@@ -20,7 +20,7 @@ std::string math_name(Builtin b, ScalarType t) {
         if (b == Builtin::Abs) return t == ScalarType::I64 ? "llabs" : "abs";
         return base;  // min / max have integer overloads in CUDA
     }
-    if (is_half(t) || b == Builtin::Gelu) return "hds::" + base;  // hds/runtime.h, hds/math.h
+    if (is_half(t) || b == Builtin::Gelu || b == Builtin::Exp2Fast) return "hds::" + base;  // hds/runtime.h, hds/math.h
     if (b == Builtin::Abs) base = "fabs";
     if (b == Builtin::Min) base = "fmin";
     if (b == Builtin::Max) base = "fmax";

@@ -37,4 +37,17 @@ __device__ __forceinline__ double gelu(double x) {
     return 0.5 * x * erfc(-x * 0.70710678118654752440);
 }
 
+// exp2_fast(x) = 2^x as the special function unit computes it: one MUFU.EX2 where exp2f
+// adds instructions to keep subnormal results (2 ulp; results below 2^-126 are 0, as
+// softmax weights may be). f64 has no such unit: exp2.
+__device__ __forceinline__ float exp2_fast(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+__device__ __forceinline__ double exp2_fast(double x) {
+    return exp2(x);
+}
+
 }  // namespace hds

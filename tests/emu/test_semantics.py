@@ -96,3 +96,16 @@ def test_vector_copies():
     v = np.arange(64, dtype=np.float32)
     out = emulator.run("tests/emu/vector_copy.hds", "through_shared", {"x": v}, ["y"], racecheck=True)["y"]
     np.testing.assert_array_equal(out, v[::-1])
+
+
+def test_exp2_fast_flushes_subnormal_results():
+    """exp2_fast is 2^x where the result is normal, 0 below 2^-126 (ex2.approx.ftz); f16
+    computes in f32 and rounds once."""
+    x = np.array([0.0, 1.5, -3.25, 20.0, -125.0, -126.0, -126.5, -140.0, -1e30, 130.0], dtype=np.float32)
+    out = emulator.run(SEM, "exp2_fast_f32", {"x": x}, ["y", "h"])
+    expected = np.exp2(x.astype(np.float64))
+    expected[expected < 2.0**-126] = 0.0
+    with np.errstate(over="ignore"):  # 2^130 is past f32 (inf), 2^20 past f16
+        np.testing.assert_allclose(out["y"], expected.astype(np.float32), rtol=1e-7)
+        assert out["y"][6] == 0.0 and out["y"][5] == np.float32(2.0**-126)
+        np.testing.assert_array_equal(out["h"], np.exp2(x.astype(np.float16).astype(np.float64)).astype(np.float16))
