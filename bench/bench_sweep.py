@@ -190,9 +190,11 @@ ATTN_DECODE_S = [1024, 4096, 16384, 32768]
 
 def sweep_attention(rows: list, quick: bool):
     import torch.nn.functional as F
+    # sm_90a graphs (wgmma), and the sm_80 schedule (mma.sync) run on the same GPU.
     plans = [("attention_d64", torch.float16, 64, False), ("attention_d64_causal", torch.float16, 64, True),
              ("attention_d128", torch.float16, 128, False), ("attention_d128_causal", torch.float16, 128, True),
-             ("attention_d128_bf16", torch.bfloat16, 128, False)]
+             ("attention_d128_bf16", torch.bfloat16, 128, False), ("attention_d64_sm80", torch.float16, 64, False),
+             ("attention_d128_sm80", torch.float16, 128, False)]
     for name, dtype, d, causal in plans:
         graph = harness.build_graph(f"bench/sweep/sweep_{name}.hds")
         h = 2048 // d

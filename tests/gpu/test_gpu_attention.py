@@ -1,7 +1,7 @@
-"""GPU tests of attention's tensor-core schedule (stdlib/attention_mma.hds) against a
-float64 reference: heads of 64 and 128 values, f16 and bf16, causal or not, on odd
-sizes on both sides of the tile boundaries (64 query rows per block, 64 keys per
-tile): one key, one query, partial tiles, L != M, batch and heads. Outputs start as
+"""GPU tests of attention's tensor-core schedules (stdlib/attention_mma.hds on sm_80,
+stdlib/attention_wgmma.hds on sm_90a) against a float64 reference: heads of 64 and 128 values, f16 and bf16, causal or not, on odd
+sizes on both sides of the tile boundaries (64 query rows per block and 64 keys per
+tile on sm_80, 128 and 128 on sm_90a): one key, one query, partial tiles, L != M, batch and heads. Outputs start as
 NaN so that an unwritten element fails."""
 import math
 
@@ -38,14 +38,15 @@ def run(name, dtype, b, h, lq, lk, d, causal):
 
 
 SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
-         (2, 1, 200, 50), (1, 1, 128, 1000)]
+         (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384)]
 CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
-                (1, 1, 129, 1000), (1, 2, 250, 250)]
+                (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300)]
 
 
 @gpu
 @pytest.mark.parametrize("b,h,lq,lk", SIZES)
-@pytest.mark.parametrize("name,dtype,d", [("h64", "float16", 64), ("h128_bf16", "bfloat16", 128)])
+@pytest.mark.parametrize("name,dtype,d", [("h64", "float16", 64), ("h128_bf16", "bfloat16", 128),
+                                          ("sm90_h64", "float16", 64), ("sm90_h128_bf16", "bfloat16", 128)])
 def test_attention_mma(name, dtype, d, b, h, lq, lk):
     err = run(name, getattr(torch, dtype), b, h, lq, lk, d, causal=False)
     assert err < (1e-2 if dtype == "bfloat16" else 2e-3), err
@@ -53,7 +54,8 @@ def test_attention_mma(name, dtype, d, b, h, lq, lk):
 
 @gpu
 @pytest.mark.parametrize("b,h,lq,lk", CAUSAL_SIZES)
-@pytest.mark.parametrize("name,d", [("h64_causal", 64), ("h128_causal", 128)])
+@pytest.mark.parametrize("name,d", [("h64_causal", 64), ("h128_causal", 128), ("sm90_h64_causal", 64),
+                                    ("sm90_h128_causal", 128)])
 def test_attention_mma_causal(name, d, b, h, lq, lk):
     """Query i sees keys up to i + M - L: the masked diagonal tiles and the tiles a block skips."""
     err = run(name, torch.float16, b, h, lq, lk, d, causal=True)
