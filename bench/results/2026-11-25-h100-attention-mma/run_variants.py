@@ -1,5 +1,5 @@
-"""Times the tile variants of attention_mma.hds (attention_variants.hds: keys per tile BK x
-warps per block, heads of 64 and 128, causal or not) side by side with SDPA on prefill
+"""Times the tile variants of attention_mma.hds and attention_wgmma.hds (attention_variants.hds:
+keys per tile BK x warps per block or stages, heads of 64 and 128, causal or not) side by side with SDPA on prefill
 shapes of 16k tokens, after checking each against SDPA. Run from the repository root on
 the GPU machine (after scripts/emit_for_device.sh and emitting attention_variants.hds
 into .devcarry/emitted):
@@ -31,7 +31,7 @@ def main():
     rows = []
     for d in (64, 128):
         for causal in (0, 1):
-            names = sorted(n for n in lib.launchers if n.startswith(f"fa_d{d}_c{causal}_"))
+            names = sorted(n for n in lib.launchers if n.startswith((f"fa_d{d}_c{causal}_", f"wg_d{d}_c{causal}_")))
             for lq in (1024, 4096):
                 b, h = 16384 // lq, 2048 // d
                 q, k, v = (torch.randn(b, h, lq, d, device="cuda", dtype=torch.float16) for _ in range(3))
