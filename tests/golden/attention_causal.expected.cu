@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(128) attention_causal_k1_attention(
             const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_mma.hds:137
             mx[h] = top;  // attention_mma.hds:138
             sum[h] *= rescale;  // attention_mma.hds:139
-            scaled[h] = -top * qscale;  // attention_mma.hds:140
+            scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_mma.hds:140
 #pragma unroll
             for (int n = 0; n < 8; ++n) {  // attention_mma.hds:141
                 acc[n][h * 2] *= rescale;  // attention_mma.hds:142

@@ -10,8 +10,221 @@
 
 #include <algorithm>
 
-// kernel attention_wgmma_k0_attention (attention_wgmma.hds:7)
-__global__ void __launch_bounds__(384, 1) attention_wgmma_k0_attention(
+// kernel attention_wgmma_decode_k0_attention (attention_wgmma.hds:7)
+__global__ void __launch_bounds__(128, 1) attention_wgmma_decode_k0_attention(
+        const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
+        const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
+        int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:29
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:30
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:31
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:32
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:33
+    auto& wo = *reinterpret_cast<float (*)[4][16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:34
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 180224);  // attention_decode.hds:35
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 181248);  // attention_decode.hds:36
+    auto& co = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 182272);  // attention_decode.hds:37
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:38
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:39
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:40
+    alignas(16) float s[4][4];  // attention_decode.hds:41
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:42
+    alignas(16) float acc[16][4];  // attention_decode.hds:43
+    alignas(16) float mx[2];  // attention_decode.hds:44
+    alignas(16) float sum[2];  // attention_decode.hds:45
+    alignas(16) float scaled[2];  // attention_decode.hds:46
+    const int split = max(1, min(8, min(132 / (B * H), (S + 255) / 256)));  // attention_decode.hds:47
+    const int b = (int)blockIdx.x / split;  // attention_decode.hds:48
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:49
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:50
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:51
+    const int g = lane / 4;  // attention_decode.hds:52
+    const int t4 = lane % 4;  // attention_decode.hds:53
+    const float qscale = 0.12751743082459868f;  // attention_decode.hds:54
+    const float lowest = -1e+30f;  // attention_decode.hds:56
+    const int tiles = (S + 127) / 128;  // attention_decode.hds:58
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:59
+    const int first = min(tiles, rank * per);  // attention_decode.hds:60
+    const int last = min(tiles, first + per);  // attention_decode.hds:61
+#pragma unroll
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:63
+        const int r = r_r * 8 + (int)threadIdx.x / 16;
+        const int c = (int)threadIdx.x % 16;
+        hds::cp_async_16(&sq[r][c * 8], &q[(b * L + min(r, L - 1)) * 128 + c * 8], r < L ? 16 : 0);  // attention_decode.hds:64
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:66
+        mx[h] = lowest;  // attention_decode.hds:67
+        sum[h] = 0.0f;  // attention_decode.hds:68
+    }
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:70
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:71
+            acc[n][e] = 0.0f;  // attention_decode.hds:72
+        }
+    }
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:77
+        if (first + it < last) {  // attention_decode.hds:78
+            const int st = it % 2;  // attention_decode.hds:79
+            const int k0 = (first + it) * 128;  // attention_decode.hds:80
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:81
+                const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
+                const int c = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < S;  // attention_decode.hds:82
+                hds::cp_async_16(&sk[st][r][c * 8], &k[(b * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:83
+                hds::cp_async_16(&sv[st][r][c * 8], &v[(b * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:84
+            }
+        }
+        hds::cp_async_commit();  // attention_decode.hds:87
+        if (it >= 1) {  // attention_decode.hds:88
+            const int j = first + it - 1;  // attention_decode.hds:89
+            const int st = (it - 1) % 2;  // attention_decode.hds:90
+            hds::cp_async_wait<1>();  // attention_decode.hds:91
+            __syncthreads();  // attention_decode.hds:92
+            if (it == 1) {  // attention_decode.hds:93
+#pragma unroll
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:94
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:95
+                }
+            }
+            const int kw = warp * 32;  // attention_decode.hds:99
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:100
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:101
+                    s[n][e] = 0.0f;  // attention_decode.hds:102
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:105
+#pragma unroll
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:106
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:107
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:108
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:109
+                }
+            }
+            const int key0 = j * 128 + kw;  // attention_decode.hds:112
+            if (key0 + 32 > S) {  // attention_decode.hds:113
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:114
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:115
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:116
+                        const bool seen = key < S;  // attention_decode.hds:117
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:118
+                    }
+                }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:122
+                float top = mx[h];  // attention_decode.hds:123
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:124
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:125
+                }
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:127
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:128
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:129
+                mx[h] = top;  // attention_decode.hds:130
+                sum[h] *= rescale;  // attention_decode.hds:131
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:132
+#pragma unroll
+                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:133
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:134
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:135
+                }
+            }
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:138
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:139
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:140
+                    sum[e / 2] += w;  // attention_decode.hds:141
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:142
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:146
+#pragma unroll
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:147
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:148
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:149
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:150
+                }
+            }
+            __syncthreads();  // attention_decode.hds:153
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:156
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:159
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:160
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:161
+        if (t4 == 0) {  // attention_decode.hds:162
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:163
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:164
+        }
+    }
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:167
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:168
+            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:169
+        }
+    }
+    __syncthreads();  // attention_decode.hds:172
+#pragma unroll
+    for (int c_r = 0; c_r < 16; ++c_r) {  // attention_decode.hds:173
+        const int r = (int)threadIdx.x / 8;
+        const int c = c_r * 8 + (int)threadIdx.x % 8;
+        float top = wm[0][r];  // attention_decode.hds:174
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:175
+            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:176
+        }
+        float total = 0.0f;  // attention_decode.hds:178
+        float out_2 = 0.0f;  // attention_decode.hds:179
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:180
+            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:181
+            total += weight * wl[w][r];  // attention_decode.hds:182
+            out_2 += weight * wo[w][r][c];  // attention_decode.hds:183
+        }
+        co[r][c] = out_2;  // attention_decode.hds:185
+        if (c == 0) {  // attention_decode.hds:186
+            cm[r] = top;  // attention_decode.hds:187
+            cl[r] = total;  // attention_decode.hds:188
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:191
+    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:194
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:195
+        const int r = at / 128;  // attention_decode.hds:196
+        const int c = at % 128;  // attention_decode.hds:197
+        if (r < L) {  // attention_decode.hds:198
+            float top = hds::cluster_load(&cm[r], 0);  // attention_decode.hds:199
+            for (int from = 1; from < split; ++from) {  // attention_decode.hds:200
+                top = fmaxf(top, hds::cluster_load(&cm[r], from));  // attention_decode.hds:201
+            }
+            float total = 0.0f;  // attention_decode.hds:203
+            float out_3 = 0.0f;  // attention_decode.hds:204
+            for (int from = 0; from < split; ++from) {  // attention_decode.hds:205
+                const float weight = hds::exp2_fast((hds::cluster_load(&cm[r], from) - top) * qscale);  // attention_decode.hds:206
+                total += weight * hds::cluster_load(&cl[r], from);  // attention_decode.hds:207
+                out_3 += weight * hds::cluster_load(&co[r][c], from);  // attention_decode.hds:208
+            }
+            out[(b * L + r) * 128 + c] = hds::cast<__nv_bfloat16>(out_3 / total);  // attention_decode.hds:210
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:213
+}
+
+// kernel attention_wgmma_any_k0_attention (attention_wgmma.hds:7)
+__global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
         const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
         const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
         int S) {
@@ -137,7 +350,7 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_k0_attention(
                 rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:179
                 mx[h] = top;  // attention_wgmma.hds:180
                 sum[h] *= rescale[h];  // attention_wgmma.hds:181
-                scaled[h] = -top * qscale;  // attention_wgmma.hds:182
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:182
             }
 #pragma unroll
             for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:184
@@ -204,22 +417,81 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_k0_attention(
 
 extern "C" {
 
-// Workspace slots of `attention_wgmma`: temporaries whose lifetimes do not overlap share one.
-static void attention_wgmma_slots(int B, int H, int L, int S, size_t* slot) {
+// Workspace slots of `attention_wgmma_decode`: temporaries whose lifetimes do not overlap share one.
+static void attention_wgmma_decode_slots(int B, int H, int L, int S, size_t* slot) {
     (void)slot;
 }
 
-size_t attention_wgmma_workspace_size(int B, int H, int L, int S) {
+static size_t attention_wgmma_decode_workspace_size(int B, int H, int L, int S) {
     size_t slot[1] = {0};
-    attention_wgmma_slots(B, H, L, S, slot);
+    attention_wgmma_decode_slots(B, H, L, S, slot);
     size_t total = 0;
     for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
-cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
-                                const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
-                                int S, void* workspace, cudaStream_t stream) {
+static cudaError_t attention_wgmma_decode_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
+                                              const __nv_bfloat16* v, __nv_bfloat16* out, int B,
+                                              int H, int L, int S, void* workspace,
+                                              cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || H <= 0 || L <= 0 || S <= 0 || q == nullptr || k == nullptr || v == nullptr ||
+        out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
+        (long long)B * (long long)H * (long long)S * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // attention (attention_wgmma.hds:7)
+    if (((long long)B * (long long)H * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * (long long)H)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_wgmma_decode_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
+    if (err != cudaSuccess) return err;
+    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+        err = cudaFuncSetAttribute(attention_wgmma_decode_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * (long long)H)), (long long)(((long long)S + 255) / 256)))))));
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)((long long)B * (long long)H * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * (long long)H)), (long long)(((long long)S + 255) / 256))))))), 1, 1);
+        config.blockDim = dim3((unsigned)(128), 1, 1);
+        config.dynamicSmemBytes = 190464;
+        config.stream = stream;
+        config.attrs = &cluster;
+        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, attention_wgmma_decode_k0_attention, q, k, v, out, B, H,
+                                     L, S);
+    }
+    if (err != cudaSuccess) return err;
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `attention_wgmma_any`: temporaries whose lifetimes do not overlap share one.
+static void attention_wgmma_any_slots(int B, int H, int L, int S, size_t* slot) {
+    (void)slot;
+}
+
+static size_t attention_wgmma_any_workspace_size(int B, int H, int L, int S) {
+    size_t slot[1] = {0};
+    attention_wgmma_any_slots(B, H, L, S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
+                                           const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H,
+                                           int L, int S, void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (B <= 0 || H <= 0 || L <= 0 || S <= 0 || q == nullptr || k == nullptr || v == nullptr ||
         out == nullptr)
@@ -234,12 +506,31 @@ cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
     if ((((long long)L + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
     if (((long long)B * (long long)H) > 65535LL) return cudaErrorInvalidConfiguration;
     // 165888 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_wgmma_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 165888);
+    err = cudaFuncSetAttribute(attention_wgmma_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 165888);
     if (err != cudaSuccess) return err;
-    attention_wgmma_k0_attention<<<dim3((unsigned)(((long long)L + 127) / 128), (unsigned)((long long)B * (long long)H), 1), dim3((unsigned)(384), 1, 1), 165888, stream>>>(
+    attention_wgmma_any_k0_attention<<<dim3((unsigned)(((long long)L + 127) / 128), (unsigned)((long long)B * (long long)H), 1), dim3((unsigned)(384), 1, 1), 165888, stream>>>(
             q, k, v, out, B, H, L, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
+}
+
+// Graph `attention_wgmma` runs one of 2 variants, the first whose case holds for the sizes of the call:
+//   attention_wgmma_decode: L <= 16 (`when L <= 16` of attention's schedule 'decode', nn.hds:137)
+//     attention_wgmma_decode_k0_attention <- attention (attention_wgmma.hds:7)
+//   attention_wgmma_any: any sizes
+//     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:7)
+size_t attention_wgmma_workspace_size(int B, int H, int L, int S) {
+    if (L <= 16)
+        return attention_wgmma_decode_workspace_size(B, H, L, S);
+    return attention_wgmma_any_workspace_size(B, H, L, S);
+}
+
+cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
+                                const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
+                                int S, void* workspace, cudaStream_t stream) {
+    if (L <= 16)
+        return attention_wgmma_decode_run(q, k, v, out, B, H, L, S, workspace, stream);
+    return attention_wgmma_any_run(q, k, v, out, B, H, L, S, workspace, stream);
 }
 
 cudaError_t attention_wgmma_capture(const __nv_bfloat16* q, const __nv_bfloat16* k,

@@ -946,13 +946,13 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 }
 
 // Graph `epilogue_copies` runs one of 5 variants, the first whose case holds for the sizes of the call:
-//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:62)
+//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64` of matmul's schedule 'wgmma_split', nn.hds:77)
+//   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64` of matmul's schedule 'wgmma_split', nn.hds:78)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:79)
+//   epilogue_copies_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:80)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:80)
+//   epilogue_copies_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:81)
 //     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)

@@ -1,7 +1,7 @@
 """GPU tests of attention's tensor-core schedules (stdlib/attention_mma.hds on sm_80,
 stdlib/attention_wgmma.hds on sm_90a) against a float64 reference: heads of 64 and 128 values, f16 and bf16, causal or not, on odd
 sizes on both sides of the tile boundaries (64 query rows per block and 64 keys per
-tile on sm_80, 128 and 128 on sm_90a): one key, one query, partial tiles, L != M, batch and heads. Outputs start as
+tile on sm_80, 128 and 128 on sm_90a; decoding on sm_90a split over clusters): one key, one query, partial tiles, L != M, batch and heads. Outputs start as
 NaN so that an unwritten element fails."""
 import math
 
@@ -37,10 +37,14 @@ def run(name, dtype, b, h, lq, lk, d, causal):
     return float((out.double() - ref).norm() / ref.norm())
 
 
+# L <= 16 decodes on sm_90a (attention_decode.hds: the keys split over a cluster of up to 8
+# blocks, as many as B * H leaves room for, 256 keys or more each); 17 is past it.
 SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
-         (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384)]
+         (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384), (1, 1, 16, 4000), (2, 3, 5, 777),
+         (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520)]
 CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
-                (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300)]
+                (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300), (1, 1, 16, 4000),
+                (1, 2, 7, 700), (1, 1, 16, 16)]
 
 
 @gpu
