@@ -32,8 +32,9 @@ def main():
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     runs = [json.loads(p.read_text()) for p in args.runs]
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(6 * len(PANELS), 5))
-    for ax, (title, pick, x, fixed) in zip(axes, PANELS):
+    panels = [p for p in PANELS if any(p[1](r) for run in runs for r in run["rows"])]  # those with points
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 5), squeeze=False)
+    for ax, (title, pick, x, fixed) in zip(axes[0], panels):
         for run_index, run in enumerate(runs):
             lines = defaultdict(list)
             for r in run["rows"]:
