@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "graph/attention_pattern.h"
 #include "graph/layout_ops.h"
 #include "graph/op_instance.h"
 #include "graph/shapes.h"
@@ -20,6 +21,12 @@ class GraphBuilder {
         g_->name = d_.name;
         g_->loc = d_.range.begin;
         g_->arch = ops_.arch();
+        patterns_ = find_attention_patterns(*d_.body);
+        for (const StmtPtr& s : d_.body->stmts)
+            if (s->kind == StmtKind::Let)
+                for (const auto& [root, m] : patterns_)
+                    for (const std::string& l : m.lets)
+                        if (l == as<LetStmt>(*s).name) deferred_[l] = as<LetStmt>(*s).init.get();
         bool ok = params();
         for (const StmtPtr& s : d_.body->stmts) ok &= stmt(*s);
         if (ok && !g_->output) {
@@ -110,6 +117,7 @@ class GraphBuilder {
                 diags_.error(DiagId::redefinition, l.name_range, l.name);
                 return false;
             }
+            if (deferred_.count(l.name)) return true;  // part of an attention pattern: built if it is not one
             Node* n = value(*l.init, std::nullopt, l.name);
             if (!n) {
                 failed_.insert(l.name);
@@ -197,8 +205,19 @@ class GraphBuilder {
     Node* value(const Expr& e, std::optional<ScalarType> hint, const std::string& name) {
         switch (e.kind) {
             case ExprKind::Name: {
-                auto it = env_.find(as<NameExpr>(e).name);
+                const std::string& n = as<NameExpr>(e).name;
+                auto it = env_.find(n);
                 if (it != env_.end()) return it->second;
+                if (auto d = deferred_.find(n); d != deferred_.end()) {  // its pattern's operands did not fit
+                    const Expr* init = d->second;
+                    deferred_.erase(d);
+                    Node* node = value(*init, std::nullopt, n);
+                    if (node)
+                        env_[n] = node;
+                    else
+                        failed_.insert(n);
+                    return node;
+                }
                 // A let whose value had errors is known: its uses add none of their own.
                 if (!failed_.count(as<NameExpr>(e).name))
                     diags_.error(DiagId::unknown_name, e.range, as<NameExpr>(e).name);
@@ -222,6 +241,7 @@ class GraphBuilder {
             }
             case ExprKind::Call: {
                 auto& c = as<CallExpr>(e);
+                if (patterns_.count(&e) && &e != as_written_) return attention_or_as_written(e, name);
                 std::vector<const Expr*> args;
                 std::vector<const CallArg*> named;
                 for (const CallArg& a : c.args) {
@@ -237,6 +257,41 @@ class GraphBuilder {
         }
         diags_.error(DiagId::graph_expr, e.range);
         return nullptr;
+    }
+
+    // `bmm(softmax(bmm(q, permute(k, ..)) * s), v)` as `attention(q, k, v, scale=s)` where the
+    // operands fit its shapes and one of its schedules runs (attention_pattern.h); else as
+    // written: without a schedule attention is four reductions, slower than the products.
+    Node* attention_or_as_written(const Expr& e, const std::string& name) {
+        const AttentionMatch& m = patterns_.at(&e);
+        Node* q = value(*m.q, std::nullopt, "");
+        Node* k = q ? value(*m.k, std::nullopt, "") : nullptr;
+        Node* v = k ? value(*m.v, std::nullopt, "") : nullptr;
+        if (!v) return nullptr;
+        const Shape &qs = q->buffer->shape, &ks = k->buffer->shape, &vs = v->buffer->shape;
+        size_t r = qs.size();
+        bool fits = r >= 2 && ks.size() == r && vs.size() == r && q->buffer->elem == k->buffer->elem &&
+                    q->buffer->elem == v->buffer->elem && is_float(q->buffer->elem) &&
+                    same_shape(Shape(qs.begin(), qs.end() - 2), Shape(ks.begin(), ks.end() - 2)) &&
+                    same_shape(Shape(qs.begin(), qs.end() - 2), Shape(vs.begin(), vs.end() - 2)) &&
+                    same_shape({qs.back()}, {ks.back()}) && same_shape({ks[r - 2]}, {vs[r - 2]});
+        if (fits) {
+            auto scale = std::make_unique<FloatLit>(e.range);
+            scale->value = m.scale;
+            std::map<std::string, const Expr*> attrs = {{"scale", scale.get()}};
+            synthesized_.push_back(std::move(scale));
+            size_t mark = g_->nodes.size();
+            Node* n = call_nodes("attention", e.range, {q, k, v}, {m.q->range, m.k->range, m.v->range}, attrs,
+                                 {{"scale", e.range}}, name, e.range);
+            if (!n || n->kind == Node::Kind::Anchor) return n;
+            for (size_t i = mark; i < g_->nodes.size(); ++i) g_->names.erase(g_->nodes[i]->buffer->name);
+            g_->nodes.resize(mark);  // (appended last: nothing reads them)
+        }
+        const Expr* outer = as_written_;  // as written (its lets are built where they are named)
+        as_written_ = &e;
+        Node* n = value(e, std::nullopt, name);
+        as_written_ = outer;
+        return n;
     }
 
     Node* call_op(const std::string& op, SourceRange range, const std::vector<const Expr*>& args,
@@ -260,6 +315,15 @@ class GraphBuilder {
             attrs[a->name] = a->value.get();
             attr_ranges[a->name] = a->name_range;
         }
+        std::vector<SourceRange> arg_ranges;
+        for (const Expr* a : args) arg_ranges.push_back(a->range);
+        return call_nodes(op, range, nodes, arg_ranges, attrs, attr_ranges, name, callee);
+    }
+
+    Node* call_nodes(const std::string& op, SourceRange range, std::vector<Node*> nodes,
+                     const std::vector<SourceRange>& arg_ranges, std::map<std::string, const Expr*> attrs,
+                     const std::map<std::string, SourceRange>& attr_ranges, const std::string& name,
+                     SourceRange callee) {
         if (is_layout_op(op))
             return build_layout_op({op, nodes, attrs, range, name}, *g_, diags_,
                                    [&](const Expr& e) { return dim(e, false); });
@@ -277,7 +341,7 @@ class GraphBuilder {
         OpCall call;
         call.op = decl;
         call.args = nodes;
-        for (const Expr* a : args) call.arg_ranges.push_back(a->range);
+        call.arg_ranges = arg_ranges;
         call.attrs = attrs;
         call.attr_ranges = attr_ranges;
         call.range = range;
@@ -318,7 +382,11 @@ class GraphBuilder {
     std::unique_ptr<Graph> g_;
     OpInstantiator ops_;
     std::map<std::string, Node*> env_;
-    std::set<std::string> failed_;  // lets whose value had errors
+    std::set<std::string> failed_;                    // lets whose value had errors
+    std::map<const Expr*, AttentionMatch> patterns_;  // attention written as separate ops, by their root
+    std::map<std::string, const Expr*> deferred_;     // lets such a pattern reads through: built if named
+    const Expr* as_written_ = nullptr;                // a pattern's root being built as written
+    std::vector<ExprPtr> synthesized_;                // the scale literals of the attention calls
 };
 
 }  // namespace

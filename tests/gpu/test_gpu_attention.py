@@ -64,3 +64,11 @@ def test_attention_mma_causal(name, d, b, h, lq, lk):
     """Query i sees keys up to i + M - L: the masked diagonal tiles and the tiles a block skips."""
     err = run(name, torch.float16, b, h, lq, lk, d, causal=True)
     assert err < 2e-3, err
+
+
+@gpu
+@pytest.mark.parametrize("b,h,lq,lk", [(2, 3, 77, 131), (1, 2, 1, 700), (1, 1, 300, 300)])
+def test_attention_written_by_hand(b, h, lq, lk):
+    """bmm(softmax(bmm(q, permute(k)) * s), v) runs as the attention op (prefill and decode)."""
+    err = run("by_hand", torch.float16, b, h, lq, lk, 64, causal=False)
+    assert err < 2e-3, err

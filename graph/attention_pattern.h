@@ -1,0 +1,34 @@
+// attention_pattern.h — finding attention written as separate ops in a graph:
+//
+//     bmm(softmax(bmm(q, permute(k, dims=[.., n - 1, n - 2])) * s), v)
+//
+// (`matmul` for either product, `transpose(k)` for a 2-D k, the scale as `* s`,
+// `s *` or `/ s` with a literal s, or none), so that the graph builder can run
+// the `attention` op instead: one kernel on the tensor cores whose scores never
+// reach memory, as Inductor's SDPA pattern does. Intermediate results may be
+// named by `let`s that nothing else uses; the match lists them, so that the
+// builder can defer them (and builds them only if the operands turn out not to
+// fit `attention`'s shapes).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+
+namespace hds::graph {
+
+struct AttentionMatch {
+    const Expr* q = nullptr;  // the operands, as written
+    const Expr* k = nullptr;
+    const Expr* v = nullptr;
+    double scale = 1.0;
+    std::vector<std::string> lets;  // the lets the pattern reads through (used only there)
+};
+
+// The attention patterns among the graph's statements, by the expression that is
+// their final product. Lets used more than once are not looked through.
+std::map<const Expr*, AttentionMatch> find_attention_patterns(const BlockStmt& body);
+
+}  // namespace hds::graph

@@ -1,0 +1,100 @@
+"""Attention written as separate ops (`bmm(softmax(bmm(q, permute(k, ..)) * s), v)` and its
+spellings) runs the `attention` op where one of its schedules applies (graph/attention_pattern.h):
+checked by the graph hdsc builds (`--emit=graph`) and numerically on the emulator (the SIMT flash
+schedule, heads of 64). Where attention has no schedule (heads other than 64 on the emulator, or
+v's width differing from q's) or an intermediate is used twice, the graph stays as written."""
+import subprocess
+
+import numpy as np
+import pytest
+
+import emulator
+
+rng = np.random.default_rng(11)
+HEADER = 'import "elementwise.hds";\nimport "nn.hds";\n'
+
+
+def built(tmp_path, text: str) -> str:
+    """The graph as built (`--emit=graph`, first section)."""
+    src = tmp_path / "g.hds"
+    src.write_text(HEADER + text)
+    out = subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "--emit=graph"],
+                         capture_output=True, text=True, check=True).stdout
+    return out.split("// after")[0]
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+SPELLINGS = {
+    "lets": """graph g(q: f32[B, H, L, 64], k: f32[B, H, M, 64], v: f32[B, H, M, 64]) -> f32[B, H, L, 64] {
+    let kt = permute(k, dims=[0, 1, 3, 2]);
+    let s = bmm(q, kt) * 0.125;
+    let p = softmax(s);
+    return bmm(p, v);
+}""",
+    "scale_first": """graph g(q: f32[B, H, L, 64], k: f32[B, H, M, 64], v: f32[B, H, M, 64]) -> f32[B, H, L, 64] {
+    return bmm(softmax(0.125 * bmm(q, permute(k, dims=[0, 1, 3, 2]))), v);
+}""",
+    "divided": """graph g(q: f32[B, H, L, 64], k: f32[B, H, M, 64], v: f32[B, H, M, 64]) -> f32[B, H, L, 64] {
+    let a = softmax(bmm(q, permute(k, dims=[0, 1, 3, 2])) / 8.0);
+    return bmm(a, v);
+}""",
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLINGS))
+def test_rewritten_to_attention(tmp_path, spelling):
+    text = SPELLINGS[spelling]
+    graph = built(tmp_path, text)
+    assert "= attention (schedule kernel)" in graph and "softmax" not in graph and "bmm" not in graph, graph
+    q, k, v = (rng.standard_normal((1, 2, n, 64)).astype(np.float32) for n in (19, 77, 77))
+    out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
+    ref = softmax(q.astype(np.float64) @ k.transpose(0, 1, 3, 2) * 0.125) @ v
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
+
+
+def test_two_dimensional_with_transpose(tmp_path):
+    text = """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 64]) -> f32[L, 64] {
+    return matmul(softmax(matmul(q, transpose(k)) * 0.3), v);
+}"""
+    assert "= attention (schedule kernel)" in built(tmp_path, text)
+    q, k, v = (rng.standard_normal((n, 64)).astype(np.float32) for n in (9, 70, 70))
+    out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
+    ref = softmax(q.astype(np.float64) @ k.T * 0.3) @ v
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
+
+
+def score(q, kt, scale):
+    return q.astype(np.float64) @ kt * scale
+
+
+# (why, graph, shapes of q, k, v, reference from q, k, v)
+AS_WRITTEN = [
+    ("no schedule for heads of 32", """graph g(q: f32[L, 32], k: f32[M, 32], v: f32[M, 32]) -> f32[L, 32] {
+    return matmul(softmax(matmul(q, transpose(k)) * 0.3), v);
+}""", ((9, 32), (70, 32), (70, 32)), lambda q, k, v: softmax(score(q, k.T, 0.3)) @ v),
+    ("v narrower than q", """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 32]) -> f32[L, 32] {
+    return matmul(softmax(matmul(q, transpose(k)) * 0.3), v);
+}""", ((9, 64), (70, 64), (70, 32)), lambda q, k, v: softmax(score(q, k.T, 0.3)) @ v),
+    ("the scores used twice", """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 64]) -> f32[L, 64] {
+    let s = matmul(q, transpose(k));
+    return matmul(softmax(s), v) + matmul(s, v);
+}""", ((9, 64), (70, 64), (70, 64)), lambda q, k, v: softmax(score(q, k.T, 1.0)) @ v + score(q, k.T, 1.0) @ v),
+    ("not k's transpose", """graph g(q: f32[L, 64], k: f32[64, M], v: f32[M, 64]) -> f32[L, 64] {
+    return matmul(softmax(matmul(q, k)), v);
+}""", ((9, 64), (64, 70), (70, 64)), lambda q, k, v: softmax(score(q, k, 1.0)) @ v),
+]
+
+
+@pytest.mark.parametrize("why,text,shapes,reference", AS_WRITTEN, ids=[c[0] for c in AS_WRITTEN])
+def test_left_as_written(tmp_path, why, text, shapes, reference):
+    """The products and the softmax stay (attention would be four reductions, or is not the same)."""
+    graph = built(tmp_path, text)
+    assert "attention" not in graph and "softmax" in graph, (why, graph)
+    q, k, v = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
+    out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
+    ref = reference(q, k, v)
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
