@@ -90,9 +90,12 @@ class Finder {
     }
 
     static bool literal(const Expr& e, double* v) {
-        if (e.kind == ExprKind::FloatLit) *v = as<FloatLit>(e).value;
-        else if (e.kind == ExprKind::IntLit) *v = static_cast<double>(as<IntLit>(e).value);
-        else return false;
+        if (e.kind == ExprKind::FloatLit)
+            *v = as<FloatLit>(e).value;
+        else if (e.kind == ExprKind::IntLit)
+            *v = static_cast<double>(as<IntLit>(e).value);
+        else
+            return false;
         return true;
     }
 
