@@ -26,7 +26,21 @@ std::string value_name(const std::string& what) {
 
 const Operand kBarrier{MemSpace::Shared, "u64", true, "a shared u64 element (an mbarrier)"};
 
+// The wgmma products: accumulators, A (shared, or registers), B.
+std::vector<Operand> wgmma_operands(WgmmaForm form) {
+    Operand acc{MemSpace::Register, "f32", true, "an f32 register element (the warpgroup's accumulators)"};
+    Operand a = form == WgmmaForm::ARegisters ? Operand{MemSpace::Register, "half", false,
+                                                        "an f16 or bf16 register element (this thread's 8 values of A)"}
+                                              : Operand{MemSpace::Shared, "half", false,
+                                                        "an f16 or bf16 shared element (A: 64 rows of 64 values)"};
+    Operand b{MemSpace::Shared, "same", false,
+              form == WgmmaForm::BTransposed ? "a shared element of A's type (B's columns: [.., N, 64] rows)"
+                                             : "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"};
+    return {acc, a, b};
+}
+
 std::vector<Operand> operands(Builtin b) {
+    if (wgmma_form(b) != WgmmaForm::None) return wgmma_operands(wgmma_form(b));
     switch (b) {
         case Builtin::Copy4:
         case Builtin::Copy8:
@@ -72,27 +86,6 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::ClusterLoad:
             return {{MemSpace::Shared, "any", false, "a shared element"},
                     {MemSpace::None, "int", false, "an integer block rank in the cluster"}};
-        case Builtin::Wgmma64:
-        case Builtin::Wgmma128:
-        case Builtin::Wgmma256:
-        case Builtin::WgmmaBt64:
-        case Builtin::WgmmaBt128:
-        case Builtin::WgmmaBt256:
-        case Builtin::WgmmaRa64:
-        case Builtin::WgmmaRa128:
-        case Builtin::WgmmaRa256: {
-            WgmmaForm form = wgmma_form(b);
-            Operand acc{MemSpace::Register, "f32", true, "an f32 register element (the warpgroup's accumulators)"};
-            Operand a = form == WgmmaForm::ARegisters
-                            ? Operand{MemSpace::Register, "half", false,
-                                      "an f16 or bf16 register element (this thread's 8 values of A)"}
-                            : Operand{MemSpace::Shared, "half", false,
-                                      "an f16 or bf16 shared element (A: 64 rows of 64 values)"};
-            Operand bt{MemSpace::Shared, "same", false,
-                       form == WgmmaForm::BTransposed ? "a shared element of A's type (B's columns: [.., N, 64] rows)"
-                                                      : "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"};
-            return {acc, a, bt};
-        }
         case Builtin::SetMaxNRegInc:
         case Builtin::SetMaxNRegDec:
             return {{MemSpace::None, "nreg", false, "a constant register count (a multiple of 8, 24 to 256)"}};

@@ -38,19 +38,11 @@ int builtin_min_arch(Builtin id) {
 }
 
 int builtin_reference_operands(Builtin id) {
+    if (wgmma_form(id) != WgmmaForm::None) return 3;
     switch (id) {
         case Builtin::Mma16816:
         case Builtin::TmaLoad2d:
         case Builtin::TmaLoad2dMulticast:
-        case Builtin::Wgmma64:
-        case Builtin::Wgmma128:
-        case Builtin::Wgmma256:
-        case Builtin::WgmmaBt64:
-        case Builtin::WgmmaBt128:
-        case Builtin::WgmmaBt256:
-        case Builtin::WgmmaRa64:
-        case Builtin::WgmmaRa128:
-        case Builtin::WgmmaRa256:
             return 3;
         case Builtin::LdMatrixX4:
         case Builtin::LdMatrixX4Trans:

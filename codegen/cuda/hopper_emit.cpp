@@ -58,6 +58,19 @@ bool uses_sm90(const ir::Kernel& k) {
 }
 
 std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args, ir::ExprPrinter& p) {
+    if (WgmmaForm form = wgmma_form(c->builtin); form != WgmmaForm::None) {
+        // A: K-major rows of 128 bytes, 8-row groups 1024 bytes apart (or registers). B:
+        // N-major [.., N / 64, K, 64] tiles, 64-column tiles K * 128 bytes apart; or, given
+        // transposed, K-major [.., N, 64] rows as A.
+        const ir::Buffer& a = ref(c, 1).buffer;
+        const ir::Buffer& b = ref(c, 2).buffer;
+        int64_t b_tile = form == WgmmaForm::BTransposed ? 16 : trailing(b, 2) * trailing(b, 1) * byte_size(b->elem);
+        std::string a_operand =
+            form == WgmmaForm::ARegisters ? "&" + args[1] : fmt::format("hds::wgmma_desc(&{}, 16, 1024)", args[1]);
+        const char* suffix = form == WgmmaForm::BTransposed ? "_bt" : form == WgmmaForm::ARegisters ? "_ra" : "";
+        return fmt::format("hds::wgmma_m64n{}k16{}<{}>(&{}, {}, hds::wgmma_desc(&{}, {}, 1024))", wgmma_n(c->builtin),
+                           suffix, cuda_type(a->elem), args[0], a_operand, args[2], b_tile);
+    }
     switch (c->builtin) {
         case Builtin::MbarrierInit:
             return fmt::format("hds::mbarrier_init(&{}, {})", args[0], args[1]);
@@ -85,28 +98,6 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
             return "hds::cluster_sync()";
         case Builtin::ClusterLoad:
             return fmt::format("hds::cluster_load(&{}, {})", args[0], args[1]);
-        case Builtin::Wgmma64:
-        case Builtin::Wgmma128:
-        case Builtin::Wgmma256:
-        case Builtin::WgmmaBt64:
-        case Builtin::WgmmaBt128:
-        case Builtin::WgmmaBt256:
-        case Builtin::WgmmaRa64:
-        case Builtin::WgmmaRa128:
-        case Builtin::WgmmaRa256: {
-            // A: K-major rows of 128 bytes, 8-row groups 1024 bytes apart (or registers). B:
-            // N-major [.., N / 64, K, 64] tiles, 64-column tiles K * 128 bytes apart; or, given
-            // transposed, K-major [.., N, 64] rows as A.
-            WgmmaForm form = wgmma_form(c->builtin);
-            const ir::Buffer& a = ref(c, 1).buffer;
-            const ir::Buffer& b = ref(c, 2).buffer;
-            int64_t b_tile = form == WgmmaForm::BTransposed ? 16 : trailing(b, 2) * trailing(b, 1) * byte_size(b->elem);
-            std::string a_operand =
-                form == WgmmaForm::ARegisters ? "&" + args[1] : fmt::format("hds::wgmma_desc(&{}, 16, 1024)", args[1]);
-            const char* suffix = form == WgmmaForm::BTransposed ? "_bt" : form == WgmmaForm::ARegisters ? "_ra" : "";
-            return fmt::format("hds::wgmma_m64n{}k16{}<{}>(&{}, {}, hds::wgmma_desc(&{}, {}, 1024))",
-                               wgmma_n(c->builtin), suffix, cuda_type(a->elem), args[0], a_operand, args[2], b_tile);
-        }
         case Builtin::WgmmaFence:
             return "hds::wgmma_fence()";
         case Builtin::WgmmaCommit:
