@@ -2,6 +2,7 @@
 #include "graph/attention_pattern.h"
 
 #include <functional>
+#include <vector>
 
 #include "graph/layout_ops.h"
 
@@ -59,12 +60,12 @@ class Finder {
     }
 
     // e itself, or the value of the let it names when nothing else uses that let.
-    const Expr& look_through(const Expr& e, std::vector<std::string>* lets) {
+    const Expr& look_through(const Expr& e, std::map<std::string, const Expr*>* lets) {
         if (e.kind != ExprKind::Name) return e;
         const std::string& n = as<NameExpr>(e).name;
         auto it = lets_.find(n);
         if (it == lets_.end() || uses_[n] != 1) return e;
-        lets->push_back(n);
+        (*lets)[n] = it->second;
         return look_through(*it->second, lets);
     }
 

@@ -13,7 +13,6 @@
 
 #include <map>
 #include <string>
-#include <vector>
 
 #include "frontend/ast.h"
 
@@ -24,7 +23,7 @@ struct AttentionMatch {
     const Expr* k = nullptr;
     const Expr* v = nullptr;
     double scale = 1.0;
-    std::vector<std::string> lets;  // the lets the pattern reads through (used only there)
+    std::map<std::string, const Expr*> lets;  // the lets the pattern reads through (used only there): their values
 };
 
 // The attention patterns among the graph's statements, by the expression that is

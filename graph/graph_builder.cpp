@@ -22,11 +22,7 @@ class GraphBuilder {
         g_->loc = d_.range.begin;
         g_->arch = ops_.arch();
         patterns_ = find_attention_patterns(*d_.body);
-        for (const StmtPtr& s : d_.body->stmts)
-            if (s->kind == StmtKind::Let)
-                for (const auto& [root, m] : patterns_)
-                    for (const std::string& l : m.lets)
-                        if (l == as<LetStmt>(*s).name) deferred_[l] = as<LetStmt>(*s).init.get();
+        for (const auto& [root, m] : patterns_) deferred_.insert(m.lets.begin(), m.lets.end());
         bool ok = params();
         for (const StmtPtr& s : d_.body->stmts) ok &= stmt(*s);
         if (ok && !g_->output) {
