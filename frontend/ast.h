@@ -311,10 +311,17 @@ struct ScheduleRef {
     std::vector<std::string> pad;
     std::vector<SourceRange> pad_ranges;
 };
+// `require H % G == 0;` in an op: a condition on its sizes that every call meets
+// (checked when the graph is built, or per call where the sizes are symbolic).
+struct OpRequire {
+    SourceRange range;
+    ExprPtr cond;
+};
 struct OpDecl : Decl {
     std::vector<TypeParam> type_params;
     std::vector<Param> params;  // tensors, then scalar attributes
     TypeRef result;
+    std::vector<OpRequire> requires_;  // (`requires` is a C++20 keyword)
     std::vector<ComputeDef> computes;
     std::vector<ScheduleRef> schedules;
     OpDecl(SourceRange r) : Decl(DeclKind::Op, r) {}

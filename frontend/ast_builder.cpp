@@ -129,6 +129,8 @@ class Builder {
                 def.indices = expr_list(c->exprList());
                 def.value = expr(c->expr());
                 d->computes.push_back(std::move(def));
+            } else if (auto* r = dynamic_cast<HdsParser::RequireItemContext*>(item)) {
+                d->requires_.push_back({range(r), expr(r->expr())});
             } else {
                 auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
                 ScheduleRef ref{

@@ -72,6 +72,10 @@ class Printer {
                 child([&] {
                     for (const Param& p : o.params)
                         head("Param", p.name_range, fmt::format("'{}' {}", p.name, type(p.type)));
+                    for (const OpRequire& r : o.requires_) {
+                        head("Require", r.range, "");
+                        child([&] { expr(*r.cond); });
+                    }
                     for (const ComputeDef& c : o.computes) {
                         head("Compute", c.range, "'" + c.name + "'");
                         child([&] {

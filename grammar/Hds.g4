@@ -38,11 +38,13 @@ param     : ID ':' typeRef ('=' expr)? ;
 // Operators: generic over element types (typeParams) and shapes (`*S` spreads);
 // `compute` defines a tensor elementwise (the last one is the result),
 // `schedule` names a generic kernel that implements the op (for some element
-// types, for the sizes where `when` holds; `pad(...)`: on zero-padded copies where needed).
+// types, for the sizes where `when` holds; `pad(...)`: on zero-padded copies where needed);
+// `require` states a condition on the op's sizes that every call must meet.
 opDecl    : 'op' ID typeParams? '(' paramList? ')' '->' typeRef '{' opItem* '}' ;
 opItem
     : 'compute' ID '[' exprList ']' '=' expr ';'            # computeItem
     | 'schedule' ID '=' ID scheduleArgs? ('for' ID (',' ID)*)? ('when' expr)? schedulePad? ';'  # scheduleItem
+    | 'require' expr ';'                                     # requireItem
     ;
 // `<BM = 64, BN = 128>`: values of the schedule kernel's integer parameters.
 scheduleArgs : '<' scheduleArg (',' scheduleArg)* '>' ;

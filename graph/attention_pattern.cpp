@@ -100,13 +100,13 @@ class Finder {
         return true;
     }
 
-    // k's transpose over its last two dimensions: transpose(k), or permute(k, dims=[0, .., n - 1, n - 2]).
+    // k's transpose over its last two dimensions, permute(k, dims=[0, .., n - 1, n - 2]) with
+    // n >= 3 (attention takes [.., heads, rows, d]: `transpose` of a 2-D k has no head).
     static const Expr* transposed(const Expr& e) {
-        if (const CallExpr* t = call(e, {"transpose"}, 1)) return t->args[0].value.get();
         const CallExpr* p = call(e, {"permute"}, 1, {"dims"});
         if (!p || p->args.size() != 2) return nullptr;
         std::vector<int64_t> dims;
-        if (!int_list(p->args[1].value.get(), &dims) || dims.size() < 2) return nullptr;
+        if (!int_list(p->args[1].value.get(), &dims) || dims.size() < 3) return nullptr;
         size_t n = dims.size();
         for (size_t i = 0; i + 2 < n; ++i)
             if (dims[i] != static_cast<int64_t>(i)) return nullptr;
@@ -115,7 +115,7 @@ class Finder {
     }
 
     bool match(const Expr& root, AttentionMatch* m) {
-        const CallExpr* pv = call(root, {"bmm", "matmul"}, 2);
+        const CallExpr* pv = call(root, {"bmm"}, 2);
         if (!pv) return false;
         const CallExpr* sm = call(look_through(*pv->args[0].value, &m->lets), {"softmax"}, 1);
         if (!sm) return false;
@@ -136,7 +136,7 @@ class Finder {
             m->scale = c;
             s = &look_through(*s, &m->lets);
         }
-        const CallExpr* qk = call(*s, {"bmm", "matmul"}, 2);
+        const CallExpr* qk = call(*s, {"bmm"}, 2);
         if (!qk) return false;
         m->k = transposed(look_through(*qk->args[1].value, &m->lets));
         if (!m->k) return false;

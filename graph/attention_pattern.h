@@ -2,8 +2,9 @@
 //
 //     bmm(softmax(bmm(q, permute(k, dims=[.., n - 1, n - 2])) * s), v)
 //
-// (`matmul` for either product, `transpose(k)` for a 2-D k, the scale as `* s`,
-// `s *` or `/ s` with a literal s, or none), so that the graph builder can run
+// (three dimensions or more, [.., heads, rows, d], as attention takes them; the
+// scale as `* s`, `s *` or `/ s` with a literal s, or none), so that the graph
+// builder can run
 // the `attention` op instead: one kernel on the tensor cores whose scores never
 // reach memory, as Inductor's SDPA pattern does. Intermediate results may be
 // named by `let`s that nothing else uses; the match lists them, so that the

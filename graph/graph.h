@@ -57,6 +57,13 @@ struct Node {
     bool dead = false;  // removed by a pass
 };
 
+// A condition on the graph's sizes that an op's `require` puts on every run
+// (where it cannot be decided when the graph is built).
+struct Requirement {
+    ir::Expr cond;
+    std::string why;  // "`require H % G == 0` of attention (nn.hds:127), called at model.hds:9"
+};
+
 struct Graph {
     std::string name;
     SourceLoc loc;
@@ -64,6 +71,7 @@ struct Graph {
     std::vector<Node*> inputs;
     Node* output = nullptr;
     std::vector<std::unique_ptr<Node>> nodes;  // in a topological order
+    std::vector<Requirement> requirements;     // checked by each run, before any launch
     int arch = 80;  // what it is built for (Target::arch): 0 the CPU emulator, 80 sm_80, 90 sm_90a
 
     std::set<std::string> names;  // buffer names in use

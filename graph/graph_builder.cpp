@@ -266,7 +266,7 @@ class GraphBuilder {
         if (!v) return nullptr;
         const Shape &qs = q->buffer->shape, &ks = k->buffer->shape, &vs = v->buffer->shape;
         size_t r = qs.size();
-        bool fits = r >= 2 && ks.size() == r && vs.size() == r && q->buffer->elem == k->buffer->elem &&
+        bool fits = r >= 3 && ks.size() == r && vs.size() == r && q->buffer->elem == k->buffer->elem &&
                     q->buffer->elem == v->buffer->elem && is_float(q->buffer->elem) &&
                     same_shape(Shape(qs.begin(), qs.end() - 2), Shape(ks.begin(), ks.end() - 2)) &&
                     same_shape(Shape(qs.begin(), qs.end() - 2), Shape(vs.begin(), vs.end() - 2)) &&

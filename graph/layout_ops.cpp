@@ -140,6 +140,23 @@ class Builder {
                          ir::to_string(n_out));
             return nullptr;
         }
+        // Only dimensions of 1 added or removed: each other dimension indexes its own.
+        auto non_unit = [](const Shape& s) {
+            std::vector<size_t> at;
+            for (size_t d = 0; d < s.size(); ++d)
+                if (ir::const_int(s[d]) != std::optional<int64_t>(1)) at.push_back(d);
+            return at;
+        };
+        std::vector<size_t> kept_in = non_unit(in), kept_out = non_unit(out);
+        bool units_only = kept_in.size() == kept_out.size();
+        for (size_t i = 0; units_only && i < kept_in.size(); ++i)
+            units_only = same_dim(in[kept_in[i]], out[kept_out[i]]);
+        if (units_only)
+            return make(out, [&](const std::vector<ir::Var>& ax) {
+                std::vector<ir::Expr> idx(in.size(), ir::i32(0));
+                for (size_t i = 0; i < kept_in.size(); ++i) idx[kept_in[i]] = ax[kept_out[i]];
+                return load(c_.args[0], idx);
+            });
         return make(out, [&](const std::vector<ir::Var>& ax) {
             ir::Expr flat = ir::i32(0);
             for (size_t d = 0; d < out.size(); ++d) flat = ir::add(ir::mul(flat, out[d]), ax[d]);

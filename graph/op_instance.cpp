@@ -7,6 +7,7 @@
 #include "graph/anchor.h"
 #include "graph/rewrite.h"
 #include "ir/internal_error.h"
+#include "ir/ir_printer.h"
 
 namespace hds::graph {
 
@@ -118,7 +119,7 @@ class Instance {
             o_.diags().error(DiagId::op_no_compute, op_.name_range, op_.name);
             return nullptr;
         }
-        if (!bind() || !bind_attrs() || !bind_result()) return nullptr;
+        if (!bind() || !bind_attrs() || !check_requires() || !bind_result()) return nullptr;
         if (!check_computes() || !infer_dims()) return nullptr;
         for (size_t i = 0; i < op_.computes.size(); ++i)
             if (!compute(i)) return nullptr;
@@ -220,6 +221,42 @@ class Instance {
             // Integer attributes can size the result (`stride` of conv2d).
             if (v && v->kind == ExprKind::IntLit && !b_.sizes.count(a->name))
                 b_.sizes[a->name] = ir::i32(static_cast<int64_t>(as<IntLit>(*v).value));
+        }
+        return ok;
+    }
+
+    // The op's `require`s over this call's sizes: false (an error) where one does not
+    // hold, recorded in the graph (checked per run) where it depends on symbolic sizes.
+    bool check_requires() {
+        bool ok = true;
+        const SourceManager& sm = o_.diags().sources();
+        for (const OpRequire& r : op_.requires_) {
+            std::string unbound;
+            ir::Expr c = eval_condition(*r.cond, b_, &unbound);
+            if (!c) {
+                o_.diags().error(DiagId::op_require_size, r.cond->range, op_.name, unbound);
+                ok = false;
+                continue;
+            }
+            std::string text = sm.range_text(r.cond->range);
+            std::optional<bool> holds = ir::const_bool(c);
+            if (holds == std::optional<bool>(false)) {
+                std::vector<std::string> sizes;  // those the condition names, with their values
+                walk(*r.cond, [&](const Expr& e) {
+                    if (e.kind != ExprKind::Name) return;
+                    std::string s = as<NameExpr>(e).name + " = " + ir::to_string(b_.sizes.at(as<NameExpr>(e).name));
+                    if (std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+                });
+                o_.diags().error(DiagId::op_require, c_.range, op_.name, text,
+                                 fmt::format("{}", fmt::join(sizes, ", ")));
+                o_.diags().note(r.range, "required here");
+                ok = false;
+            } else if (!holds) {
+                std::string why = fmt::format("`require {}` of {} ({}:{}), called at {}:{}", text, op_.name,
+                                              sm.base_name(r.range.begin.file), r.range.begin.line,
+                                              sm.base_name(c_.range.begin.file), c_.range.begin.line);
+                o_.graph().requirements.push_back({c, why});
+            }
         }
         return ok;
     }

@@ -142,6 +142,7 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
     p.name = g.name;
     p.loc = g.loc;
     p.sizes = g.sizes;
+    p.requirements = g.requirements;
     for (const Node* in : g.inputs) p.inputs.push_back(in->buffer);
     p.output = g.output->buffer;
     p.module.functions = functions;

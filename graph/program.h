@@ -15,6 +15,7 @@ struct Program {
     std::string name;
     SourceLoc loc;
     std::vector<ir::Var> sizes;
+    std::vector<Requirement> requirements;  // on the sizes: a run that breaks one launches nothing
     std::vector<ir::Buffer> inputs;
     ir::Buffer output;
     std::vector<ir::Buffer> temps;  // in definition order

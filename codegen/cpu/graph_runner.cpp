@@ -2,6 +2,7 @@
 #include "codegen/cpu/graph_runner.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace hds::emu {
 
@@ -24,6 +25,14 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
                                 fmt::format("size {} is {} but dimension {} of '{}' is {}", v->name, pos->second, d,
                                             in->name, t.shape[d])};
         }
+    }
+    for (const graph::Requirement& r : p.requirements) {
+        auto holds = eval_size(r.cond, sizes);
+        if (holds && *holds) continue;
+        std::vector<std::string> given;
+        for (const ir::Var& v : p.sizes)
+            if (sizes.count(v->name)) given.push_back(fmt::format("{} = {}", v->name, sizes.at(v->name)));
+        return EmuError{p.loc, fmt::format("the sizes of this run ({}) break {}", fmt::join(given, ", "), r.why)};
     }
     for (const ir::Kernel& k : p.module.kernels) {
         LaunchArgs args;

@@ -71,6 +71,7 @@ class HostEmitter {
         h.line("// Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null");
         h.line("// tensor, a missing or not 16-byte aligned workspace or a tensor of 2^31 elements or");
         h.line("// more, else the first launch error.");
+        for (const graph::Requirement& r : p_.requirements) h.line("// Also for sizes that break " + r.why + ".");
         auto run = data_params();
         run.push_back("void* workspace");
         run.push_back("cudaStream_t stream = 0");
@@ -203,6 +204,11 @@ class HostEmitter {
         w.line("// sizes must be positive, tensors not null");
         w.line(wrap_list("if (", bad, ")", " || "));
         w.line("    return cudaErrorInvalidValue;");
+        for (const graph::Requirement& r : p_.requirements) {
+            w.line("// " + r.why);
+            w.line("if (!(" + host_.print(r.cond) + "))");
+            w.line("    return cudaErrorInvalidValue;");
+        }
         std::vector<std::string> misaligned;
         for (const ir::Buffer& b : vector_accessed(p_.module))
             if (!p_.is_temp(b)) misaligned.push_back(fmt::format("(uintptr_t){} % 16 != 0", cuda_ident(b->name)));

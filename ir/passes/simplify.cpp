@@ -212,12 +212,15 @@ class Simplify : public IRMutator {
                 return nullptr;
             case BinOp::Div:
                 if (cb == 1) return a;
+                // x / x -> 1 for the same call-free expression (a size by itself: sizes are positive)
+                if (!has_call(a) && to_string(a) == to_string(b)) return IntImm::make(t, 1);
                 // (x * c) / c -> x
                 if (auto* ab = as<Binary>(a); cb && *cb != 0 && ab && ab->op == BinOp::Mul && const_int(ab->b) == cb)
                     return ab->a;
                 return nullptr;
             case BinOp::Mod:
                 if (cb == 1 && !has_call(a)) return IntImm::make(t, 0);
+                if (!has_call(a) && to_string(a) == to_string(b)) return IntImm::make(t, 0);  // x % x
                 // (x * c1) % c2 -> 0 when c2 divides c1 (a size rounded up to a multiple)
                 if (auto* ab = as<Binary>(a); cb && *cb != 0 && ab && ab->op == BinOp::Mul && const_int(ab->b) &&
                                               *const_int(ab->b) % *cb == 0 && !has_call(ab->a))

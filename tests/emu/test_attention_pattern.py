@@ -2,7 +2,8 @@
 spellings) runs the `attention` op where one of its schedules applies (graph/attention_pattern.h):
 checked by the graph hdsc builds (`--emit=graph`) and numerically on the emulator (the SIMT flash
 schedule, heads of 64). Where attention has no schedule (heads other than 64 on the emulator, or
-v's width differing from q's) or an intermediate is used twice, the graph stays as written."""
+v's width differing from q's), an intermediate is used twice or the tensors have no head
+dimension (2-D), the graph stays as written."""
 import subprocess
 
 import numpy as np
@@ -56,14 +57,14 @@ def test_rewritten_to_attention(tmp_path, spelling):
     assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
 
 
-def test_two_dimensional_with_transpose(tmp_path):
-    text = """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 64]) -> f32[L, 64] {
-    return matmul(softmax(matmul(q, transpose(k)) * 0.3), v);
+def test_bmm_over_heads(tmp_path):
+    text = """graph g(q: f32[H, L, 64], k: f32[H, M, 64], v: f32[H, M, 64]) -> f32[H, L, 64] {
+    return bmm(softmax(bmm(q, permute(k, dims=[0, 2, 1])) * 0.3), v);
 }"""
     assert "= attention (schedule kernel)" in built(tmp_path, text)
-    q, k, v = (rng.standard_normal((n, 64)).astype(np.float32) for n in (9, 70, 70))
+    q, k, v = (rng.standard_normal((2, n, 64)).astype(np.float32) for n in (9, 70, 70))
     out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
-    ref = softmax(q.astype(np.float64) @ k.T * 0.3) @ v
+    ref = softmax(q.astype(np.float64) @ k.transpose(0, 2, 1) * 0.3) @ v
     assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
 
 
@@ -71,21 +72,29 @@ def score(q, kt, scale):
     return q.astype(np.float64) @ kt * scale
 
 
+def kt(k):
+    return k.transpose(0, 2, 1)
+
+
 # (why, graph, shapes of q, k, v, reference from q, k, v)
 AS_WRITTEN = [
-    ("no schedule for heads of 32", """graph g(q: f32[L, 32], k: f32[M, 32], v: f32[M, 32]) -> f32[L, 32] {
+    ("no schedule for heads of 32", """graph g(q: f32[H, L, 32], k: f32[H, M, 32], v: f32[H, M, 32]) -> f32[H, L, 32] {
+    return bmm(softmax(bmm(q, permute(k, dims=[0, 2, 1])) * 0.3), v);
+}""", ((2, 9, 32), (2, 70, 32), (2, 70, 32)), lambda q, k, v: softmax(score(q, kt(k), 0.3)) @ v),
+    ("v narrower than q", """graph g(q: f32[H, L, 64], k: f32[H, M, 64], v: f32[H, M, 32]) -> f32[H, L, 32] {
+    return bmm(softmax(bmm(q, permute(k, dims=[0, 2, 1])) * 0.3), v);
+}""", ((2, 9, 64), (2, 70, 64), (2, 70, 32)), lambda q, k, v: softmax(score(q, kt(k), 0.3)) @ v),
+    ("the scores used twice", """graph g(q: f32[H, L, 64], k: f32[H, M, 64], v: f32[H, M, 64]) -> f32[H, L, 64] {
+    let s = bmm(q, permute(k, dims=[0, 2, 1]));
+    return bmm(softmax(s), v) + bmm(s, v);
+}""", ((2, 9, 64), (2, 70, 64), (2, 70, 64)),
+     lambda q, k, v: softmax(score(q, kt(k), 1.0)) @ v + score(q, kt(k), 1.0) @ v),
+    ("not k's transpose", """graph g(q: f32[H, L, 64], k: f32[H, 64, M], v: f32[H, M, 64]) -> f32[H, L, 64] {
+    return bmm(softmax(bmm(q, k)), v);
+}""", ((2, 9, 64), (2, 64, 70), (2, 70, 64)), lambda q, k, v: softmax(score(q, k, 1.0)) @ v),
+    ("one head without a head dimension", """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 64]) -> f32[L, 64] {
     return matmul(softmax(matmul(q, transpose(k)) * 0.3), v);
-}""", ((9, 32), (70, 32), (70, 32)), lambda q, k, v: softmax(score(q, k.T, 0.3)) @ v),
-    ("v narrower than q", """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 32]) -> f32[L, 32] {
-    return matmul(softmax(matmul(q, transpose(k)) * 0.3), v);
-}""", ((9, 64), (70, 64), (70, 32)), lambda q, k, v: softmax(score(q, k.T, 0.3)) @ v),
-    ("the scores used twice", """graph g(q: f32[L, 64], k: f32[M, 64], v: f32[M, 64]) -> f32[L, 64] {
-    let s = matmul(q, transpose(k));
-    return matmul(softmax(s), v) + matmul(s, v);
-}""", ((9, 64), (70, 64), (70, 64)), lambda q, k, v: softmax(score(q, k.T, 1.0)) @ v + score(q, k.T, 1.0) @ v),
-    ("not k's transpose", """graph g(q: f32[L, 64], k: f32[64, M], v: f32[M, 64]) -> f32[L, 64] {
-    return matmul(softmax(matmul(q, k)), v);
-}""", ((9, 64), (64, 70), (70, 64)), lambda q, k, v: softmax(score(q, k, 1.0)) @ v),
+}""", ((9, 64), (70, 64), (70, 64)), lambda q, k, v: softmax(score(q, k.T, 0.3)) @ v),
 ]
 
 

@@ -320,13 +320,41 @@ def test_attention_schedule_f16():
 
 def test_empty_spreads():
     """A spread may stand for no dimension: softmax of a vector, and attention
-    without a batch (its flash schedule then sees a batch of one)."""
+    over heads without a batch (its flash schedule then sees a batch of one)."""
     x = f32(37)
     close(graph({"x": "f32[N]"}, "f32[N]", "return softmax(x);", {"x": x}), softmax(x[None])[0])
-    q, k, v = f32(9, 64), f32(70, 64), f32(70, 64)
-    out = graph({"q": "f32[L, 64]", "k": "f32[M, 64]", "v": "f32[M, 64]"}, "f32[L, 64]",
+    q, k, v = f32(2, 9, 64), f32(2, 70, 64), f32(2, 70, 64)
+    out = graph({"q": "f32[H, L, 64]", "k": "f32[H, M, 64]", "v": "f32[H, M, 64]"}, "f32[H, L, 64]",
                 "return attention(q, k, v, scale=0.3);", {"q": q, "k": k, "v": v})
-    close(out, softmax(q.astype(np.float64) @ k.T * 0.3) @ v)
+    close(out, softmax(q.astype(np.float64) @ k.transpose(0, 2, 1) * 0.3) @ v)
+
+
+@pytest.mark.parametrize("heads,groups,lq,lk,d,causal", [(6, 2, 37, 70, 64, 0), (4, 1, 1, 131, 64, 1),
+                                                         (6, 3, 5, 6, 8, 1), (3, 3, 4, 9, 8, 0)])
+def test_attention_grouped(heads, groups, lq, lk, d, causal):
+    """Grouped-query attention: query head h reads key/value head h / (H / G), in
+    place (G = 1: multi-query). Heads of 64 take the flash schedule, heads of 8 the
+    four reductions; the head counts symbolic (the `require H % G == 0` checked
+    per run)."""
+    q, k, v = f32(2, heads, lq, d), f32(2, groups, lk, d), f32(2, groups, lk, d)
+    out = graph({"q": f"f32[2, H, L, {d}]", "k": f"f32[2, G, M, {d}]", "v": f"f32[2, G, M, {d}]"},
+                f"f32[2, H, L, {d}]", f"return attention(q, k, v, scale=0.2, causal={causal});",
+                {"q": q, "k": k, "v": v})
+    kk, vv = (np.repeat(t.astype(np.float64), heads // groups, axis=1) for t in (k, v))
+    s = q.astype(np.float64) @ kk.transpose(0, 1, 3, 2) * 0.2
+    if causal:
+        s = np.where(np.arange(lk)[None, :] > np.arange(lq)[:, None] + lk - lq, -np.inf, s)
+    close(out, softmax(s) @ vv)
+
+
+def test_attention_requirement_per_run():
+    """With symbolic head counts, a run whose H is not a multiple of G stops before
+    any kernel, naming the op's `require` and the call."""
+    q, k, v = f32(1, 6, 3, 8), f32(1, 4, 5, 8), f32(1, 4, 5, 8)
+    with pytest.raises(emulator.EmulatorError, match=r"\(H = 6, L = 3, G = 4, M = 5\) break `require H % G == 0` "
+                       r"of attention \(nn.hds:\d+\), called at g.hds:5"):
+        graph({"q": "f32[1, H, L, 8]", "k": "f32[1, G, M, 8]", "v": "f32[1, G, M, 8]"}, "f32[1, H, L, 8]",
+              "return attention(q, k, v, scale=0.2);", {"q": q, "k": k, "v": v})
 
 
 def test_common_subexpressions_and_symbolic_batch():

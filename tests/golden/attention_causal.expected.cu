@@ -42,157 +42,158 @@ __global__ void __launch_bounds__(128) attention_causal_k1_attention(
     alignas(16) float mx[2];  // attention_mma.hds:42
     alignas(16) float sum[2];  // attention_mma.hds:43
     alignas(16) float scaled[2];  // attention_mma.hds:44
-    const int b = (int)blockIdx.y;  // attention_mma.hds:45
-    const int q0 = (int)blockIdx.x * 64;  // attention_mma.hds:46
-    const int warp = (int)threadIdx.x / 32;  // attention_mma.hds:47
-    const int lane = (int)threadIdx.x % 32;  // attention_mma.hds:48
-    const int g = lane / 4;  // attention_mma.hds:49
-    const int t4 = lane % 4;  // attention_mma.hds:50
-    const float qscale = 0.18033688011112042f;  // attention_mma.hds:53
-    const float lowest = -1e+30f;  // attention_mma.hds:55
-    const int shift = 0;  // attention_mma.hds:57
-    const int last_row = min(q0 + 64, S) - 1;  // attention_mma.hds:58
-    const int tiles = min((S + 63) / 64, max(last_row + shift, 0) / 64 + 1);  // attention_mma.hds:59
+    const int head = (int)blockIdx.y % 2;  // attention_mma.hds:46
+    const int kvh = head;  // attention_mma.hds:47
+    const int q0 = (int)blockIdx.x * 64;  // attention_mma.hds:48
+    const int warp = (int)threadIdx.x / 32;  // attention_mma.hds:49
+    const int lane = (int)threadIdx.x % 32;  // attention_mma.hds:50
+    const int g = lane / 4;  // attention_mma.hds:51
+    const int t4 = lane % 4;  // attention_mma.hds:52
+    const float qscale = 0.18033688011112042f;  // attention_mma.hds:55
+    const float lowest = -1e+30f;  // attention_mma.hds:57
+    const int shift = 0;  // attention_mma.hds:59
+    const int last_row = min(q0 + 64, S) - 1;  // attention_mma.hds:60
+    const int tiles = min((S + 63) / 64, max(last_row + shift, 0) / 64 + 1);  // attention_mma.hds:61
 #pragma unroll
-    for (int r_r = 0; r_r < 4; ++r_r) {  // attention_mma.hds:62
+    for (int r_r = 0; r_r < 4; ++r_r) {  // attention_mma.hds:64
         const int r = r_r * 16 + (int)threadIdx.x / 8;
         const int c = (int)threadIdx.x % 8;
-        const bool ok = q0 + r < S;  // attention_mma.hds:63
-        hds::cp_async_16(&sq[r][c * 8], &permute[(b * S + min(q0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:64
+        const bool ok = q0 + r < S;  // attention_mma.hds:65
+        hds::cp_async_16(&sq[r][c * 8], &permute[(head * S + min(q0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:66
     }
 #pragma unroll
-    for (int r_r_2 = 0; r_r_2 < 4; ++r_r_2) {  // attention_mma.hds:66
+    for (int r_r_2 = 0; r_r_2 < 4; ++r_r_2) {  // attention_mma.hds:68
         const int r = r_r_2 * 16 + (int)threadIdx.x / 8;
         const int c = (int)threadIdx.x % 8;
-        const bool ok = r < S;  // attention_mma.hds:67
-        hds::cp_async_16(&sk[0][r][c * 8], &k[(b * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:68
-        hds::cp_async_16(&sv[0][r][c * 8], &v[(b * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:69
+        const bool ok = r < S;  // attention_mma.hds:69
+        hds::cp_async_16(&sk[0][r][c * 8], &k[(kvh * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:70
+        hds::cp_async_16(&sv[0][r][c * 8], &v[(kvh * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:71
     }
-    hds::cp_async_commit();  // attention_mma.hds:71
+    hds::cp_async_commit();  // attention_mma.hds:73
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_mma.hds:72
-        mx[h] = lowest;  // attention_mma.hds:73
-        sum[h] = 0.0f;  // attention_mma.hds:74
+    for (int h = 0; h < 2; ++h) {  // attention_mma.hds:74
+        mx[h] = lowest;  // attention_mma.hds:75
+        sum[h] = 0.0f;  // attention_mma.hds:76
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_mma.hds:76
+    for (int n = 0; n < 8; ++n) {  // attention_mma.hds:78
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_mma.hds:77
-            acc[n][e] = 0.0f;  // attention_mma.hds:78
+        for (int e = 0; e < 4; ++e) {  // attention_mma.hds:79
+            acc[n][e] = 0.0f;  // attention_mma.hds:80
         }
     }
-    for (int j = 0; j < tiles; ++j) {  // attention_mma.hds:82
-        const int st = j % 2;  // attention_mma.hds:83
-        if (j + 1 < tiles) {  // attention_mma.hds:85
-            const int k0 = (j + 1) * 64;  // attention_mma.hds:86
+    for (int j = 0; j < tiles; ++j) {  // attention_mma.hds:84
+        const int st = j % 2;  // attention_mma.hds:85
+        if (j + 1 < tiles) {  // attention_mma.hds:87
+            const int k0 = (j + 1) * 64;  // attention_mma.hds:88
 #pragma unroll
-            for (int r_r_3 = 0; r_r_3 < 4; ++r_r_3) {  // attention_mma.hds:87
+            for (int r_r_3 = 0; r_r_3 < 4; ++r_r_3) {  // attention_mma.hds:89
                 const int r = r_r_3 * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < S;  // attention_mma.hds:88
-                hds::cp_async_16(&sk[1 - st][r][c * 8], &k[(b * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:89
-                hds::cp_async_16(&sv[1 - st][r][c * 8], &v[(b * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:90
+                const bool ok = k0 + r < S;  // attention_mma.hds:90
+                hds::cp_async_16(&sk[1 - st][r][c * 8], &k[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:91
+                hds::cp_async_16(&sv[1 - st][r][c * 8], &v[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:92
             }
         }
-        hds::cp_async_commit();  // attention_mma.hds:93
-        hds::cp_async_wait<1>();  // attention_mma.hds:94
-        __syncthreads();  // attention_mma.hds:95
-        if (j == 0) {  // attention_mma.hds:96
+        hds::cp_async_commit();  // attention_mma.hds:95
+        hds::cp_async_wait<1>();  // attention_mma.hds:96
+        __syncthreads();  // attention_mma.hds:97
+        if (j == 0) {  // attention_mma.hds:98
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:97
-                hds::ldmatrix_x4(&fq[kk][0], &sq[warp * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // attention_mma.hds:98
-            }
-        }
-#pragma unroll
-        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:103
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:104
-                s[n][e] = 0.0f;  // attention_mma.hds:105
+            for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:99
+                hds::ldmatrix_x4(&fq[kk][0], &sq[warp * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // attention_mma.hds:100
             }
         }
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:108
+        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:105
 #pragma unroll
-            for (int pk = 0; pk < 4; ++pk) {  // attention_mma.hds:109
-                hds::ldmatrix_x4(&fk[0], &sk[st][pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_mma.hds:110
-                hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_mma.hds:111
-                hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_mma.hds:112
+            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:106
+                s[n][e] = 0.0f;  // attention_mma.hds:107
             }
         }
-        const int key0 = j * 64;  // attention_mma.hds:117
-        const int row0 = q0 + warp * 16 + g;  // attention_mma.hds:118
-        if (key0 + 64 > S || key0 + 63 > q0 + warp * 16 + shift) {  // attention_mma.hds:119
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:120
+        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:110
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_mma.hds:121
-                    const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_mma.hds:122
-                    const bool seen = key < S && key <= row0 + e / 2 * 8 + shift;  // attention_mma.hds:123
-                    s[n][e] = seen ? s[n][e] : lowest;  // attention_mma.hds:124
+            for (int pk = 0; pk < 4; ++pk) {  // attention_mma.hds:111
+                hds::ldmatrix_x4(&fk[0], &sk[st][pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_mma.hds:112
+                hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_mma.hds:113
+                hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_mma.hds:114
+            }
+        }
+        const int key0 = j * 64;  // attention_mma.hds:119
+        const int row0 = q0 + warp * 16 + g;  // attention_mma.hds:120
+        if (key0 + 64 > S || key0 + 63 > q0 + warp * 16 + shift) {  // attention_mma.hds:121
+#pragma unroll
+            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:122
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_mma.hds:123
+                    const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_mma.hds:124
+                    const bool seen = key < S && key <= row0 + e / 2 * 8 + shift;  // attention_mma.hds:125
+                    s[n][e] = seen ? s[n][e] : lowest;  // attention_mma.hds:126
                 }
             }
         }
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_mma.hds:130
-            float top = mx[h];  // attention_mma.hds:131
+        for (int h = 0; h < 2; ++h) {  // attention_mma.hds:132
+            float top = mx[h];  // attention_mma.hds:133
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:132
-                top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_mma.hds:133
+            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:134
+                top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_mma.hds:135
             }
-            top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_mma.hds:135
-            top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_mma.hds:136
-            const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_mma.hds:137
-            mx[h] = top;  // attention_mma.hds:138
-            sum[h] *= rescale;  // attention_mma.hds:139
-            scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_mma.hds:140
+            top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_mma.hds:137
+            top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_mma.hds:138
+            const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_mma.hds:139
+            mx[h] = top;  // attention_mma.hds:140
+            sum[h] *= rescale;  // attention_mma.hds:141
+            scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_mma.hds:142
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:141
-                acc[n][h * 2] *= rescale;  // attention_mma.hds:142
-                acc[n][h * 2 + 1] *= rescale;  // attention_mma.hds:143
-            }
-        }
-#pragma unroll
-        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:146
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:147
-                const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_mma.hds:148
-                sum[e / 2] += w;  // attention_mma.hds:149
-                p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_mma.hds:150
+            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:143
+                acc[n][h * 2] *= rescale;  // attention_mma.hds:144
+                acc[n][h * 2 + 1] *= rescale;  // attention_mma.hds:145
             }
         }
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:155
+        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:148
 #pragma unroll
-            for (int pn = 0; pn < 4; ++pn) {  // attention_mma.hds:156
-                hds::ldmatrix_x4_trans(&fv[0], &sv[st][kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_mma.hds:157
-                hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_mma.hds:158
-                hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_mma.hds:159
+            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:149
+                const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_mma.hds:150
+                sum[e / 2] += w;  // attention_mma.hds:151
+                p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_mma.hds:152
             }
         }
-        __syncthreads();  // attention_mma.hds:162
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:157
+#pragma unroll
+            for (int pn = 0; pn < 4; ++pn) {  // attention_mma.hds:158
+                hds::ldmatrix_x4_trans(&fv[0], &sv[st][kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_mma.hds:159
+                hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_mma.hds:160
+                hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_mma.hds:161
+            }
+        }
+        __syncthreads();  // attention_mma.hds:164
     }
-    hds::cp_async_wait<0>();  // attention_mma.hds:164
+    hds::cp_async_wait<0>();  // attention_mma.hds:166
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_mma.hds:167
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_mma.hds:168
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_mma.hds:169
-        sum[h] = 1.0f / sum[h];  // attention_mma.hds:170
+    for (int h = 0; h < 2; ++h) {  // attention_mma.hds:169
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_mma.hds:170
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_mma.hds:171
+        sum[h] = 1.0f / sum[h];  // attention_mma.hds:172
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_mma.hds:173
+    for (int n = 0; n < 8; ++n) {  // attention_mma.hds:175
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_mma.hds:174
-            sq[warp * 16 + g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[n][e] * sum[e / 2]);  // attention_mma.hds:175
+        for (int e = 0; e < 4; ++e) {  // attention_mma.hds:176
+            sq[warp * 16 + g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[n][e] * sum[e / 2]);  // attention_mma.hds:177
         }
     }
-    __syncwarp();  // attention_mma.hds:178
+    __syncwarp();  // attention_mma.hds:180
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // attention_mma.hds:179
-        const int row = q0 + warp * 16 + r;  // attention_mma.hds:180
-        if (row < S) {  // attention_mma.hds:181
+    for (int r = 0; r < 16; ++r) {  // attention_mma.hds:181
+        const int row = q0 + warp * 16 + r;  // attention_mma.hds:182
+        if (row < S) {  // attention_mma.hds:183
 #pragma unroll
-            for (int c = 0; c < 64; c += 32) {  // attention_mma.hds:182
-                out[(b * S + row) * 64 + (c + lane)] = sq[warp * 16 + r][c + lane];  // attention_mma.hds:183
+            for (int c = 0; c < 64; c += 32) {  // attention_mma.hds:184
+                out[(head * S + row) * 64 + (c + lane)] = sq[warp * 16 + r][c + lane];  // attention_mma.hds:185
             }
         }
     }

@@ -437,162 +437,163 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_atten
     alignas(16) float kf[4][4];  // attention_simt.hds:43
     alignas(16) float pf[4];  // attention_simt.hds:44
     alignas(16) float vf[4];  // attention_simt.hds:45
-    const int b = (int)blockIdx.y;  // attention_simt.hds:46
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:47
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:48
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:49
-    const int ty = t / 16;  // attention_simt.hds:50
-    const int tx = t % 16;  // attention_simt.hds:51
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:52
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:53
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:54
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:56
+    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:47
+    const int kvh = head;  // attention_simt.hds:48
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:49
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:50
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:51
+    const int ty = t / 16;  // attention_simt.hds:52
+    const int tx = t % 16;  // attention_simt.hds:53
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:54
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:55
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:56
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:57
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + head) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:59
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:59
-        m[i] = -1e+30f;  // attention_simt.hds:60
-        l[i] = 0.0f;  // attention_simt.hds:61
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
+        m[i] = -1e+30f;  // attention_simt.hds:62
+        l[i] = 0.0f;  // attention_simt.hds:63
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:62
-            acc[i][j] = 0.0f;  // attention_simt.hds:63
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:64
+            acc[i][j] = 0.0f;  // attention_simt.hds:65
         }
     }
-    if (g < tiles) {  // attention_simt.hds:67
+    if (g < tiles) {  // attention_simt.hds:69
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:68
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:69
-            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:70
-            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:71
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
+            kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:72
+            vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:73
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:74
-        const int tile = it * 2 + g;  // attention_simt.hds:75
-        if (tile < tiles) {  // attention_simt.hds:76
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
+        const int tile = it * 2 + g;  // attention_simt.hds:77
+        if (tile < tiles) {  // attention_simt.hds:78
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:77
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:78
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:79
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:79
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:80
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:81
             }
         }
-        __syncthreads();  // attention_simt.hds:82
-        if (tile + 2 < tiles) {  // attention_simt.hds:83
+        __syncthreads();  // attention_simt.hds:84
+        if (tile + 2 < tiles) {  // attention_simt.hds:85
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:84
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:85
-                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:86
-                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:87
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
+                kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:88
+                vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:89
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:90
+        if (tile < tiles) {  // attention_simt.hds:92
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:91
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:93
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:92
-                    s[i][j] = 0.0f;  // attention_simt.hds:93
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:94
+                    s[i][j] = 0.0f;  // attention_simt.hds:95
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:96
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:98
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:97
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:98
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:99
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:100
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:101
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:101
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:103
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:102
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:104
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:103
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:104
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:105
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:106
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:109
-                float top = -1e+30f;  // attention_simt.hds:110
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:111
+                float top = -1e+30f;  // attention_simt.hds:112
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:111
-                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:112
-                    if (key >= S) {  // attention_simt.hds:113
-                        s[i][j] = -1e+30f;  // attention_simt.hds:114
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:113
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:114
+                    if (key >= S) {  // attention_simt.hds:115
+                        s[i][j] = -1e+30f;  // attention_simt.hds:116
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:116
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:118
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:118
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:119
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:120
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:121
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:121
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:122
-                m[i] = mnew;  // attention_simt.hds:123
-                l[i] *= rescale;  // attention_simt.hds:124
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:123
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:124
+                m[i] = mnew;  // attention_simt.hds:125
+                l[i] *= rescale;  // attention_simt.hds:126
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:125
-                    acc[i][j] *= rescale;  // attention_simt.hds:126
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:127
-                    l[i] += pt[j][i];  // attention_simt.hds:128
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:127
+                    acc[i][j] *= rescale;  // attention_simt.hds:128
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:129
+                    l[i] += pt[j][i];  // attention_simt.hds:130
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:131
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:132
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:133
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:134
             }
         }
-        __syncthreads();  // attention_simt.hds:135
-        if (tile < tiles) {  // attention_simt.hds:136
+        __syncthreads();  // attention_simt.hds:137
+        if (tile < tiles) {  // attention_simt.hds:138
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:137
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:138
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:139
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:139
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:140
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:141
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:140
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:142
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:141
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:142
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:143
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:144
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:147
+        __syncthreads();  // attention_simt.hds:149
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:151
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:153
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:152
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:153
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:154
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:155
         }
     }
-    if (g == 1) {  // attention_simt.hds:156
+    if (g == 1) {  // attention_simt.hds:158
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:157
-            if (tx == 0) {  // attention_simt.hds:158
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:159
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:160
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:159
+            if (tx == 0) {  // attention_simt.hds:160
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:161
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:162
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:162
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:163
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:164
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:165
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:167
-    if (g == 0) {  // attention_simt.hds:168
+    __syncthreads();  // attention_simt.hds:169
+    if (g == 0) {  // attention_simt.hds:170
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:169
-            const int row = ty * 4 + i;  // attention_simt.hds:170
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:171
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:172
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:173
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:174
-            if (q0 + row < S) {  // attention_simt.hds:175
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:171
+            const int row = ty * 4 + i;  // attention_simt.hds:172
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:173
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:174
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:175
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:176
+            if (q0 + row < S) {  // attention_simt.hds:177
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:176
-                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:177
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
+                    a[(head * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
                 }
             }
         }
@@ -1549,162 +1550,163 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
     alignas(16) float kf[4][4];  // attention_simt.hds:43
     alignas(16) float pf[4];  // attention_simt.hds:44
     alignas(16) float vf[4];  // attention_simt.hds:45
-    const int b = (int)blockIdx.y;  // attention_simt.hds:46
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:47
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:48
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:49
-    const int ty = t / 16;  // attention_simt.hds:50
-    const int tx = t % 16;  // attention_simt.hds:51
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:52
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:53
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:54
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:56
+    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:47
+    const int kvh = head;  // attention_simt.hds:48
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:49
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:50
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:51
+    const int ty = t / 16;  // attention_simt.hds:52
+    const int tx = t % 16;  // attention_simt.hds:53
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:54
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:55
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:56
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:57
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + head) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:59
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:59
-        m[i] = -1e+30f;  // attention_simt.hds:60
-        l[i] = 0.0f;  // attention_simt.hds:61
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
+        m[i] = -1e+30f;  // attention_simt.hds:62
+        l[i] = 0.0f;  // attention_simt.hds:63
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:62
-            acc[i][j] = 0.0f;  // attention_simt.hds:63
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:64
+            acc[i][j] = 0.0f;  // attention_simt.hds:65
         }
     }
-    if (g < tiles) {  // attention_simt.hds:67
+    if (g < tiles) {  // attention_simt.hds:69
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:68
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:69
-            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:70
-            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:71
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
+            kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:72
+            vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:73
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:74
-        const int tile = it * 2 + g;  // attention_simt.hds:75
-        if (tile < tiles) {  // attention_simt.hds:76
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
+        const int tile = it * 2 + g;  // attention_simt.hds:77
+        if (tile < tiles) {  // attention_simt.hds:78
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:77
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:78
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:79
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:79
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:80
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:81
             }
         }
-        __syncthreads();  // attention_simt.hds:82
-        if (tile + 2 < tiles) {  // attention_simt.hds:83
+        __syncthreads();  // attention_simt.hds:84
+        if (tile + 2 < tiles) {  // attention_simt.hds:85
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:84
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:85
-                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:86
-                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:87
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
+                kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:88
+                vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:89
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:90
+        if (tile < tiles) {  // attention_simt.hds:92
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:91
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:93
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:92
-                    s[i][j] = 0.0f;  // attention_simt.hds:93
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:94
+                    s[i][j] = 0.0f;  // attention_simt.hds:95
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:96
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:98
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:97
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:98
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:99
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:100
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:101
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:101
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:103
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:102
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:104
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:103
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:104
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:105
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:106
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:109
-                float top = -1e+30f;  // attention_simt.hds:110
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:111
+                float top = -1e+30f;  // attention_simt.hds:112
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:111
-                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:112
-                    if (key >= S) {  // attention_simt.hds:113
-                        s[i][j] = -1e+30f;  // attention_simt.hds:114
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:113
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:114
+                    if (key >= S) {  // attention_simt.hds:115
+                        s[i][j] = -1e+30f;  // attention_simt.hds:116
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:116
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:118
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:118
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:119
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:120
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:121
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:121
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:122
-                m[i] = mnew;  // attention_simt.hds:123
-                l[i] *= rescale;  // attention_simt.hds:124
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:123
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:124
+                m[i] = mnew;  // attention_simt.hds:125
+                l[i] *= rescale;  // attention_simt.hds:126
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:125
-                    acc[i][j] *= rescale;  // attention_simt.hds:126
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:127
-                    l[i] += pt[j][i];  // attention_simt.hds:128
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:127
+                    acc[i][j] *= rescale;  // attention_simt.hds:128
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:129
+                    l[i] += pt[j][i];  // attention_simt.hds:130
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:131
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:132
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:133
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:134
             }
         }
-        __syncthreads();  // attention_simt.hds:135
-        if (tile < tiles) {  // attention_simt.hds:136
+        __syncthreads();  // attention_simt.hds:137
+        if (tile < tiles) {  // attention_simt.hds:138
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:137
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:138
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:139
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:139
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:140
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:141
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:140
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:142
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:141
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:142
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:143
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:144
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:147
+        __syncthreads();  // attention_simt.hds:149
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:151
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:153
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:152
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:153
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:154
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:155
         }
     }
-    if (g == 1) {  // attention_simt.hds:156
+    if (g == 1) {  // attention_simt.hds:158
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:157
-            if (tx == 0) {  // attention_simt.hds:158
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:159
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:160
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:159
+            if (tx == 0) {  // attention_simt.hds:160
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:161
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:162
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:162
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:163
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:164
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:165
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:167
-    if (g == 0) {  // attention_simt.hds:168
+    __syncthreads();  // attention_simt.hds:169
+    if (g == 0) {  // attention_simt.hds:170
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:169
-            const int row = ty * 4 + i;  // attention_simt.hds:170
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:171
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:172
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:173
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:174
-            if (q0 + row < S) {  // attention_simt.hds:175
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:171
+            const int row = ty * 4 + i;  // attention_simt.hds:172
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:173
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:174
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:175
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:176
+            if (q0 + row < S) {  // attention_simt.hds:177
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:176
-                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:177
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
+                    a[(head * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
                 }
             }
         }
@@ -2743,162 +2745,163 @@ __global__ void __launch_bounds__(256) encoder_block_any_k4_attention(
     alignas(16) float kf[4][4];  // attention_simt.hds:43
     alignas(16) float pf[4];  // attention_simt.hds:44
     alignas(16) float vf[4];  // attention_simt.hds:45
-    const int b = (int)blockIdx.y;  // attention_simt.hds:46
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:47
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:48
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:49
-    const int ty = t / 16;  // attention_simt.hds:50
-    const int tx = t % 16;  // attention_simt.hds:51
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:52
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:53
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:54
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:56
+    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:47
+    const int kvh = head;  // attention_simt.hds:48
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:49
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:50
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:51
+    const int ty = t / 16;  // attention_simt.hds:52
+    const int tx = t % 16;  // attention_simt.hds:53
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:54
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:55
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:56
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + b) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:57
+        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + head) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:59
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:59
-        m[i] = -1e+30f;  // attention_simt.hds:60
-        l[i] = 0.0f;  // attention_simt.hds:61
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
+        m[i] = -1e+30f;  // attention_simt.hds:62
+        l[i] = 0.0f;  // attention_simt.hds:63
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:62
-            acc[i][j] = 0.0f;  // attention_simt.hds:63
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:64
+            acc[i][j] = 0.0f;  // attention_simt.hds:65
         }
     }
-    if (g < tiles) {  // attention_simt.hds:67
+    if (g < tiles) {  // attention_simt.hds:69
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:68
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:69
-            kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:70
-            vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:71
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
+            kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:72
+            vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:73
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:74
-        const int tile = it * 2 + g;  // attention_simt.hds:75
-        if (tile < tiles) {  // attention_simt.hds:76
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
+        const int tile = it * 2 + g;  // attention_simt.hds:77
+        if (tile < tiles) {  // attention_simt.hds:78
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:77
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:78
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:79
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:79
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:80
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:81
             }
         }
-        __syncthreads();  // attention_simt.hds:82
-        if (tile + 2 < tiles) {  // attention_simt.hds:83
+        __syncthreads();  // attention_simt.hds:84
+        if (tile + 2 < tiles) {  // attention_simt.hds:85
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:84
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:85
-                kr[r] = key < S ? matmul_2[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:86
-                vr[r] = key < S ? matmul_3[(key * 4 + b) * 64 + t % 64] : 0.0f;  // attention_simt.hds:87
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
+                kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:88
+                vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:89
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:90
+        if (tile < tiles) {  // attention_simt.hds:92
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:91
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:93
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:92
-                    s[i][j] = 0.0f;  // attention_simt.hds:93
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:94
+                    s[i][j] = 0.0f;  // attention_simt.hds:95
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:96
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:98
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:97
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:98
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:99
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:100
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:101
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:101
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:103
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:102
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:104
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:103
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:104
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:105
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:106
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:109
-                float top = -1e+30f;  // attention_simt.hds:110
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:111
+                float top = -1e+30f;  // attention_simt.hds:112
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:111
-                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:112
-                    if (key >= S) {  // attention_simt.hds:113
-                        s[i][j] = -1e+30f;  // attention_simt.hds:114
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:113
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:114
+                    if (key >= S) {  // attention_simt.hds:115
+                        s[i][j] = -1e+30f;  // attention_simt.hds:116
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:116
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:118
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:118
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:119
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:120
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:121
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:121
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:122
-                m[i] = mnew;  // attention_simt.hds:123
-                l[i] *= rescale;  // attention_simt.hds:124
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:123
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:124
+                m[i] = mnew;  // attention_simt.hds:125
+                l[i] *= rescale;  // attention_simt.hds:126
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:125
-                    acc[i][j] *= rescale;  // attention_simt.hds:126
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:127
-                    l[i] += pt[j][i];  // attention_simt.hds:128
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:127
+                    acc[i][j] *= rescale;  // attention_simt.hds:128
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:129
+                    l[i] += pt[j][i];  // attention_simt.hds:130
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:131
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:132
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:133
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:134
             }
         }
-        __syncthreads();  // attention_simt.hds:135
-        if (tile < tiles) {  // attention_simt.hds:136
+        __syncthreads();  // attention_simt.hds:137
+        if (tile < tiles) {  // attention_simt.hds:138
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:137
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:138
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:139
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:139
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:140
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:141
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:140
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:142
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:141
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:142
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:143
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:144
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:147
+        __syncthreads();  // attention_simt.hds:149
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:151
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:153
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:152
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:153
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:154
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:155
         }
     }
-    if (g == 1) {  // attention_simt.hds:156
+    if (g == 1) {  // attention_simt.hds:158
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:157
-            if (tx == 0) {  // attention_simt.hds:158
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:159
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:160
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:159
+            if (tx == 0) {  // attention_simt.hds:160
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:161
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:162
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:162
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:163
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:164
+                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:165
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:167
-    if (g == 0) {  // attention_simt.hds:168
+    __syncthreads();  // attention_simt.hds:169
+    if (g == 0) {  // attention_simt.hds:170
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:169
-            const int row = ty * 4 + i;  // attention_simt.hds:170
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:171
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:172
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:173
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:174
-            if (q0 + row < S) {  // attention_simt.hds:175
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:171
+            const int row = ty * 4 + i;  // attention_simt.hds:172
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:173
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:174
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:175
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:176
+            if (q0 + row < S) {  // attention_simt.hds:177
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:176
-                    a[(b * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:177
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
+                    a[(head * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
                 }
             }
         }

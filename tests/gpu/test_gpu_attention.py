@@ -25,14 +25,18 @@ def reference(q, k, v, causal):
     return torch.softmax(s, -1) @ v.double()
 
 
-def run(name, dtype, b, h, lq, lk, d, causal):
+def run(name, dtype, b, h, lq, lk, d, causal, groups=None):
+    """groups: the key/value heads of a grouped-query graph (k and v [B, G, M, d])."""
     graph = harness.build_graph(f"tests/gpu/ops/op_attention_{name}.hds")
-    q, k, v = (torch.randn(b, h, n, d, device="cuda").to(dtype) for n in (lq, lk, lk))
+    q = torch.randn(b, h, lq, d, device="cuda").to(dtype)
+    k, v = (torch.randn(b, groups or h, lk, d, device="cuda").to(dtype) for _ in range(2))
     out = torch.full((b, h, lq, d), float("nan"), device="cuda", dtype=dtype)
-    sizes = {"B": b, "H": h, "L": lq, "M": lk}
+    sizes = {"B": b, "H": h, "L": lq, "M": lk} | ({"G": groups} if groups else {})
     assert graph.run({"q": q, "k": k, "v": v, "out": out}, sizes, graph.workspace(sizes)) == 0
     torch.cuda.synchronize()
     assert torch.isfinite(out).all()
+    if groups:
+        k, v = (t.repeat_interleave(h // groups, dim=1) for t in (k, v))
     ref = reference(q, k, v, causal)
     return float((out.double() - ref).norm() / ref.norm())
 
@@ -72,3 +76,36 @@ def test_attention_written_by_hand(b, h, lq, lk):
     """bmm(softmax(bmm(q, permute(k)) * s), v) runs as the attention op (prefill and decode)."""
     err = run("by_hand", torch.float16, b, h, lq, lk, 64, causal=False)
     assert err < 2e-3, err
+
+
+# (b, h, g, lq, lk): decoding packs the L queries of a group's H / G heads into the 16 rows
+# of its mma (attention_decode.hds, `when H / G * L <= 16`): 8:1 and one query (8 rows), 8:1
+# and two (16, the edge), 8:1 and three (24: the prefill schedule), 4:1, multi-query; then
+# prefill shapes, with causal masks where a row's query is r % L of its head.
+GQA_SIZES = [(1, 8, 1, 1, 4000), (2, 8, 2, 1, 777), (1, 32, 4, 1, 2049), (1, 8, 1, 2, 300), (1, 8, 1, 3, 300),
+             (2, 6, 3, 77, 131), (1, 4, 2, 16, 16), (1, 2, 1, 8, 100), (1, 16, 2, 1, 1), (1, 4, 4, 130, 129)]
+
+
+@gpu
+@pytest.mark.parametrize("b,h,g,lq,lk", GQA_SIZES)
+@pytest.mark.parametrize("name,dtype,d,causal", [("gqa_h64", "float16", 64, False),
+                                                 ("sm90_gqa_h128", "float16", 128, False),
+                                                 ("sm90_gqa_h64_causal", "float16", 64, True),
+                                                 ("sm90_gqa_h128_bf16_causal", "bfloat16", 128, True)])
+def test_attention_grouped(name, dtype, d, causal, b, h, g, lq, lk):
+    """Grouped-query attention: query head i reads key/value head i / (H / G) in place."""
+    err = run(name, getattr(torch, dtype), b, h, lq, lk, d, causal, groups=g)
+    assert err < (1e-2 if dtype == "bfloat16" else 2e-3), err
+
+
+@gpu
+def test_attention_grouped_heads_checked_per_call():
+    """H not a multiple of G (symbolic): the run returns cudaErrorInvalidValue and writes nothing."""
+    graph = harness.build_graph("tests/gpu/ops/op_attention_sm90_gqa_h128.hds")
+    q = torch.randn(1, 6, 1, 128, device="cuda").half()
+    k = v = torch.randn(1, 4, 64, 128, device="cuda").half()
+    out = torch.full((1, 6, 1, 128), float("nan"), device="cuda", dtype=torch.float16)
+    sizes = {"B": 1, "H": 6, "L": 1, "G": 4, "M": 64}
+    assert graph.run({"q": q, "k": k, "v": v, "out": out}, sizes, graph.workspace(sizes)) == 1  # cudaErrorInvalidValue
+    torch.cuda.synchronize()
+    assert torch.isnan(out).all()
