@@ -188,45 +188,55 @@ ATTN_L = [512, 1024, 2048, 4096, 8192, 16384]
 ATTN_DECODE_S = [1024, 4096, 16384, 32768]
 
 
-def sweep_attention(rows: list, quick: bool):
+def sweep_attention(rows: list, quick: bool, match: str = ""):
     import torch.nn.functional as F
-    # sm_90a graphs (wgmma), and the sm_80 schedule (mma.sync) run on the same GPU.
-    plans = [("attention_d64", torch.float16, 64, False), ("attention_d64_causal", torch.float16, 64, True),
-             ("attention_d128", torch.float16, 128, False), ("attention_d128_causal", torch.float16, 128, True),
-             ("attention_d128_bf16", torch.bfloat16, 128, False), ("attention_d64_sm80", torch.float16, 64, False),
-             ("attention_d128_sm80", torch.float16, 128, False)]
-    for name, dtype, d, causal in plans:
+    # sm_90a graphs (wgmma), and the sm_80 schedule (mma.sync) run on the same GPU; the
+    # grouped-query ones (8 query heads per key/value head: 64 over 8, as Llama-2/3 70B).
+    plans = [("attention_d64", torch.float16, 64, False, 1), ("attention_d64_causal", torch.float16, 64, True, 1),
+             ("attention_d128", torch.float16, 128, False, 1), ("attention_d128_causal", torch.float16, 128, True, 1),
+             ("attention_d128_bf16", torch.bfloat16, 128, False, 1),
+             ("attention_d64_sm80", torch.float16, 64, False, 1), ("attention_d128_sm80", torch.float16, 128, False, 1),
+             ("attention_gqa_d64", torch.float16, 64, False, 8), ("attention_gqa_d128", torch.float16, 128, False, 8)]
+    for name, dtype, d, causal, per_group in plans:
+        if match not in name:
+            continue
         graph = harness.build_graph(f"bench/sweep/sweep_{name}.hds")
         h = 2048 // d
         shapes = [(16384 // n, h, n, n) for n in (ATTN_L[::2] if quick else ATTN_L)]
+        if per_group > 1:  # prefill at 4k tokens, then decode
+            shapes = [(4, h, 4096, 4096)]
         if not causal:  # decode: one query against a cache, 64 heads (batch 1)
             shapes += [(1, 64, 1, s) for s in (ATTN_DECODE_S[::2] if quick else ATTN_DECODE_S)]
         for b, heads, lq, lk in shapes:
+            groups = heads // per_group
             q = torch.randn(b, heads, lq, d, device="cuda", dtype=dtype)
-            k = torch.randn(b, heads, lk, d, device="cuda", dtype=dtype)
-            v = torch.randn(b, heads, lk, d, device="cuda", dtype=dtype)
+            k = torch.randn(b, groups, lk, d, device="cuda", dtype=dtype)
+            v = torch.randn(b, groups, lk, d, device="cuda", dtype=dtype)
             out = torch.empty_like(q)
-            p = Point(graph, {"q": q, "k": k, "v": v, "out": out}, {"B": b, "H": heads, "L": lq, "M": lk})
+            sizes = {"B": b, "H": heads, "L": lq, "M": lk} | ({"G": groups} if per_group > 1 else {})
+            p = Point(graph, {"q": q, "k": k, "v": v, "out": out}, sizes)
             p.run(torch.cuda.current_stream().cuda_stream)
             torch.cuda.synchronize()
 
             def sdpa():
-                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=d ** -0.5)
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=d ** -0.5,
+                                                      enable_gqa=per_group > 1)
             err = rel_err(out, sdpa())
             t = time_point(p, {"sdpa": sdpa})
             flops = 4.0 * b * heads * lq * lk * d / (2 if causal else 1)
-            row = {"sweep": name, "B": b, "H": heads, "L": lq, "S": lk, "D": d, "hds_us": t["hds"] * 1e3,
-                   "ref": "SDPA", "ref_us": t["sdpa"] * 1e3, "ratio": t["sdpa"] / t["hds"],
+            row = {"sweep": name, "B": b, "H": heads, "G": groups, "L": lq, "S": lk, "D": d,
+                   "hds_us": t["hds"] * 1e3, "ref": "SDPA", "ref_us": t["sdpa"] * 1e3, "ratio": t["sdpa"] / t["hds"],
                    "hds_TFLOPs": flops / t["hds"] / 1e9, "ref_TFLOPs": flops / t["sdpa"] / 1e9, "rel_err": err}
             if lq == 1:  # bound by reading k and v: the fraction of copy bandwidth
                 row["kv_read_of_copy_bw"] = 2 * k.numel() * k.element_size() / t["hds"] / 1e6 / copy_gbps()
             rows.append(row)
-            print(f"{name} B={b} H={heads} L={lq} S={lk}: {row['ratio']:.2f}x SDPA, "
-                  f"{row['hds_TFLOPs']:.0f} against {row['ref_TFLOPs']:.0f} TFLOP/s", flush=True)
+            print(f"{name} B={b} H={heads} G={groups} L={lq} S={lk}: {row['ratio']:.2f}x SDPA, "
+                  f"{row['hds_TFLOPs']:.0f} against {row['ref_TFLOPs']:.0f} TFLOP/s"
+                  + (f", {row['kv_read_of_copy_bw']:.2f} of copy BW" if lq == 1 else ""), flush=True)
 
 
 def size_text(r: dict) -> str:
-    return " ".join(f"{k}={r[k]}" for k in ("M", "K", "N", "R", "T", "B", "H", "L", "S", "D", "F") if k in r)
+    return " ".join(f"{k}={r[k]}" for k in ("M", "K", "N", "R", "T", "B", "H", "G", "L", "S", "D", "F") if k in r)
 
 
 def main():
@@ -234,6 +244,7 @@ def main():
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--only", nargs="*", default=["gemm", "rows", "mlp", "attention"])
     ap.add_argument("--quick", action="store_true", help="every other size")
+    ap.add_argument("--match", default="", help="only the attention graphs whose name contains this")
     args = ap.parse_args()
     # nvcc builds the graphs in parallel first (harness.build_graph caches them).
     from concurrent.futures import ThreadPoolExecutor
@@ -245,7 +256,10 @@ def main():
         list(pool.map(lambda f: harness.build_graph(f), sources))
     rows: list = []
     for part in args.only:
-        {"gemm": sweep_gemm, "rows": sweep_rows, "mlp": sweep_mlp, "attention": sweep_attention}[part](rows, args.quick)
+        if part == "attention":
+            sweep_attention(rows, args.quick, args.match)
+        else:
+            {"gemm": sweep_gemm, "rows": sweep_rows, "mlp": sweep_mlp}[part](rows, args.quick)
     meta = {"device": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
             "torch": torch.__version__, "copy_GBps": copy_gbps(),
             "note": "untuned defaults: symbolic sizes, no tune cache; GPU time (CUDA-graph replay), alternating samples"}
