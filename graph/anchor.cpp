@@ -323,17 +323,6 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     std::optional<Padding> padding = plan_padding(op, sched, b, targets, o.decisions());
     const Bindings& sb = padding ? padding->sizes : b;
     if (padding) targets = padding->targets;
-    // A `when` on symbolic sizes is decided after the rows (a schedule TMA
-    // cannot run adds no case).
-    ir::Expr when = when_condition(o, call, sched, sb);
-    if (!when) return nullptr;
-    std::optional<bool> known = ir::const_bool(when);
-    if ((known && !*known) || !tma_rows_aligned(ik.body, targets, o.decisions()) ||
-        (!known && !decide_when(o, call, sched, when))) {
-        *skipped = true;
-        return result;
-    }
-
     std::map<const ir::BufferNode*, ParamFit> fits;
     for (const ir::KernelParam& p : ik.params) {
         const std::string& name = p.buffer->name;
@@ -355,6 +344,17 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
             }
         }
         fits.emplace(p.buffer.get(), *fit);
+    }
+
+    // A `when` on symbolic sizes is decided after the constant dimensions and the
+    // rows (a schedule whose shapes do not fit, or that TMA cannot run, adds no case).
+    ir::Expr when = when_condition(o, call, sched, sb);
+    if (!when) return nullptr;
+    std::optional<bool> known = ir::const_bool(when);
+    if ((known && !*known) || !tma_rows_aligned(ik.body, targets, o.decisions()) ||
+        (!known && !decide_when(o, call, sched, when))) {
+        *skipped = true;
+        return result;
     }
 
     if (dry_run) return result;

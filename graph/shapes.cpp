@@ -49,6 +49,8 @@ ir::Expr eval_dim(const Expr& e, const Bindings& b, std::string* unbound) {
         case ExprKind::Name: {
             auto it = b.sizes.find(as<NameExpr>(e).name);
             if (it != b.sizes.end()) return it->second;
+            // A spread's name: the product of its sizes (1 for none), as a schedule's kernel sees it.
+            if (auto sp = b.spreads.find(as<NameExpr>(e).name); sp != b.spreads.end()) return numel(sp->second);
             *unbound = as<NameExpr>(e).name;
             return nullptr;
         }

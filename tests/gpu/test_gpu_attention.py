@@ -81,9 +81,10 @@ def test_attention_written_by_hand(b, h, lq, lk):
 # (b, h, g, lq, lk): decoding packs the L queries of a group's H / G heads into the 16 rows
 # of its mma (attention_decode.hds, `when H / G * L <= 16`): 8:1 and one query (8 rows), 8:1
 # and two (16, the edge), 8:1 and three (24: the prefill schedule), 4:1, multi-query; then
-# prefill shapes, with causal masks where a row's query is r % L of its head.
+# prefill shapes (L <= M: under a causal mask no row is fully masked), with causal masks
+# where a row's query is r % L of its head.
 GQA_SIZES = [(1, 8, 1, 1, 4000), (2, 8, 2, 1, 777), (1, 32, 4, 1, 2049), (1, 8, 1, 2, 300), (1, 8, 1, 3, 300),
-             (2, 6, 3, 77, 131), (1, 4, 2, 16, 16), (1, 2, 1, 8, 100), (1, 16, 2, 1, 1), (1, 4, 4, 130, 129)]
+             (2, 6, 3, 77, 131), (1, 4, 2, 16, 16), (1, 2, 1, 8, 100), (1, 16, 2, 1, 1), (1, 4, 4, 129, 130)]
 
 
 @gpu

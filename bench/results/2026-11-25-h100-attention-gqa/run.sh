@@ -12,5 +12,5 @@ for tool in memcheck racecheck; do
 done
 [[ ${1:-} == tests ]] && exit 0
 match=gqa; [[ ${1:-} == all ]] && match=""
-timeout 280 python3 bench/bench_sweep.py --out $OUT/run1 --only attention --match "$match" 2>&1 | grep -v "^|" | tail -60
+timeout 330 python3 bench/bench_sweep.py --out $OUT/run1 --only attention --match "$match" 2>&1 | grep -v "^|" | tail -60
 rm -f $OUT/*/sweep.md
