@@ -30,8 +30,9 @@ struct Bindings {
     std::map<std::string, Shape> spreads;
 };
 
-// Evaluates a dimension written in an op (a literal, a bound size, a spread's name
-// for the product of its sizes, + - * / of those, %) or returns null when it uses something unbound (`*unbound` set to it).
+// Evaluates a dimension written in an op (a literal, a bound size, a spread's
+// name for the product of its sizes, + - * / of those, %) or returns null when it
+// uses something unbound (`*unbound` set to it).
 ir::Expr eval_dim(const Expr& e, const Bindings& b, std::string* unbound);
 // The same for a condition (`M <= 16 && N % 8 == 0`): comparisons of such
 // dimensions, && || ! and true/false; a bool IR expression.
