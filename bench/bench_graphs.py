@@ -27,7 +27,8 @@ import models  # noqa: E402
 from bench_core import graphs_ms, medians_ms, write_table  # noqa: E402
 
 SIZES = {"mlp": 2048, "mlp_sm90a": 2048, "transformer_block": 1024, "resnet_block": 16, "mm_bias_gelu": 4096,
-         "conv3x3_f16": 32, "conv1x1_f16": 32}
+         "conv3x3_f16": 32, "conv1x1_f16": 32,
+         "llama_block": 1024}
 
 
 class Prepared:

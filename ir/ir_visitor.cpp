@@ -126,8 +126,10 @@ std::vector<Buffer> vector_copied_globals(const Stmt& body) {
         std::vector<Buffer> found;
         void visit(const Call* c) override {
             IRVisitor::visit(c);
-            if (copy_bytes(*c) == 0) return;
-            for (const Expr& a : c->args) {
+            // cp.async's source: 16 bytes of global memory (its third argument is a count).
+            std::vector<Expr> refs = c->builtin == Builtin::CpAsync16 ? std::vector<Expr>{c->args.at(1)} : c->args;
+            if (copy_bytes(*c) == 0 && c->builtin != Builtin::CpAsync16) return;
+            for (const Expr& a : refs) {
                 const Buffer& b = as<Load>(a)->buffer;
                 if (b->scope == Scope::Global && std::find(found.begin(), found.end(), b) == found.end())
                     found.push_back(b);

@@ -44,7 +44,8 @@ int required_arch(const Stmt& body);
 int required_arch(const Kernel& k);
 
 // The global tensors `body` reads or writes with vector copies (copy_4/8/16,
-// copy_vec4), in order of appearance: their launchers require 16-byte alignment.
+// copy_vec4) or copies with cp.async, in order of appearance: their launchers
+// require 16-byte alignment.
 std::vector<Buffer> vector_copied_globals(const Stmt& body);
 
 }  // namespace hds::ir

@@ -1,5 +1,7 @@
 // inline_injective.cpp — injective nodes inlined into their users.
 #include "graph/passes/passes.h"
+#include "graph/shapes.h"
+#include "ir/passes/passes.h"
 #include "graph/rewrite.h"
 #include "ir/ir_visitor.h"
 
@@ -11,25 +13,81 @@ bool is_single_load(const Node& n) {
     return ir::as<ir::Load>(n.compute.value) != nullptr;
 }
 
-// The anchor passes an element of `b` by address (cp.async, atomics): such
-// loads cannot become expressions. (copy_vec4 is rewritten into element loads
+// How the anchor passes elements of `b` by address (cp.async, atomics): such
+// loads cannot become expressions, except where only cp.async copies them and `b`
+// is a contiguous remapping (below). (copy_vec4 is rewritten into element loads
 // when its source is inlined: scalarize_copies.)
-bool takes_address(const Node& anchor, const ir::Buffer& b) {
+struct AddressUse {
+    bool any = false;        // some built-in takes an element's address
+    bool other = false;      // one other than cp.async does
+};
+AddressUse address_use(const Node& anchor, const ir::Buffer& b) {
     struct Finder : ir::IRVisitor {
         const ir::Buffer* b;
-        bool found = false;
+        AddressUse use;
         void visit(const ir::Call* c) override {
             ir::IRVisitor::visit(c);
             if (c->builtin == Builtin::DeviceFn || c->builtin == Builtin::CopyVec4) return;
             BuiltinClass cls = builtin_info(c->builtin).cls;
             if (cls != BuiltinClass::Reference && cls != BuiltinClass::Atomic) return;
             for (const ir::Expr& a : c->args)
-                if (auto* l = ir::as<ir::Load>(a)) found |= l->buffer == *b;
+                if (auto* l = ir::as<ir::Load>(a); l && l->buffer == *b) {
+                    use.any = true;
+                    use.other |= c->builtin != Builtin::CpAsync16;
+                }
         }
     } f;
     f.b = &b;
     f.visit_stmt(anchor.anchor.body);
+    return f.use;
+}
+
+bool uses_var(const ir::Expr& e, const ir::Var& v) {
+    struct Finder : ir::IRVisitor {
+        const ir::VarNode* v;
+        bool found = false;
+        void visit(const ir::VarNode* x) override { found |= x == v; }
+    } f;
+    f.v = v.get();
+    f.visit_expr(e);
     return f.found;
+}
+
+// The terms of a sum (`a + (b + c)` -> a, b, c).
+void terms(const ir::Expr& e, std::vector<ir::Expr>* out) {
+    if (auto* add = ir::as<ir::Binary>(e); add && add->op == ir::BinOp::Add) {
+        terms(add->a, out);
+        terms(add->b, out);
+    } else {
+        out->push_back(e);
+    }
+}
+
+// Whether `n` only moves the elements of another buffer of its type (a transpose of
+// the leading dimensions, a head split: `x[i1, i0, i2]`) so that its element
+// (.., i) lies at x's row-major offset E + i, E a multiple of 16 bytes: then the
+// address of x's element serves where cp.async copies 16 bytes of n's row.
+bool contiguous_remap(const Node& n) {
+    auto* l = ir::as<ir::Load>(n.compute.value);
+    if (!l || l->buffer->elem != n.buffer->elem || n.compute.axes.empty()) return false;
+    ir::Expr offset = ir::i32(0);
+    for (size_t d = 0; d < l->indices.size(); ++d)
+        offset = ir::add(ir::mul(offset, l->buffer->shape[d]), l->indices[d]);
+    std::vector<ir::Expr> parts;
+    terms(ir::simplify(offset), &parts);
+    const ir::Var& last = n.compute.axes.back();
+    int64_t chunk = 16 / byte_size(n.buffer->elem), constant = 0;
+    int seen = 0;
+    for (const ir::Expr& t : parts) {
+        if (t.get() == last.get()) {
+            ++seen;
+        } else if (auto c = ir::const_int(t)) {
+            constant += *c;
+        } else if (uses_var(t, last) || ir::const_bool(divisible(t, chunk)) != std::optional<bool>(true)) {
+            return false;
+        }
+    }
+    return seen == 1 && constant % chunk == 0;
 }
 
 }  // namespace
@@ -47,7 +105,9 @@ void inline_injective(Graph& g) {
         bool anchor_user = false, address = false;
         for (Node* u : users) {
             anchor_user |= u->kind == Node::Kind::Anchor;
-            address |= u->kind == Node::Kind::Anchor && takes_address(*u, n->buffer);
+            if (u->kind != Node::Kind::Anchor) continue;
+            AddressUse use = address_use(*u, n->buffer);
+            address |= use.any && (use.other || !contiguous_remap(*n));
         }
         if (address || (anchor_user && users.size() > 1 && !is_single_load(*n))) continue;
         for (Node* u : users) {

@@ -107,3 +107,34 @@ def test_left_as_written(tmp_path, why, text, shapes, reference):
     out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
     ref = reference(q, k, v)
     assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
+
+
+def kernels(tmp_path, text: str) -> int:
+    """The kernels hdsc emits for the graph (target sm_80: attention's mma.sync schedule)."""
+    src = tmp_path / "k.hds"
+    src.write_text("target sm_80;\n" + HEADER + text)
+    out = tmp_path / "k.cu"
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(out)], check=True)
+    return out.read_text().count("__global__")
+
+
+# (why, q's definition from x, kernels): attention's cp.async copies read a layout op's
+# source in place where its rows stay contiguous and 16-byte aligned there
+# (graph/passes/inline_injective.cpp); elsewhere the layout op is a copy kernel first.
+IN_PLACE = [
+    ("head split", "f16[S, 2, 64]", "permute(x, dims=[1, 0, 2])", 1),
+    ("heads of a projection", "f16[S, 128]", "permute(reshape(x, shape=[S, 2, 64]), dims=[1, 0, 2])", 1),
+    ("slice at 8 values", "f16[S, 2, 72]", "permute(slice(x, axis=2, start=8, end=72), dims=[1, 0, 2])", 1),
+    ("slice at 4 values: rows not 16-byte aligned", "f16[S, 2, 68]",
+     "permute(slice(x, axis=2, start=4, end=68), dims=[1, 0, 2])", 2),
+    ("last two dimensions swapped", "f16[2, 64, S]", "permute(x, dims=[0, 2, 1])", 2),
+]
+
+
+@pytest.mark.parametrize("why,xtype,qexpr,count", IN_PLACE, ids=[c[0] for c in IN_PLACE])
+def test_layout_ops_read_in_place(tmp_path, why, xtype, qexpr, count):
+    text = f"""graph g(x: {xtype}, k: f16[2, S, 64], v: f16[2, S, 64]) -> f16[2, S, 64] {{
+    return attention({qexpr}, k, v, scale=0.125);
+}}
+"""
+    assert kernels(tmp_path, text) == count, why

@@ -457,6 +457,9 @@ static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const _
     // `require H % G == 0` of attention (nn.hds:131), called at attention_wgmma.hds:9
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
+        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
         (long long)B * (long long)G * (long long)S * 128 > 2147483647LL)
@@ -518,6 +521,9 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
         return cudaErrorInvalidValue;
     // `require H % G == 0` of attention (nn.hds:131), called at attention_wgmma.hds:9
     if (!(H % G == 0))
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||

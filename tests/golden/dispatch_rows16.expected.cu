@@ -1992,6 +1992,9 @@ static cudaError_t dispatch_rows16_rows16_skinny_run(const __half* x, const __ha
     // sizes must be positive, tensors not null
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0)
+        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
@@ -2266,6 +2269,9 @@ static cudaError_t dispatch_rows16_skinny_run(const __half* x, const __half* w, 
                                               cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||

@@ -732,6 +732,9 @@ static cudaError_t epilogue_copies_skinny_run(const __half* x, const __half* w, 
     // sizes must be positive, tensors not null
     if (M <= 0 || x == nullptr || w == nullptr || b == nullptr || r == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0)
+        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * 64 > 2147483647LL || (long long)M * 128 > 2147483647LL)
         return cudaErrorInvalidValue;

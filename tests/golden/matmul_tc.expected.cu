@@ -296,6 +296,9 @@ cudaError_t launch_matmul_mma_f16(const __half* a, const __half* b, __half* c, i
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0)
+        return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)N + 127) / 128, ((long long)M + 127) / 128, 1};
     const long long block[3] = {256, 1, 1};
     // grid limits
@@ -321,6 +324,9 @@ cudaError_t launch_matmul_mma_bf16(const __nv_bfloat16* a, const __nv_bfloat16* 
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
         (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0)
         return cudaErrorInvalidValue;
     const long long grid[3] = {((long long)N + 127) / 128, ((long long)M + 127) / 128, 1};
     const long long block[3] = {256, 1, 1};

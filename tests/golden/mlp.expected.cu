@@ -437,6 +437,9 @@ static cudaError_t mlp_skinny_run(const __half* x, const __half* w1, const __hal
     if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
         out == nullptr)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)
         return cudaErrorInvalidValue;
@@ -485,6 +488,9 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
     // sizes must be positive, tensors not null
     if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
         out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)

@@ -1,5 +1,5 @@
 """The example graphs (examples/mlp.hds, transformer_block.hds,
-resnet_block.hds) and the benchmark graphs of bench/graphs in torch: inputs and
+resnet_block.hds, llama_block.hds) and the benchmark graphs of bench/graphs in torch: inputs and
 the eager reference, shared by the GPU tests and bench/bench_graphs.py."""
 from pathlib import Path
 
@@ -34,6 +34,32 @@ def transformer(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2):
     x1 = x + a.permute(1, 0, 2).reshape(s, 256) @ wo
     h2 = F.layer_norm(x1, (256,), g2, b2)
     return x1 + F.gelu(h2 @ w1 + c1) @ w2 + c2
+
+
+def llama_inputs(seq, device="cuda"):
+    g = torch.Generator(device=device).manual_seed(6)
+    r = lambda *s, scale=1.0: (torch.randn(*s, generator=g, device=device) * scale).half()
+    d, f = 4096, 14336
+    gain = lambda: (torch.rand(d, generator=g, device=device) + 0.5).half()
+    return {"x": r(seq, d), "g1": gain(), "wq": r(d, d, scale=d ** -0.5), "wk": r(d, 1024, scale=d ** -0.5),
+            "wv": r(d, 1024, scale=d ** -0.5), "wo": r(d, d, scale=d ** -0.5), "g2": gain(),
+            "wg": r(d, f, scale=d ** -0.5), "wu": r(d, f, scale=d ** -0.5), "wd": r(f, d, scale=f ** -0.5)}
+
+
+def llama(x, g1, wq, wk, wv, wo, g2, wg, wu, wd):
+    """A Llama-style decoder block: 32 query heads over 8 key/value heads of 128, causal."""
+    s = x.shape[0]
+
+    def rms_norm(t, w):
+        tf = t.float()
+        return (tf * torch.rsqrt(tf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).to(t.dtype)
+    heads = lambda t, n: t.reshape(s, n, 128).permute(1, 0, 2)
+    h = rms_norm(x, g1)
+    a = F.scaled_dot_product_attention(heads(h @ wq, 32), heads(h @ wk, 8), heads(h @ wv, 8), is_causal=True,
+                                       scale=128 ** -0.5, enable_gqa=True)
+    x1 = x + a.permute(1, 0, 2).reshape(s, 4096) @ wo
+    h2 = rms_norm(x1, g2)
+    return x1 + (F.silu(h2 @ wg) * (h2 @ wu)) @ wd
 
 
 def resnet_inputs(batch, device="cuda"):
@@ -89,4 +115,5 @@ MODELS = {
     "conv1x1_f16": (conv_inputs(256, 64, 1), conv1x1, "N", lambda i: (i["x"].shape[0], 64, 56, 56)),
     "transformer_block": (transformer_inputs, transformer, "S", lambda i: (i["x"].shape[0], 256)),
     "resnet_block": (resnet_inputs, resnet, "N", lambda i: tuple(i["x"].shape)),
+    "llama_block": (llama_inputs, llama, "S", lambda i: (i["x"].shape[0], 4096)),
 }

@@ -110,3 +110,21 @@ def test_attention_grouped_heads_checked_per_call():
     assert graph.run({"q": q, "k": k, "v": v, "out": out}, sizes, graph.workspace(sizes)) == 1  # cudaErrorInvalidValue
     torch.cuda.synchronize()
     assert torch.isnan(out).all()
+
+
+@gpu
+@pytest.mark.parametrize("s,h,g", [(1, 8, 2), (3, 4, 1), (77, 6, 3), (300, 2, 2)])
+@pytest.mark.parametrize("name", ["head_split", "sm90_head_split"])
+def test_attention_heads_split_in_place(name, s, h, g):
+    """q, k, v as projections lay them out ([tokens, heads, 64]), permuted to [heads, tokens,
+    64]: the schedules' cp.async copies read them in place (no copy kernel)."""
+    graph = harness.build_graph(f"tests/gpu/ops/op_attention_{name}.hds")
+    q = torch.randn(s, h, 64, device="cuda").half()
+    k, v = (torch.randn(s, g, 64, device="cuda").half() for _ in range(2))
+    out = torch.full((h, s, 64), float("nan"), device="cuda", dtype=torch.float16)
+    sizes = {"S": s, "H": h, "G": g}
+    assert graph.run({"q": q, "k": k, "v": v, "out": out}, sizes, graph.workspace(sizes)) == 0
+    torch.cuda.synchronize()
+    kk, vv = (t.permute(1, 0, 2).repeat_interleave(h // g, dim=0) for t in (k, v))
+    ref = reference(q.permute(1, 0, 2), kk, vv, causal=True)
+    assert float((out.double() - ref).norm() / ref.norm()) < 2e-3

@@ -31,7 +31,8 @@ def rel(out, ref):
                                               ("transformer_block", 7, 1e-5), ("resnet_block", 3, 1e-5),
                                               ("mlp_sm90a", 77, 5e-3), ("mlp_sm90a", 1, 5e-3),
                                               ("mm_bias_gelu", 333, 5e-3), ("conv3x3_f16", 3, 5e-3),
-                                              ("conv1x1_f16", 2, 5e-3)])
+                                              ("conv1x1_f16", 2, 5e-3), ("llama_block", 300, 5e-3),
+                                              ("llama_block", 3, 5e-3), ("llama_block", 1, 5e-3)])
 def test_example_matches_torch(example, size, tol):
     out, ref, *_ = run_example(example, size)
     assert torch.isfinite(out).all()
