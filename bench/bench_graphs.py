@@ -6,7 +6,7 @@ launch overhead included where the GPU runs dry) and replayed from a CUDA
 graph (the GPU's time alone, which host noise does not reach); each time the
 three's samples alternate (bench_core.medians_ms / graphs_ms).
 
-    python3 bench/bench_graphs.py --out DIR [--only GRAPH...]      (needs a GPU and torch)
+    python3 bench/bench_graphs.py --out DIR [--only GRAPH...] [--sizes N...]   (needs a GPU and torch)
 """
 from __future__ import annotations
 
@@ -93,6 +93,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--only", nargs="+", choices=list(SIZES), help="these graphs only (default: all)")
+    ap.add_argument("--sizes", nargs="+", type=int, help="at these sizes instead of each graph's own")
     args = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -100,8 +101,9 @@ def main():
     for example, size in SIZES.items():
         if args.only and example not in args.only:
             continue
-        rows.append(bench(example, size))
-        print(json.dumps(rows[-1]), flush=True)
+        for at in args.sizes or [size]:
+            rows.append(bench(example, at))
+            print(json.dumps(rows[-1]), flush=True)
     meta = {"date": datetime.date.today().isoformat(), "device": torch.cuda.get_device_name(),
             "torch": torch.__version__}
     nan = float("nan")

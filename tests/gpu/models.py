@@ -53,11 +53,14 @@ def llama(x, g1, wq, wk, wv, wo, g2, wg, wu, wd):
     def rms_norm(t, w):
         tf = t.float()
         return (tf * torch.rsqrt(tf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).to(t.dtype)
-    heads = lambda t, n: t.reshape(s, n, 128).permute(1, 0, 2)
+    # [1, heads, tokens, 128], as a model batches them (SDPA's flash kernel takes 4-D
+    # tensors: on [heads, tokens, 128] it computes the scores in memory, several times
+    # slower past 2k tokens), grouped with enable_gqa.
+    heads = lambda t, n: t.reshape(s, n, 128).permute(1, 0, 2)[None]
     h = rms_norm(x, g1)
     a = F.scaled_dot_product_attention(heads(h @ wq, 32), heads(h @ wk, 8), heads(h @ wv, 8), is_causal=True,
                                        scale=128 ** -0.5, enable_gqa=True)
-    x1 = x + a.permute(1, 0, 2).reshape(s, 4096) @ wo
+    x1 = x + a[0].permute(1, 0, 2).reshape(s, 4096) @ wo
     h2 = rms_norm(x1, g2)
     return x1 + (F.silu(h2 @ wg) * (h2 @ wu)) @ wd
 
