@@ -120,6 +120,15 @@ class Finder {
         const CallExpr* sm = call(look_through(*pv->args[0].value, &m->lets), {"softmax"}, 1);
         if (!sm) return false;
         const Expr* s = &look_through(*sm->args[0].value, &m->lets);
+        // The mask outside the scale or inside it (then only for a positive scale, which
+        // keeps masked scores the lowest).
+        auto unmask = [&] {
+            if (const CallExpr* c = call(*s, {"causal_mask"}, 1); c && !m->causal) {
+                m->causal = true;
+                s = &look_through(*c->args[0].value, &m->lets);
+            }
+        };
+        unmask();
         if (s->kind == ExprKind::Binary) {
             auto& b = as<BinaryExpr>(*s);
             double c = 0;
@@ -135,6 +144,7 @@ class Finder {
             }
             m->scale = c;
             s = &look_through(*s, &m->lets);
+            if (c > 0) unmask();
         }
         const CallExpr* qk = call(*s, {"bmm"}, 2);
         if (!qk) return false;

@@ -2,6 +2,8 @@
 //
 //     bmm(softmax(bmm(q, permute(k, dims=[.., n - 1, n - 2])) * s), v)
 //
+// with the scores optionally through `causal_mask` (outside the scale, or inside a
+// positive one): then `attention(..., causal=1)`
 // (three dimensions or more, [.., heads, rows, d], as attention takes them; the
 // scale as `* s`, `s *` or `/ s` with a literal s, or none), so that the graph
 // builder can run
@@ -24,6 +26,7 @@ struct AttentionMatch {
     const Expr* k = nullptr;
     const Expr* v = nullptr;
     double scale = 1.0;
+    bool causal = false;  // the scores through causal_mask (nn.hds)
     std::map<std::string, const Expr*> lets;  // the lets the pattern reads through (used only there): their values
 };
 

@@ -276,9 +276,15 @@ class GraphBuilder {
             scale->value = m.scale;
             std::map<std::string, const Expr*> attrs = {{"scale", scale.get()}};
             synthesized_.push_back(std::move(scale));
+            if (m.causal) {
+                auto one = std::make_unique<IntLit>(e.range);
+                one->value = 1;
+                attrs["causal"] = one.get();
+                synthesized_.push_back(std::move(one));
+            }
             size_t mark = g_->nodes.size();
             Node* n = call_nodes("attention", e.range, {q, k, v}, {m.q->range, m.k->range, m.v->range}, attrs,
-                                 {{"scale", e.range}}, name, e.range);
+                                 {{"scale", e.range}, {"causal", e.range}}, name, e.range);
             if (!n || n->kind == Node::Kind::Anchor) return n;
             for (size_t i = mark; i < g_->nodes.size(); ++i) g_->names.erase(g_->nodes[i]->buffer->name);
             g_->nodes.resize(mark);  // (appended last: nothing reads them)
@@ -382,7 +388,7 @@ class GraphBuilder {
     std::map<const Expr*, AttentionMatch> patterns_;  // attention written as separate ops, by their root
     std::map<std::string, const Expr*> deferred_;     // lets such a pattern reads through: built if named
     const Expr* as_written_ = nullptr;                // a pattern's root being built as written
-    std::vector<ExprPtr> synthesized_;                // the scale literals of the attention calls
+    std::vector<ExprPtr> synthesized_;                // the scale and causal literals of the attention calls
 };
 
 }  // namespace

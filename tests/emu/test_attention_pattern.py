@@ -138,3 +138,46 @@ def test_layout_ops_read_in_place(tmp_path, why, xtype, qexpr, count):
 }}
 """
     assert kernels(tmp_path, text) == count, why
+
+
+def causal(scores):
+    lq, lk = scores.shape[-2:]
+    return np.where(np.arange(lk)[None, :] > np.arange(lq)[:, None] + lk - lq, -1e30, scores)
+
+
+MASKED = {
+    "mask_outside_scale": "let s = causal_mask(bmm(q, permute(k, dims=[0, 2, 1])) * 0.125);",
+    "mask_inside_scale": "let s = causal_mask(bmm(q, permute(k, dims=[0, 2, 1]))) / 8.0;",
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(MASKED))
+@pytest.mark.parametrize("lq,lk", [(37, 70), (70, 70)])
+def test_causal_mask_rewritten(tmp_path, spelling, lq, lk):
+    """Scores through causal_mask run as attention(..., causal=1) (the flash schedule masks)."""
+    text = f"""graph g(q: f32[H, L, 64], k: f32[H, M, 64], v: f32[H, M, 64]) -> f32[H, L, 64] {{
+    {MASKED[spelling]}
+    return bmm(softmax(s), v);
+}}"""
+    graph = built(tmp_path, text)
+    assert "= attention (schedule kernel)" in graph and "causal_mask" not in graph, graph
+    q, k, v = (rng.standard_normal((2, n, 64)).astype(np.float32) for n in (lq, lk, lk))
+    out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
+    ref = softmax(causal(score(q, kt(k), 0.125))) @ v
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
+
+
+@pytest.mark.parametrize("why,scale,d", [("a negative scale after the mask", -0.125, 64),
+                                         ("no schedule for heads of 32", 0.125, 32)])
+def test_causal_mask_as_written(tmp_path, why, scale, d):
+    """Left as written, causal_mask computes what it says: masked scores -1e30 (then scaled)."""
+    text = f"""graph g(q: f32[H, L, {d}], k: f32[H, M, {d}], v: f32[H, M, {d}]) -> f32[H, L, {d}] {{
+    let s = causal_mask(bmm(q, permute(k, dims=[0, 2, 1]))) * {scale};
+    return bmm(softmax(s), v);
+}}"""
+    graph = built(tmp_path, text)
+    assert "attention" not in graph and "causal_mask" in graph, (why, graph)
+    q, k, v = (rng.standard_normal((2, n, d)).astype(np.float32) for n in (9, 20, 20))
+    out = emulator.run_graph(text + "\n", "g", {"q": q, "k": k, "v": v}, imports=("elementwise.hds", "nn.hds"))
+    ref = softmax(causal(score(q, kt(k), 1.0)) * scale) @ v
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5

@@ -441,3 +441,13 @@ def test_staged_rows_kernel_shape(tmp_path, width, staged):
     else:
         # the staging copy and the output's store; the passes read registers
         assert cu.count("hds::copy<16>") == 2 and "v_row_x" not in cu, cu
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+def test_causal_mask(dtype):
+    """Scores of keys j > i + M - L become -1e30 (-inf in f16), the others stay."""
+    s = f32(2, 3, 5).astype(np.float16 if dtype == "f16" else np.float32)
+    out = graph({"s": f"{dtype}[2, 3, 5]"}, f"{dtype}[2, 3, 5]", "return causal_mask(s);", {"s": s})
+    masked = np.arange(5)[None, :] > np.arange(3)[:, None] + 2
+    np.testing.assert_array_equal(out[:, ~masked], s[:, ~masked])
+    assert (out[:, masked] == (-np.inf if dtype == "f16" else np.float32(-1e30))).all()
