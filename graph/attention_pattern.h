@@ -26,7 +26,7 @@ struct AttentionMatch {
     const Expr* k = nullptr;
     const Expr* v = nullptr;
     double scale = 1.0;
-    bool causal = false;  // the scores through causal_mask (nn.hds)
+    bool causal = false;                      // the scores through causal_mask (nn.hds)
     std::map<std::string, const Expr*> lets;  // the lets the pattern reads through (used only there): their values
 };
 
