@@ -72,9 +72,11 @@ def test_attention_mma_causal(name, d, b, h, lq, lk):
 
 @gpu
 @pytest.mark.parametrize("b,h,lq,lk", [(2, 3, 77, 131), (1, 2, 1, 700), (1, 1, 300, 300)])
-def test_attention_written_by_hand(b, h, lq, lk):
-    """bmm(softmax(bmm(q, permute(k)) * s), v) runs as the attention op (prefill and decode)."""
-    err = run("by_hand", torch.float16, b, h, lq, lk, 64, causal=False)
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_written_by_hand(b, h, lq, lk, causal):
+    """bmm(softmax(bmm(q, permute(k)) * s), v) runs as the attention op (prefill and decode);
+    with the scores through causal_mask, as attention(..., causal=1)."""
+    err = run("by_hand_causal" if causal else "by_hand", torch.float16, b, h, lq, lk, 64, causal=causal)
     assert err < 2e-3, err
 
 
