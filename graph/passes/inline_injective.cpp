@@ -1,9 +1,9 @@
 // inline_injective.cpp — injective nodes inlined into their users.
 #include "graph/passes/passes.h"
-#include "graph/shapes.h"
-#include "ir/passes/passes.h"
 #include "graph/rewrite.h"
+#include "graph/shapes.h"
 #include "ir/ir_visitor.h"
+#include "ir/passes/passes.h"
 
 namespace hds::graph {
 
@@ -18,8 +18,8 @@ bool is_single_load(const Node& n) {
 // is a contiguous remapping (below). (copy_vec4 is rewritten into element loads
 // when its source is inlined: scalarize_copies.)
 struct AddressUse {
-    bool any = false;        // some built-in takes an element's address
-    bool other = false;      // one other than cp.async does
+    bool any = false;    // some built-in takes an element's address
+    bool other = false;  // one other than cp.async does
 };
 AddressUse address_use(const Node& anchor, const ir::Buffer& b) {
     struct Finder : ir::IRVisitor {
