@@ -197,6 +197,7 @@ Eval Compiler::call(const ir::Call* c) {
     for (const ir::Expr& a : c->args) args.push_back(expr(a));
     SourceLoc loc = loc_;
     if (ir::copy_bytes(*c) > 0) return copy(c);
+    if (Eval e = tensor_core(c)) return e;
     if (c->builtin != Builtin::DeviceFn && builtin_min_arch(c->builtin) > 0) {
         std::string what = std::string("the ") + (builtin_min_arch(c->builtin) >= 90 ? "sm_90" : "tensor-core") +
                            " built-in '" + builtin_info(c->builtin).name + "' is not emulated (run it on a GPU)";
@@ -213,8 +214,16 @@ Eval Compiler::call(const ir::Call* c) {
                 t.fiber->yield();
                 return Value{0};
             };
-        case Builtin::SyncWarp:
-            return [](Thread&) { return Value{0}; };  // lanes run in lock-step order
+        case Builtin::SyncWarp:  // a barrier of the warp's lanes (their shared-memory writes seen after it)
+            p_.needs_sync = true;
+            return [loc](Thread& t) {
+                t.warp_op = WarpOp{};
+                t.warp_op.builtin = Builtin::SyncWarp;
+                t.state = ThreadState::AtWarpOp;
+                t.wait_loc = loc;
+                t.fiber->yield();
+                return Value{0};
+            };
         case Builtin::ShflXor:
         case Builtin::ShflDown:
         case Builtin::ShflUp:

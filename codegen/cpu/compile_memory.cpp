@@ -96,18 +96,31 @@ Eval Compiler::load(const ir::Load* l) {
             return [at, s, name, loc](Thread& t) {
                 int64_t i = at(t);
                 SharedBuf& buf = t.block->shared[s];
+                if (buf.pending[i])
+                    trap(t, loc,
+                         fmt::format("read of '{}' (element {}) before the cp.async that writes it has landed "
+                                     "(no cp_async_wait covers its group)",
+                                     name, i));
                 if (!buf.written[i])
                     trap(t, loc, fmt::format("read of uninitialized shared memory '{}' (element {})", name, i));
                 if (t.machine->racecheck) {
-                    if (buf.write_epoch[i] == t.block->epoch && buf.writer[i] != t.linear)
+                    if (buf.write_epoch[i] == t.block->epoch && buf.writer[i] != t.linear &&
+                        !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]))
                         trap(t, loc,
                              fmt::format("shared-memory race on '{}' (element {}): read after a write by "
                                          "thread {} with no syncthreads() between",
                                          name, i, buf.writer[i]));
-                    if (buf.read_epoch[i] != t.block->epoch)
+                    int32_t warp = t.linear / 32;
+                    int64_t syncs = t.block->warp_syncs[warp];
+                    if (buf.read_epoch[i] != t.block->epoch) {
                         buf.reader[i] = t.linear;
-                    else if (buf.reader[i] != t.linear)
-                        buf.reader[i] = -2;
+                        buf.read_warp[i] = warp;
+                        buf.read_sync[i] = syncs;
+                    } else {
+                        if (buf.reader[i] != t.linear) buf.reader[i] = -2;
+                        if (buf.read_warp[i] != warp) buf.read_warp[i] = -1;
+                        buf.read_sync[i] = std::max(buf.read_sync[i], syncs);
+                    }
                     buf.read_epoch[i] = t.block->epoch;
                 }
                 return buf.data[i];
@@ -176,14 +189,19 @@ Exec Compiler::store(const ir::Store* st) {
     return nullptr;
 }
 
+bool Compiler::warp_ordered(const Thread& t, int32_t warp, int64_t sync) {
+    return warp == t.linear / 32 && t.block->warp_syncs[warp] > sync;
+}
+
 void Compiler::check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std::string& name, SourceLoc loc) {
     int64_t epoch = t.block->epoch;
-    if (buf.write_epoch[i] == epoch && buf.writer[i] != t.linear)
+    if (buf.write_epoch[i] == epoch && buf.writer[i] != t.linear &&
+        !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]))
         trap(t, loc,
              fmt::format("shared-memory race on '{}' (element {}): written by thread {} too, with no "
                          "syncthreads() between",
                          name, i, buf.writer[i]));
-    if (buf.read_epoch[i] == epoch && buf.reader[i] != t.linear)
+    if (buf.read_epoch[i] == epoch && buf.reader[i] != t.linear && !warp_ordered(t, buf.read_warp[i], buf.read_sync[i]))
         trap(t, loc,
              fmt::format(
                  "shared-memory race on '{}' (element {}): write after a read by {} with no "
@@ -192,6 +210,7 @@ void Compiler::check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std:
                  buf.reader[i] == -2 ? std::string("other threads") : "thread " + std::to_string(buf.reader[i])));
     buf.writer[i] = t.linear;
     buf.write_epoch[i] = epoch;
+    buf.write_sync[i] = t.block->warp_syncs[t.linear / 32];
 }
 
 Eval Compiler::atomic(const ir::Call* c, Eval value) {

@@ -1,6 +1,7 @@
 // compiler.h — the emulator's IR -> closures compiler (one class, defined in
 // compile.cpp: expressions; compile_memory.cpp: buffers, loads, stores,
-// atomics; compile_stmt.cpp: statements, loops, device functions). Variables
+// atomics; compile_stmt.cpp: statements, loops, device functions;
+// compile_tensor_core.cpp: cp.async, ldmatrix, mma.sync). Variables
 // become frame slots, buffers indices into the machine's global, block-shared
 // or thread-register storage; every access carries its checks and .hds location.
 #pragma once
@@ -26,6 +27,9 @@ struct BufRef {
 };
 
 std::string format_ids(const Thread& t);
+// Runs the tensor-core instruction every lane of a warp has reached (ldmatrix, mma):
+// "" or what is wrong.
+std::string run_warp_op(const std::vector<Thread*>& lanes);
 [[noreturn]] void trap(const Thread& t, SourceLoc loc, const std::string& what);
 
 // Operand readers: a variable's slot, a constant, or any expression. The
@@ -75,6 +79,8 @@ class Compiler {
     Exec store(const ir::Store* st);
 
     static void check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std::string& name, SourceLoc loc);
+    // Whether a syncwarp() of t's warp came after the access of warp `warp` at syncwarp count `sync`.
+    static bool warp_ordered(const Thread& t, int32_t warp, int64_t sync);
 
     Eval call(const ir::Call* c);
 
@@ -82,6 +88,11 @@ class Compiler {
     Eval atomic(const ir::Call* c, Eval value);
     // copy_4/8/16: the elements one access moves, with the alignment and range checks.
     Eval copy(const ir::Call* c);
+    // An element reference of `count` values (a fragment, a copy's row): its array and first index.
+    using Ref = std::function<std::pair<std::vector<Value>*, int64_t>(Thread&)>;
+    Ref reference(const ir::Expr& e, int64_t count, const char* what);
+    // cp.async and its groups, ldmatrix, mma.sync (compile_tensor_core.cpp); null for other built-ins.
+    Eval tensor_core(const ir::Call* c);
 
     Eval device_call(const ir::Call* c, const std::vector<Eval>& args);
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/cpu/compiler.h"
 #include "codegen/cpu/machine.h"
 #include "codegen/cpu/values.h"
 
@@ -163,6 +164,10 @@ SharedBuf make_shared(int64_t n) {
     b.write_epoch.assign(n, -1);
     b.reader.assign(n, -1);
     b.read_epoch.assign(n, -1);
+    b.pending.assign(n, 0);
+    b.write_sync.assign(n, -1);
+    b.read_sync.assign(n, -1);
+    b.read_warp.assign(n, -1);
     return b;
 }
 
@@ -184,6 +189,7 @@ class BlockRunner {
             for (int64_t d : shape) n *= d;
             block.shared.push_back(make_shared(n));
         }
+        block.warp_syncs.assign((threads_.size() + 31) / 32, 0);
         error_.reset();
         for (int i = 0; i < static_cast<int>(threads_.size()); ++i) init_thread(threads_[i], i, block);
         if (!p_.needs_sync) {
@@ -253,6 +259,27 @@ class BlockRunner {
                     threads_[i].shfl_result = src < last ? threads_[src].shfl_value : threads_[i].shfl_value;
                 }
                 for (int i = first; i < last; ++i) threads_[i].state = ThreadState::Runnable;
+                released = true;
+            }
+            if (released) continue;
+            // syncwarp and tensor-core instructions (ldmatrix, mma): every lane of the warp at one.
+            for (int w = 0; w * 32 < n; ++w) {
+                int first = w * 32, last = std::min(n, first + 32);
+                std::vector<Thread*> lanes;
+                int done = 0;
+                for (int i = first; i < last; ++i) {
+                    if (threads_[i].state == ThreadState::AtWarpOp) lanes.push_back(&threads_[i]);
+                    if (threads_[i].state == ThreadState::Done) ++done;
+                }
+                if (lanes.empty()) continue;
+                bool sync = lanes[0]->warp_op.builtin == Builtin::SyncWarp;  // lanes that exited need not come
+                if (static_cast<int>(lanes.size()) + done != last - first || (done > 0 && !sync))
+                    return divergence(*lanes[0], std::string(builtin_info(lanes[0]->warp_op.builtin).name) +
+                                                     " not reached by every lane of the warp");
+                std::string wrong = detail::run_warp_op(lanes);
+                if (!wrong.empty()) return divergence(*lanes[0], wrong);
+                if (sync) ++block.warp_syncs[w];
+                for (Thread* t : lanes) t->state = ThreadState::Runnable;
                 released = true;
             }
             if (released) continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/cpu/fiber.h"
+#include "ir/builtins.h"
 #include "ir/ir.h"
 #include "ir/source_loc.h"
 
@@ -21,7 +22,7 @@ union Value {
     float f;
 };
 
-enum class ThreadState { Runnable, AtBarrier, AtShuffle, Done };
+enum class ThreadState { Runnable, AtBarrier, AtShuffle, AtWarpOp, Done };
 
 // A run-time error inside a thread; carries the .hds location.
 struct Trap {
@@ -36,6 +37,12 @@ struct SharedBuf {
     std::vector<int64_t> write_epoch;  // ... and the barrier interval it wrote in
     std::vector<int32_t> reader;       // last reading thread (-2: several)
     std::vector<int64_t> read_epoch;
+    std::vector<uint8_t> pending;  // a cp.async issued into it has not landed (no wait covered it)
+    // racecheck within a warp: syncwarp() orders the accesses of its lanes. The writer's
+    // warp's syncwarp count at the write; the warp of the readers in this interval (-1:
+    // several) and the largest such count at their reads.
+    std::vector<int64_t> write_sync, read_sync;
+    std::vector<int32_t> read_warp;
 };
 
 struct Machine;
@@ -43,7 +50,25 @@ struct Machine;
 struct Block {
     int id[3] = {0, 0, 0};
     std::vector<SharedBuf> shared;
-    int64_t epoch = 0;  // barrier intervals so far
+    int64_t epoch = 0;                // barrier intervals so far
+    std::vector<int64_t> warp_syncs;  // per warp: the syncwarp() calls it completed
+};
+
+// A cp.async in flight: 16 bytes read at issue, written into shared memory when a
+// cp_async_wait covers its group.
+struct PendingCopy {
+    size_t shared = 0;  // the shared array
+    int64_t at = 0;     // its first element
+    std::vector<Value> values;
+};
+
+// A warp-collective tensor-core instruction a lane has reached (mma_16816,
+// ldmatrix_x4[_trans]): where its operands live; run when every lane is there.
+struct WarpOp {
+    Builtin builtin = Builtin::Mma16816;
+    ScalarType elem = ScalarType::F16;  // mma_16816's inputs
+    std::vector<Value>* ref[3] = {nullptr, nullptr, nullptr};
+    int64_t at[3] = {0, 0, 0};
 };
 
 struct Thread {
@@ -57,6 +82,9 @@ struct Thread {
     Value shfl_value{}, shfl_result{};
     int shfl_src = 0;
     Value ret{};
+    std::vector<PendingCopy> open_copies;               // cp.async issued since the last commit
+    std::vector<std::vector<PendingCopy>> copy_groups;  // committed groups, oldest first
+    WarpOp warp_op;
     Fiber* fiber = nullptr;  // null when the kernel needs no synchronisation
     Block* block = nullptr;
     Machine* machine = nullptr;

@@ -89,14 +89,6 @@ def test_checks_silent_on_correct_examples(example, kernel, inputs, sizes):
     emulator.run(example, kernel, arrays, [], sizes=sizes, racecheck=True)
 
 
-def test_tensor_core_builtins_are_not_emulated():
-    # They compile (checked) but the emulator says it cannot run them, at the call.
-    with pytest.raises(emulator.EmulatorError, match=r"matmul_mma.hds:\d+:\d+: error: the tensor-core built-in "
-                                                     r"'cp_async_16' is not emulated"):
-        emulator.run("examples/matmul_tc.hds", "matmul_mma_f16",
-                     {"a": np.ones((16, 16), np.float16), "b": np.ones((16, 16), np.float16)}, ["c"])
-
-
 def test_misaligned_vector_copy():
     msg = error_of("misaligned_copy", {"a": np.zeros(8, np.float32)}, ["b"])
     assert located(msg, 72, 5), msg
