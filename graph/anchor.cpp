@@ -314,7 +314,8 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     ir::Kernel ik = std::move(*lowered);
     // The target lacks its built-ins (the emulator has no tensor cores), or the
     // sizes do not suit it: the next schedule runs.
-    if (ir::required_arch(ik) > o.arch()) {
+    // (The emulator, arch 0, runs the built-ins of sm_80: mma.sync, ldmatrix, cp.async.)
+    if (ir::required_arch(ik) > (o.arch() == 0 ? 80 : o.arch())) {
         *skipped = true;
         return result;
     }

@@ -11,6 +11,7 @@
 // vector store, reading the inputs one element at a time. Loads that broadcast
 // along the row stay scalar.
 #include <map>
+#include <set>
 
 #include "graph/rewrite.h"
 #include "graph/row_staging.h"
@@ -52,6 +53,28 @@ ir::Expr both(const ir::Expr& a, const ir::Expr& b) {
     return ir::simplify(ir::Binary::make(ir::BinOp::And, a, b));
 }
 
+// The loads that only a branch of a select evaluates (`i < K ? b[i, j] : 0`, concat's
+// halves): their indices may lie outside the tensor where the branch is not taken.
+std::set<const ir::Load*> loads_under_selects(const ir::Expr& e) {
+    struct Finder : ir::IRVisitor {
+        int depth = 0;
+        std::set<const ir::Load*> found;
+        void visit(const ir::Select* op) override {
+            visit_expr(op->cond);
+            ++depth;
+            visit_expr(op->t);
+            visit_expr(op->f);
+            --depth;
+        }
+        void visit(const ir::Load* op) override {
+            if (depth > 0) found.insert(op);
+            ir::IRVisitor::visit(op);
+        }
+    } f;
+    f.visit_expr(e);
+    return f.found;
+}
+
 }  // namespace
 
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
@@ -59,6 +82,7 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
                             const RegisterRows* rows, const ir::Expr& it, ir::NameGen* names) {
     std::map<std::string, ir::Buffer> regs;  // by the load's text: the same access may occur twice
     ir::Expr aligned = ir::BoolImm::make(true);
+    std::set<const ir::Load*> guarded = loads_under_selects(value);
     ir::Expr result = replace_loads(value, [&](const ir::Load& l) -> ir::Expr {
         if (rows && rows->holds(l.buffer)) {  // the thread's chunk `it` of a row in registers
             bool chunk = it && v == rows->v && l.indices.size() == 1 &&
@@ -85,6 +109,14 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
             aligned = both(aligned, divisible(l.buffer->shape.back(), v));
             std::vector<ir::Expr> at(l.indices.begin(), l.indices.end() - 1);
             at.push_back(first);
+            // A select's branch: the copy runs whether or not the branch is taken, so it reads
+            // inside the tensor (the last row, the last V columns) where the indices leave it;
+            // where the branch is taken they do not, and the clamps change nothing.
+            if (guarded.count(&l))
+                for (size_t d = 0; d < at.size(); ++d) {
+                    ir::Expr last = ir::sub(l.buffer->shape[d], ir::i32(d + 1 == at.size() ? v : 1));
+                    at[d] = ir::simplify(ir::Call::make(ScalarType::I32, Builtin::Min, {at[d], last}));
+                }
             out.push_back(ir::Alloc::make(loc, r));
             out.push_back(ir::Evaluate::make(
                 loc, ir::Call::make_void(copy_builtin(v * byte_size(l.buffer->elem)),

@@ -56,17 +56,18 @@ Eval Compiler::tensor_core(const ir::Call* c) {
             std::string name = dst->buffer->name;
             return [to, from, bytes, n, shared, elem, loc, name](Thread& t) {
                 auto [d, i] = to(t);
-                auto [s, j] = from(t);
                 int64_t b = bytes(t).i;
                 if (b < 0 || b > 16 || b % elem != 0)
                     trap(t, loc, fmt::format("cp_async_16 copies 0 to 16 bytes in whole elements, not {}", b));
+                // With 0 bytes nothing is read: the source need not lie inside its tensor.
+                auto [s, j] = b > 0 ? from(t) : std::pair<std::vector<Value>*, int64_t>{nullptr, 0};
                 if (i % n != 0 || j % n != 0)
                     trap(t, loc,
                          fmt::format("misaligned cp_async_16: element offsets {} and {} must be multiples "
                                      "of {}",
                                      i, j, n));
                 int64_t read = b / elem;
-                if (j + read > static_cast<int64_t>(s->size()))
+                if (read > 0 && j + read > static_cast<int64_t>(s->size()))
                     trap(t, loc, fmt::format("out-of-bounds cp_async_16 source: {} elements from {}", read, j));
                 PendingCopy copy{shared, i, std::vector<Value>(n, Value{0})};
                 for (int64_t k = 0; k < read; ++k) copy.values[k] = (*s)[j + k];

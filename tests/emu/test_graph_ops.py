@@ -163,7 +163,7 @@ def test_matmul_few_rows(m, k, n):
         src += "{ return relu(matmul(a, b) + c); }\n"
         out = emulator.run_graph(src, "g", {"a": a, "b": b, "c": c}, racecheck=True)
         close(out, np.maximum(a.astype(np.float64) @ b + c, 0))
-    h = (a.astype(np.float16), b.astype(np.float16))  # f16 on the emulator: the SIMT schedules too
+    h = (a.astype(np.float16), b.astype(np.float16))  # f16: the tensor-core schedules where they apply
     for dims in (("M", "K", "N"), (m, k, n)):
         t = ("f16[{0}, {1}]".format(*dims), "f16[{1}, {2}]".format(*dims), "f16[{0}, {2}]".format(*dims))
         out = graph({"a": t[0], "b": t[1]}, t[2], "return matmul(a, b);", {"a": h[0], "b": h[1]})

@@ -1045,7 +1045,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k0_pad(
             const int i0 = idx / ((K + 7) / 8);
             const int vec = idx % ((K + 7) / 8);
             alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[i0 * K + vec * 8]);
+            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1077,7 +1077,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k1_pad(
             const int i0 = idx / ((N + 7) / 8);
             const int vec = idx % ((N + 7) / 8);
             alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[i0 * N + vec * 8]);
+            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1288,7 +1288,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma64x128_k0_pad(
             const int i0 = idx / ((K + 7) / 8);
             const int vec = idx % ((K + 7) / 8);
             alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[i0 * K + vec * 8]);
+            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1320,7 +1320,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma64x128_k1_pad(
             const int i0 = idx / ((N + 7) / 8);
             const int vec = idx % ((N + 7) / 8);
             alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[i0 * N + vec * 8]);
+            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1503,7 +1503,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k0_pad(
             const int i0 = idx / ((K + 7) / 8);
             const int vec = idx % ((K + 7) / 8);
             alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[i0 * K + vec * 8]);
+            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1535,7 +1535,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k1_pad(
             const int i0 = idx / ((N + 7) / 8);
             const int vec = idx % ((N + 7) / 8);
             alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[i0 * N + vec * 8]);
+            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1718,7 +1718,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_any_k0_pad(const __half* 
             const int i0 = idx / ((K + 7) / 8);
             const int vec = idx % ((K + 7) / 8);
             alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[i0 * K + vec * 8]);
+            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
@@ -1750,7 +1750,7 @@ __global__ void __launch_bounds__(256) dispatch_rows16_any_k1_pad(const __half* 
             const int i0 = idx / ((N + 7) / 8);
             const int vec = idx % ((N + 7) / 8);
             alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[i0 * N + vec * 8]);
+            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
