@@ -93,7 +93,8 @@ int report(const emu::EmuError& e, Session& s, std::ostream& err) {
 }
 
 int write_outputs(const RunOptions& opts, const std::vector<std::pair<std::string, std::string>>& outputs,
-                  const std::map<std::string, emu::Tensor>& tensors, std::ostream& out, std::ostream& err) {
+                  const std::map<std::string, emu::Tensor>& tensors, std::ostream& out, std::ostream& err,
+                  const std::string& variant = "") {
     std::vector<OutputFile> files;
     for (const auto& [name, path] : outputs) files.push_back({path, emu::npy_bytes(tensors.at(name))});
     std::string why;
@@ -101,14 +102,18 @@ int write_outputs(const RunOptions& opts, const std::vector<std::pair<std::strin
         err << "hdsc: error: " << why << "\n";
         return kUserError;
     }
-    out << "hdsc run: " << opts.kernel << " finished";
+    out << "hdsc run: " << opts.kernel << (variant.empty() ? "" : " (variant " + variant + ")") << " finished";
     for (const auto& [name, path] : outputs) out << "; " << name << " -> " << path;
     out << "\n";
     return kSuccess;
 }
 
-// A graph: inputs are its parameters in order, the output is its result.
-int run_graph(const RunOptions& opts, Session& s, const graph::Program& p, std::ostream& out, std::ostream& err) {
+// A graph: inputs are its parameters in order, the output is its result. `variants`:
+// its builds for cases of sizes (conditions in `cases`), run as the emitted dispatch
+// would for the sizes of the call; `p` the build for any sizes.
+int run_graph(const RunOptions& opts, Session& s, const std::vector<graph::Program>& variants,
+              const std::vector<std::vector<graph::Condition>>& cases, const graph::Program& p, std::ostream& out,
+              std::ostream& err) {
     std::vector<std::string> in_names;
     for (const ir::Buffer& b : p.inputs) in_names.push_back(b->name);
     std::vector<std::pair<std::string, std::string>> inputs, outputs;
@@ -122,8 +127,12 @@ int run_graph(const RunOptions& opts, Session& s, const graph::Program& p, std::
     for (const auto& [name, v] : given) sizes[name] = static_cast<int64_t>(v);
     emu::EmuOptions eopts;
     eopts.racecheck = opts.racecheck;
-    if (auto e = emu::run_program(p, tensors, sizes, eopts)) return report(*e, s, err);
-    return write_outputs(opts, outputs, tensors, out, err);
+    if (auto e = emu::bind_sizes(p, tensors, sizes)) return report(*e, s, err);
+    size_t v = emu::choose_variant(cases, sizes);
+    const graph::Program& chosen = v < variants.size() ? variants[v] : p;
+    if (auto e = emu::run_program(chosen, tensors, sizes, eopts)) return report(*e, s, err);
+    std::string ran = variants.empty() ? "" : v < variants.size() ? chosen.name : opts.kernel + "_any";
+    return write_outputs(opts, outputs, tensors, out, err, ran);
 }
 
 int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
@@ -136,8 +145,13 @@ int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     ir::Module m = lower_to_ir(*s.loaded.module, s.sources);
     ir::PipelineOptions popts;
     popts.flatten = false;
-    for (auto& g : s.graphs)
-        if (g->name == opts.kernel) return run_graph(opts, s, compile_graph(*g, m, popts), out, err);
+    for (size_t i = 0; i < s.graphs.size(); ++i) {
+        if (s.graphs[i]->name != opts.kernel) continue;
+        std::vector<std::vector<graph::Condition>> cases;
+        for (const graph::Variant& c : s.variants[i]) cases.push_back(c.when);
+        std::vector<graph::Program> variants = compile_variants(opts.kernel, s.variants[i], m, popts);
+        return run_graph(opts, s, variants, cases, compile_graph(*s.graphs[i], m, popts), out, err);
+    }
     ir::run_pipeline(m, popts);
     const ir::Kernel* k = nullptr;
     for (const ir::Kernel& x : m.kernels)

@@ -67,8 +67,8 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
     if (!loaded.module || diags.has_errors()) return false;
     this->target = sema_->target();
     if (target.arch != 0) target.arch = this->target.arch;
-    // `hdsc tune` (recording sites) and the emulator build each graph once.
-    bool variants = target.arch != 0 && !(target.tuning && target.tuning->record);
+    // `hdsc tune` (recording sites) builds each graph once.
+    bool variants = !(target.tuning && target.tuning->record);
     for (const DeclPtr& d : loaded.module->decls) {
         if (d->kind != DeclKind::Graph || d->from_import) continue;
         // With variants, the last build (for any sizes) is the graph itself.
@@ -82,7 +82,7 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
             cases.pop_back();
         }
         if (!g) continue;
-        if (variants && this->target.origin == TargetChoice::Origin::Default)
+        if (variants && target.arch != 0 && this->target.origin == TargetChoice::Origin::Default)
             warn_default_target(as<GraphDecl>(*d), target);
         graphs.push_back(std::move(g));
         this->variants.push_back(std::move(cases));

@@ -6,8 +6,8 @@
 
 namespace hds::emu {
 
-std::optional<EmuError> run_program(const graph::Program& p, std::map<std::string, Tensor>& tensors,
-                                    std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
+std::optional<EmuError> bind_sizes(const graph::Program& p, const std::map<std::string, Tensor>& tensors,
+                                   std::map<std::string, int64_t>& sizes) {
     for (const ir::Buffer& in : p.inputs) {
         auto it = tensors.find(in->name);
         if (it == tensors.end()) return EmuError{{}, fmt::format("no value for graph input '{}'", in->name)};
@@ -26,6 +26,25 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
                                             in->name, t.shape[d])};
         }
     }
+    return std::nullopt;
+}
+
+size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
+                      const std::map<std::string, int64_t>& sizes) {
+    for (size_t v = 0; v < cases.size(); ++v) {
+        bool holds = true;
+        for (const graph::Condition& c : cases[v]) {
+            auto value = eval_size(c.expr, sizes);
+            holds &= value && *value != 0;
+        }
+        if (holds) return v;
+    }
+    return cases.size();
+}
+
+std::optional<EmuError> run_program(const graph::Program& p, std::map<std::string, Tensor>& tensors,
+                                    std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
+    if (auto e = bind_sizes(p, tensors, sizes)) return e;
     for (const graph::Requirement& r : p.requirements) {
         auto holds = eval_size(r.cond, sizes);
         if (holds && *holds) continue;

@@ -3,9 +3,20 @@
 #pragma once
 
 #include "codegen/cpu/emulator.h"
+#include "graph/decisions.h"
 #include "graph/program.h"
 
 namespace hds::emu {
+
+// The sizes of a run: `sizes` (given) completed from the shapes of `tensors` (the
+// graph's inputs by name), checked against each other.
+std::optional<EmuError> bind_sizes(const graph::Program& p, const std::map<std::string, Tensor>& tensors,
+                                   std::map<std::string, int64_t>& sizes);
+
+// The first of a graph's variants whose conditions hold for `sizes`, as the emitted
+// dispatch chooses (cases.size(): none, the build for any sizes).
+size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
+                      const std::map<std::string, int64_t>& sizes);
 
 // `tensors`: the graph's inputs by name; the output is added under its name.
 // `sizes`: given sizes (the rest come from input shapes).

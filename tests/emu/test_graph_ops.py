@@ -155,8 +155,8 @@ def test_matmul_few_rows(m, k, n):
     (2, 9, 2049)), M <= 16 matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it: N = 2050;
     N = 2047 is in the GPU tests, too slow here), M <= 256 32 x 32 tiles, past it 128 x 128: groups of k past K, a strip past N, rows of b not of whole
     quads (N = 45, 1: read element by element); the bias and relu fuse into its store. Under the
-    race checker. The emulator decides `when` where the sizes are constants (symbolic, every
-    condition counts as false there: 128 x 128), so the graph is run both ways."""
+    race checker. The graph is run with constant sizes (each `when` decided when it is built)
+    and with symbolic ones (the variant the dispatch chooses for the call)."""
     a, b, c = f32(m, k), f32(k, n), f32(n)
     for dims in (("M", "K", "N"), (m, k, n)):
         src = "graph g(a: f32[{0}, {1}], b: f32[{1}, {2}], c: f32[{2}]) -> f32[{0}, {2}] ".format(*dims)

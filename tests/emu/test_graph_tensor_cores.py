@@ -68,3 +68,23 @@ def test_conv2d_mma3x3(tmp_path):
         for s in range(3):
             ref += np.einsum("nchw,oc->nohw", xp[:, :, r:r + 9, s:s + 11], w[:, :, r, s].astype(np.float64))
     assert rel(out, ref) < 2e-3
+
+
+@pytest.mark.parametrize("m,n,variant", [(5, 24, "g_skinny"), (77, 24, "g_rows16"), (77, 23, "g_any"),
+                                         (16, 23, "g_skinny"), (17, 24, "g_rows16")])
+def test_dispatch_as_on_the_gpu(tmp_path, m, n, variant):
+    """A graph with symbolic sizes runs the variant its emitted dispatch would choose for the
+    sizes of the call (`hdsc run` names it): mma.sync for M <= 16 (matmul_skinny), 16-byte
+    rows (rows16), zero-padded copies otherwise (any); both sides of M = 16 and of N % 8."""
+    import subprocess
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\ngraph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n')
+    assert f"return {variant}_run(" in emulator.emit(src)
+    a, b = halves(m, 40), halves(40, n)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
+                           "--inputs", f"{tmp_path / 'a.npy'},{tmp_path / 'b.npy'}", "--outputs",
+                           str(tmp_path / "c.npy"), "--racecheck"], capture_output=True, text=True, check=True)
+    assert f"(variant {variant})" in proc.stdout, proc.stdout
+    assert rel(np.load(tmp_path / "c.npy"), a.astype(np.float64) @ b) < 2e-3
