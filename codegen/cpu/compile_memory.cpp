@@ -96,13 +96,7 @@ Eval Compiler::load(const ir::Load* l) {
             return [at, s, name, loc](Thread& t) {
                 int64_t i = at(t);
                 SharedBuf& buf = t.block->shared[s];
-                if (buf.pending[i])
-                    trap(t, loc,
-                         fmt::format("read of '{}' (element {}) before the cp.async that writes it has landed "
-                                     "(no cp_async_wait covers its group)",
-                                     name, i));
-                if (!buf.written[i])
-                    trap(t, loc, fmt::format("read of uninitialized shared memory '{}' (element {})", name, i));
+                check_shared_read(t, buf, i, name, loc);
                 if (t.machine->racecheck) {
                     if (buf.write_epoch[i] == t.block->epoch && buf.writer[i] != t.linear &&
                         !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]))
@@ -177,8 +171,7 @@ Exec Compiler::store(const ir::Store* st) {
                 int64_t i = at(t);
                 Value v = value(t);
                 SharedBuf& buf = t.block->shared[s];
-                if (reads && !buf.written[i])
-                    trap(t, loc, fmt::format("read of uninitialized shared memory '{}' (element {})", name, i));
+                if (reads) check_shared_read(t, buf, i, name, loc);
                 if (t.machine->racecheck) check_write_race(t, buf, i, name, loc);
                 buf.data[i] = combine(t, buf.data[i], v);
                 buf.written[i] = 1;
@@ -187,6 +180,22 @@ Exec Compiler::store(const ir::Store* st) {
         }
     }
     return nullptr;
+}
+
+std::vector<Value>& storage(Thread& t, const BufRef& r) {
+    return r.scope == ir::Scope::Global   ? t.machine->globals[r.index].data
+           : r.scope == ir::Scope::Shared ? t.block->shared[r.index].data
+                                          : t.locals[r.index];
+}
+
+void Compiler::check_shared_read(const Thread& t, const SharedBuf& buf, int64_t i, const std::string& name,
+                                 SourceLoc loc) {
+    if (buf.pending[i])
+        trap(t, loc,
+             fmt::format("read of '{}' (element {}) before the cp.async that writes it has landed (no "
+                         "cp_async_wait covers its group)",
+                         name, i));
+    if (!buf.written[i]) trap(t, loc, fmt::format("read of uninitialized shared memory '{}' (element {})", name, i));
 }
 
 bool Compiler::warp_ordered(const Thread& t, int32_t warp, int64_t sync) {
@@ -256,11 +265,6 @@ Eval Compiler::copy(const ir::Call* c) {
     int bytes = ir::copy_bytes(*c);
     int64_t n = std::max(1, bytes / byte_size(dst->buffer->elem));
     SourceLoc loc = loc_;
-    auto slots = [](Thread& t, const BufRef& r) -> std::vector<Value>& {
-        return r.scope == ir::Scope::Global   ? t.machine->globals[r.index].data
-               : r.scope == ir::Scope::Shared ? t.block->shared[r.index].data
-                                              : t.locals[r.index];
-    };
     return [=](Thread& t) -> Value {
         int64_t i = at_dst(t), j = at_src(t);
         if (last_dst) last_dst(t), last_src(t);
@@ -268,8 +272,8 @@ Eval Compiler::copy(const ir::Call* c) {
         if (i % n != 0 || j % n != 0)
             trap(t, loc,
                  fmt::format("misaligned {}: element offsets {} and {} must be multiples of {}", name, i, j, n));
-        std::vector<Value>& d = slots(t, to);
-        std::vector<Value>& s = slots(t, from);
+        std::vector<Value>& d = storage(t, to);
+        std::vector<Value>& s = storage(t, from);
         if (i + n > static_cast<int64_t>(d.size()) || j + n > static_cast<int64_t>(s.size()))
             trap(t, loc, fmt::format("out-of-bounds {}: {} elements from offsets {} and {}", name, n, i, j));
         for (int64_t k = 0; k < n; ++k) {

@@ -14,12 +14,6 @@ namespace hds::emu::detail {
 
 namespace {
 
-std::vector<Value>& storage(Thread& t, const BufRef& r) {
-    return r.scope == ir::Scope::Global   ? t.machine->globals[r.index].data
-           : r.scope == ir::Scope::Shared ? t.block->shared[r.index].data
-                                          : t.locals[r.index];
-}
-
 float to_float(Value v, ScalarType t) {
     return static_cast<float>(t == ScalarType::BF16 ? bf16_to_double(static_cast<uint16_t>(v.i))
                                                     : half_to_double(static_cast<uint16_t>(v.i)));
@@ -55,7 +49,7 @@ Eval Compiler::tensor_core(const ir::Call* c) {
             int64_t elem = byte_size(dst->buffer->elem);
             std::string name = dst->buffer->name;
             return [to, from, bytes, n, shared, elem, loc, name](Thread& t) {
-                auto [d, i] = to(t);
+                int64_t i = to(t).second;
                 int64_t b = bytes(t).i;
                 if (b < 0 || b > 16 || b % elem != 0)
                     trap(t, loc, fmt::format("cp_async_16 copies 0 to 16 bytes in whole elements, not {}", b));
@@ -74,7 +68,6 @@ Eval Compiler::tensor_core(const ir::Call* c) {
                 SharedBuf& buf = t.block->shared[shared];
                 for (int64_t k = 0; k < n; ++k) buf.pending[i + k] = 1;
                 t.open_copies.push_back(std::move(copy));
-                (void)d;
                 return Value{0};
             };
         }
@@ -123,18 +116,9 @@ Eval Compiler::tensor_core(const ir::Call* c) {
             return [refs, op, loc, shared, name](Thread& t) {
                 t.warp_op = op;
                 for (size_t r = 0; r < refs.size(); ++r) std::tie(t.warp_op.ref[r], t.warp_op.at[r]) = refs[r](t);
-                if (shared) {
-                    const SharedBuf& buf = t.block->shared[*shared];
-                    for (int64_t k = t.warp_op.at[1]; k < t.warp_op.at[1] + 8; ++k) {
-                        if (buf.pending[k])
-                            trap(t, loc,
-                                 fmt::format("ldmatrix reads '{}' (element {}) before the cp.async that "
-                                             "writes it has landed (no cp_async_wait covers its group)",
-                                             name, k));
-                        if (!buf.written[k])
-                            trap(t, loc, fmt::format("read of uninitialized shared memory '{}' (element {})", name, k));
-                    }
-                }
+                if (shared)
+                    for (int64_t k = t.warp_op.at[1]; k < t.warp_op.at[1] + 8; ++k)
+                        check_shared_read(t, t.block->shared[*shared], k, name, loc);
                 t.state = ThreadState::AtWarpOp;
                 t.wait_loc = loc;
                 t.fiber->yield();

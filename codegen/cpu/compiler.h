@@ -27,6 +27,9 @@ struct BufRef {
 };
 
 std::string format_ids(const Thread& t);
+// The values of a buffer in a thread's view: the machine's global, the block's shared or
+// the thread's register array.
+std::vector<Value>& storage(Thread& t, const BufRef& r);
 // Runs the tensor-core instruction every lane of a warp has reached (ldmatrix, mma):
 // "" or what is wrong.
 std::string run_warp_op(const std::vector<Thread*>& lanes);
@@ -79,6 +82,9 @@ class Compiler {
     Exec store(const ir::Store* st);
 
     static void check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std::string& name, SourceLoc loc);
+    // A read of shared element i: one that no thread wrote, or that a cp.async has yet to write, traps.
+    static void check_shared_read(const Thread& t, const SharedBuf& buf, int64_t i, const std::string& name,
+                                  SourceLoc loc);
     // Whether a syncwarp() of t's warp came after the access of warp `warp` at syncwarp count `sync`.
     static bool warp_ordered(const Thread& t, int32_t warp, int64_t sync);
 
