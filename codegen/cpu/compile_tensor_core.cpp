@@ -47,8 +47,8 @@ Eval Compiler::tensor_core(const ir::Call* c) {
             Eval bytes = expr(c->args[2]);
             size_t shared = buffers_.at(dst->buffer.get()).index;
             int64_t elem = byte_size(dst->buffer->elem);
-            std::string name = dst->buffer->name;
-            return [to, from, bytes, n, shared, elem, loc, name](Thread& t) {
+            auto array = std::make_shared<const std::string>(dst->buffer->name);
+            return [to, from, bytes, n, shared, elem, loc, array](Thread& t) {
                 int64_t i = to(t).second;
                 int64_t b = bytes(t).i;
                 if (b < 0 || b > 16 || b % elem != 0)
@@ -63,7 +63,7 @@ Eval Compiler::tensor_core(const ir::Call* c) {
                 int64_t read = b / elem;
                 if (read > 0 && j + read > static_cast<int64_t>(s->size()))
                     trap(t, loc, fmt::format("out-of-bounds cp_async_16 source: {} elements from {}", read, j));
-                PendingCopy copy{shared, i, std::vector<Value>(n, Value{0})};
+                PendingCopy copy{shared, i, std::vector<Value>(n, Value{0}), array};
                 for (int64_t k = 0; k < read; ++k) copy.values[k] = (*s)[j + k];
                 SharedBuf& buf = t.block->shared[shared];
                 for (int64_t k = 0; k < n; ++k) buf.pending[i + k] = 1;
@@ -79,11 +79,13 @@ Eval Compiler::tensor_core(const ir::Call* c) {
             };
         case Builtin::CpAsyncWait: {
             size_t keep = static_cast<size_t>(*ir::const_int(c->args[0]));
-            return [keep](Thread& t) {
+            // The copies land here, as this thread's writes (racecheck sees them so).
+            return [keep, loc](Thread& t) {
                 while (t.copy_groups.size() > keep) {
                     for (PendingCopy& p : t.copy_groups.front()) {
                         SharedBuf& buf = t.block->shared[p.shared];
                         for (size_t k = 0; k < p.values.size(); ++k) {
+                            if (t.machine->racecheck) check_write_race(t, buf, p.at + k, *p.name, loc);
                             buf.data[p.at + k] = p.values[k];
                             buf.written[p.at + k] = 1;
                             buf.pending[p.at + k] = 0;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,7 @@ struct PendingCopy {
     size_t shared = 0;  // the shared array
     int64_t at = 0;     // its first element
     std::vector<Value> values;
+    std::shared_ptr<const std::string> name;  // the array's, for racecheck's reports
 };
 
 // A warp-collective tensor-core instruction a lane has reached (mma_16816,

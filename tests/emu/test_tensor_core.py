@@ -99,3 +99,11 @@ def test_hopper_builtins_are_not_emulated():
 def emulator_kernel() -> str:
     text = (emulator.ROOT / "examples" / "matmul_hopper.hds").read_text()
     return re.search(r"kernel (\w+) =", text).group(1)
+
+
+def test_race_on_a_landed_copy():
+    """racecheck counts a cp.async's write at the wait that lands it."""
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(TC, "cp_landed_race", {"a": np.ones((8, 8), np.float16)}, ["b"], racecheck=True)
+    msg = str(e.value)
+    assert located(msg, 121) and "read after a write by thread 0" in msg, msg
