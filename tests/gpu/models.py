@@ -29,9 +29,11 @@ def transformer_inputs(seq, device="cuda"):
 def transformer(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2):
     s = x.shape[0]
     h = F.layer_norm(x, (256,), g1, b1)
-    heads = lambda t: t.reshape(s, 4, 64).permute(1, 0, 2)
+    # [1, heads, tokens, 64], as a model batches them: on 3-D tensors SDPA may not take its
+    # fast kernels (bench/results/2026-11-25-h100-attention-gqa)
+    heads = lambda t: t.reshape(s, 4, 64).permute(1, 0, 2)[None]
     a = F.scaled_dot_product_attention(heads(h @ wq), heads(h @ wk), heads(h @ wv), scale=0.125)
-    x1 = x + a.permute(1, 0, 2).reshape(s, 256) @ wo
+    x1 = x + a[0].permute(1, 0, 2).reshape(s, 256) @ wo
     h2 = F.layer_norm(x1, (256,), g2, b2)
     return x1 + F.gelu(h2 @ w1 + c1) @ w2 + c2
 
