@@ -43,8 +43,7 @@ size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
 }
 
 std::optional<EmuError> run_program(const graph::Program& p, std::map<std::string, Tensor>& tensors,
-                                    std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
-    if (auto e = bind_sizes(p, tensors, sizes)) return e;
+                                    const std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
     for (const graph::Requirement& r : p.requirements) {
         auto holds = eval_size(r.cond, sizes);
         if (holds && *holds) continue;

@@ -19,8 +19,8 @@ size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
                       const std::map<std::string, int64_t>& sizes);
 
 // `tensors`: the graph's inputs by name; the output is added under its name.
-// `sizes`: given sizes (the rest come from input shapes).
+// `sizes`: every size of the graph, as bind_sizes completed them.
 std::optional<EmuError> run_program(const graph::Program& p, std::map<std::string, Tensor>& tensors,
-                                    std::map<std::string, int64_t>& sizes, const EmuOptions& opts);
+                                    const std::map<std::string, int64_t>& sizes, const EmuOptions& opts);
 
 }  // namespace hds::emu

@@ -1,6 +1,7 @@
 // inline_injective.cpp — injective nodes inlined into their users.
 #include "graph/passes/passes.h"
 #include "graph/rewrite.h"
+#include "graph/schedule.h"
 #include "graph/shapes.h"
 #include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
@@ -42,17 +43,6 @@ AddressUse address_use(const Node& anchor, const ir::Buffer& b) {
     return f.use;
 }
 
-bool uses_var(const ir::Expr& e, const ir::Var& v) {
-    struct Finder : ir::IRVisitor {
-        const ir::VarNode* v;
-        bool found = false;
-        void visit(const ir::VarNode* x) override { found |= x == v; }
-    } f;
-    f.v = v.get();
-    f.visit_expr(e);
-    return f.found;
-}
-
 // The terms of a sum (`a + (b + c)` -> a, b, c).
 void terms(const ir::Expr& e, std::vector<ir::Expr>* out) {
     if (auto* add = ir::as<ir::Binary>(e); add && add->op == ir::BinOp::Add) {
@@ -83,7 +73,7 @@ bool contiguous_remap(const Node& n) {
             ++seen;
         } else if (auto c = ir::const_int(t)) {
             constant += *c;
-        } else if (uses_var(t, last) || ir::const_bool(divisible(t, chunk)) != std::optional<bool>(true)) {
+        } else if (uses(t, last) || ir::const_bool(divisible(t, chunk)) != std::optional<bool>(true)) {
             return false;
         }
     }
