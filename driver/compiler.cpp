@@ -8,6 +8,7 @@
 
 #include "codegen/cuda/cuda_emitter.h"
 #include "codegen/cuda/graph_emitter.h"
+#include "codegen/cuda/manifest.h"
 #include "driver/file_io.h"
 #include "driver/graph_compile.h"
 #include "driver/session.h"
@@ -77,9 +78,29 @@ int emit_outputs(const Options& opts, const Session& s, const std::string& stem,
     return kSuccess;
 }
 
+// `--manifest`: the graphs' host API (codegen/cuda/manifest.h) and what hdsc read to
+// write them (a cache of builds keys on those files).
+int write_manifest(const Options& opts, const Session& s, const nlohmann::json& graphs, std::ostream& err) {
+    if (opts.manifest.empty()) return kSuccess;
+    nlohmann::json files = nlohmann::json::array();
+    for (const std::string& f : s.loaded.file_paths) files.push_back(f);
+    nlohmann::json j = {{"hdsc", version()},
+                        {"source", opts.input},
+                        {"target", target_name(s.target.arch)},
+                        {"files", files},
+                        {"graphs", graphs}};
+    std::string why;
+    if (!write_files_atomically({{opts.manifest, j.dump(2) + "\n"}}, &why)) {
+        err << "hdsc: error: " << why << "\n";
+        return kUserError;
+    }
+    return kSuccess;
+}
+
 // A file with graphs: one .cu and header per graph.
 int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::PipelineOptions& popts,
                 std::ostream& out, std::ostream& err) {
+    nlohmann::json manifests = nlohmann::json::array();
     bool several = s.graphs.size() > 1;
     if (opts.emit == "cu" && several && !opts.output.empty() && opts.output != "-") {
         err << "hdsc: error: '" << opts.input << "' declares " << s.graphs.size()
@@ -105,8 +126,11 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
         auto emit = [&](const codegen::CudaOptions& c) { return emit_graph_variants(name, programs, cases, p, c); };
         int rc = emit_outputs(opts, s, name, cu_path, emit, out, err);
         if (rc != kSuccess) return rc;
+        nlohmann::json manifest = codegen::graph_manifest(name, dispatch_order(programs, cases, p));
+        manifest["cu"] = cu_path == "-" ? name + ".cu" : fs::path(cu_path).filename().string();
+        manifests.push_back(manifest);
     }
-    return kSuccess;
+    return opts.emit == "cu" ? write_manifest(opts, s, manifests, err) : kSuccess;
 }
 
 int run(const Options& opts, std::ostream& out, std::ostream& err) {
@@ -156,6 +180,7 @@ int run(const Options& opts, std::ostream& out, std::ostream& err) {
     if (!s.graphs.empty()) return emit_graphs(opts, s, m, popts, out, err);
     ir::run_pipeline(m, popts);
     if (!popts.dump_after.empty()) return kSuccess;
+    if (write_manifest(opts, s, nlohmann::json::array(), err) != kSuccess) return kUserError;
     return emit_outputs(
         opts, s, fs::path(opts.input).stem().string(), opts.output,
         [&](const codegen::CudaOptions& c) { return codegen::emit_cuda(m, c); }, out, err);

@@ -13,6 +13,7 @@ struct Options {
     std::string out_dir = ".";  // where each graph's <graph>.cu goes when -o does not name it
     std::string header;         // "" = beside the .cu
     std::string depfile;
+    std::string manifest;  // "" = none; else a JSON description of the graphs' host API (codegen/cuda/manifest.h)
     std::vector<std::string> include_dirs;
     std::string emit = "cu";  // tokens | ast | graph | dot | ir | ir-after=PASS | cu
     bool check_only = false;

@@ -30,14 +30,19 @@ std::vector<graph::Program> compile_variants(const std::string& name, std::vecto
     return out;
 }
 
+std::vector<codegen::GraphVariant> dispatch_order(const std::vector<graph::Program>& programs,
+                                                  const std::vector<graph::Variant>& cases, const graph::Program& any) {
+    std::vector<codegen::GraphVariant> all;
+    for (size_t v = 0; v < programs.size(); ++v) all.push_back({&programs[v], cases[v].when});
+    all.push_back({&any, {}});
+    return all;
+}
+
 codegen::CudaOutput emit_graph_variants(const std::string& name, const std::vector<graph::Program>& programs,
                                         const std::vector<graph::Variant>& cases, const graph::Program& any,
                                         const codegen::CudaOptions& opts) {
     if (programs.empty()) return codegen::emit_graph_cuda(any, opts);
-    std::vector<codegen::GraphVariant> all;
-    for (size_t v = 0; v < programs.size(); ++v) all.push_back({&programs[v], cases[v].when});
-    all.push_back({&any, {}});
-    return codegen::emit_graph_cuda_dispatch(name, all, opts);
+    return codegen::emit_graph_cuda_dispatch(name, dispatch_order(programs, cases, any), opts);
 }
 
 }  // namespace hds::driver

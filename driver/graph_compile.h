@@ -24,6 +24,11 @@ graph::Program compile_graph(graph::Graph& g, const ir::Module& lowered, const i
 std::vector<graph::Program> compile_variants(const std::string& name, std::vector<graph::Variant>& cases,
                                              const ir::Module& lowered, const ir::PipelineOptions& popts);
 
+// The variants in the order the host API tries them: `programs` (compiled from
+// `cases`), then `any` (the build for any sizes, with no condition).
+std::vector<codegen::GraphVariant> dispatch_order(const std::vector<graph::Program>& programs,
+                                                  const std::vector<graph::Variant>& cases, const graph::Program& any);
+
 // Graph `name`'s .cu and header as the compiler writes them: `programs`
 // (compiled from `cases`), then `any` (the build for any sizes), behind the
 // host API's if chain; `any` alone when there are no variants.

@@ -51,6 +51,9 @@ int main(int argc, char** argv) {
     app.add_option("-I", opts.include_dirs, "directory searched by import \"...\" (repeatable)")
         ->allow_extra_args(false);
     app.add_option("--depfile", opts.depfile, "write a Makefile depfile listing every file read");
+    app.add_option("--manifest", opts.manifest,
+                   "write a JSON description of the graphs' host API (functions, tensors, dtypes, shape expressions, "
+                   "sizes, requirements, variants) and of every file read");
     std::string emit_help =
         "what to print: tokens, ast, graph (after each graph pass), dot, ir, ir-after=PASS, or cu (default). "
         "PASS is one of:";

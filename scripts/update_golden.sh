@@ -12,8 +12,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for input in "${inputs[@]}"; do
     name=$(basename "$input" .hds)
-    "$hdsc" "$input" -I "$root/stdlib" --verify-ir -o "$work/$name.cu"
+    "$hdsc" "$input" -I "$root/stdlib" --verify-ir -o "$work/$name.cu" --manifest "$work/$name.json"
     cp "$work/$name.cu" "$root/tests/golden/$name.expected.cu"
     cp "$work/$name.h" "$root/tests/golden/$name.expected.h"
-    echo "updated tests/golden/$name.expected.{cu,h}"
+    sed "s#$root/##g" "$work/$name.json" >"$root/tests/golden/$name.expected.json"
+    echo "updated tests/golden/$name.expected.{cu,h,json}"
 done

@@ -16,9 +16,6 @@
 
 namespace hds::codegen {
 
-namespace {
-
-// The global tensors some kernel of `m` accesses with vector copies.
 std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
     std::vector<ir::Buffer> found;
     for (const ir::Kernel& k : m.kernels)
@@ -26,6 +23,8 @@ std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
             if (std::find(found.begin(), found.end(), b) == found.end()) found.push_back(b);
     return found;
 }
+
+namespace {
 
 class HostEmitter {
   public:

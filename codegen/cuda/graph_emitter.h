@@ -13,6 +13,10 @@
 
 namespace hds::codegen {
 
+// The global tensors some kernel of `m` accesses with vector copies (or TMA):
+// `NAME_run` refuses them where they are not 16-byte aligned.
+std::vector<ir::Buffer> vector_accessed(const ir::Module& m);
+
 // `p.module` went through the IR pipeline.
 CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts);
 
