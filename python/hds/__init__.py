@@ -4,6 +4,7 @@
     mod = hds.load("mlp.hds", include=["stdlib"])       # hdsc + nvcc, cached
     y = mod.mlp(x, w1, b1, w2, b2)                      # CUDA tensors in, a new tensor out
     cpu = hds.load("mlp.hds", device="cpu")             # the same graphs on the CPU emulator
+    hds.register(mod)                                   # torch.ops.hds.mlp, for torch.compile
 
 See docs/python.md.
 """
@@ -16,8 +17,9 @@ from ._build import Build, build, find_hdsc, stdlib_dir
 from ._call import GraphFunction
 from ._manifest import Graph
 from .errors import ArgumentError, ArgumentTypeError, CompileError, HdsError, HdsWarning
+from .library import register
 
-__all__ = ["load", "Module", "HdsError", "CompileError", "ArgumentError", "ArgumentTypeError", "HdsWarning"]
+__all__ = ["load", "register", "Module", "HdsError", "CompileError", "ArgumentError", "ArgumentTypeError", "HdsWarning"]
 __version__ = "0.1.0"
 
 

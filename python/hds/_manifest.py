@@ -50,11 +50,12 @@ def evaluate(expr, sizes: dict[str, int]):
                 return a - b
             if isinstance(n.op, ast.Mult):
                 return a * b
-            if isinstance(n.op, (ast.Div, ast.FloorDiv)):  # C: truncates toward zero
-                q = abs(a) // abs(b)
-                return q if (a >= 0) == (b >= 0) else -q
-            if isinstance(n.op, ast.Mod):
-                return a - b * ev(ast.BinOp(ast.Constant(a), ast.Div(), ast.Constant(b)))
+            if isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)):
+                if not (isinstance(a, int) and isinstance(b, int)):  # symbolic (torch's SymInt): sizes are positive
+                    return a // b if not isinstance(n.op, ast.Mod) else a % b
+                q = abs(a) // abs(b)  # C: truncates toward zero
+                q = q if (a >= 0) == (b >= 0) else -q
+                return q if not isinstance(n.op, ast.Mod) else a - b * q
         if isinstance(n, ast.BoolOp):
             values = [ev(v) for v in n.values]
             return all(values) if isinstance(n.op, ast.And) else any(values)

@@ -1,0 +1,95 @@
+"""torch.compile(backend="hds") on the CPU (the emulator runs the graphs): small
+models in plain torch against eager, what is translated and what falls back
+(HDS_DEBUG_DIR's log), the generated sources, and the cache across compiles."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+import models
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("HDS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HDS_DEBUG_DIR", str(tmp_path / "debug"))
+    monkeypatch.setenv("HDSC", os.environ.get("HDSC", str(ROOT / "build" / "hdsc")))
+    torch._dynamo.reset()
+    return tmp_path
+
+
+def compile_and_compare(model, x, tol=1e-5):
+    torch.manual_seed(0)
+    model = model.eval()
+    with torch.no_grad():
+        ref = model(x)
+        out = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)(x)
+    err = float((out.double() - ref.double()).norm() / ref.double().norm())
+    assert out.dtype == ref.dtype and out.shape == ref.shape
+    assert err < tol, err
+
+
+def logs(env) -> list[str]:
+    return [line for f in sorted((env / "debug").glob("*/log.txt")) for line in f.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("model,shape", [
+    (models.GPT2Block, (2, 9, 32)),
+    (models.LlamaLayer, (2, 11, 64)),
+    (models.ResNetBlock, (2, 8, 7, 7)),
+])
+def test_whole_model_is_one_hds_graph(env, model, shape):
+    torch.manual_seed(1)
+    compile_and_compare(model(), torch.randn(shape))
+    log = logs(env)
+    assert len([line for line in log if line.startswith("fused_")]) == 1, log
+    assert not [line for line in log if line.startswith("eager:")], log
+    debug = next((env / "debug").iterdir())
+    assert (debug / "fused_0.hds").exists() and (debug / "fused_0_0.cu").exists() and (debug / "aten.py").exists()
+
+
+def test_llama_layer_bf16(env):
+    torch.manual_seed(2)
+    compile_and_compare(models.LlamaLayer().to(torch.bfloat16), torch.randn(1, 5, 64).to(torch.bfloat16), tol=3e-2)
+
+
+class Partial(torch.nn.Module):
+    """An op hds does not run (cumsum) between two it does: two partitions, eager between."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(16, 24), torch.nn.Linear(24, 8)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)).cumsum(-1))
+
+
+def test_unsupported_ops_run_in_eager(env):
+    torch.manual_seed(3)
+    compile_and_compare(Partial(), torch.randn(5, 16))
+    log = logs(env)
+    assert len([line for line in log if line.startswith("fused_")]) == 2, log
+    assert any(line.startswith("eager: aten.cumsum") and line.endswith(": aten.cumsum") for line in log), log
+
+
+def test_generated_source_is_readable(env):
+    torch.manual_seed(4)
+    compile_and_compare(Partial(), torch.randn(3, 16))
+    text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
+    assert "graph fused_0_0(" in text and "graph fused_1_0(" in text and "matmul(" in text and "relu(" in text
+    assert "// aten.addmm(" in text and "// aten.relu(" in text
+
+
+def test_warm_cache_compiles_nothing(env):
+    torch.manual_seed(5)
+    model, x = models.GPT2Block(), torch.randn(1, 4, 32)
+    compile_and_compare(model, x)
+    entries = sorted(p.name for p in (env / "cache").iterdir())
+    torch._dynamo.reset()
+    compile_and_compare(model, x)
+    assert sorted(p.name for p in (env / "cache").iterdir()) == entries
