@@ -14,6 +14,12 @@ bool Program::is_temp(const ir::Buffer& b) const {
     return std::find(temps.begin(), temps.end(), b) != temps.end();
 }
 
+const ir::Buffer& Program::storage_of(const ir::Buffer& b) const {
+    for (const auto& [view, source] : views)
+        if (view == b) return source;
+    return b;
+}
+
 namespace {
 
 // Global buffers and variables a kernel body touches.
@@ -106,6 +112,45 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
     return k;
 }
 
+ir::Expr row_major_offset(const std::vector<ir::Expr>& indices, const std::vector<ir::Expr>& shape) {
+    ir::Expr offset = ir::i32(0);
+    for (size_t d = 0; d < indices.size(); ++d) offset = ir::add(ir::mul(offset, shape[d]), indices[d]);
+    return offset;
+}
+
+// The buffer `n` reshapes, where `n` is nothing else: it loads element i of its
+// source for its own element i in row-major order (provably: a permute inlined
+// into a reshape is no view).
+ir::Buffer reshaped(const Node& n) {
+    if (n.kind != Node::Kind::Compute || !n.compute.injective() || n.ops != "reshape") return nullptr;
+    auto* l = ir::as<ir::Load>(n.compute.value);
+    if (!l || l->buffer->elem != n.buffer->elem || l->buffer->scope != ir::Scope::Global) return nullptr;
+    std::vector<ir::Expr> own(n.compute.axes.begin(), n.compute.axes.end());
+    ir::Expr diff =
+        ir::simplify(ir::sub(row_major_offset(l->indices, l->buffer->shape), row_major_offset(own, n.buffer->shape)));
+    return ir::const_int(diff) == std::optional<int64_t>(0) ? l->buffer : nullptr;
+}
+
+// The materialized buffer `n` is a view of, where it is a reshape and not the output.
+ir::Buffer view_source(const Node& n, const Program& p) {
+    ir::Buffer source = reshaped(n);
+    if (!source || n.buffer == p.output) return nullptr;
+    bool materialized = source == p.output || p.is_temp(source) ||
+                        std::find(p.inputs.begin(), p.inputs.end(), source) != p.inputs.end() ||
+                        std::any_of(p.views.begin(), p.views.end(), [&](const auto& v) { return v.first == source; });
+    return materialized ? source : nullptr;
+}
+
+// Where the output is a reshape of what a kernel computes, that kernel writes the
+// output's memory (its buffer a view of the output) and the reshape is no copy.
+const Node* output_view_source(const Graph& g) {
+    ir::Buffer source = reshaped(*g.output);
+    if (!source) return nullptr;
+    for (const Node* n : g.live())
+        if (n->buffer == source && n->kind != Node::Kind::Input && n->kind != Node::Kind::Constant) return n;
+    return nullptr;
+}
+
 // Greedy slot reuse: a temporary takes the first slot whose last reader ran
 // before the temporary's producer.
 void plan_workspace(Program& p) {
@@ -113,8 +158,8 @@ void plan_workspace(Program& p) {
     for (size_t t = 0; t < p.temps.size(); ++t) {
         for (size_t k = 0; k < p.module.kernels.size(); ++k) {
             for (const ir::KernelParam& prm : p.module.kernels[k].params) {
-                if (prm.buffer != p.temps[t]) continue;
-                if (prm.written) def[t] = k;  // one kernel writes each temporary
+                if (p.storage_of(prm.buffer) != p.temps[t]) continue;  // a view's readers read its source
+                if (prm.written) def[t] = k;                           // one kernel writes each temporary
                 last[t] = std::max(last[t], k);
             }
         }
@@ -147,14 +192,23 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
     p.output = g.output->buffer;
     p.module.functions = functions;
     p.module.file_names = file_names;
+    const Node* writes_output = output_view_source(g);
     for (Node* n : g.live()) {
         if (n->kind == Node::Kind::Input || n->kind == Node::Kind::Constant) continue;
+        if (n == g.output && writes_output) continue;
+        if (ir::Buffer source = view_source(*n, p); source) {
+            p.views.push_back({n->buffer, p.storage_of(source)});
+            continue;
+        }
         p.module.kernels.push_back(make_kernel(g, *n, p.module.kernels.size()));
         std::string where = n->loc.valid() && n->loc.file <= file_names.size()
                                 ? file_names[n->loc.file - 1] + ":" + std::to_string(n->loc.line)
                                 : "";
         p.origins.push_back(n->ops + (where.empty() ? "" : " (" + where + ")"));
-        if (n->buffer != p.output) p.temps.push_back(n->buffer);
+        if (n == writes_output)
+            p.views.push_back({n->buffer, p.output});
+        else if (n->buffer != p.output)
+            p.temps.push_back(n->buffer);
     }
     plan_workspace(p);
     return p;

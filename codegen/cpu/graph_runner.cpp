@@ -56,12 +56,26 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
         LaunchArgs args;
         args.sizes = sizes;
         for (const ir::KernelParam& prm : k.params) {
-            auto it = tensors.find(prm.buffer->name);
-            if (it != tensors.end()) args.tensors[prm.buffer->name] = it->second;
+            const ir::Buffer& storage = p.storage_of(prm.buffer);
+            auto it = tensors.find(storage->name);
+            if (it == tensors.end()) continue;
+            Tensor t = it->second;
+            if (storage != prm.buffer) {  // a view: the source's elements in the view's shape
+                t.shape.clear();
+                for (const ir::Expr& d : prm.buffer->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
+            }
+            args.tensors[prm.buffer->name] = std::move(t);
         }
         if (auto e = run_kernel(p.module, k.name, args, opts)) return e;
-        for (const ir::KernelParam& prm : k.params)
-            if (prm.written) tensors[prm.buffer->name] = std::move(args.tensors.at(prm.buffer->name));
+        for (const ir::KernelParam& prm : k.params) {
+            if (!prm.written) continue;
+            const ir::Buffer& storage = p.storage_of(prm.buffer);
+            Tensor& t = tensors[storage->name];
+            t = std::move(args.tensors.at(prm.buffer->name));
+            if (storage == prm.buffer) continue;
+            t.shape.clear();  // a view writes its storage's elements, in their shape
+            for (const ir::Expr& d : storage->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
+        }
     }
     return std::nullopt;
 }

@@ -209,8 +209,12 @@ class HostEmitter {
             w.line("    return cudaErrorInvalidValue;");
         }
         std::vector<std::string> misaligned;
-        for (const ir::Buffer& b : vector_accessed(p_.module))
-            if (!p_.is_temp(b)) misaligned.push_back(fmt::format("(uintptr_t){} % 16 != 0", cuda_ident(b->name)));
+        for (const ir::Buffer& v : vector_accessed(p_.module)) {
+            const ir::Buffer& b = p_.storage_of(v);
+            std::string test = fmt::format("(uintptr_t){} % 16 != 0", cuda_ident(b->name));
+            if (!p_.is_temp(b) && std::find(misaligned.begin(), misaligned.end(), test) == misaligned.end())
+                misaligned.push_back(test);
+        }
         if (!misaligned.empty()) {
             w.line("// tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)");
             w.line(wrap_list("if (", misaligned, ")", " || "));
@@ -251,6 +255,13 @@ class HostEmitter {
             }
         } else {
             w.line("(void)workspace;");
+        }
+        for (const auto& [view, source] : p_.views) {
+            bool input = std::find(p_.inputs.begin(), p_.inputs.end(), source) != p_.inputs.end();
+            std::string what = source == p_.output ? "written in the shape of the output it is reshaped to"
+                                                   : "a reshape of " + source->name;
+            w.line(fmt::format("{}{}* {} = {};  // {}: the same memory", input ? "const " : "", cuda_type(view->elem),
+                               cuda_ident(view->name), cuda_ident(source->name), what));
         }
         w.line("cudaError_t err = cudaSuccess;");
         for (size_t i = 0; i < p_.module.kernels.size(); ++i) launch(w, p_.module.kernels[i], p_.origins[i]);

@@ -38,9 +38,9 @@ nlohmann::json graph_manifest(const std::string& api, const std::vector<GraphVar
     // `NAME_run` refuses them misaligned.
     std::vector<ir::Buffer> aligned;
     for (const GraphVariant& v : variants) {
-        for (const ir::Buffer& b : vector_accessed(v.program->module)) aligned.push_back(b);
+        for (const ir::Buffer& b : vector_accessed(v.program->module)) aligned.push_back(v.program->storage_of(b));
         for (const ir::Kernel& k : v.program->module.kernels)
-            for (const TensorMap& t : tensor_maps(k)) aligned.push_back(t.tensor);
+            for (const TensorMap& t : tensor_maps(k)) aligned.push_back(v.program->storage_of(t.tensor));
     }
     nlohmann::json sizes = nlohmann::json::array(), inputs = nlohmann::json::array(),
                    run_args = nlohmann::json::array();

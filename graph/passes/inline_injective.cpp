@@ -80,26 +80,50 @@ bool contiguous_remap(const Node& n) {
     return seen == 1 && constant % chunk == 0;
 }
 
+std::vector<Node*> users_of(const Graph& g, const Node& n) {
+    std::vector<Node*> users;
+    for (Node* u : g.live())
+        for (const ir::Buffer& r : reads(*u))
+            if (r == n.buffer) users.push_back(u);
+    return users;
+}
+
+// Whether `n` stays a node of its own: an anchor loads each input element many
+// times (once per tile that needs it), so only an index remapping or a single
+// user's value is worth recomputing there, and one that takes the elements'
+// addresses (TMA, cp.async but for contiguous remappings) needs them in memory.
+bool stays(const Node& n, const std::vector<Node*>& users) {
+    bool anchor_user = false, address = false;
+    for (Node* u : users) {
+        anchor_user |= u->kind == Node::Kind::Anchor;
+        if (u->kind != Node::Kind::Anchor) continue;
+        AddressUse use = address_use(*u, n.buffer);
+        address |= use.any && (use.other || !contiguous_remap(n));
+    }
+    return address || (anchor_user && users.size() > 1 && !is_single_load(n));
+}
+
+// A reshape that stays becomes a view of its input's memory (program.cpp), and
+// one that cp.async copies from is read at its input's addresses: its producer is
+// not inlined into it, or the reshape would compute and store it.
+bool view_user(const Graph& g, const std::vector<Node*>& users) {
+    for (Node* u : users) {
+        if (u->kind != Node::Kind::Compute || u->ops != "reshape" || u == g.output || !is_single_load(*u)) continue;
+        std::vector<Node*> readers = users_of(g, *u);
+        if (stays(*u, readers)) return true;
+        for (Node* r : readers)
+            if (r->kind == Node::Kind::Anchor && address_use(*r, u->buffer).any) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void inline_injective(Graph& g) {
     for (Node* n : g.live()) {
         if (n->kind != Node::Kind::Compute || !n->compute.injective() || n == g.output) continue;
-        std::vector<Node*> users;
-        for (Node* u : g.live())
-            for (const ir::Buffer& r : reads(*u))
-                if (r == n->buffer) users.push_back(u);
-        // An anchor loads each input element many times (once per tile that
-        // needs it): only an index remapping or a single user's value is worth
-        // recomputing there.
-        bool anchor_user = false, address = false;
-        for (Node* u : users) {
-            anchor_user |= u->kind == Node::Kind::Anchor;
-            if (u->kind != Node::Kind::Anchor) continue;
-            AddressUse use = address_use(*u, n->buffer);
-            address |= use.any && (use.other || !contiguous_remap(*n));
-        }
-        if (address || (anchor_user && users.size() > 1 && !is_single_load(*n))) continue;
+        std::vector<Node*> users = users_of(g, *n);
+        if (stays(*n, users) || view_user(g, users)) continue;
         for (Node* u : users) {
             if (u->kind == Node::Kind::Compute)
                 rewrite_compute(u->compute, [&](const ir::Expr& e) { return inline_producer(e, *n); });

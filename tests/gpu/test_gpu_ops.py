@@ -323,3 +323,19 @@ def test_matmul_f32_few_rows(m, k, n):
     out = run("op_matmul_f32_symbolic", {"a": a, "b": b, "c": c}, {"M": m, "K": k, "N": n}, (m, n), torch.float32)
     # Measured against the values before the relu: with M = 3, N = 1 all three may be negative.
     check(out, torch.relu(pre), 1e-5, scale=float(pre.norm()))
+
+
+@gpu
+@pytest.mark.parametrize("b,t", [(1, 5), (3, 77), (2, 300)])
+def test_reshape_views_sm90(b, t):
+    """Reshapes read by TMA are views (of the input x, of w2, of the layer norm's slot), and the
+    output's reshape is written in place: on each side of the dispatch on B * T."""
+    x = rnd(b, t, 136, dtype=torch.float16)
+    g, bb = rnd(136, dtype=torch.float16), rnd(136, dtype=torch.float16)
+    w, w2 = rnd(136, 264, dtype=torch.float16) / 12, rnd(264, 136, dtype=torch.float16) / 16
+    h = F.layer_norm(x.double(), (136,), g.double(), bb.double()).reshape(b * t, 136)
+    y = torch.relu(h @ w.double()) + x.double().reshape(b * t, 136) @ w2.double().reshape(136, 264)
+    ref = (y @ w2.double()).reshape(b, t, 136)
+    out = run("op_reshape_views_sm90", {"x": x, "g": g, "b": bb, "w": w, "w2": w2}, {"B": b, "T": t}, (b, t, 136),
+              torch.float16)
+    check(out, ref, 5e-3)

@@ -1,0 +1,68 @@
+"""Reshapes that cost nothing: a graph whose output is a reshape of what a kernel
+computes has that kernel write the output's memory (no copy kernel), on both
+sides of the matmul dispatch (M = B * T <= 16, <= 256 and beyond); numerics
+against numpy on the emulator. (Reshapes read by TMA become views of their input:
+tests/golden/reshape_views.hds and tests/gpu/ops/op_reshape_views_sm90.hds.)"""
+import subprocess
+
+import numpy as np
+import pytest
+
+import emulator
+
+SRC = """target sm_80;
+import "nn.hds";
+import "elementwise.hds";
+graph views(x: f32[B, T, 20], w: f32[20, 12], b: f32[12], w2: f32[12, 20]) -> f32[B, T, 20] {
+    let h = reshape(x, shape=[B * T, 20]);
+    let y = relu(matmul(h, w) + b);
+    return reshape(matmul(y, w2), shape=[B, T, 20]);
+}
+"""
+
+
+@pytest.mark.parametrize("b,t", [(1, 3), (3, 7), (5, 61)])
+def test_output_reshape_is_written_in_place(b, t):
+    rng = np.random.default_rng(b * t)
+    x = rng.standard_normal((b, t, 20)).astype("f4")
+    w, bias, w2 = (rng.standard_normal(s).astype("f4") for s in ((20, 12), (12,), (12, 20)))
+    out = emulator.run_graph(SRC, "views", {"x": x, "w": w, "b": bias, "w2": w2})
+    ref = (np.maximum(x.reshape(b * t, 20) @ w + bias, 0) @ w2).reshape(b, t, 20)
+    assert out.shape == (b, t, 20)
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_no_copy_kernel(tmp_path):
+    src = tmp_path / "views.hds"
+    src.write_text(SRC)
+    cu = tmp_path / "views.cu"
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(cu)], check=True)
+    text = cu.read_text()
+    assert "reshape" not in " ".join(line for line in text.splitlines() if line.startswith("// kernel"))
+    assert "float* matmul_2 = out;  // written in the shape of the output it is reshaped to: the same memory" in text
+
+
+PERMUTED = """target sm_80;
+import "nn.hds";
+graph heads(q: f16[B, 4, T, 16], k: f16[B, 4, T, 16], v: f16[B, 4, T, 16], w: f16[64, 24]) -> f16[B, T, 24] {
+    let heads = reshape(permute(attention(q, k, v, scale=0.25), dims=[0, 2, 1, 3]), shape=[B, T, 64]);
+    let merged = reshape(heads, shape=[B * T, 64]);
+    return reshape(matmul(merged, w), shape=[B, T, 24]);
+}
+"""
+
+
+@pytest.mark.parametrize("b,t", [(1, 5), (2, 19)])
+def test_permuted_reshape_is_copied_not_viewed(b, t):
+    """Heads merged back after attention through two reshapes (the permute inlined into the first)
+    is no view: the mma
+    matmul's copies cannot read it in place, so it is stored in row-major order first."""
+    rng = np.random.default_rng(t)
+    q, k, v = (rng.standard_normal((b, 4, t, 16)).astype(np.float16) for _ in range(3))
+    w = (rng.standard_normal((64, 24)) / 8).astype(np.float16)
+    out = emulator.run_graph(PERMUTED, "heads", {"q": q, "k": k, "v": v, "w": w})
+    s = q.astype("f8") @ k.astype("f8").transpose(0, 1, 3, 2) * 0.25
+    p = np.exp(s - s.max(-1, keepdims=True))
+    a = (p / p.sum(-1, keepdims=True)) @ v.astype("f8")
+    ref = (a.transpose(0, 2, 1, 3).reshape(b * t, 64) @ w.astype("f8")).reshape(b, t, 24)
+    np.testing.assert_allclose(out.astype("f8"), ref, rtol=2e-2, atol=2e-2)
