@@ -1,6 +1,7 @@
-"""Small models in plain torch for the torch.compile backend's tests (no downloads):
-a GPT-2 block, a Llama decoder layer (RMSNorm, rotary embedding, grouped K/V,
-SwiGLU) and a ResNet basic block with an MLP head."""
+"""Models in plain torch for the torch.compile backend's tests and benchmark (no
+downloads): a GPT-2 block, a Llama decoder layer (RMSNorm, rotary embedding,
+grouped K/V, SwiGLU; prefill, and one-token decode against a K/V cache), a
+ResNet basic block with a linear head, and ResNet-18."""
 from __future__ import annotations
 
 import torch
@@ -56,16 +57,21 @@ class LlamaLayer(nn.Module):
         self.register_buffer("cos", emb.cos(), persistent=False)
         self.register_buffer("sin", emb.sin(), persistent=False)
 
-    def forward(self, x):
+    def forward(self, x, k_cache=None, v_cache=None):
+        """Prefill (no cache: causal over x's tokens), or decode: x's tokens follow
+        the cache's S positions and see all of them."""
         b, t, d = x.shape
+        past = 0 if k_cache is None else k_cache.shape[2]
         h = self.norm1(x)
         q = self.q(h).view(b, t, self.heads, self.hd).transpose(1, 2)
         k = self.k(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
         v = self.v(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
-        cos, sin = self.cos[:t], self.sin[:t]
+        cos, sin = self.cos[past:past + t], self.sin[past:past + t]
         q = q * cos + rotate_half(q) * sin
         k = k * cos + rotate_half(k) * sin
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        if k_cache is not None:
+            k, v = torch.cat((k_cache, k), dim=2), torch.cat((v_cache, v), dim=2)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=k_cache is None, enable_gqa=True)
         x = x + self.o(a.transpose(1, 2).reshape(b, t, d))
         h = self.norm2(x)
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
@@ -87,3 +93,44 @@ class ResNetBlock(nn.Module):
         y = F.relu(self.bn1(self.conv1(x)))
         y = F.relu(self.bn2(self.conv2(y)) + x)
         return self.fc(y.mean((2, 3)))
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn1, self.bn2 = nn.BatchNorm2d(cout), nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(y + (x if self.down is None else self.down(x)))
+
+
+class ResNet18(nn.Module):
+    """torchvision's resnet18 layout, written out (no torchvision needed)."""
+
+    def __init__(self, classes=1000, width=64):
+        super().__init__()
+        w = width
+        self.conv1 = nn.Conv2d(3, w, 7, 2, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(w)
+        layers, cin = [], w
+        for cout, stride in [(w, 1), (w, 1), (2 * w, 2), (2 * w, 1), (4 * w, 2), (4 * w, 1), (8 * w, 2), (8 * w, 1)]:
+            layers.append(BasicBlock(cin, cout, stride))
+            cin = cout
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(cin, classes)
+        for m in self.modules():  # running statistics as a trained model has them
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.normal_(0, 0.1)
+                m.running_var.uniform_(0.5, 1.5)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.bn1(self.conv1(x))), 3, 2, 1)
+        x = self.layers(x)
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))

@@ -93,3 +93,37 @@ def test_warm_cache_compiles_nothing(env):
     torch._dynamo.reset()
     compile_and_compare(model, x)
     assert sorted(p.name for p in (env / "cache").iterdir()) == entries
+
+
+def test_llama_decode_against_a_cache(env):
+    """One token after 13 cached positions: the cache is concatenated (concat) and attended to without a mask."""
+    torch.manual_seed(6)
+    layer = models.LlamaLayer().eval()
+    x, kc, vc = torch.randn(1, 1, 64), torch.randn(1, 2, 13, 16), torch.randn(1, 2, 13, 16)
+    with torch.no_grad():
+        ref = layer(x, kc, vc)
+        out = torch.compile(layer, backend="hds", fullgraph=True, dynamic=False)(x, kc, vc)
+    assert float((out - ref).norm() / ref.norm()) < 1e-5
+    assert not [line for line in logs(env) if line.startswith("eager:")], logs(env)
+
+
+def test_resnet18_small(env):
+    """ResNet-18's layout at width 8 on 32 x 32 images: its padded max pool stays in eager (reported)."""
+    torch.manual_seed(7)
+    compile_and_compare(models.ResNet18(classes=10, width=8), torch.randn(2, 3, 32, 32))
+    eager = [line for line in logs(env) if line.startswith("eager:")]
+    assert eager and all("max_pool2d" in line for line in eager), eager
+
+
+def test_transposed_weights_follow_in_place_updates(env):
+    """nn.Linear's weight transposes are kept between calls, and computed again after the weight changes."""
+    torch.manual_seed(8)
+    model, x = Partial().eval(), torch.randn(4, 16)
+    with torch.no_grad():
+        compiled = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)
+        first = compiled(x)
+        assert torch.allclose(first, model(x), atol=1e-5)
+        model.a.weight.mul_(2.0)  # in place: the version counter moves
+        second = compiled(x)
+    assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
+    assert any("transposed parameter(s) kept transposed" in line for line in logs(env))
