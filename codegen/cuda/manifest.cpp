@@ -20,10 +20,11 @@ nlohmann::json dimension(const ir::Expr& e) {
     return printer.print(e);
 }
 
+// `aligned`: by name, for each variant's graph has buffers of its own.
 nlohmann::json tensor(const ir::Buffer& b, const std::vector<ir::Buffer>& aligned) {
     nlohmann::json shape = nlohmann::json::array();
     for (const ir::Expr& d : b->shape) shape.push_back(dimension(d));
-    bool align16 = std::find(aligned.begin(), aligned.end(), b) != aligned.end();
+    bool align16 = std::any_of(aligned.begin(), aligned.end(), [&](const ir::Buffer& a) { return a->name == b->name; });
     return {{"name", b->name},
             {"dtype", std::string(scalar_name(b->elem))},
             {"shape", shape},
