@@ -66,7 +66,7 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
     class Support(OperatorSupport):
         def is_node_supported(self, submodules, node) -> bool:
             why = _aten.supported(node)
-            if why is not None and node.op == "call_function" and node.target is not frozen_layout:
+            if why is not None and node.op == "call_function" and not isinstance(node.target, FrozenLayout):
                 reasons[_aten.describe(node)] = why
             return why is None
 
@@ -116,23 +116,30 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
     return fused
 
 
-_frozen: dict[tuple, tuple] = {}  # (address, shape, dtype, dims) -> (version counter, result)
+class FrozenLayout:
+    """`w.permute(dims)` in its own memory for one parameter, kept between calls and
+    computed again when the parameter changed (its version counter moved; writes
+    through `.data` are not seen). The compiled graph holds the parameter, so its
+    memory cannot go to another tensor while the result is cached."""
+
+    def __init__(self, parameter, dims: list[int]):
+        self.parameter, self.dims = parameter, list(dims)
+        self.version, self.result = None, None
+        self.__name__ = self.__qualname__ = "frozen_layout"  # as FX prints a call
+
+    def __call__(self, w):
+        if w.data_ptr() != self.parameter.data_ptr() or w.shape != self.parameter.shape:
+            return w.permute(self.dims).contiguous()  # another tensor than the one compiled with
+        if self.result is None or self.version != self.parameter._version:
+            self.version, self.result = self.parameter._version, w.permute(self.dims).contiguous()
+        return self.result
 
 
-def frozen_layout(w, dims):
-    """`w.permute(dims)` in its own memory, computed again only when `w` changed
-    (its version counter moved; writes through `.data` are not seen)."""
-    key = (w.data_ptr(), tuple(w.shape), w.dtype, tuple(dims))
-    hit = _frozen.get(key)
-    if hit is None or hit[0] != w._version:
-        hit = _frozen[key] = (w._version, w.permute(dims).contiguous())
-    return hit[1]
-
-
-def _freeze_weight_layouts(gm, parameters: list[bool]) -> int:
+def _freeze_weight_layouts(gm, parameters: list) -> int:
     """Transposes of parameters (`aten.t(weight)` of every nn.Linear) are kept
-    transposed between calls instead of copied by each: frozen_layout runs in
-    eager (a lookup) and the partition reads its result. Returns how many."""
+    transposed between calls instead of copied by each: a FrozenLayout runs in
+    eager (a lookup) and the partition reads its result. `parameters`: per graph
+    input, the nn.Parameter it was compiled with, or None. Returns how many."""
     import operator
 
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -144,7 +151,7 @@ def _freeze_weight_layouts(gm, parameters: list[bool]) -> int:
         if node.op != "call_function" or op not in ("t", "transpose", "permute") or node.target is operator.getitem:
             continue
         src = node.args[0]
-        if src not in placeholders or not parameters[placeholders.index(src)]:
+        if src not in placeholders or parameters[placeholders.index(src)] is None:
             continue
         rank = len(_aten.shape_of(src))
         if op == "permute":
@@ -154,7 +161,7 @@ def _freeze_weight_layouts(gm, parameters: list[bool]) -> int:
             i, j = (0, 1) if op == "t" else (_aten._dim(node.args[1], rank), _aten._dim(node.args[2], rank))
             dims[i], dims[j] = dims[j], dims[i]
         with gm.graph.inserting_before(node):
-            frozen = gm.graph.call_function(frozen_layout, (src, dims))
+            frozen = gm.graph.call_function(FrozenLayout(parameters[placeholders.index(src)], dims), (src,))
         frozen.meta = dict(node.meta)
         node.replace_all_uses_with(frozen)
         gm.graph.erase_node(node)
@@ -184,7 +191,7 @@ def backend(gm, example_inputs, **kwargs):
     from functorch.compile import make_boxed_func
     from torch._dynamo.backends.common import aot_autograd
 
-    parameters = [isinstance(x, torch.nn.Parameter) for x in example_inputs]
+    parameters = [x if isinstance(x, torch.nn.Parameter) else None for x in example_inputs]
 
     def compiler(aten_gm, inputs):
         debug = _debug_dir()

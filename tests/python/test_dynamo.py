@@ -127,3 +127,20 @@ def test_transposed_weights_follow_in_place_updates(env):
         second = compiled(x)
     assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
     assert any("transposed parameter(s) kept transposed" in line for line in logs(env))
+
+
+def test_models_of_the_same_shapes_keep_their_own_weights(env):
+    """Kept transposes belong to the compiled graph and its parameters: a second model with
+    weights of the same shapes (perhaps at the first one's freed addresses) gets its own."""
+    import gc
+
+    x = torch.randn(4, 16)
+    with torch.no_grad():
+        for seed in (9, 10, 11):
+            torch.manual_seed(seed)
+            model = Partial().eval()
+            torch._dynamo.reset()
+            out = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)(x)
+            assert torch.allclose(out, model(x), atol=1e-5)
+            del model
+            gc.collect()
