@@ -4,8 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include "graph/rewrite.h"
 #include "ir/internal_error.h"
 #include "ir/ir_visitor.h"
+#include "ir/passes/passes.h"
 
 namespace hds::graph {
 
@@ -144,6 +146,25 @@ int use_count(const Graph& g, const ir::Buffer& b) {
         for (const ir::Buffer& r : reads(*n))
             if (r == b) ++uses;
     return uses;
+}
+
+ir::Expr row_major_offset(const std::vector<ir::Expr>& indices, const std::vector<ir::Expr>& shape) {
+    ir::Expr offset = ir::i32(0);
+    for (size_t d = 0; d < indices.size(); ++d) offset = ir::add(ir::mul(offset, shape[d]), indices[d]);
+    return offset;
+}
+
+ir::Buffer reshape_source(const Node& n) {
+    if (n.kind != Node::Kind::Compute || !n.compute.injective() || n.ops != "reshape") return nullptr;
+    auto* l = ir::as<ir::Load>(n.compute.value);
+    if (!l || l->buffer->elem != n.buffer->elem || l->buffer->scope != ir::Scope::Global) return nullptr;
+    std::vector<ir::Expr> own(n.compute.axes.begin(), n.compute.axes.end());
+    ir::Expr diff = ir::sub(row_major_offset(l->indices, l->buffer->shape), row_major_offset(own, n.buffer->shape));
+    VarMap ones;  // an axis of extent 1 is 0
+    for (size_t d = 0; d < own.size(); ++d)
+        if (ir::const_int(n.buffer->shape[d]) == std::optional<int64_t>(1)) ones[n.compute.axes[d].get()] = ir::i32(0);
+    diff = ir::simplify(ones.empty() ? diff : substitute(diff, ones));
+    return ir::const_int(diff) == std::optional<int64_t>(0) ? l->buffer : nullptr;
 }
 
 }  // namespace hds::graph

@@ -83,6 +83,12 @@ struct Graph {
     std::vector<Node*> live() const;            // nodes not removed, in order
 };
 
+// The buffer `n` only reshapes: it loads element i of it for its own element i in
+// row-major order, provably (a permute folded into a reshape does not); else null.
+ir::Buffer reshape_source(const Node& n);
+// sum of indices[d] * (product of shape[d+1..]): the element's row-major offset.
+ir::Expr row_major_offset(const std::vector<ir::Expr>& indices, const std::vector<ir::Expr>& shape);
+
 // The buffers a node reads (in order of first use, each once).
 std::vector<ir::Buffer> reads(const Node& n);
 // Number of live nodes reading each buffer, and whether the output is one.

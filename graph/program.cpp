@@ -112,28 +112,9 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
     return k;
 }
 
-ir::Expr row_major_offset(const std::vector<ir::Expr>& indices, const std::vector<ir::Expr>& shape) {
-    ir::Expr offset = ir::i32(0);
-    for (size_t d = 0; d < indices.size(); ++d) offset = ir::add(ir::mul(offset, shape[d]), indices[d]);
-    return offset;
-}
-
-// The buffer `n` reshapes, where `n` is nothing else: it loads element i of its
-// source for its own element i in row-major order (provably: a permute inlined
-// into a reshape is no view).
-ir::Buffer reshaped(const Node& n) {
-    if (n.kind != Node::Kind::Compute || !n.compute.injective() || n.ops != "reshape") return nullptr;
-    auto* l = ir::as<ir::Load>(n.compute.value);
-    if (!l || l->buffer->elem != n.buffer->elem || l->buffer->scope != ir::Scope::Global) return nullptr;
-    std::vector<ir::Expr> own(n.compute.axes.begin(), n.compute.axes.end());
-    ir::Expr diff =
-        ir::simplify(ir::sub(row_major_offset(l->indices, l->buffer->shape), row_major_offset(own, n.buffer->shape)));
-    return ir::const_int(diff) == std::optional<int64_t>(0) ? l->buffer : nullptr;
-}
-
 // The materialized buffer `n` is a view of, where it is a reshape and not the output.
 ir::Buffer view_source(const Node& n, const Program& p) {
-    ir::Buffer source = reshaped(n);
+    ir::Buffer source = reshape_source(n);
     if (!source || n.buffer == p.output) return nullptr;
     bool materialized = source == p.output || p.is_temp(source) ||
                         std::find(p.inputs.begin(), p.inputs.end(), source) != p.inputs.end() ||
@@ -144,7 +125,7 @@ ir::Buffer view_source(const Node& n, const Program& p) {
 // Where the output is a reshape of what a kernel computes, that kernel writes the
 // output's memory (its buffer a view of the output) and the reshape is no copy.
 const Node* output_view_source(const Graph& g) {
-    ir::Buffer source = reshaped(*g.output);
+    ir::Buffer source = reshape_source(*g.output);
     if (!source) return nullptr;
     for (const Node* n : g.live())
         if (n->buffer == source && n->kind != Node::Kind::Input && n->kind != Node::Kind::Constant) return n;

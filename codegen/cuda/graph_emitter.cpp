@@ -257,6 +257,11 @@ class HostEmitter {
             w.line("(void)workspace;");
         }
         for (const auto& [view, source] : p_.views) {
+            bool read = std::any_of(p_.module.kernels.begin(), p_.module.kernels.end(), [&](const ir::Kernel& k) {
+                return std::any_of(k.params.begin(), k.params.end(),
+                                   [&](const ir::KernelParam& prm) { return prm.buffer == view; });
+            });
+            if (!read) continue;  // a view only other views reshape
             bool input = std::find(p_.inputs.begin(), p_.inputs.end(), source) != p_.inputs.end();
             std::string what = source == p_.output ? "written in the shape of the output it is reshaped to"
                                                    : "a reshape of " + source->name;

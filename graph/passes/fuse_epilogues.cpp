@@ -147,8 +147,51 @@ class EpilogueStores : public ir::IRMutator {
     std::string name_;
 };
 
+// p (rows [M, N]) -> r = reshape(p) to [d0, .., N] -> c (elementwise over r's shape, its only
+// reader) becomes p -> c over [M, N] (other tensors c reads remapped) -> r = reshape(c) to c's
+// old buffer, so that c can be p's epilogue and r a view (program.cpp): a product's rows
+// reshaped to [batch, tokens, N] before a bias, an activation or a residual. True if done.
+bool sink_reshape(Graph& g, Node* p, Node* r) {
+    if (p->buffer->shape.size() != 2 || reshape_source(*r) != p->buffer || g.output == r) return false;
+    const Shape& rows = r->buffer->shape;
+    if (rows.size() < 2 || !same_dim(rows.back(), p->buffer->shape[1])) return false;
+    Node* c = only_user(g, r->buffer);
+    if (!c || c->kind != Node::Kind::Compute || !c->compute.injective() || !same_shape(c->buffer->shape, rows) ||
+        !reads_at_own_index(c->compute.value, r->buffer, c->compute.axes))
+        return false;
+    ir::Var m = ir::make_var(ScalarType::I32, "m"), n = ir::make_var(ScalarType::I32, "n");
+    VarMap unflatten;  // c's leading axes from the row m
+    ir::Expr stride = ir::i32(1);
+    for (size_t d = rows.size() - 1; d-- > 0;) {
+        ir::Expr q = ir::div(m, stride);
+        unflatten[c->compute.axes[d].get()] = d == 0 ? ir::simplify(q) : ir::simplify(ir::mod(q, rows[d]));
+        stride = ir::mul(stride, rows[d]);
+    }
+    unflatten[c->compute.axes.back().get()] = n;
+    ir::Expr value = replace_loads(c->compute.value, [&](const ir::Load& l) -> ir::Expr {
+        return l.buffer == r->buffer ? ir::Load::make(p->buffer, {m, n}, l.loc) : nullptr;
+    });
+    ir::Buffer shaped = c->buffer;
+    c->compute.value = substitute(value, unflatten);
+    c->compute.axes = {m, n};
+    c->buffer =
+        ir::make_buffer(g.fresh_name(shaped->name + "_rows"), shaped->elem, p->buffer->shape, ir::Scope::Global);
+    std::vector<ir::Expr> leading(r->compute.axes.begin(), r->compute.axes.end() - 1);
+    std::vector<ir::Expr> dims(rows.begin(), rows.end() - 1);
+    r->compute.value = ir::Load::make(c->buffer, {row_major_offset(leading, dims), r->compute.axes.back()});
+    r->buffer = shaped;
+    if (g.output == c) g.output = r;
+    // r now reads c: it moves to just after c.
+    auto pos_r = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == r; });
+    auto pos_c = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == c; });
+    std::rotate(pos_r, pos_r + 1, pos_c + 1);
+    return true;
+}
+
 bool fuse_one(Graph& g, Node* p) {
     Node* c = only_user(g, p->buffer);
+    if (c && c->kind == Node::Kind::Compute && c->ops == "reshape" && sink_reshape(g, p, c))
+        c = only_user(g, p->buffer);
     if (!c || c->kind != Node::Kind::Compute || !c->compute.injective()) return false;
     if (!same_shape(c->buffer->shape, p->buffer->shape)) return false;
     if (!reads_at_own_index(c->compute.value, p->buffer, c->compute.axes)) return false;

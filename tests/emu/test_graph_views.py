@@ -3,6 +3,7 @@ computes has that kernel write the output's memory (no copy kernel), on both
 sides of the matmul dispatch (M = B * T <= 16, <= 256 and beyond); numerics
 against numpy on the emulator. (Reshapes read by TMA become views of their input:
 tests/golden/reshape_views.hds and tests/gpu/ops/op_reshape_views_sm90.hds.)"""
+import math
 import subprocess
 
 import numpy as np
@@ -66,3 +67,52 @@ def test_permuted_reshape_is_copied_not_viewed(b, t):
     a = (p / p.sum(-1, keepdims=True)) @ v.astype("f8")
     ref = (a.transpose(0, 2, 1, 3).reshape(b * t, 64) @ w.astype("f8")).reshape(b, t, 24)
     np.testing.assert_allclose(out.astype("f8"), ref, rtol=2e-2, atol=2e-2)
+
+
+EPILOGUES = """target sm_80;
+import "nn.hds";
+import "elementwise.hds";
+graph mlp3(x: f32[B, T, 20], w: f32[20, 36], b: f32[36], w2: f32[36, 20], b2: f32[20]) -> f32[B, T, 20] {
+    let h = gelu(reshape(matmul(reshape(x, shape=[B * T, 20]), w) + b, shape=[B, T, 36]));
+    return x + reshape(matmul(reshape(h, shape=[B * T, 36]), w2) + b2, shape=[B, T, 20]);
+}
+"""
+
+
+@pytest.mark.parametrize("b,t", [(1, 3), (3, 7), (5, 61)])
+def test_epilogues_through_reshapes(b, t, tmp_path):
+    """A product's rows reshaped to [B, T, N] before gelu or a residual: the elementwise work
+    runs in the product's shape as its epilogue, the reshapes are views (two kernels)."""
+    rng = np.random.default_rng(b + t)
+    x = rng.standard_normal((b, t, 20)).astype("f4")
+    w, bias, w2, bias2 = (rng.standard_normal(s).astype("f4") / 4 for s in ((20, 36), (36,), (36, 20), (20,)))
+    out = emulator.run_graph(EPILOGUES, "mlp3", {"x": x, "w": w, "b": bias, "w2": w2, "b2": bias2})
+    z = x.reshape(b * t, 20).astype("f8") @ w + bias
+    h = 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+    ref = x + (h @ w2 + bias2).reshape(b, t, 20)
+    np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-3)
+    src = tmp_path / "mlp3.hds"
+    src.write_text(EPILOGUES)
+    cu = tmp_path / "mlp3.cu"
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(cu)], check=True)
+    kernels = [line.split()[2] for line in cu.read_text().splitlines() if line.startswith("// kernel mlp3_any")]
+    assert kernels == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"], kernels
+
+
+def test_epilogues_through_reshapes_with_a_batch_of_one(tmp_path):
+    """[T, N] rows reshaped to [1, T, N] (a batch dimension of 1): still a reshape, still fused."""
+    src_text = EPILOGUES.replace("x: f32[B, T, 20]", "x: f32[1, T, 20]").replace("-> f32[B, T, 20]", "-> f32[1, T, 20]")
+    src_text = src_text.replace("B * T", "T").replace("shape=[B, T,", "shape=[1, T,")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((1, 9, 20)).astype("f4")
+    w, bias, w2, bias2 = (rng.standard_normal(s).astype("f4") / 4 for s in ((20, 36), (36,), (36, 20), (20,)))
+    out = emulator.run_graph(src_text, "mlp3", {"x": x, "w": w, "b": bias, "w2": w2, "b2": bias2})
+    z = x.reshape(9, 20).astype("f8") @ w + bias
+    h = 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+    np.testing.assert_allclose(out, x + (h @ w2 + bias2).reshape(1, 9, 20), rtol=1e-3, atol=1e-3)
+    src = tmp_path / "mlp3.hds"
+    src.write_text(src_text)
+    cu = tmp_path / "mlp3.cu"
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(cu)], check=True)
+    kernels = [line.split()[2] for line in cu.read_text().splitlines() if line.startswith("// kernel mlp3_any")]
+    assert kernels == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"], kernels
