@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 import hds.dynamo  # noqa: E402
-import models  # noqa: E402
+import torch_models as models  # noqa: E402
 from bench_core import graphs_ms, medians_ms, write_table  # noqa: E402
 
 

@@ -188,9 +188,25 @@ bool sink_reshape(Graph& g, Node* p, Node* r) {
     return true;
 }
 
+// Whether `p` is an anchor that loads through TMA (the sm_90a wgmma schedules).
+bool tma_anchor(const Node& p) {
+    if (p.kind != Node::Kind::Anchor) return false;
+    struct Finder : ir::IRVisitor {
+        bool found = false;
+        void visit(const ir::Call* c) override {
+            found |= is_tma_load(c->builtin);
+            ir::IRVisitor::visit(c);
+        }
+    } f;
+    f.visit_stmt(p.anchor.body);
+    return f.found;
+}
+
 bool fuse_one(Graph& g, Node* p) {
     Node* c = only_user(g, p->buffer);
-    if (c && c->kind == Node::Kind::Compute && c->ops == "reshape" && sink_reshape(g, p, c))
+    // Not into the wgmma schedules: there an elementwise epilogue stalls the tensor cores
+    // longer than a pass of its own takes (bench/results/2026-11-26-h100-python, run 3).
+    if (c && c->kind == Node::Kind::Compute && c->ops == "reshape" && !tma_anchor(*p) && sink_reshape(g, p, c))
         c = only_user(g, p->buffer);
     if (!c || c->kind != Node::Kind::Compute || !c->compute.injective()) return false;
     if (!same_shape(c->buffer->shape, p->buffer->shape)) return false;

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 import hds  # noqa: E402
 import hds.dynamo  # noqa: E402
-import models  # noqa: E402
+import torch_models as models  # noqa: E402
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no CUDA GPU")]
 BLOCKS = ROOT / "tests" / "python" / "graphs" / "blocks.hds"

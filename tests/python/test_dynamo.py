@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-import models
+import torch_models as models
 
 ROOT = Path(__file__).resolve().parents[2]
 
