@@ -147,6 +147,13 @@ class EpilogueStores : public ir::IRMutator {
     std::string name_;
 };
 
+// Moves `n` to just after `after` in the graph's order (`n` comes before it).
+void move_after(Graph& g, Node* n, Node* after) {
+    auto pos_n = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == n; });
+    auto pos_a = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == after; });
+    std::rotate(pos_n, pos_n + 1, pos_a + 1);
+}
+
 // p (rows [M, N]) -> r = reshape(p) to [d0, .., N] -> c (elementwise over r's shape, its only
 // reader) becomes p -> c over [M, N] (other tensors c reads remapped) -> r = reshape(c) to c's
 // old buffer, so that c can be p's epilogue and r a view (program.cpp): a product's rows
@@ -181,10 +188,7 @@ bool sink_reshape(Graph& g, Node* p, Node* r) {
     r->compute.value = ir::Load::make(c->buffer, {row_major_offset(leading, dims), r->compute.axes.back()});
     r->buffer = shaped;
     if (g.output == c) g.output = r;
-    // r now reads c: it moves to just after c.
-    auto pos_r = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == r; });
-    auto pos_c = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == c; });
-    std::rotate(pos_r, pos_r + 1, pos_c + 1);
+    move_after(g, r, c);  // r now reads c
     return true;
 }
 
@@ -224,10 +228,7 @@ bool fuse_one(Graph& g, Node* p) {
     p->ops += "+" + c->ops;
     c->dead = true;
     if (g.output == c) g.output = p;
-    // p now also reads c's other inputs: it takes c's place in the order.
-    auto pos_p = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& n) { return n.get() == p; });
-    auto pos_c = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& n) { return n.get() == c; });
-    std::rotate(pos_p, pos_p + 1, pos_c + 1);
+    move_after(g, p, c);  // p now also reads c's other inputs: it takes c's place in the order
     return true;
 }
 

@@ -79,6 +79,14 @@ graph mlp3(x: f32[B, T, 20], w: f32[20, 36], b: f32[36], w2: f32[36, 20], b2: f3
 """
 
 
+def any_kernels(text, tmp_path):
+    """The kernels of the dispatch's last variant (any sizes) of graph mlp3 in `text`."""
+    src, cu = tmp_path / "mlp3.hds", tmp_path / "mlp3.cu"
+    src.write_text(text)
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(cu)], check=True)
+    return [line.split()[2] for line in cu.read_text().splitlines() if line.startswith("// kernel mlp3_any")]
+
+
 @pytest.mark.parametrize("b,t", [(1, 3), (3, 7), (5, 61)])
 def test_epilogues_through_reshapes(b, t, tmp_path):
     """A product's rows reshaped to [B, T, N] before gelu or a residual: the elementwise work
@@ -91,12 +99,7 @@ def test_epilogues_through_reshapes(b, t, tmp_path):
     h = 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
     ref = x + (h @ w2 + bias2).reshape(b, t, 20)
     np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-3)
-    src = tmp_path / "mlp3.hds"
-    src.write_text(EPILOGUES)
-    cu = tmp_path / "mlp3.cu"
-    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(cu)], check=True)
-    kernels = [line.split()[2] for line in cu.read_text().splitlines() if line.startswith("// kernel mlp3_any")]
-    assert kernels == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"], kernels
+    assert any_kernels(EPILOGUES, tmp_path) == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"]
 
 
 def test_epilogues_through_reshapes_with_a_batch_of_one(tmp_path):
@@ -110,9 +113,4 @@ def test_epilogues_through_reshapes_with_a_batch_of_one(tmp_path):
     z = x.reshape(9, 20).astype("f8") @ w + bias
     h = 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
     np.testing.assert_allclose(out, x + (h @ w2 + bias2).reshape(1, 9, 20), rtol=1e-3, atol=1e-3)
-    src = tmp_path / "mlp3.hds"
-    src.write_text(src_text)
-    cu = tmp_path / "mlp3.cu"
-    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", str(cu)], check=True)
-    kernels = [line.split()[2] for line in cu.read_text().splitlines() if line.startswith("// kernel mlp3_any")]
-    assert kernels == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"], kernels
+    assert any_kernels(src_text, tmp_path) == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"]
