@@ -38,8 +38,9 @@ TEST_CASE("constants fold and size tensors", "[sema]") {
 
 TEST_CASE("a constant left side decides && and ||, a constant condition ?:", "[sema]") {
     // (matmul_wgmma's SPLITK = 1 kernels rely on it: their split code folds away.)
-    auto c = compile(ok_kernel("let x = 1 > 2 && N > 4; let y = 1 < 2 || N > 4; let z = 2 > 1 ? 7 : N;"
-                               "let w = 1 > 2 && N > 4 ? N : 3; let v = 1 < 2 && N > 4; a[0] = 0.0;"));
+    auto c =
+        compile(ok_kernel("let x = 1 > 2 && N > 4; let y = 1 < 2 || N > 4; let z = 2 > 1 ? 7 : N;"
+                          "let w = 1 > 2 && N > 4 ? N : 3; let v = 1 < 2 && N > 4; a[0] = 0.0;"));
     REQUIRE(c.errors.empty());
     auto& body = *as<KernelDecl>(*c.ast->decls[0]).body;
     auto value = [&](size_t i) { return as<LetStmt>(*body.stmts.at(i)).symbol->value; };
