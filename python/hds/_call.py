@@ -4,6 +4,7 @@ allocator and runs the graph on the current stream (or on the CPU emulator)."""
 from __future__ import annotations
 
 import ctypes
+import math
 import subprocess
 import tempfile
 from pathlib import Path
@@ -37,6 +38,7 @@ class GraphFunction:
         self.__name__ = graph.name
         self.__doc__ = f"{graph.signature()}\n\nRuns on {'the GPU' if device == 'cuda' else 'the CPU emulator'}."
         self._source, self._include = source, include
+        self._sizes: dict[tuple, dict] = {}  # bound sizes by the inputs' shapes
         if library is not None:
             n = len(graph.sizes)
             self._run = getattr(library, graph.functions["run"])
@@ -101,8 +103,8 @@ class GraphFunction:
         if not contiguous:
             raise ArgumentError(f"{where} is not contiguous (strides {list(x.stride() if _is_torch_tensor(x) else x.strides)}"
                                 f"): pass {t.name}.contiguous()")
-        if int(np.prod(shape, dtype=np.int64)) > INT32_MAX:
-            raise ArgumentError(f"{where} has {int(np.prod(shape, dtype=np.int64))} elements: at most {INT32_MAX}")
+        if math.prod(shape) > INT32_MAX:
+            raise ArgumentError(f"{where} has {math.prod(shape)} elements: at most {INT32_MAX}")
         if self.device == "cuda" and x.data_ptr() % t.alignment != 0:
             raise ArgumentError(f"{where} starts at an address that is not a multiple of {t.alignment} bytes (a view "
                                 f"into another tensor?): pass {t.name}.clone()")
@@ -117,7 +119,14 @@ class GraphFunction:
             if len(devices) > 1:
                 raise ArgumentError(f"{self.graph.name}: the tensors are on different devices: "
                                     + ", ".join(f"'{k}' on {v.device}" for k, v in bound.items()))
-        return bound, self.graph.bind(shapes, sizes)
+        # The sizes, per the inputs' shapes (a model calls with the same shapes again and again).
+        key = (tuple(shapes.values()), tuple(sorted((sizes or {}).items())))
+        bound_sizes = self._sizes.get(key)
+        if bound_sizes is None:
+            if len(self._sizes) >= 256:
+                self._sizes.clear()
+            bound_sizes = self._sizes[key] = self.graph.bind(shapes, sizes)
+        return bound, dict(bound_sizes)
 
     def __call__(self, *args, sizes: dict | None = None, **kwargs):
         bound, bound_sizes = self.bind(*args, sizes=sizes, **kwargs)

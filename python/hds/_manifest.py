@@ -4,6 +4,7 @@ shapes, the graph's per-run requirements."""
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 from .errors import ArgumentError, HdsError
@@ -23,13 +24,18 @@ def _c_to_python(expr: str) -> str:
     return expr.replace("&&", " and ").replace("||", " or ").replace("!=", "\0").replace("!", " not ").replace("\0", "!=")
 
 
+@functools.lru_cache(maxsize=1024)
+def _parsed(expr: str):
+    return ast.parse(_c_to_python(expr), mode="eval")
+
+
 def evaluate(expr, sizes: dict[str, int]):
     """The value of a dimension or condition from the manifest (an int, or C
     syntax over the sizes: + - * / % on positive ints, min, max, comparisons,
     && ||) for the bound `sizes`. KeyError names a size that is not bound."""
     if isinstance(expr, int):
         return expr
-    tree = ast.parse(_c_to_python(expr), mode="eval")
+    tree = _parsed(expr)
 
     def ev(n):
         if isinstance(n, ast.Expression):
