@@ -206,9 +206,9 @@ def _tuple_item(src, ref) -> str:
         padding = a[3] if len(a) > 3 else [0, 0]
         dilation = a[4] if len(a) > 4 else [1, 1]
         ceil = a[5] if len(a) > 5 else False
-        if len(set(k)) != 1 or len(set(stride)) != 1 or set(padding) != {0} or set(dilation) != {1} or ceil:
-            raise Unsupported("max_pool2d with padding, dilation, ceil_mode or non-square windows")
-        return f"max_pool2d({ref(x)}, k={k[0]}, stride={stride[0]})"
+        if len(set(k)) != 1 or len(set(stride)) != 1 or len(set(padding)) != 1 or set(dilation) != {1} or ceil:
+            raise Unsupported("max_pool2d with dilation, ceil_mode, or windows or padding not square")
+        return f"max_pool2d({ref(x)}, k={k[0]}, stride={stride[0]}, pad={padding[0]})"
     if op == "native_layer_norm":
         x, normalized, w, b, eps = a
         if len(normalized) != 1 or w is None or b is None:

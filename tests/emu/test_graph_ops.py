@@ -246,6 +246,11 @@ def test_pools():
     x = f32(1, 2, 7, 9)
     out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 3, 4]", "return max_pool2d(x);", {"x": x})
     close(out, x[:, :, :6, :8].reshape(1, 2, 3, 2, 4, 2).max(axis=(3, 5)))
+    # torch's max_pool2d(x, 3, 2, padding=1): the padding counts as -inf
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 4, 5]", "return max_pool2d(x, k=3, stride=2, pad=1);", {"x": x})
+    windows = np.stack([padded[:, :, r:r + 7:2, s:s + 9:2] for r in range(3) for s in range(3)])
+    close(out, windows.max(axis=0))
     out = graph({"x": "f32[1, 2, 7, 9]"}, "f32[1, 2, 3, 4]", "return avg_pool2d(x);", {"x": x})
     close(out, x[:, :, :6, :8].astype(np.float64).reshape(1, 2, 3, 2, 4, 2).mean(axis=(3, 5)))
 
