@@ -177,7 +177,7 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
     for (Node* n : g.live()) {
         if (n->kind == Node::Kind::Input || n->kind == Node::Kind::Constant) continue;
         if (n == g.output && writes_output) continue;
-        if (ir::Buffer source = view_source(*n, p); source) {
+        if (ir::Buffer source = n == writes_output ? nullptr : view_source(*n, p); source) {
             p.views.push_back({n->buffer, p.storage_of(source)});
             continue;
         }

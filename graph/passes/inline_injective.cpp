@@ -108,7 +108,7 @@ bool stays(const Node& n, const std::vector<Node*>& users) {
 // not inlined into it, or the reshape would compute and store it.
 bool view_user(const Graph& g, const std::vector<Node*>& users) {
     for (Node* u : users) {
-        if (u->kind != Node::Kind::Compute || u->ops != "reshape" || u == g.output || !is_single_load(*u)) continue;
+        if (u == g.output || !reshape_source(*u)) continue;
         std::vector<Node*> readers = users_of(g, *u);
         if (stays(*u, readers)) return true;
         for (Node* r : readers)
