@@ -157,16 +157,60 @@ class Builder {
                 for (size_t i = 0; i < kept_in.size(); ++i) idx[kept_in[i]] = ax[kept_out[i]];
                 return load(c_.args[0], idx);
             });
+        // Runs of dimensions with equal products ([T, 768] -> [T, 12, 64]: T alone, 768 split
+        // in two) index each other alone: a split is a row-major offset, only a merge divides.
+        std::vector<Group> groups = matched_groups(in, out);
+        if (groups.empty()) groups.push_back({0, in.size(), 0, out.size()});
         return make(out, [&](const std::vector<ir::Var>& ax) {
-            ir::Expr flat = ir::i32(0);
-            for (size_t d = 0; d < out.size(); ++d) flat = ir::add(ir::mul(flat, out[d]), ax[d]);
             std::vector<ir::Expr> idx(in.size());
-            for (size_t d = in.size(); d-- > 0;) {
-                idx[d] = d == 0 ? flat : ir::mod(flat, in[d]);
-                flat = ir::div(flat, in[d]);
+            for (const Group& gr : groups) {
+                ir::Expr flat = ir::i32(0);
+                for (size_t d = gr.out_begin; d < gr.out_end; ++d) flat = ir::add(ir::mul(flat, out[d]), ax[d]);
+                for (size_t d = gr.in_end; d-- > gr.in_begin;) {
+                    bool unit = ir::const_int(in[d]) == std::optional<int64_t>(1);
+                    idx[d] = unit ? ir::i32(0) : d == gr.in_begin ? flat : ir::mod(flat, in[d]);
+                    if (!unit) flat = ir::div(flat, in[d]);
+                }
             }
             return load(c_.args[0], idx);
         });
+    }
+
+    struct Group {
+        size_t in_begin, in_end, out_begin, out_end;
+    };
+
+    // Consecutive runs of `in` and `out` whose products are provably equal, covering both;
+    // empty where none is found (one group of everything then).
+    static std::vector<Group> matched_groups(const Shape& in, const Shape& out) {
+        std::vector<Group> groups;
+        size_t i = 0, j = 0;
+        while (i < in.size() && j < out.size()) {
+            Group gr{i, i + 1, j, j + 1};
+            ir::Expr pi = in[i], po = out[j];
+            while (!same_dim(pi, po)) {
+                auto ci = ir::const_int(pi), co = ir::const_int(po);
+                bool grow_in;
+                if (ci && co)
+                    grow_in = *ci < *co;
+                else if (gr.out_end < out.size() && same_dim(pi, ir::simplify(ir::mul(po, out[gr.out_end]))))
+                    grow_in = false;
+                else if (gr.in_end < in.size() && same_dim(ir::simplify(ir::mul(pi, in[gr.in_end])), po))
+                    grow_in = true;
+                else
+                    return {};
+                if (grow_in ? gr.in_end == in.size() : gr.out_end == out.size()) return {};
+                if (grow_in)
+                    pi = ir::simplify(ir::mul(pi, in[gr.in_end++]));
+                else
+                    po = ir::simplify(ir::mul(po, out[gr.out_end++]));
+            }
+            groups.push_back(gr);
+            i = gr.in_end;
+            j = gr.out_end;
+        }
+        if (i != in.size() || j != out.size()) return {};
+        return groups;
     }
 
     Node* slice() {

@@ -114,3 +114,32 @@ def test_epilogues_through_reshapes_with_a_batch_of_one(tmp_path):
     h = 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
     np.testing.assert_allclose(out, x + (h @ w2 + bias2).reshape(1, 9, 20), rtol=1e-3, atol=1e-3)
     assert any_kernels(src_text, tmp_path) == ["mlp3_any_k0_matmul_add_gelu", "mlp3_any_k1_matmul_add_add"]
+
+
+GROUPS = """graph split(x: f32[S, 24]) -> f32[4, S, 6] {
+    return permute(reshape(x, shape=[S, 4, 6]), dims=[1, 0, 2]) * 2.0;
+}
+graph regroup(x: f32[6, 4]) -> f32[4, 6] { return reshape(x, shape=[4, 6]) * 2.0; }
+graph merge(x: f32[2, 3, 4, 5]) -> f32[6, 20] { return reshape(x, shape=[6, 20]) * 2.0; }
+"""
+
+
+def test_reshape_indexes_matching_groups(tmp_path):
+    """A reshape whose dimensions match in runs of equal products (S <-> S, 24 <-> 4, 6) indexes
+    each run alone: a head split is a row-major offset with no division; runs that do not match
+    ([6, 4] -> [4, 6]) go through the flat index. Numerics of each on the emulator."""
+    x = np.arange(7 * 24, dtype="f4").reshape(7, 24)
+    out = emulator.run_graph(GROUPS, "split", {"x": x})
+    np.testing.assert_array_equal(out, 2 * x.reshape(7, 4, 6).transpose(1, 0, 2))
+    y = np.arange(24, dtype="f4").reshape(6, 4)
+    np.testing.assert_array_equal(emulator.run_graph(GROUPS, "regroup", {"x": y}), 2 * y.reshape(4, 6))
+    z = np.arange(120, dtype="f4").reshape(2, 3, 4, 5)
+    np.testing.assert_array_equal(emulator.run_graph(GROUPS, "merge", {"x": z}), 2 * z.reshape(6, 20))
+    src = tmp_path / "groups.hds"
+    src.write_text('import "elementwise.hds";\n' + GROUPS)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "--out-dir", str(out_dir)],
+                   check=True, capture_output=True)
+    load = next(line for line in (out_dir / "split.cu").read_text().splitlines() if "x[" in line)
+    assert "/" not in load.split("x[", 1)[1], load

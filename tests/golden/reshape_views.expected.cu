@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(256) reshape_views_skinny_k1_matmul(const __ha
                 const int r = (int)threadIdx.x / 16;
                 const int q = q_r * 16 + (int)threadIdx.x % 16;
                 const bool ok = m0 + r < B * T && k0 + q * 8 < 136;  // matmul_skinny.hds:52
-                hds::cp_async_16(&sa[st][r][q * 8], &x[((min(m0 + r, B * T - 1) * 136 + min(k0 + q * 8, 128)) / 136 / T * T + (min(m0 + r, B * T - 1) * 136 + min(k0 + q * 8, 128)) / 136 % T) * 136 + (min(m0 + r, B * T - 1) * 136 + min(k0 + q * 8, 128)) % 136], ok ? 16 : 0);  // matmul_skinny.hds:53
+                hds::cp_async_16(&sa[st][r][q * 8], &x[(min(m0 + r, B * T - 1) / T * T + min(m0 + r, B * T - 1) % T) * 136 + min(k0 + q * 8, 128)], ok ? 16 : 0);  // matmul_skinny.hds:53
             }
 #pragma unroll
             for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:55
@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(256) reshape_views_skinny_k2_matmul_relu_add(
                 const int r = (int)threadIdx.x / 16;
                 const int q = q_r * 16 + (int)threadIdx.x % 16;
                 const bool ok = m0 + r < B * T && k0 + q * 8 < 136;  // matmul_skinny.hds:52
-                hds::cp_async_16(&sa[st][r][q * 8], &layer_norm[((min(m0 + r, B * T - 1) * 136 + min(k0 + q * 8, 128)) / 136 / T * T + (min(m0 + r, B * T - 1) * 136 + min(k0 + q * 8, 128)) / 136 % T) * 136 + (min(m0 + r, B * T - 1) * 136 + min(k0 + q * 8, 128)) % 136], ok ? 16 : 0);  // matmul_skinny.hds:53
+                hds::cp_async_16(&sa[st][r][q * 8], &layer_norm[(min(m0 + r, B * T - 1) / T * T + min(m0 + r, B * T - 1) % T) * 136 + min(k0 + q * 8, 128)], ok ? 16 : 0);  // matmul_skinny.hds:53
             }
 #pragma unroll
             for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:55

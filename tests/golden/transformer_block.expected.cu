@@ -450,7 +450,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_atten
     for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + head) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:59
+        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:59
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
@@ -465,8 +465,8 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_atten
 #pragma unroll
         for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
             const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
-            kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:72
-            vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:73
+            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
+            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:73
         }
     }
     for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
@@ -483,8 +483,8 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_atten
 #pragma unroll
             for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
                 const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
-                kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:88
-                vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:89
+                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
+                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:89
             }
         }
         if (tile < tiles) {  // attention_simt.hds:92
@@ -651,10 +651,10 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k5_matmu
 #pragma unroll
                         for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
                             const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
-                            va[rr][0] = a[((row * 256 + k) / 64 % 4 * S + (row * 256 + k) / 64 / 4) * 64 + (row * 256 + k) % 64];  // matmul_skinny_simt.hds:68
-                            va[rr][1] = a[((row * 256 + (k + 1)) / 64 % 4 * S + (row * 256 + (k + 1)) / 64 / 4) * 64 + (row * 256 + (k + 1)) % 64];
-                            va[rr][2] = a[((row * 256 + (k + 2)) / 64 % 4 * S + (row * 256 + (k + 2)) / 64 / 4) * 64 + (row * 256 + (k + 2)) % 64];
-                            va[rr][3] = a[((row * 256 + (k + 3)) / 64 % 4 * S + (row * 256 + (k + 3)) / 64 / 4) * 64 + (row * 256 + (k + 3)) % 64];
+                            va[rr][0] = a[(k / 64 * S + row) * 64 + k % 64];  // matmul_skinny_simt.hds:68
+                            va[rr][1] = a[((k + 1) / 64 * S + row) * 64 + (k + 1) % 64];
+                            va[rr][2] = a[((k + 2) / 64 * S + row) * 64 + (k + 2) % 64];
+                            va[rr][3] = a[((k + 3) / 64 * S + row) * 64 + (k + 3) % 64];
                         }
 #pragma unroll
                         for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
@@ -1563,7 +1563,7 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
     for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + head) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:59
+        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:59
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
@@ -1578,8 +1578,8 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
 #pragma unroll
         for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
             const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
-            kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:72
-            vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:73
+            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
+            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:73
         }
     }
     for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
@@ -1596,8 +1596,8 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
 #pragma unroll
             for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
                 const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
-                kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:88
-                vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:89
+                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
+                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:89
             }
         }
         if (tile < tiles) {  // attention_simt.hds:92
@@ -1755,10 +1755,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
             if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
                 for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
-                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4 + 1) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
-                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4 + 2) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
-                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 % 4 * S + (m0 + r * 16 + t / 4 + (k1 + t % 4 * 4 + 3) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
+                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
+                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
+                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
                 }
 #pragma unroll
                 for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
@@ -1771,7 +1771,7 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
 #pragma unroll
                     for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
                         const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 * S + m) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
@@ -2758,7 +2758,7 @@ __global__ void __launch_bounds__(256) encoder_block_any_k4_attention(
     for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[((q0 + r) * 4 + head) * 64 + d] * qscale : 0.0f;  // attention_simt.hds:59
+        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:59
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
@@ -2773,8 +2773,8 @@ __global__ void __launch_bounds__(256) encoder_block_any_k4_attention(
 #pragma unroll
         for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
             const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
-            kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:72
-            vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:73
+            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
+            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:73
         }
     }
     for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
@@ -2791,8 +2791,8 @@ __global__ void __launch_bounds__(256) encoder_block_any_k4_attention(
 #pragma unroll
             for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
                 const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
-                kr[r] = key < S ? matmul_2[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:88
-                vr[r] = key < S ? matmul_3[(key * 4 + kvh) * 64 + t % 64] : 0.0f;  // attention_simt.hds:89
+                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
+                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:89
             }
         }
         if (tile < tiles) {  // attention_simt.hds:92
@@ -2947,10 +2947,10 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const flo
             if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
                 for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4) / 64 / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
-                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 1) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
-                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 2) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
-                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 % 4 * S + (m0 + r * 64 + t / 4 + (k1 + t % 4 * 4 + 3) / 64 / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
+                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
+                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
+                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
                 }
 #pragma unroll
                 for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
@@ -2963,7 +2963,7 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const flo
 #pragma unroll
                     for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
                         const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 % 4 * S + (m + k / 64 / 4)) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 * S + m) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
