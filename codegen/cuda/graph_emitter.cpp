@@ -257,9 +257,10 @@ class HostEmitter {
             w.line("(void)workspace;");
         }
         for (const auto& [view, source] : p_.views) {
+            const ir::Buffer& viewed = view;  // (C++17 lambdas do not capture structured bindings)
             bool read = std::any_of(p_.module.kernels.begin(), p_.module.kernels.end(), [&](const ir::Kernel& k) {
                 return std::any_of(k.params.begin(), k.params.end(),
-                                   [&](const ir::KernelParam& prm) { return prm.buffer == view; });
+                                   [&](const ir::KernelParam& prm) { return prm.buffer == viewed; });
             });
             if (!read) continue;  // a view only other views reshape
             bool input = std::find(p_.inputs.begin(), p_.inputs.end(), source) != p_.inputs.end();
