@@ -1,6 +1,8 @@
 // shapes.cpp — symbolic shapes, binding and broadcasting.
 #include "graph/shapes.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ir/ir_printer.h"
@@ -8,11 +10,37 @@
 
 namespace hds::graph {
 
+namespace {
+
+// A product of sizes and constants as its constant and its sizes' names, sorted; false for
+// anything else.
+bool product_factors(const ir::Expr& e, int64_t* constant, std::vector<std::string>* names) {
+    if (auto c = ir::const_int(e)) {
+        *constant *= *c;
+        return true;
+    }
+    if (auto* v = ir::as<ir::VarNode>(e)) {
+        names->push_back(v->name);
+        return true;
+    }
+    auto* m = ir::as<ir::Binary>(e);
+    return m && m->op == ir::BinOp::Mul && product_factors(m->a, constant, names) &&
+           product_factors(m->b, constant, names);
+}
+
+}  // namespace
+
 bool same_dim(const ir::Expr& a, const ir::Expr& b) {
     if (a == b) return true;
     auto ca = ir::const_int(a), cb = ir::const_int(b);
     if (ca || cb) return ca && cb && *ca == *cb;
-    return ir::to_string(ir::simplify(a)) == ir::to_string(ir::simplify(b));
+    if (ir::to_string(ir::simplify(a)) == ir::to_string(ir::simplify(b))) return true;
+    int64_t ka = 1, kb = 1;  // products in another order: s0 * s1 * 32 and s1 * s0 * 32
+    std::vector<std::string> na, nb;
+    if (!product_factors(a, &ka, &na) || !product_factors(b, &kb, &nb)) return false;
+    std::sort(na.begin(), na.end());
+    std::sort(nb.begin(), nb.end());
+    return ka == kb && na == nb;
 }
 
 bool same_shape(const Shape& a, const Shape& b) {

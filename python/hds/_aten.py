@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 
 KEYWORDS = {"block", "break", "cast", "cluster", "compute", "const", "continue", "device", "else", "false", "fn",
             "for", "global", "graph", "grid", "if", "import", "in", "kernel", "let", "on", "op", "register",
@@ -40,20 +41,36 @@ def dtype_of(node) -> str:
     return DTYPE_NAMES[name]
 
 
-def shape_of(node) -> list[int]:
+_SYMBOLIC = re.compile(r"^[a-z][a-z0-9_]*(\*([a-z][a-z0-9_]*|[0-9]+))*$")
+
+
+def shape_of(node) -> list:
+    """The node's dimensions: ints, and torch's symbolic sizes (dynamic shapes) as graph
+    sizes of the same names (`s0`) or their products (`s0 * s1`)."""
     v = _val(node)
     if v is None or not hasattr(v, "shape"):
         raise Unsupported("no example value")
     dims = []
     for d in v.shape:
-        if not isinstance(d, int):
-            raise Unsupported(f"symbolic size {d} (compile with dynamic=False)")
-        dims.append(d)
+        if isinstance(d, int):
+            dims.append(d)
+            continue
+        text = str(d).replace(" ", "")
+        if not _SYMBOLIC.match(text):
+            raise Unsupported(f"symbolic size {d} (only sizes and their products are translated)")
+        dims.append(text.replace("*", " * "))
     return dims
 
 
-def type_of(node) -> str:
-    return f"{dtype_of(node)}[{', '.join(str(d) for d in shape_of(node)) or '1'}]"
+def is_tensor(node) -> bool:
+    return hasattr(_val(node), "shape")
+
+
+def type_of(node, parameter: bool = False) -> str:
+    dims = shape_of(node)
+    if parameter and any(isinstance(d, str) and "*" in d for d in dims):
+        raise Unsupported(f"an input of shape {dims}: a graph's inputs bind sizes by name")
+    return f"{dtype_of(node)}[{', '.join(str(d) for d in dims) or '1'}]"
 
 
 def _name(node) -> str:
@@ -146,6 +163,8 @@ def expression(node, ref) -> str:
         axis = _dim(a[1] if len(a) > 1 else 0, rank)
         start = a[2] if len(a) > 2 and a[2] is not None else 0
         end = a[3] if len(a) > 3 and a[3] is not None else shape[axis]
+        if not isinstance(shape[axis], int) or not isinstance(start, int) or not isinstance(end, int):
+            raise Unsupported("slice of a symbolic dimension")
         if (len(a) > 4 and a[4] != 1) or start < 0 or end < 0:
             raise Unsupported("slice with a step or from the end")
         return f"slice({ref(x)}, axis={axis}, start={start}, end={min(end, shape[axis])})"
@@ -266,9 +285,10 @@ def translate(gm, name: str, header: str) -> tuple[str, list[tuple[str, list[int
             for x in n.args:
                 if isinstance(x, (list, tuple)):
                     stack.extend(y for y in x if hasattr(y, "op"))
-        params = [i for i, p in enumerate(placeholders) if p in cone]
+        # Tensors only: a symbolic size that comes in as a number is bound from the shapes.
+        params = [i for i, p in enumerate(placeholders) if p in cone and is_tensor(p)]
         gname = f"{name}_{k}"
-        sig = ", ".join(f"{_name(placeholders[i])}: {type_of(placeholders[i])}" for i in params)
+        sig = ", ".join(f"{_name(placeholders[i])}: {type_of(placeholders[i], parameter=True)}" for i in params)
         lines.append(f"graph {gname}({sig}) -> {type_of(result)} {{")
         for n in gm.graph.nodes:
             if n not in cone or n.op == "placeholder" or _target(n) in TUPLES:

@@ -44,6 +44,8 @@ class _Partition:
 
         ready = []
         for x in args:
+            if isinstance(x, torch.Tensor) and x.dim() == 0:
+                x = x.reshape(1)  # a graph's rank-0 value is stored as [1]
             if isinstance(x, torch.Tensor) and (not x.is_contiguous() or x.data_ptr() % 16 != 0):
                 x = x.contiguous() if not x.is_contiguous() else x.clone()
             ready.append(x)
@@ -66,7 +68,8 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
     class Support(OperatorSupport):
         def is_node_supported(self, submodules, node) -> bool:
             why = _aten.supported(node)
-            if why is not None and node.op == "call_function" and not isinstance(node.target, FrozenLayout):
+            if (why is not None and node.op == "call_function" and not isinstance(node.target, FrozenLayout)
+                    and _aten.is_tensor(node)):  # arithmetic on symbolic sizes is no fallback
                 reasons[_aten.describe(node)] = why
             return why is None
 
