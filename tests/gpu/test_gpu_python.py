@@ -126,3 +126,17 @@ def test_backend_llama_decode():
         ref = layer(x, kc, vc)
         out = torch.compile(layer, backend=hds.dynamo.backend, fullgraph=True, dynamic=False)(x, kc, vc)
     assert rel(out, ref) < 2e-2
+
+
+@pytest.mark.parametrize("make,dim", [(lambda: models.GPT2Block(d=64, heads=2), 64),
+                                      (lambda: models.LlamaLayer(d=128, heads=4, kv_heads=2, ffn=192, max_len=400), 128)])
+def test_backend_dynamic_shapes(make, dim):
+    """dynamic=True: one build serves every length (symbolic sizes as the graph's sizes), f16."""
+    torch.manual_seed(2)
+    model = make().eval().to("cuda", torch.float16)
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend=hds.dynamo.backend, fullgraph=True, dynamic=True)
+    with torch.no_grad():
+        for b, t in ((1, 7), (2, 77), (1, 300)):
+            x = torch.randn(b, t, dim, device="cuda").half()
+            assert rel(compiled(x), model(x)) < 2e-2
