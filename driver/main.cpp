@@ -24,6 +24,11 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--scalars", run.scalars, "NAME=VALUE,... for scalar parameters");
     run_cmd->add_option("-I", run.include_dirs, "directory searched by import \"...\"")->allow_extra_args(false);
     run_cmd->add_flag("--racecheck", run.racecheck, "report shared-memory races between threads of a block");
+    run_cmd
+        ->add_option("--arch", run.arch,
+                     "the target whose schedules graphs take: sm_80 or sm_90a (TMA, wgmma, clusters: emulated "
+                     "too). Default: the file's, as for compiling")
+        ->check(CLI::IsMember({"sm_80", "sm_90a"}));
     hds::driver::TuneOptions tune;
     CLI::App* tune_cmd = app.add_subcommand(
         "tune", "time each candidate schedule of the graphs' op calls on the GPU and cache the fastest");

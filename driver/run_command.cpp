@@ -138,7 +138,8 @@ int run_graph(const RunOptions& opts, Session& s, const std::vector<graph::Progr
 int run(const RunOptions& opts, std::ostream& out, std::ostream& err) {
     Session s;
     if (!s.open(opts.input, err)) return kUserError;
-    if (!s.check(opts.include_dirs, graph::Target{0, nullptr})) {
+    // Graphs take the schedules of the target a compile would have (the sm_90a ones run too).
+    if (!s.check(opts.include_dirs, graph::Target{arch_number(opts.arch), nullptr})) {
         s.diags.print(err);
         return kUserError;
     }

@@ -17,6 +17,7 @@ struct RunOptions {
     std::string inputs;   // "a.npy,b.npy" (tensor parameters in order) or "a=a.npy,..."
     std::string outputs;  // "c.npy" (written tensor parameters in order) or "c=c.npy"
     bool racecheck = false;
+    std::string arch;  // "sm_80" or "sm_90a": the schedules graphs take (default: the file's target, as hdsc's)
 };
 
 int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err);

@@ -83,6 +83,10 @@ WgmmaForm wgmma_form(Builtin id) {
     }
 }
 
+int64_t wgmma_b_leading_bytes(WgmmaForm form, int64_t rows, int64_t cols, int elem_bytes) {
+    return form == WgmmaForm::BTransposed ? 16 : rows * cols * elem_bytes;
+}
+
 int wgmma_n(Builtin id) {
     switch (id) {
         case Builtin::Wgmma64:

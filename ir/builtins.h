@@ -47,6 +47,11 @@ int builtin_copy_bytes(Builtin id);
 enum class WgmmaForm { None, Shared, BTransposed, ARegisters };
 WgmmaForm wgmma_form(Builtin id);
 int wgmma_n(Builtin id);
+// The descriptor's "leading" bytes for B of a wgmma whose B buffer ends in [rows, cols]
+// (runtime/hds/hopper.h): N-major B lies in [.., N / 64, K, 64] tiles, rows * cols * elem
+// bytes apart; the K-major forms take 16 (unused with the 128-byte swizzle). The emitter
+// writes it into the descriptor and the emulator reads B by it.
+int64_t wgmma_b_leading_bytes(WgmmaForm form, int64_t rows, int64_t cols, int elem_bytes);
 
 // tma_load_2d and tma_load_2d_multicast: the source a[r, c] is a coordinate pair, not an address.
 bool is_tma_load(Builtin id);

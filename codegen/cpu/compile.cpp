@@ -65,6 +65,7 @@ void Compiler::kernel(const ir::Kernel& k) {
         }
     }
     for (const ir::Var& s : k.sizes) p_.size_slots.push_back(slot(s.get()));
+    find_wgmma_registers(k.body);
     p_.body = stmt(k.body);
     p_.slots = slots_.size();
 }
@@ -198,6 +199,7 @@ Eval Compiler::call(const ir::Call* c) {
     SourceLoc loc = loc_;
     if (ir::copy_bytes(*c) > 0) return copy(c);
     if (Eval e = tensor_core(c)) return e;
+    if (Eval e = hopper(c)) return e;
     if (c->builtin != Builtin::DeviceFn && builtin_min_arch(c->builtin) > 0) {
         std::string what = std::string("the ") + (builtin_min_arch(c->builtin) >= 90 ? "sm_90" : "tensor-core") +
                            " built-in '" + builtin_info(c->builtin).name + "' is not emulated (run it on a GPU)";

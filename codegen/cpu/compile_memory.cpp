@@ -2,6 +2,7 @@
 // checked indexing, loads, stores (with race and initialization tracking),
 // atomics, local arrays.
 #include "codegen/cpu/compiler.h"
+#include "codegen/cpu/hopper_runtime.h"
 
 namespace hds::emu::detail {
 
@@ -89,6 +90,12 @@ Eval Compiler::load(const ir::Load* l) {
         }
         case ir::Scope::Register: {
             size_t r = ref.index;
+            if (wgmma_registers_.count(l->buffer.get()))  // not while a wgmma writes it
+                return [at, r, name, loc](Thread& t) {
+                    int64_t i = at(t);
+                    if (!t.holds.empty()) check_register_hold(t, r, i, false, name, loc);
+                    return t.locals[r][i];
+                };
             return [at, r](Thread& t) { return t.locals[r][at(t)]; };
         }
         case ir::Scope::Shared: {
@@ -99,15 +106,17 @@ Eval Compiler::load(const ir::Load* l) {
                 check_shared_read(t, buf, i, name, loc);
                 if (t.machine->racecheck) {
                     if (buf.write_epoch[i] == t.block->epoch && buf.writer[i] != t.linear &&
-                        !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]))
+                        !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]) &&
+                        !clock_ordered(t, buf.writer[i], buf.write_clock[i]))
                         trap(t, loc,
                              fmt::format("shared-memory race on '{}' (element {}): read after a write by "
                                          "thread {} with no syncthreads() between",
                                          name, i, buf.writer[i]));
                     int32_t warp = t.linear / 32;
                     int64_t syncs = t.block->warp_syncs[warp];
-                    if (buf.read_epoch[i] != t.block->epoch) {
+                    if (buf.read_epoch[i] != t.block->epoch || clock_ordered(t, buf.reader[i], buf.read_clock[i])) {
                         buf.reader[i] = t.linear;
+                        buf.read_clock[i] = t.vc.empty() ? 0 : t.vc[t.linear];
                         buf.read_warp[i] = warp;
                         buf.read_sync[i] = syncs;
                     } else {
@@ -156,6 +165,19 @@ Exec Compiler::store(const ir::Store* st) {
         }
         case ir::Scope::Register: {
             size_t r = ref.index;
+            if (wgmma_registers_.count(st->buffer.get()))  // checked against pending wgmma; wgmma_fence's range
+                return [at, r, value, combine, name, loc](Thread& t) {
+                    int64_t i = at(t);
+                    Value v = value(t);
+                    if (!t.holds.empty()) check_register_hold(t, r, i, true, name, loc);
+                    if (t.unfenced.size() <= r) t.unfenced.resize(r + 1, {0, 0});
+                    auto& [lo, hi] = t.unfenced[r];
+                    if (lo == hi) lo = i, hi = i + 1;
+                    lo = std::min(lo, i), hi = std::max(hi, i + 1);
+                    Value& slot = t.locals[r][i];
+                    slot = combine(t, slot, v);
+                    return Flow::Next;
+                };
             return [at, r, value, combine](Thread& t) {
                 int64_t i = at(t);
                 Value v = value(t);
@@ -172,6 +194,7 @@ Exec Compiler::store(const ir::Store* st) {
                 Value v = value(t);
                 SharedBuf& buf = t.block->shared[s];
                 if (reads) check_shared_read(t, buf, i, name, loc);
+                if (buf.wgmma_reads[i]) wgmma_overwrite(t, name, i, loc);
                 if (t.machine->racecheck) check_write_race(t, buf, i, name, loc);
                 buf.data[i] = combine(t, buf.data[i], v);
                 buf.written[i] = 1;
@@ -192,9 +215,10 @@ void Compiler::check_shared_read(const Thread& t, const SharedBuf& buf, int64_t 
                                  SourceLoc loc) {
     if (buf.pending[i])
         trap(t, loc,
-             fmt::format("read of '{}' (element {}) before the cp.async that writes it has landed (no "
-                         "cp_async_wait covers its group)",
-                         name, i));
+             fmt::format("read of '{}' (element {}) before the {} that writes it has landed ({})", name, i,
+                         buf.pending[i] == kPendingTma ? "TMA copy" : "cp.async",
+                         buf.pending[i] == kPendingTma ? "the phase of its mbarrier has not completed"
+                                                       : "no cp_async_wait covers its group"));
     if (!buf.written[i]) trap(t, loc, fmt::format("read of uninitialized shared memory '{}' (element {})", name, i));
 }
 
@@ -202,15 +226,20 @@ bool Compiler::warp_ordered(const Thread& t, int32_t warp, int64_t sync) {
     return warp == t.linear / 32 && t.block->warp_syncs[warp] > sync;
 }
 
+bool Compiler::clock_ordered(const Thread& t, int32_t thread, int32_t clock) {
+    return !t.vc.empty() && thread >= 0 && clock > 0 && clock <= t.vc[thread];
+}
+
 void Compiler::check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std::string& name, SourceLoc loc) {
     int64_t epoch = t.block->epoch;
     if (buf.write_epoch[i] == epoch && buf.writer[i] != t.linear &&
-        !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]))
+        !warp_ordered(t, buf.writer[i] / 32, buf.write_sync[i]) && !clock_ordered(t, buf.writer[i], buf.write_clock[i]))
         trap(t, loc,
              fmt::format("shared-memory race on '{}' (element {}): written by thread {} too, with no "
                          "syncthreads() between",
                          name, i, buf.writer[i]));
-    if (buf.read_epoch[i] == epoch && buf.reader[i] != t.linear && !warp_ordered(t, buf.read_warp[i], buf.read_sync[i]))
+    if (buf.read_epoch[i] == epoch && buf.reader[i] != t.linear &&
+        !warp_ordered(t, buf.read_warp[i], buf.read_sync[i]) && !clock_ordered(t, buf.reader[i], buf.read_clock[i]))
         trap(t, loc,
              fmt::format(
                  "shared-memory race on '{}' (element {}): write after a read by {} with no "
@@ -219,6 +248,7 @@ void Compiler::check_write_race(Thread& t, SharedBuf& buf, int64_t i, const std:
                  buf.reader[i] == -2 ? std::string("other threads") : "thread " + std::to_string(buf.reader[i])));
     buf.writer[i] = t.linear;
     buf.write_epoch[i] = epoch;
+    buf.write_clock[i] = t.vc.empty() ? 0 : t.vc[t.linear];
     buf.write_sync[i] = t.block->warp_syncs[t.linear / 32];
 }
 

@@ -9,6 +9,7 @@
 
 #include "codegen/cpu/compiler.h"
 #include "codegen/cpu/half.h"
+#include "codegen/cpu/hopper_runtime.h"
 
 namespace hds::emu::detail {
 
@@ -85,6 +86,7 @@ Eval Compiler::tensor_core(const ir::Call* c) {
                     for (PendingCopy& p : t.copy_groups.front()) {
                         SharedBuf& buf = t.block->shared[p.shared];
                         for (size_t k = 0; k < p.values.size(); ++k) {
+                            if (buf.wgmma_reads[p.at + k]) wgmma_overwrite(t, *p.name, p.at + k, loc);
                             if (t.machine->racecheck) check_write_race(t, buf, p.at + k, *p.name, loc);
                             buf.data[p.at + k] = p.values[k];
                             buf.written[p.at + k] = 1;

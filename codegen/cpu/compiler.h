@@ -1,7 +1,8 @@
 // compiler.h — the emulator's IR -> closures compiler (one class, defined in
 // compile.cpp: expressions; compile_memory.cpp: buffers, loads, stores,
 // atomics; compile_stmt.cpp: statements, loops, device functions;
-// compile_tensor_core.cpp: cp.async, ldmatrix, mma.sync). Variables
+// compile_tensor_core.cpp: cp.async, ldmatrix, mma.sync; compile_hopper.cpp: mbarriers,
+// TMA, wgmma, clusters). Variables
 // become frame slots, buffers indices into the machine's global, block-shared
 // or thread-register storage; every access carries its checks and .hds location.
 #pragma once
@@ -11,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,9 @@ class Compiler {
                                   SourceLoc loc);
     // Whether a syncwarp() of t's warp came after the access of warp `warp` at syncwarp count `sync`.
     static bool warp_ordered(const Thread& t, int32_t warp, int64_t sync);
+    // Whether an mbarrier wait of t came after an arrival of `thread` that followed its access at
+    // vector-clock entry `clock` (racecheck with mbarriers; never without them).
+    static bool clock_ordered(const Thread& t, int32_t thread, int32_t clock);
 
     Eval call(const ir::Call* c);
 
@@ -99,6 +104,15 @@ class Compiler {
     Ref reference(const ir::Expr& e, int64_t count, const char* what);
     // cp.async and its groups, ldmatrix, mma.sync (compile_tensor_core.cpp); null for other built-ins.
     Eval tensor_core(const ir::Call* c);
+    // The sm_90a built-ins (compile_hopper.cpp); null for others.
+    Eval hopper(const ir::Call* c);
+    Eval wgmma(const ir::Call* c);
+    // An mbarrier operand: its (shared array, element).
+    using BarrierRef = std::function<std::pair<size_t, int64_t>(Thread&)>;
+    BarrierRef barrier(const ir::Expr& e, const char* what);
+    // The register arrays wgmma reads or writes: their accesses are checked against pending
+    // wgmma and tracked for wgmma_fence.
+    void find_wgmma_registers(const ir::Stmt& body);
 
     Eval device_call(const ir::Call* c, const std::vector<Eval>& args);
 
@@ -116,6 +130,7 @@ class Compiler {
     std::map<const ir::VarNode*, size_t> slots_;
     std::map<const ir::BufferNode*, BufRef> buffers_;
     std::map<std::string, std::shared_ptr<Program>> functions_;
+    std::set<const ir::BufferNode*> wgmma_registers_;
     SourceLoc loc_;
     size_t* next_register_;
 };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,7 +24,7 @@ union Value {
     float f;
 };
 
-enum class ThreadState { Runnable, AtBarrier, AtShuffle, AtWarpOp, Done };
+enum class ThreadState { Runnable, AtBarrier, AtShuffle, AtWarpOp, AtWarpgroupOp, AtMbarrier, AtClusterSync, Done };
 
 // A run-time error inside a thread; carries the .hds location.
 struct Trap {
@@ -36,9 +37,12 @@ struct SharedBuf {
     std::vector<uint8_t> written;      // uninitialized-read check
     std::vector<int32_t> writer;       // racecheck: last writing thread
     std::vector<int64_t> write_epoch;  // ... and the barrier interval it wrote in
+    std::vector<int32_t> write_clock;  // ... and its own vector-clock entry then (mbarrier ordering)
     std::vector<int32_t> reader;       // last reading thread (-2: several)
     std::vector<int64_t> read_epoch;
-    std::vector<uint8_t> pending;  // a cp.async issued into it has not landed (no wait covered it)
+    std::vector<int32_t> read_clock;    // the single reader's own vector-clock entry at its last read
+    std::vector<uint8_t> pending;       // a copy into it has not landed: kPendingCpAsync or kPendingTma
+    std::vector<uint16_t> wgmma_reads;  // issued wgmma that read it and have not completed
     // racecheck within a warp: syncwarp() orders the accesses of its lanes. The writer's
     // warp's syncwarp count at the write; the warp of the readers in this interval (-1:
     // several) and the largest such count at their reads.
@@ -46,13 +50,47 @@ struct SharedBuf {
     std::vector<int32_t> read_warp;
 };
 
+constexpr uint8_t kPendingCpAsync = 1;  // no cp_async_wait has covered its group
+constexpr uint8_t kPendingTma = 2;      // the phase of the mbarrier it completes on is not over
+
 struct Machine;
+
+// An mbarrier (sm_90): a shared u64 element that mbarrier_init made one. A phase
+// completes when `count` arrivals and the expected transaction bytes have come.
+struct Mbarrier {
+    int count = 0;
+    int pending = 0;    // arrivals the current phase still needs
+    int64_t tx = 0;     // bytes expected (arrive_expect_tx) minus bytes landed (TMA)
+    int64_t phase = 0;  // phases completed
+    SourceLoc init_loc;
+    // TMA boxes landed in this phase: their elements stay pending until it completes.
+    struct Box {
+        size_t shared;
+        int64_t begin, end;
+    };
+    std::vector<Box> boxes;
+    // racecheck: the joined vector clocks of this phase's arrivals, and of the last
+    // completed phase (what a wait acquires).
+    std::vector<int32_t> vc, done_vc;
+};
+
+struct Cluster;
+struct Thread;
 
 struct Block {
     int id[3] = {0, 0, 0};
+    int rank = 0;  // in its cluster
+    Cluster* cluster = nullptr;
     std::vector<SharedBuf> shared;
-    int64_t epoch = 0;                // barrier intervals so far
-    std::vector<int64_t> warp_syncs;  // per warp: the syncwarp() calls it completed
+    int64_t epoch = 0;                                         // barrier intervals so far
+    std::vector<int64_t> warp_syncs;                           // per warp: the syncwarp() calls it completed
+    std::map<std::pair<size_t, int64_t>, Mbarrier> mbarriers;  // by (shared array, element)
+    std::vector<int> max_regs;                                 // per warpgroup: setmaxnreg's limit
+};
+
+// The blocks of one thread block cluster, run together (1 without clusters).
+struct Cluster {
+    std::vector<Block*> blocks;
 };
 
 // A cp.async in flight: 16 bytes read at issue, written into shared memory when a
@@ -73,6 +111,53 @@ struct WarpOp {
     int64_t at[3] = {0, 0, 0};
 };
 
+// One wgmma of a warpgroup: issued when its 128 threads have reached it, run when a
+// wgmma_wait of one of them covers its group (or at the issue of a later wgmma
+// that chains on the same accumulators).
+struct WgmmaOp {
+    Builtin builtin = Builtin::Wgmma64;
+    ScalarType elem = ScalarType::F16;
+    SourceLoc loc;
+    int n = 64;
+    // Per thread of the warpgroup: its accumulators (and A registers, _ra form).
+    std::vector<std::vector<Value>*> acc;
+    std::vector<int64_t> acc_at;
+    std::vector<std::vector<Value>> a_regs;  // read at issue
+    size_t acc_array = 0;                    // the accumulators' register array
+    // Shared operands: their arrays and the elements each A / B value is read from.
+    size_t a_shared = 0, b_shared = 0;
+    std::vector<int64_t> a_elems;  // [m * 16 + k], 64 x 16 (empty for _ra)
+    std::vector<int64_t> b_elems;  // [k * n + j], 16 x n
+    Block* block = nullptr;
+    std::vector<Thread*> threads;
+    bool done = false;
+};
+
+// A register range a pending wgmma still writes (accumulators) or reads (A registers).
+struct RegisterHold {
+    size_t array;
+    int64_t begin, end;
+    bool writes;
+    const WgmmaOp* op;
+};
+
+// A warpgroup-collective instruction a thread has reached: a wgmma (its operand
+// references) or setmaxnreg.
+struct WarpgroupOp {
+    Builtin builtin = Builtin::Wgmma64;
+    ScalarType elem = ScalarType::F16;
+    std::vector<Value>* acc = nullptr;
+    int64_t acc_at = 0;
+    size_t acc_array = 0;
+    std::vector<Value>* a = nullptr;  // A: registers (_ra) ...
+    int64_t a_at = 0;
+    size_t a_array = 0;
+    size_t a_shared = 0, b_shared = 0;  // ... or shared; B shared
+    int64_t b_at = 0;
+    int64_t b_tile_bytes = 0;  // N-major B: bytes between its 64-column tiles
+    int value = 0;             // setmaxnreg's count
+};
+
 struct Thread {
     int id[3] = {0, 0, 0};
     int linear = 0;  // x + y*bx + z*bx*by
@@ -87,7 +172,18 @@ struct Thread {
     std::vector<PendingCopy> open_copies;               // cp.async issued since the last commit
     std::vector<std::vector<PendingCopy>> copy_groups;  // committed groups, oldest first
     WarpOp warp_op;
-    Fiber* fiber = nullptr;  // null when the kernel needs no synchronisation
+    WarpgroupOp wg_op;
+    // mbarrier_wait: the barrier and the parity of the phase it waits for.
+    std::pair<size_t, int64_t> wait_bar{0, 0};
+    int wait_parity = 0;
+    // wgmma issued since the last commit, committed groups (oldest first), the register
+    // ranges they hold, and per register array the range written since the last wgmma_fence.
+    std::vector<std::shared_ptr<WgmmaOp>> wgmma_open;
+    std::vector<std::vector<std::shared_ptr<WgmmaOp>>> wgmma_groups;
+    std::vector<RegisterHold> holds;
+    std::vector<std::pair<int64_t, int64_t>> unfenced;
+    std::vector<int32_t> vc;  // racecheck with mbarriers: this thread's vector clock
+    Fiber* fiber = nullptr;   // null when the kernel needs no synchronisation
     Block* block = nullptr;
     Machine* machine = nullptr;
 };
@@ -99,8 +195,11 @@ struct GlobalBuf {
     std::vector<Value> data;
 };
 
+struct Program;
+
 struct Machine {
     std::vector<GlobalBuf> globals;
+    const Program* program = nullptr;  // the kernel running (its shared arrays' names)
     int grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     bool racecheck = false;
     std::vector<std::string> file_names;
@@ -122,6 +221,7 @@ struct Program {
     std::vector<std::string> shared_names;
     size_t register_arrays = 0;
     bool needs_sync = false;  // uses barriers or shuffles: run threads as fibers
+    bool uses_mbarriers = false;
 };
 
 // Compiles a kernel (with every device function it calls) to closures.

@@ -64,7 +64,7 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
         // transposed, K-major [.., N, 64] rows as A.
         const ir::Buffer& a = ref(c, 1).buffer;
         const ir::Buffer& b = ref(c, 2).buffer;
-        int64_t b_tile = form == WgmmaForm::BTransposed ? 16 : trailing(b, 2) * trailing(b, 1) * byte_size(b->elem);
+        int64_t b_tile = wgmma_b_leading_bytes(form, trailing(b, 2), trailing(b, 1), byte_size(b->elem));
         std::string a_operand =
             form == WgmmaForm::ARegisters ? "&" + args[1] : fmt::format("hds::wgmma_desc(&{}, 16, 1024)", args[1]);
         const char* suffix = form == WgmmaForm::BTransposed ? "_bt" : form == WgmmaForm::ARegisters ? "_ra" : "";

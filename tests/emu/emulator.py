@@ -25,7 +25,7 @@ def hdsc() -> Path:
 
 
 def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = None,
-        scalars: dict | None = None, racecheck: bool = False) -> dict:
+        scalars: dict | None = None, racecheck: bool = False, arch: str | None = None) -> dict:
     source = Path(source)
     if not source.is_absolute():
         source = ROOT / source
@@ -48,6 +48,8 @@ def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = N
             cmd += ["--scalars", ",".join(f"{k}={v!r}" for k, v in scalars.items())]
         if racecheck:
             cmd.append("--racecheck")
+        if arch:
+            cmd.append(f"--arch={arch}")
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode == 1:
             raise EmulatorError(proc.stderr)
@@ -57,18 +59,18 @@ def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = N
 
 
 def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "reduce.hds", "nn.hds"),
-              racecheck: bool = False) -> np.ndarray:
+              racecheck: bool = False, arch: str | None = None) -> np.ndarray:
     """Compiles a graph given as source text (stdlib files imported) and runs it; returns its output."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{graph}.hds"
         path.write_text("".join(f'import "{i}";\n' for i in imports) + text)
-        return run(path, graph, inputs, ["out"], racecheck=racecheck)["out"]
+        return run(path, graph, inputs, ["out"], racecheck=racecheck, arch=arch)["out"]
 
 
-def emit(source) -> str:
+def emit(source, arch: str | None = None) -> str:
     """The .cu hdsc emits for `source` (stdlib importable)."""
-    proc = subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", "-"], capture_output=True,
-                          text=True)
+    proc = subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", "-"] +
+                          ([f"--arch={arch}"] if arch else []), capture_output=True, text=True)
     if proc.returncode != 0:
         raise EmulatorError(proc.stderr)
     return proc.stdout

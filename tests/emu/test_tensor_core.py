@@ -88,19 +88,6 @@ def test_syncwarp_orders_lanes():
         str(e.value)
 
 
-def test_hopper_builtins_are_not_emulated():
-    """The sm_90a built-ins (wgmma, TMA, mbarriers, clusters) stop with a located error."""
-    with pytest.raises(emulator.EmulatorError, match=r"matmul_wgmma.hds:\d+:\d+: error: the sm_90 built-in "
-                                                     r"'\w+' is not emulated"):
-        emulator.run("examples/matmul_hopper.hds", emulator_kernel(), {"a": np.ones((64, 64), np.float16),
-                                                                       "b": np.ones((64, 64), np.float16)}, ["c"])
-
-
-def emulator_kernel() -> str:
-    text = (emulator.ROOT / "examples" / "matmul_hopper.hds").read_text()
-    return re.search(r"kernel (\w+) =", text).group(1)
-
-
 def test_race_on_a_landed_copy():
     """racecheck counts a cp.async's write at the wait that lands it."""
     with pytest.raises(emulator.EmulatorError) as e:

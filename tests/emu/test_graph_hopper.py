@@ -1,0 +1,106 @@
+"""Graphs on the emulator with `--arch=sm_90a` take the sm_90a schedules and dispatch, as the
+GPU does (codegen/cpu/compile_hopper.cpp emulates TMA, mbarriers, wgmma and clusters): each
+variant of a symbolic matmul's dispatch on both sides of its guards, wgmma attention, rows
+split over clusters, against float64 numpy with racecheck; `hdsc run` names the variant."""
+import subprocess
+
+import numpy as np
+import pytest
+
+import emulator
+
+rng = np.random.default_rng(31)
+SM90 = "sm_90a"
+
+
+def rel(out, ref):
+    ref = np.asarray(ref, np.float64)
+    return np.linalg.norm(out.astype(np.float64) - ref) / np.linalg.norm(ref)
+
+
+def halves(*shape):
+    return rng.standard_normal(shape).astype(np.float16)
+
+
+def run_variant(tmp_path, text: str, inputs: dict) -> tuple[np.ndarray, str]:
+    """Runs graph g of `text` for sm_90a: its output and the variant `hdsc run` says ran."""
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\nimport "reduce.hds";\n' + text)
+    args = []
+    for name, array in inputs.items():
+        np.save(tmp_path / f"{name}.npy", array)
+        args.append(f"{name}={tmp_path / f'{name}.npy'}")
+    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
+                           "--arch", SM90, "--inputs", ",".join(args), "--outputs", f"out={tmp_path / 'out.npy'}",
+                           "--racecheck"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    ran = proc.stdout.split("(variant ")[1].split(")")[0] if "(variant " in proc.stdout else ""
+    return np.load(tmp_path / "out.npy"), ran
+
+
+MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n"
+
+
+@pytest.mark.parametrize("m,k,n,variant", [
+    (3, 64, 10240, "g_rows16_skinny_wide"), (16, 40, 136, "g_rows16_skinny"),
+    (17, 40, 136, "g_rows16_wgmma_split"), (64, 1024, 128, "g_rows16_wgmma_split"),
+    (65, 40, 136, "g_rows16_wgmma64x128"), (256, 24, 64, "g_rows16_wgmma64x128"),
+    (257, 24, 72, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16"),
+    (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
+    (65, 13, 21, "g_wgmma64x128"), (300, 13, 21, "g_wgmma128"), (600, 13, 21, "g_any"),
+])
+def test_matmul_dispatch(tmp_path, m, k, n, variant):
+    """Every branch of the sm_90a dispatch of a matmul with symbolic sizes (the `if` chain of
+    the emitted `g_run`), on both sides of each bound of M and of K, N % 8: TMA + wgmma tiles,
+    K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + MATMUL)
+    assert f"return {variant}_run(" in emulator.emit(src, arch=SM90)
+    a, b = halves(m, k), halves(k, n)
+    out, ran = run_variant(tmp_path, MATMUL, {"a": a, "b": b})
+    assert ran == variant
+    assert rel(out, a.astype(np.float64) @ b) < 2e-3
+
+
+@pytest.mark.parametrize("d,heads,groups,lq,lk,causal", [(64, 4, 2, 37, 70, 1), (128, 2, 1, 130, 129, 0),
+                                                         (64, 1, 1, 1, 1, 0)])
+def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal):
+    """The attention op on its sm_90a schedule (attention_wgmma.hds): grouped heads, the causal
+    diagonal, partial query blocks and key tiles, one key."""
+    text = (f"graph g(q: f16[B, H, L, {d}], k: f16[B, G, M, {d}], v: f16[B, G, M, {d}]) -> f16[B, H, L, {d}] "
+            f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + text)
+    assert "attention_wgmma.hds" in emulator.emit(src, arch=SM90)
+    q, k, v = halves(1, heads, lq, d), halves(1, groups, lk, d), halves(1, groups, lk, d)
+    out, _ = run_variant(tmp_path, text, {"q": q, "k": k, "v": v})
+    kk, vv = (np.repeat(t.astype(np.float64), heads // groups, axis=1) for t in (k, v))
+    s = q.astype(np.float64) @ kk.transpose(0, 1, 3, 2) * 0.1
+    if causal:
+        s = np.where(np.arange(lk)[None, :] > np.arange(lq)[:, None] + lk - lq, -np.inf, s)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    assert rel(out, e / e.sum(-1, keepdims=True) @ vv) < 2e-3
+
+
+@pytest.mark.parametrize("n", [61, 1000, 8200, 20000, 40000, 70000, 140000])
+@pytest.mark.parametrize("op", ["softmax", "layer_norm", "rms_norm"])
+def test_rows_over_clusters(tmp_path, op, n):
+    """Row ops with a symbolic length on sm_90a: a warp, a block, or (rows of 8k to 128k, too
+    few to fill the GPU) a cluster of 2 to 16 blocks per row whose partial maxima and sums meet
+    in distributed shared memory; longer rows loop in one block."""
+    args = {"softmax": "x", "layer_norm": "x, g, b", "rms_norm": "x, g"}[op]
+    params = {"softmax": "", "layer_norm": ", g: f32[N], b: f32[N]", "rms_norm": ", g: f32[N]"}[op]
+    text = f"graph g(x: f32[R, N]{params}) -> f32[R, N] {{ return {op}({args}); }}\n"
+    x = rng.standard_normal((3, n)).astype(np.float32)
+    g, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    inputs = {"x": x, "g": g, "b": b} if op == "layer_norm" else {"x": x, "g": g} if op == "rms_norm" else {"x": x}
+    out, _ = run_variant(tmp_path, text, inputs)
+    x64 = x.astype(np.float64)
+    if op == "softmax":
+        e = np.exp(x64 - x64.max(-1, keepdims=True))
+        ref = e / e.sum(-1, keepdims=True)
+    elif op == "layer_norm":
+        ref = (x64 - x64.mean(-1, keepdims=True)) / np.sqrt(x64.var(-1, keepdims=True) + 1e-5) * g + b
+    else:
+        ref = x64 / np.sqrt((x64 * x64).mean(-1, keepdims=True) + 1e-6) * g
+    assert rel(out, ref) < 1e-5

@@ -1,0 +1,192 @@
+"""The sm_90a built-ins on the CPU emulator (codegen/cpu/compile_hopper.cpp,
+hopper_runtime.cpp, scheduler.cpp): TMA boxes landing swizzled as the tensor maps say,
+mbarrier phases, wgmma through the descriptors' layouts, clusters; the stdlib's TMA + wgmma
+GEMM (every tile shape, clusters with multicast, K split over a cluster) and its wgmma
+attention against numpy on odd sizes; and each check on a broken kernel
+(tests/emu/hopper.hds), located at its .hds line."""
+import re
+
+import numpy as np
+import pytest
+
+import emulator
+
+HOPPER = "tests/emu/hopper.hds"
+rng = np.random.default_rng(9)
+
+
+def line_of(text: str) -> int:
+    """The line of tests/emu/hopper.hds that holds `text` (once)."""
+    lines = [i + 1 for i, l in enumerate((emulator.ROOT / HOPPER).read_text().splitlines()) if text in l]
+    assert len(lines) == 1, (text, lines)
+    return lines[0]
+
+
+def fails(kernel: str, inputs: dict, outputs: list, at: str, message: str, **kw):
+    with pytest.raises(emulator.EmulatorError) as e:
+        emulator.run(HOPPER, kernel, inputs, outputs, **kw)
+    msg = str(e.value)
+    assert re.search(rf"hopper\.hds:{line_of(at)}:\d+: error: ", msg), msg
+    assert message in msg, msg
+
+
+@pytest.mark.parametrize("kernel,cols,chunk_of", [
+    ("tma_box_128", 64, lambda r, c: c ^ r % 8),      # 128-byte rows: 8 chunks of 16 bytes
+    ("tma_box_64", 32, lambda r, c: c ^ r // 2 % 4),  # 64-byte rows: two rows per 128 bytes
+    ("tma_box_32", 16, lambda r, c: c ^ r // 4 % 2),
+])
+@pytest.mark.parametrize("r0,c0", [(0, 0), (5, 8), (-2, -8), (17, 72)])
+def test_tma_box_swizzled(kernel, cols, chunk_of, r0, c0):
+    """A box lands with the 16-byte chunk c of row r at chunk_of(r, c) of that row (the
+    tensor map's swizzle for its row width); elements outside the 20 x 80 tensor read 0."""
+    a = rng.standard_normal((20, 80)).astype(np.float16)
+    out = emulator.run(HOPPER, kernel, {"a": a}, ["out"], scalars={"r0": r0, "c0": c0}, racecheck=True)["out"]
+    want = np.zeros((8, cols), np.float16)
+    for r in range(8):
+        for c in range(cols):
+            if 0 <= r0 + r < 20 and 0 <= c0 + c < 80:
+                want[r, chunk_of(r, c // 8) * 8 + c % 8] = a[r0 + r, c0 + c]
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("kernel,n", [("wgmma_tile_64", 64), ("wgmma_tile_256", 256)])
+def test_wgmma_tile(kernel, n):
+    """Four m64nNk16 over TMA-loaded tiles: the accumulators where the fragment layout says."""
+    a = rng.standard_normal((64, 64)).astype(np.float16)
+    b = rng.standard_normal((64, n)).astype(np.float16)
+    c = emulator.run(HOPPER, kernel, {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+GEMMS = ["matmul_wgmma_f16", "matmul_wgmma_bf16", "matmul_wgmma_f16_small", "matmul_wgmma_f16_n64",
+         "matmul_wgmma_f16_n192", "matmul_wgmma_f16_s8", "matmul_wgmma_c2_f16"]
+
+
+def round_to(x: np.ndarray, dtype: str) -> np.ndarray:
+    if dtype == "f16":
+        return x.astype(np.float16)
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)  # bf16 as raw bits
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def from_bits(x: np.ndarray) -> np.ndarray:
+    if x.dtype == np.uint16:
+        return (x.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return x.astype(np.float64)
+
+
+@pytest.mark.parametrize("kernel", GEMMS)
+@pytest.mark.parametrize("m,k,n", [(77, 40, 136), (200, 264, 264), (1, 8, 8), (129, 128, 192)])
+def test_stdlib_wgmma_gemm(kernel, m, k, n):
+    """examples/matmul_hopper.hds (stdlib/matmul_wgmma.hds: warp-specialized TMA + wgmma,
+    mbarrier ring, setmaxnreg; clusters of two with multicast) against numpy on sizes that
+    are not multiples of its tiles, with racecheck."""
+    dtype = "bf16" if kernel.endswith("bf16") else "f16"
+    a = round_to(rng.standard_normal((m, k)), dtype)
+    b = round_to(rng.standard_normal((k, n)), dtype)
+    c = emulator.run("examples/matmul_hopper.hds", kernel, {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    ref = from_bits(a) @ from_bits(b)
+    tol = 2e-3 if dtype == "f16" else 1e-2
+    np.testing.assert_allclose(from_bits(c), ref, rtol=tol, atol=tol * 4)
+
+
+@pytest.mark.parametrize("m,k,n", [(64, 1024, 128), (50, 2048, 104), (128, 640, 64)])
+def test_stdlib_wgmma_split_k(m, k, n):
+    """matmul_wgmma with SPLITK: where tiles are few, each tile's K is split over a cluster
+    chosen per call, whose blocks add their sums through distributed shared memory."""
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = emulator.run(HOPPER, "matmul_splitk", {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    np.testing.assert_allclose(c.astype(np.float64), a.astype(np.float64) @ b.astype(np.float64), rtol=3e-3,
+                               atol=2e-2)
+
+
+def attention_ref(q, k, v, scale, causal):
+    h, g = q.shape[1], k.shape[1]
+    k, v = np.repeat(k, h // g, axis=1), np.repeat(v, h // g, axis=1)
+    s = q @ k.transpose(0, 1, 3, 2) * scale
+    if causal:
+        length, keys = q.shape[2], k.shape[2]
+        s = np.where(np.arange(keys)[None, :] <= np.arange(length)[:, None] + keys - length, s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return (p / p.sum(-1, keepdims=True)) @ v
+
+
+@pytest.mark.parametrize("kernel,dtype,hd,scale,causal", [("attn_d64", "f16", 64, 0.125, 0),
+                                                         ("attn_d64_causal", "bf16", 64, 0.125, 1),
+                                                         ("attn_d128", "f16", 128, 0.088, 0)])
+@pytest.mark.parametrize("b,h,g,length,keys", [(1, 2, 1, 77, 150), (2, 4, 2, 200, 333), (1, 1, 1, 1, 1)])
+def test_stdlib_wgmma_attention(kernel, dtype, hd, scale, causal, b, h, g, length, keys):
+    """stdlib/attention_wgmma.hds (cp.async into the swizzled layout it writes by hand, Q K^T
+    with B given transposed, P V with A from registers, mbarrier ring) against float64: the
+    emulator's wgmma layouts agree with the one the kernel writes, which runs on the GPU."""
+    if causal and keys < length:
+        pytest.skip("causal needs L <= S")
+    q, k, v = (round_to(rng.standard_normal((b, n, rows, hd)), dtype)
+               for n, rows in ((h, length), (g, keys), (g, keys)))
+    o = emulator.run(HOPPER, kernel, {"q": q, "k": k, "v": v}, ["o"], racecheck=True)["o"]
+    ref = attention_ref(from_bits(q), from_bits(k), from_bits(v), scale, causal)
+    tol = 2e-3 if dtype == "f16" else 2e-2
+    np.testing.assert_allclose(from_bits(o), ref, rtol=tol, atol=tol)
+
+
+def test_tma_read_before_landing():
+    fails("tma_read_early", {"a": np.ones((8, 64), np.float16)}, ["out"], "<- read early",
+          "read of 'box' (element 0) before the TMA copy that writes it has landed (the phase of its mbarrier "
+          "has not completed)")
+
+
+def test_mbarrier_deadlock():
+    """A wait that can never complete is reported with the barrier's state, not hung on."""
+    fails("mbar_deadlock", {}, ["out"], "<- deadlock",
+          "deadlock: mbarrier_wait on 'bar' (element 0) for the phase of parity 0 can never complete: it has had "
+          "1 of its 2 arrivals")
+
+
+def test_mbarrier_misuse():
+    fails("mbar_uninit", {}, ["out"], "<- uninitialized",
+          "'bar' (element 1) is not an mbarrier: no mbarrier_init initialized it")
+    fails("mbar_extra", {}, ["out"], "<- extra arrival",
+          "arrival on 'bar' (element 0) beyond its count of 1 in one phase (the phase still awaits 16 bytes")
+
+
+def test_mbarrier_orders_for_racecheck():
+    """racecheck knows an mbarrier wait orders the arrivals' earlier accesses before it."""
+    out = emulator.run(HOPPER, "mbar_handoff", {}, ["out"], scalars={"wait": 1}, racecheck=True)["out"]
+    assert out[0] == 42.0
+    fails("mbar_handoff", {}, ["out"], "<- handed over", "shared-memory race on 's' (element 0): read after a "
+          "write by thread 0", scalars={"wait": 0}, racecheck=True)
+
+
+@pytest.mark.parametrize("how,at,message", [
+    (1, "<- wgmma", "wgmma A (64 x 16 from element 6144 of 'sa') reaches element 8192, outside the array of 8192 "
+                    "elements"),
+    (2, "<- acc early", "read of 'acc' (element 0) while the wgmma_m64n64k16 issued at line"),
+    (3, "<- wgmma", "wgmma_m64n64k16 uses registers of 'acc' (elements 0..31) written since the last "
+                    "wgmma_fence()"),
+    (4, "<- wgmma", "the thread finished before a wgmma_wait covered this wgmma_m64n64k16"),
+    (5, "<- overwrite", "TMA copy into 'sa' (element 0) while a wgmma still reads it"),
+])
+def test_wgmma_misuse(how, at, message):
+    a, b = np.ones((128, 64), np.float16), np.ones((64, 64), np.float16)
+    fails("wgmma_broken", {"a": a, "b": b}, ["c"], at, message, scalars={"how": how})
+
+
+def test_wgmma_broken_kernel_runs_when_used_right():
+    """The same kernel with none of the misuses: its checks are silent."""
+    a, b = np.ones((128, 64), np.float16), np.ones((64, 64), np.float16)
+    emulator.run(HOPPER, "wgmma_broken", {"a": a, "b": b}, ["c"], scalars={"how": 0}, racecheck=True)
+
+
+def test_setmaxnreg_budget():
+    fails("setmaxnreg_over", {}, ["c"], "<- over budget",
+          "setmaxnreg_inc(256): the warpgroups' register limits add up to 70656 registers, more than the "
+          "multiprocessor's 65536")
+
+
+def test_cluster_shared_memory():
+    """Blocks of a cluster run together: each reads the other's shared memory after cluster_sync."""
+    out = emulator.run(HOPPER, "cluster_swap", {}, ["out"], scalars={"from": 0}, racecheck=True)["out"]
+    np.testing.assert_array_equal(out, [101, 0, 103, 2])
+    fails("cluster_swap", {}, ["out"], "<- remote", "block rank 2 is outside the cluster of 2 blocks",
+          scalars={"from": 2})
