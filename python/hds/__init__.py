@@ -36,7 +36,7 @@ class Module:
         self.graphs: dict[str, GraphFunction] = {}
         for j in self.manifest["graphs"]:
             g = Graph.parse(j)
-            self.graphs[g.name] = GraphFunction(g, device, self._library, source, include)
+            self.graphs[g.name] = GraphFunction(g, device, self._library, source, include, self.manifest["target"])
 
     def __getattr__(self, name: str):
         graphs = self.__dict__.get("graphs", {})

@@ -32,12 +32,14 @@ class GraphFunction:
     """`mod.NAME(x, w, ...)`: the inputs by position or by name, in the graph's
     order; `sizes={...}` for sizes no input's shape shows. Returns the output."""
 
-    def __init__(self, graph: Graph, device: str, library: ctypes.CDLL | None, source: Path, include: list[Path]):
+    def __init__(self, graph: Graph, device: str, library: ctypes.CDLL | None, source: Path, include: list[Path],
+                 target: str = "sm_80"):
         self.graph = graph
         self.device = device
         self.__name__ = graph.name
         self.__doc__ = f"{graph.signature()}\n\nRuns on {'the GPU' if device == 'cuda' else 'the CPU emulator'}."
         self._source, self._include = source, include
+        self._target = target  # the emulator runs the schedules of the build's target, as the GPU would
         self._sizes: dict[tuple, dict] = {}  # bound sizes by the inputs' shapes
         if library is not None:
             n = len(graph.sizes)
@@ -169,7 +171,7 @@ class GraphFunction:
             out_path = Path(tmp) / "out.npy"
             cmd = [str(find_hdsc()), "run", str(self._source), *[f"-I{p}" for p in self._include], "--kernel", g.name,
                    "--inputs", ",".join(files), "--outputs", f"{g.output.name}={out_path}",
-                   "--sizes", ",".join(f"{k}={v}" for k, v in sizes.items())]
+                   "--sizes", ",".join(f"{k}={v}" for k, v in sizes.items()), f"--arch={self._target}"]
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 raise HdsError(f"{g.name} on the CPU emulator failed (exit {r.returncode}):\n{r.stderr.strip()}")

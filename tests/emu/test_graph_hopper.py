@@ -62,18 +62,22 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     assert rel(out, a.astype(np.float64) @ b) < 2e-3
 
 
-@pytest.mark.parametrize("d,heads,groups,lq,lk,causal", [(64, 4, 2, 37, 70, 1), (128, 2, 1, 130, 129, 0),
-                                                         (64, 1, 1, 1, 1, 0)])
-def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal):
-    """The attention op on its sm_90a schedule (attention_wgmma.hds): grouped heads, the causal
-    diagonal, partial query blocks and key tiles, one key."""
+@pytest.mark.parametrize("d,heads,groups,lq,lk,causal,variant", [
+    (64, 4, 2, 37, 70, 1, "g_any"), (128, 2, 1, 130, 129, 0, "g_any"), (64, 1, 1, 1, 1, 0, "g_decode_few"),
+    (64, 8, 1, 1, 700, 0, "g_decode_few"), (128, 8, 2, 3, 333, 1, "g_decode128"),
+    (64, 16, 1, 1, 2000, 0, "g_decode_few"), (64, 17, 17, 1, 100, 0, "g_decode")])
+def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
+    """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds) with grouped
+    heads, the causal diagonal, partial query blocks and key tiles, one key; decoding (at most
+    16 query rows per key head: attention_decode.hds, keys split over a cluster)."""
     text = (f"graph g(q: f16[B, H, L, {d}], k: f16[B, G, M, {d}], v: f16[B, G, M, {d}]) -> f16[B, H, L, {d}] "
             f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + text)
     assert "attention_wgmma.hds" in emulator.emit(src, arch=SM90)
     q, k, v = halves(1, heads, lq, d), halves(1, groups, lk, d), halves(1, groups, lk, d)
-    out, _ = run_variant(tmp_path, text, {"q": q, "k": k, "v": v})
+    out, ran = run_variant(tmp_path, text, {"q": q, "k": k, "v": v})
+    assert ran == variant
     kk, vv = (np.repeat(t.astype(np.float64), heads // groups, axis=1) for t in (k, v))
     s = q.astype(np.float64) @ kk.transpose(0, 1, 3, 2) * 0.1
     if causal:

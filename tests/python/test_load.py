@@ -47,6 +47,21 @@ def test_linear_relu_each_variant(mod, m, k, n):
     assert rel(mod.linear_relu(x, w, b), torch.relu(x @ w + b)) < 1e-5
 
 
+@pytest.mark.parametrize("m,k,n,variant", [(5, 24, 40, "mm_rows16_skinny"), (19, 24, 40, "mm_rows16_wgmma_split"),
+                                           (70, 24, 40, "mm_rows16_wgmma64x128"), (19, 21, 13, "mm_wgmma_split")])
+def test_sm90a_on_the_emulator(tmp_path, m, k, n, variant):
+    """Loaded for sm_90a, the CPU emulator runs the sm_90a schedules (TMA + wgmma, K split over
+    a cluster) and dispatch, as the GPU would."""
+    src = tmp_path / "mm.hds"
+    src.write_text('import "nn.hds";\ngraph mm(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n')
+    m90 = hds.load(src, include=[STDLIB], arch="sm_90a", device="cpu")
+    assert m90.manifest["target"] == "sm_90a"
+    assert variant in [v["name"] for v in m90.manifest["graphs"][0]["variants"]]
+    g = torch.Generator().manual_seed(m + n)
+    a, b = torch.randn(m, k, generator=g).half(), torch.randn(k, n, generator=g).half()
+    assert rel(m90.mm(a, b), a.double() @ b.double()) < 2e-3
+
+
 @pytest.mark.parametrize("t,d,f", [(2, 20, 12), (5, 24, 40), (19, 24, 40), (19, 21, 13)])
 def test_gated_f16(mod, t, d, f):
     """silu(rms_norm(x) @ wg) * (rms_norm(x) @ wu) in f16 (gemv, skinny, rows of 16 bytes, any)."""
