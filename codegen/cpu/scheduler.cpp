@@ -2,6 +2,7 @@
 #include "codegen/cpu/scheduler.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "codegen/cpu/compiler.h"
 #include "codegen/cpu/hopper_runtime.h"
@@ -265,8 +266,18 @@ bool ClusterRunner::release_cluster_sync(std::optional<EmuError>& err) {
 }
 
 std::optional<EmuError> ClusterRunner::stuck() const {
-    for (const Thread& t : threads_)
-        if (t.state == ThreadState::AtMbarrier) return divergence(t, describe_mbarrier_wait(t));
+    for (const Thread& t : threads_) {
+        if (t.state != ThreadState::AtMbarrier) continue;
+        std::vector<int> waiting;  // the threads of t's block waiting on the same barrier
+        for (const Thread& u : threads_)
+            if (u.state == ThreadState::AtMbarrier && u.block == t.block && u.wait_bar == t.wait_bar)
+                waiting.push_back(u.linear);
+        std::string who =
+            fmt::format("{}", fmt::join(waiting.begin(), waiting.begin() + std::min<size_t>(8, waiting.size()), ", "));
+        return divergence(t, fmt::format("{}; {} thread{} wait{} on it ({}{})", describe_mbarrier_wait(t),
+                                         waiting.size(), waiting.size() == 1 ? "" : "s", waiting.size() == 1 ? "s" : "",
+                                         who, waiting.size() > 8 ? ", ..." : ""));
+    }
     for (const Thread& t : threads_)
         if (t.state == ThreadState::AtWarpgroupOp)
             return divergence(

@@ -25,7 +25,7 @@ def halves(*shape):
 def run_variant(tmp_path, text: str, inputs: dict) -> tuple[np.ndarray, str]:
     """Runs graph g of `text` for sm_90a: its output and the variant `hdsc run` says ran."""
     src = tmp_path / "g.hds"
-    src.write_text('import "nn.hds";\nimport "reduce.hds";\n' + text)
+    src.write_text('import "nn.hds";\nimport "reduce.hds";\nimport "elementwise.hds";\n' + text)
     args = []
     for name, array in inputs.items():
         np.save(tmp_path / f"{name}.npy", array)
@@ -108,3 +108,43 @@ def test_rows_over_clusters(tmp_path, op, n):
     else:
         ref = x64 / np.sqrt((x64 * x64).mean(-1, keepdims=True) + 1e-6) * g
     assert rel(out, ref) < 1e-5
+
+
+LLAMA = """graph g(x: f16[S, 256], g1: f16[256], wq: f16[256, 256], wk: f16[256, 128], wv: f16[256, 128],
+                wo: f16[256, 256], g2: f16[256], wg: f16[256, 384], wu: f16[256, 384], wd: f16[384, 256]) -> f16[S, 256] {
+    let h = rms_norm(x, g1);
+    let q = permute(reshape(matmul(h, wq), shape=[S, 4, 64]), dims=[1, 0, 2]);
+    let k = permute(reshape(matmul(h, wk), shape=[S, 2, 64]), dims=[1, 0, 2]);
+    let v = permute(reshape(matmul(h, wv), shape=[S, 2, 64]), dims=[1, 0, 2]);
+    let a = attention(q, k, v, scale=0.125, causal=1);
+    let x1 = x + matmul(reshape(permute(a, dims=[1, 0, 2]), shape=[S, 256]), wo);
+    let h2 = rms_norm(x1, g2);
+    return x1 + matmul(silu(matmul(h2, wg)) * matmul(h2, wu), wd);
+}
+"""
+
+
+@pytest.mark.parametrize("seq,variant", [(1, "g_skinny_decode_few"), (3, "g_skinny_decode_few"),
+                                         (70, "g_wgmma64x128"), (130, "g_wgmma64x128")])
+def test_llama_block(tmp_path, seq, variant):
+    """examples/llama_block.hds's graph at small widths, sm_90a: wgmma GEMMs with fused
+    epilogues (residuals, silu * up) and split K, heads read in place by causal grouped-query
+    attention (decoding for one token), the rows' norms; against float64."""
+    w = lambda *s: (rng.standard_normal(s) / np.sqrt(s[0])).astype(np.float16)
+    p = {"x": halves(seq, 256), "g1": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16), "wq": w(256, 256),
+         "wk": w(256, 128), "wv": w(256, 128), "wo": w(256, 256), "g2": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16),
+         "wg": w(256, 384), "wu": w(256, 384), "wd": w(384, 256)}
+    out, ran = run_variant(tmp_path, LLAMA, p)
+    assert ran == variant
+    d = {k: v.astype(np.float64) for k, v in p.items()}
+    norm = lambda t, g: t / np.sqrt((t * t).mean(-1, keepdims=True) + 1e-6) * g
+    h = norm(d["x"], d["g1"])
+    split = lambda t, n: t.reshape(seq, n, 64).transpose(1, 0, 2)
+    q, k, v = split(h @ d["wq"], 4), split(h @ d["wk"], 2), split(h @ d["wv"], 2)
+    k, v = np.repeat(k, 2, axis=0), np.repeat(v, 2, axis=0)
+    s = np.where(np.arange(seq)[None, :] > np.arange(seq)[:, None], -np.inf, q @ k.transpose(0, 2, 1) * 0.125)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    x1 = d["x"] + ((e / e.sum(-1, keepdims=True)) @ v).transpose(1, 0, 2).reshape(seq, 256) @ d["wo"]
+    h2 = norm(x1, d["g2"])
+    gate = h2 @ d["wg"]
+    assert rel(out, x1 + (gate / (1 + np.exp(-gate)) * (h2 @ d["wu"])) @ d["wd"]) < 5e-3

@@ -140,7 +140,8 @@ def test_mbarrier_deadlock():
     """A wait that can never complete is reported with the barrier's state, not hung on."""
     fails("mbar_deadlock", {}, ["out"], "<- deadlock",
           "deadlock: mbarrier_wait on 'bar' (element 0) for the phase of parity 0 can never complete: it has had "
-          "1 of its 2 arrivals")
+          "1 of its 2 arrivals, and no thread that could arrive is running; 64 threads wait on it (0, 1, 2, 3, 4, 5, "
+          "6, 7, ...)")
 
 
 def test_mbarrier_misuse():
