@@ -312,9 +312,9 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
                                      "in the schedule of '" + op.name + "' instantiated here");
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
-    // The target lacks its built-ins (the emulator has no tensor cores), or the
-    // sizes do not suit it: the next schedule runs.
-    // (The emulator, arch 0, runs the built-ins of sm_80: mma.sync, ldmatrix, cp.async.)
+    // The target lacks its built-ins (a Hopper schedule on sm_80), or the sizes do not
+    // suit it: the next schedule runs. (The emulator takes the schedules of the target
+    // a compile would have: `hdsc run --arch`; arch 0, unused by hdsc, counts as sm_80.)
     if (ir::required_arch(ik) > (o.arch() == 0 ? 80 : o.arch())) {
         *skipped = true;
         return result;
