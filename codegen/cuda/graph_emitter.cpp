@@ -133,13 +133,20 @@ class HostEmitter {
             variants.size()));
         for (const GraphVariant& v : variants) {
             std::vector<std::string> parts, tests;  // tests: each conjunct once
+            bool loose = false;                      // a disjunction or a choice among them
             for (const graph::Condition& c : v.when) {
                 parts.push_back(host_.print(c.expr));
                 for (const ir::Expr& e : graph::conjuncts(c.expr)) {
                     std::string t = host_.print(e);
-                    if (std::find(tests.begin(), tests.end(), t) == tests.end()) tests.push_back(t);
+                    if (std::find(tests.begin(), tests.end(), t) != tests.end()) continue;
+                    auto* b = ir::as<ir::Binary>(e);
+                    bool weak = (b && b->op == ir::BinOp::Or) || e->kind == ir::ExprKind::Select;
+                    tests.push_back(weak ? "(" + t + ")" : t);
+                    loose |= weak;
                 }
             }
+            // Joined by &&: a disjunction keeps its parentheses, unless it is alone.
+            if (tests.size() == 1 && loose) tests[0] = tests[0].substr(1, tests[0].size() - 2);
             conds.push_back(fmt::format("{}", fmt::join(tests, " && ")));
             names.push_back(v.program->name);
             if (v.when.empty()) w.line(fmt::format("//   {}: any sizes", v.program->name));

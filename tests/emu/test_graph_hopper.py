@@ -45,14 +45,20 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (3, 64, 10240, "g_rows16_skinny_wide"), (16, 40, 136, "g_rows16_skinny"),
     (17, 40, 136, "g_rows16_wgmma_split"), (64, 1024, 128, "g_rows16_wgmma_split"),
     (65, 40, 136, "g_rows16_wgmma64x128"), (256, 24, 64, "g_rows16_wgmma64x128"),
-    (257, 24, 72, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16"),
+    (257, 24, 72, "g_rows16_wgmma64x128"), (300, 16, 4224, "g_rows16_wgmma64x128"),
+    (300, 16, 4352, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16_wgmma64x128"),
+    (1300, 16, 1152, "g_rows16_wgmma64x128"), (1300, 16, 1280, "g_rows16_wgmma128"),
+    (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16"), (1300, 16, 2560, "g_rows16"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
-    (65, 13, 21, "g_wgmma64x128"), (300, 13, 21, "g_wgmma128"), (600, 13, 21, "g_any"),
+    (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
+    (1300, 13, 2555, "g_any"),
 ])
 def test_matmul_dispatch(tmp_path, m, k, n, variant):
     """Every branch of the sm_90a dispatch of a matmul with symbolic sizes (the `if` chain of
-    the emitted `g_run`), on both sides of each bound of M and of K, N % 8: TMA + wgmma tiles,
-    K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
+    the emitted `g_run`), on both sides of each bound of M, of the tile counts that pick smaller
+    tiles for a narrow b (100 tiles of 128 x 128 or 128 x 256; 132 of 128 x 128), and of K,
+    N % 8: TMA + wgmma
+    tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
     assert f"return {variant}_run(" in emulator.emit(src, arch=SM90)
@@ -125,7 +131,8 @@ LLAMA = """graph g(x: f16[S, 256], g1: f16[256], wq: f16[256, 256], wk: f16[256,
 
 
 @pytest.mark.parametrize("seq,variant", [(1, "g_skinny_decode_few"), (3, "g_skinny_decode_few"),
-                                         (70, "g_wgmma64x128"), (130, "g_wgmma64x128")])
+                                         (70, "g_wgmma64x128_wgmma64x128_wgmma64x128"),
+                                         (130, "g_wgmma64x128_wgmma64x128_wgmma64x128")])
 def test_llama_block(tmp_path, seq, variant):
     """examples/llama_block.hds's graph at small widths, sm_90a: wgmma GEMMs with fused
     epilogues (residuals, silu * up) and split K, heads read in place by causal grouped-query
@@ -135,7 +142,7 @@ def test_llama_block(tmp_path, seq, variant):
          "wk": w(256, 128), "wv": w(256, 128), "wo": w(256, 256), "g2": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16),
          "wg": w(256, 384), "wu": w(256, 384), "wd": w(384, 256)}
     out, ran = run_variant(tmp_path, LLAMA, p)
-    assert ran == variant
+    assert ran == variant, ran
     d = {k: v.astype(np.float64) for k, v in p.items()}
     norm = lambda t, g: t / np.sqrt((t * t).mean(-1, keepdims=True) + 1e-6) * g
     h = norm(d["x"], d["g1"])

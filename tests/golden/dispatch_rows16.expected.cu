@@ -2619,10 +2619,10 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //                                       and M <= 64 (`when M <= 64` of matmul's schedule 'wgmma_split', nn.hds:78)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:80)
+//                                       and M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:85)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:81)
+//                                    and M <= 512 || ((M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132) (`when M <= 512 || (M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132` of matmul's schedule 'wgmma128', nn.hds:87)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -2635,12 +2635,12 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_wgmma_split_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:80)
+//   dispatch_rows16_wgmma64x128: M <= 256 || (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:85)
 //     dispatch_rows16_wgmma64x128_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:81)
+//   dispatch_rows16_wgmma128: M <= 512 || ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) < 100 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) <= 132) (`when M <= 512 || (M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132` of matmul's schedule 'wgmma128', nn.hds:87)
 //     dispatch_rows16_wgmma128_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -2657,9 +2657,9 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_skinny_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 64)
         return dispatch_rows16_rows16_wgmma_split_workspace_size(M, K, N);
-    if (K % 8 == 0 && N % 8 == 0 && M <= 256)
+    if (K % 8 == 0 && N % 8 == 0 && (M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100))
         return dispatch_rows16_rows16_wgmma64x128_workspace_size(M, K, N);
-    if (K % 8 == 0 && N % 8 == 0 && M <= 512)
+    if (K % 8 == 0 && N % 8 == 0 && (M <= 512 || ((M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132)))
         return dispatch_rows16_rows16_wgmma128_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0)
         return dispatch_rows16_rows16_workspace_size(M, K, N);
@@ -2669,9 +2669,9 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_skinny_workspace_size(M, K, N);
     if (M <= 64)
         return dispatch_rows16_wgmma_split_workspace_size(M, K, N);
-    if (M <= 256)
+    if (M <= 256 || (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100)
         return dispatch_rows16_wgmma64x128_workspace_size(M, K, N);
-    if (M <= 512)
+    if (M <= 512 || ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) < 100 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) <= 132))
         return dispatch_rows16_wgmma128_workspace_size(M, K, N);
     return dispatch_rows16_any_workspace_size(M, K, N);
 }
@@ -2684,9 +2684,9 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 64)
         return dispatch_rows16_rows16_wgmma_split_run(x, w, b, out, M, K, N, workspace, stream);
-    if (K % 8 == 0 && N % 8 == 0 && M <= 256)
+    if (K % 8 == 0 && N % 8 == 0 && (M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100))
         return dispatch_rows16_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
-    if (K % 8 == 0 && N % 8 == 0 && M <= 512)
+    if (K % 8 == 0 && N % 8 == 0 && (M <= 512 || ((M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132)))
         return dispatch_rows16_rows16_wgmma128_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0)
         return dispatch_rows16_rows16_run(x, w, b, out, M, K, N, workspace, stream);
@@ -2696,9 +2696,9 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 64)
         return dispatch_rows16_wgmma_split_run(x, w, b, out, M, K, N, workspace, stream);
-    if (M <= 256)
+    if (M <= 256 || (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100)
         return dispatch_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
-    if (M <= 512)
+    if (M <= 512 || ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) < 100 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) <= 132))
         return dispatch_rows16_wgmma128_run(x, w, b, out, M, K, N, workspace, stream);
     return dispatch_rows16_any_run(x, w, b, out, M, K, N, workspace, stream);
 }

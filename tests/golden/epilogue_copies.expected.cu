@@ -953,9 +953,9 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64` of matmul's schedule 'wgmma_split', nn.hds:78)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: M <= 256 (`when M <= 256` of matmul's schedule 'wgmma64x128', nn.hds:80)
+//   epilogue_copies_wgmma64x128: M <= 256 || (M + 127) / 128 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:85)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128: M <= 512 (`when M <= 512` of matmul's schedule 'wgmma128', nn.hds:81)
+//   epilogue_copies_wgmma128: M <= 512 || ((M + 127) / 128 < 100 && (M + 127) / 128 <= 132) (`when M <= 512 || (M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132` of matmul's schedule 'wgmma128', nn.hds:87)
 //     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
@@ -964,9 +964,9 @@ size_t epilogue_copies_workspace_size(int M) {
         return epilogue_copies_skinny_workspace_size(M);
     if (M <= 64)
         return epilogue_copies_wgmma_split_workspace_size(M);
-    if (M <= 256)
+    if (M <= 256 || (M + 127) / 128 < 100)
         return epilogue_copies_wgmma64x128_workspace_size(M);
-    if (M <= 512)
+    if (M <= 512 || ((M + 127) / 128 < 100 && (M + 127) / 128 <= 132))
         return epilogue_copies_wgmma128_workspace_size(M);
     return epilogue_copies_any_workspace_size(M);
 }
@@ -977,9 +977,9 @@ cudaError_t epilogue_copies_run(const __half* x, const __half* w, const __half* 
         return epilogue_copies_skinny_run(x, w, b, r, out, M, workspace, stream);
     if (M <= 64)
         return epilogue_copies_wgmma_split_run(x, w, b, r, out, M, workspace, stream);
-    if (M <= 256)
+    if (M <= 256 || (M + 127) / 128 < 100)
         return epilogue_copies_wgmma64x128_run(x, w, b, r, out, M, workspace, stream);
-    if (M <= 512)
+    if (M <= 512 || ((M + 127) / 128 < 100 && (M + 127) / 128 <= 132))
         return epilogue_copies_wgmma128_run(x, w, b, r, out, M, workspace, stream);
     return epilogue_copies_any_run(x, w, b, r, out, M, workspace, stream);
 }

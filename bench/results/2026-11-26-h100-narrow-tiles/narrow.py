@@ -1,0 +1,51 @@
+"""Smaller wgmma tiles where the 128 x 128 / 128 x 256 ones would number fewer than 100 (issue
+23/25): the sweep's f16 GEMM graph (symbolic sizes, its dispatch) emitted with the stdlib before
+and after the change, timed side by side with cuBLAS in one process (CUDA-graph replay).
+
+    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR     (narrow_before.cu / narrow_after.cu emitted there)
+"""
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(ROOT / "tests" / "gpu"), str(ROOT / "bench")]
+import harness  # noqa: E402
+from bench_core import graphs_ms  # noqa: E402
+
+SHAPES = [  # (M, K, N): GPT-2 small at 1k tokens, Llama-3 8B's K/V projections, and unchanged ones
+    (1024, 768, 2304), (1024, 768, 768), (1024, 768, 3072), (1024, 3072, 768), (1024, 4096, 1024),
+    (2048, 4096, 1024), (300, 4096, 768), (600, 4096, 1024), (4096, 768, 768),
+    (1024, 4096, 4096), (2048, 4096, 11008), (512, 4096, 4096), (8192, 4096, 4096)]
+
+
+def main():
+    out = Path(sys.argv[1])
+    graphs = {w: harness.build_graph(HERE / f"narrow_{w}.hds") for w in ("before", "after")}
+    rows = []
+    for m, k, n in SHAPES:
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16) / math.sqrt(k)
+        outs = {w: torch.empty(m, n, device="cuda", dtype=torch.float16) for w in graphs}
+        sizes = {"M": m, "K": k, "N": n}
+        ws = {w: g.workspace(sizes) for w, g in graphs.items()}
+        fns = {w: (lambda s, w=w: graphs[w].run({"a": a, "b": b, "out": outs[w]}, sizes, ws[w], s)) for w in graphs}
+        fns["cublas"] = lambda s: torch.matmul(a, b)
+        t = graphs_ms(fns, calls=10, reps=15)
+        ref = torch.matmul(a.double(), b.double())
+        err = max(float((outs[w].double() - ref).norm() / ref.norm()) for w in graphs)
+        row = {"M": m, "K": k, "N": n, **{f"{w}_us": t[w] * 1e3 for w in t},
+               "before_vs_cublas": t["cublas"] / t["before"], "after_vs_cublas": t["cublas"] / t["after"],
+               "speedup": t["before"] / t["after"], "rel_err": err}
+        rows.append(row)
+        print(f"M={m} K={k} N={n}: before {row['before_vs_cublas']:.2f}x after {row['after_vs_cublas']:.2f}x cuBLAS "
+              f"({row['speedup']:.2f}x faster) err {err:.1e}", flush=True)
+    (out / "narrow.json").write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
