@@ -32,10 +32,20 @@ std::string_view SourceManager::line_text(uint32_t file, uint32_t line) const {
 }
 
 std::string SourceManager::range_text(SourceRange r) const {
-    std::string_view line = line_text(r.begin.file, r.begin.line);
-    size_t from = std::min<size_t>(r.begin.col - 1, line.size());
-    size_t to = r.end.line == r.begin.line ? std::min<size_t>(r.end.col - 1, line.size()) : line.size();
-    return std::string(line.substr(from, to > from ? to - from : 0));
+    std::string out;
+    for (uint32_t l = r.begin.line; l <= std::max(r.begin.line, r.end.line); ++l) {
+        std::string_view line = line_text(r.begin.file, l);
+        size_t from = l == r.begin.line ? std::min<size_t>(r.begin.col - 1, line.size()) : 0;
+        size_t to = l == r.end.line ? std::min<size_t>(r.end.col - 1, line.size()) : line.size();
+        std::string_view part = line.substr(from, to > from ? to - from : 0);
+        if (l != r.begin.line) {  // a range over lines reads as one: the indentation becomes one space
+            size_t text = part.find_first_not_of(" \t");
+            part = text == std::string_view::npos ? std::string_view() : part.substr(text);
+            if (!part.empty()) out += ' ';
+        }
+        out += part;
+    }
+    return out;
 }
 
 std::string SourceManager::base_name(uint32_t file) const {

@@ -19,7 +19,7 @@ class SourceManager {
     const std::string& text(uint32_t file) const;
     // The text of one line without its newline; empty when out of range.
     std::string_view line_text(uint32_t file, uint32_t line) const;
-    // The source text of a range (its first line's part when it spans lines).
+    // The source text of a range; one spanning lines reads as one line (indentation: one space).
     std::string range_text(SourceRange r) const;
     // The file's name without directories, for comments in emitted code.
     std::string base_name(uint32_t file) const;
