@@ -48,7 +48,9 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (257, 24, 72, "g_rows16_wgmma64x128"), (300, 16, 4224, "g_rows16_wgmma64x128"),
     (300, 16, 4352, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16_wgmma64x128"),
     (1300, 16, 1152, "g_rows16_wgmma64x128"), (1300, 16, 1280, "g_rows16_wgmma128"),
-    (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16"), (1300, 16, 2560, "g_rows16"),
+    (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16_wgmma128x192"),
+    (1300, 16, 2304, "g_rows16_wgmma128x192"), (1300, 16, 2496, "g_rows16"),
+    (4096, 16, 1408, "g_rows16_wgmma128"), (4097, 16, 1408, "g_rows16"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
@@ -56,8 +58,9 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
 def test_matmul_dispatch(tmp_path, m, k, n, variant):
     """Every branch of the sm_90a dispatch of a matmul with symbolic sizes (the `if` chain of
     the emitted `g_run`), on both sides of each bound of M, of the tile counts that pick smaller
-    tiles for a narrow b (100 tiles of 128 x 128 or 128 x 256; 132 of 128 x 128), and of K,
-    N % 8: TMA + wgmma
+    tiles (fewer than 100 of 128 x 128; fewer waves of 132 by a tile's time, up to M = 4096),
+    and of K, N % 8:
+    TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)

@@ -567,6 +567,150 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_wgmma128_k0_matmul_add
     }
 }
 
+// kernel epilogue_copies_wgmma128x192_k0_matmul_add_relu (epilogue_copies.hds:11)
+__global__ void __launch_bounds__(384, 1) epilogue_copies_wgmma128x192_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        const float* __restrict__ r, float* __restrict__ out, int M,
+        const __grid_constant__ CUtensorMap tmap_x_128x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:68
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:71
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:72
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:73
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
+    const int ktiles = 1;  // matmul_wgmma.hds:77
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
+    const int tiles = mtiles;  // matmul_wgmma.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+    }
+    __syncthreads();  // matmul_wgmma.hds:99
+    if (wg == 0) {  // matmul_wgmma.hds:105
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
+            int it = 0;  // matmul_wgmma.hds:108
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:112
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
+                    const int s = it % ST;  // matmul_wgmma.hds:114
+                    if (it >= ST) {  // matmul_wgmma.hds:115
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:118
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+#pragma unroll
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:120
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    }
+                    it += 1;  // matmul_wgmma.hds:128
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
+        alignas(16) float acc[96];  // matmul_wgmma.hds:138
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
+        int it = 0;  // matmul_wgmma.hds:141
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:148
+#pragma unroll
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:149
+                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
+                const int s = it % ST;  // matmul_wgmma.hds:153
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
+                hds::wgmma_fence();  // matmul_wgmma.hds:155
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    }
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:163
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:166
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                }
+                it += 1;  // matmul_wgmma.hds:175
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
+            if (t < 1) {  // matmul_wgmma.hds:178
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
+            const int lane = t % 32;  // matmul_wgmma.hds:208
+            const bool whole = n0 + 192 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:210
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                }
+                __syncwarp();  // matmul_wgmma.hds:223
+                if (whole) {  // matmul_wgmma.hds:224
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:227
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
+                            alignas(16) __half v_b[8];  // epilogue_copies.hds:11
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
+#pragma unroll
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + v_b[e];
+                            }
+                            alignas(16) __half v_relu[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_relu[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+#pragma unroll
+                            for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                const float to_f32_2 = hds::cast<float>(v_relu[e_3]);
+                                out[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)] = to_f32_2 + r[(m0 + row0 + t / 32 * 16 + r_2) * 128 + (n0 + q * 64 + lane % 8 * 8 + e_3)];
+                            }
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:232
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:234
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:236
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:237
+                                const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
+                                const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                                const float to_f32_2 = hds::cast<float>(relu_2);
+                                out[m * 128 + n] = to_f32_2 + r[m * 128 + n];
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:242
+            }
+        }
+    }
+}
+
 // kernel epilogue_copies_any_k0_matmul_add_relu (epilogue_copies.hds:11)
 __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
@@ -904,6 +1048,50 @@ static cudaError_t epilogue_copies_wgmma128_run(const __half* x, const __half* w
     return cudaSuccess;
 }
 
+// Workspace slots of `epilogue_copies_wgmma128x192`: temporaries whose lifetimes do not overlap share one.
+static void epilogue_copies_wgmma128x192_slots(int M, size_t* slot) {
+    (void)slot;
+}
+
+static size_t epilogue_copies_wgmma128x192_workspace_size(int M) {
+    size_t slot[1] = {0};
+    epilogue_copies_wgmma128x192_slots(M, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t epilogue_copies_wgmma128x192_run(const __half* x, const __half* w,
+                                                    const __half* b, const float* r, float* out,
+                                                    int M, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || x == nullptr || w == nullptr || b == nullptr || r == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * 64 > 2147483647LL || (long long)M * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_128x64;  // x in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_128x64, x, (long long)M, 64, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 64, 128, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 127) / 128))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 184320 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(epilogue_copies_wgmma128x192_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 184320);
+        if (err != cudaSuccess) return err;
+        epilogue_copies_wgmma128x192_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128))), 1, 1), dim3((unsigned)(384), 1, 1), 184320, stream>>>(
+                x, w, b, r, out, M, tmap_x_128x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
 // Workspace slots of `epilogue_copies_any`: temporaries whose lifetimes do not overlap share one.
 static void epilogue_copies_any_slots(int M, size_t* slot) {
     (void)slot;
@@ -948,15 +1136,17 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `epilogue_copies` runs one of 5 variants, the first whose case holds for the sizes of the call:
+// Graph `epilogue_copies` runs one of 6 variants, the first whose case holds for the sizes of the call:
 //   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64` of matmul's schedule 'wgmma_split', nn.hds:78)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: M <= 256 || (M + 127) / 128 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:85)
+//   epilogue_copies_wgmma64x128: M <= 256 || (M + 127) / 128 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:84)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128: M <= 512 || ((M + 127) / 128 < 100 && (M + 127) / 128 <= 132) (`when M <= 512 || (M + 127) / 128 * ((N + 255) / 256) < 100 && (M + 127) / 128 * ((N + 127) / 128) <= 132` of matmul's schedule 'wgmma128', nn.hds:87)
+//   epilogue_copies_wgmma128: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:94)
 //     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
+//   epilogue_copies_wgmma128x192: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:97)
+//     epilogue_copies_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 size_t epilogue_copies_workspace_size(int M) {
@@ -966,8 +1156,10 @@ size_t epilogue_copies_workspace_size(int M) {
         return epilogue_copies_wgmma_split_workspace_size(M);
     if (M <= 256 || (M + 127) / 128 < 100)
         return epilogue_copies_wgmma64x128_workspace_size(M);
-    if (M <= 512 || ((M + 127) / 128 < 100 && (M + 127) / 128 <= 132))
+    if (M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100)
         return epilogue_copies_wgmma128_workspace_size(M);
+    if (M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100)
+        return epilogue_copies_wgmma128x192_workspace_size(M);
     return epilogue_copies_any_workspace_size(M);
 }
 
@@ -979,8 +1171,10 @@ cudaError_t epilogue_copies_run(const __half* x, const __half* w, const __half* 
         return epilogue_copies_wgmma_split_run(x, w, b, r, out, M, workspace, stream);
     if (M <= 256 || (M + 127) / 128 < 100)
         return epilogue_copies_wgmma64x128_run(x, w, b, r, out, M, workspace, stream);
-    if (M <= 512 || ((M + 127) / 128 < 100 && (M + 127) / 128 <= 132))
+    if (M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100)
         return epilogue_copies_wgmma128_run(x, w, b, r, out, M, workspace, stream);
+    if (M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100)
+        return epilogue_copies_wgmma128x192_run(x, w, b, r, out, M, workspace, stream);
     return epilogue_copies_any_run(x, w, b, r, out, M, workspace, stream);
 }
 

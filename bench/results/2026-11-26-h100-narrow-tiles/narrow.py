@@ -2,7 +2,9 @@
 23/25): the sweep's f16 GEMM graph (symbolic sizes, its dispatch) emitted with the stdlib before
 and after the change, timed side by side with cuBLAS in one process (CUDA-graph replay).
 
-    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR     (narrow_before.cu / narrow_after.cu emitted there)
+    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR [waves]   (narrow_before.cu / narrow_after.cu emitted there)
+
+`waves`: the shapes of 2026-11-26-h100-tile-waves instead (the tile chosen by waves of 132).
 """
 import json
 import math
@@ -21,13 +23,18 @@ SHAPES = [  # (M, K, N): GPT-2 small at 1k tokens, Llama-3 8B's K/V projections,
     (1024, 768, 2304), (1024, 768, 768), (1024, 768, 3072), (1024, 3072, 768), (1024, 4096, 1024),
     (2048, 4096, 1024), (300, 4096, 768), (600, 4096, 1024), (4096, 768, 768),
     (1024, 4096, 4096), (2048, 4096, 11008), (512, 4096, 4096), (8192, 4096, 4096)]
+WAVES = [  # LLM projections whose tile counts fall between waves, and the sweep's shapes past M = 256
+    (1024, 768, 2304), (1024, 768, 3072), (1024, 4096, 14336), (1024, 14336, 4096), (2048, 4096, 14336),
+    (1024, 4096, 6144), (4096, 4096, 14336), (512, 4096, 14336), (512, 4096, 11008), (2048, 4096, 4096),
+    (2048, 4096, 11008), (2048, 11008, 4096), (2048, 4095, 4097), (8192, 4096, 4096), (8192, 4096, 11008),
+    (8192, 4095, 4097)]
 
 
 def main():
     out = Path(sys.argv[1])
     graphs = {w: harness.build_graph(HERE / f"narrow_{w}.hds") for w in ("before", "after")}
     rows = []
-    for m, k, n in SHAPES:
+    for m, k, n in WAVES if sys.argv[2:] == ["waves"] else SHAPES:
         a = torch.randn(m, k, device="cuda", dtype=torch.float16)
         b = torch.randn(k, n, device="cuda", dtype=torch.float16) / math.sqrt(k)
         outs = {w: torch.empty(m, n, device="cuda", dtype=torch.float16) for w in graphs}
@@ -38,7 +45,15 @@ def main():
         t = graphs_ms(fns, calls=10, reps=15)
         ref = torch.matmul(a.double(), b.double())
         err = max(float((outs[w].double() - ref).norm() / ref.norm()) for w in graphs)
-        row = {"M": m, "K": k, "N": n, **{f"{w}_us": t[w] * 1e3 for w in t},
+        nonfinite = {w: int((~torch.isfinite(outs[w])).sum()) for w in graphs}
+        if any(nonfinite.values()):  # run once more outside the timing: is it the kernel?
+            for w, g in graphs.items():
+                outs[w].fill_(0)
+                g.run({"a": a, "b": b, "out": outs[w]}, sizes, ws[w], 0)
+            torch.cuda.synchronize()
+            nonfinite["again"] = {w: int((~torch.isfinite(outs[w])).sum()) for w in graphs}
+            print(f"  non-finite outputs after timing: {nonfinite}", flush=True)
+        row = {"M": m, "K": k, "N": n, **{f"{w}_us": t[w] * 1e3 for w in t}, "nonfinite": nonfinite,
                "before_vs_cublas": t["cublas"] / t["before"], "after_vs_cublas": t["cublas"] / t["after"],
                "speedup": t["before"] / t["after"], "rel_err": err}
         rows.append(row)
