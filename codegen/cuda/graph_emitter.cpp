@@ -133,7 +133,7 @@ class HostEmitter {
             variants.size()));
         for (const GraphVariant& v : variants) {
             std::vector<std::string> parts, tests;  // tests: each conjunct once
-            bool loose = false;                      // a disjunction or a choice among them
+            bool loose = false;                     // a disjunction or a choice among them
             for (const graph::Condition& c : v.when) {
                 parts.push_back(host_.print(c.expr));
                 for (const ir::Expr& e : graph::conjuncts(c.expr)) {
