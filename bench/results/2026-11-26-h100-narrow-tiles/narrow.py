@@ -2,7 +2,7 @@
 23/25): the sweep's f16 GEMM graph (symbolic sizes, its dispatch) emitted with the stdlib before
 and after the change, timed side by side with cuBLAS in one process (CUDA-graph replay).
 
-    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR [waves]   (narrow_before.cu / narrow_after.cu emitted there)
+    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR [waves [INDEX...]]   (narrow_before.cu / narrow_after.cu there)
 
 `waves`: the shapes of 2026-11-26-h100-tile-waves instead (the tile chosen by waves of 132).
 """
@@ -34,7 +34,10 @@ def main():
     out = Path(sys.argv[1])
     graphs = {w: harness.build_graph(HERE / f"narrow_{w}.hds") for w in ("before", "after")}
     rows = []
-    for m, k, n in WAVES if sys.argv[2:] == ["waves"] else SHAPES:
+    shapes = WAVES if sys.argv[2:3] == ["waves"] else SHAPES
+    if sys.argv[3:]:  # only these shapes, by index (chasing the corruption noted in the README)
+        shapes = [shapes[int(i)] for i in sys.argv[3:]]
+    for m, k, n in shapes:
         a = torch.randn(m, k, device="cuda", dtype=torch.float16)
         b = torch.randn(k, n, device="cuda", dtype=torch.float16) / math.sqrt(k)
         outs = {w: torch.empty(m, n, device="cuda", dtype=torch.float16) for w in graphs}
@@ -42,7 +45,11 @@ def main():
         ws = {w: g.workspace(sizes) for w, g in graphs.items()}
         fns = {w: (lambda s, w=w: graphs[w].run({"a": a, "b": b, "out": outs[w]}, sizes, ws[w], s)) for w in graphs}
         fns["cublas"] = lambda s: torch.matmul(a, b)
+        inputs_ok = bool(torch.isfinite(a).all()) and bool(torch.isfinite(b).all())
         t = graphs_ms(fns, calls=10, reps=15)
+        if inputs_ok and not (bool(torch.isfinite(a).all()) and bool(torch.isfinite(b).all())):
+            print(f"  the inputs became non-finite during the timing: a {int((~torch.isfinite(a)).sum())}, "
+                  f"b {int((~torch.isfinite(b)).sum())}", flush=True)
         ref = torch.matmul(a.double(), b.double())
         err = max(float((outs[w].double() - ref).norm() / ref.norm()) for w in graphs)
         nonfinite = {w: int((~torch.isfinite(outs[w])).sum()) for w in graphs}
