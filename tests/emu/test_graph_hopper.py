@@ -45,6 +45,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (3, 64, 10240, "g_rows16_skinny_wide"), (16, 40, 136, "g_rows16_skinny"),
     (17, 40, 136, "g_rows16_wgmma_split"), (64, 1024, 128, "g_rows16_wgmma_split"),
     (65, 40, 136, "g_rows16_wgmma64x128"), (256, 24, 64, "g_rows16_wgmma64x128"),
+    (100, 4096, 136, "g_rows16_wgmma_split"), (100, 4088, 136, "g_rows16_wgmma64x128"),
+    (65, 4096, 4224, "g_rows16_wgmma_split"), (65, 4096, 4352, "g_rows16_wgmma64x128"),
     (257, 24, 72, "g_rows16_wgmma64x128"), (300, 16, 4224, "g_rows16_wgmma64x128"),
     (300, 16, 4352, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16_wgmma64x128"),
     (1300, 16, 1152, "g_rows16_wgmma64x128"), (1300, 16, 1280, "g_rows16_wgmma128"),
@@ -57,7 +59,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
 ])
 def test_matmul_dispatch(tmp_path, m, k, n, variant):
     """Every branch of the sm_90a dispatch of a matmul with symbolic sizes (the `if` chain of
-    the emitted `g_run`), on both sides of each bound of M, of the tile counts that pick smaller
+    the emitted `g_run`), on both sides of each bound of M, of K split past M = 64 (66 tiles,
+    K >= 4096), of the tile counts that pick smaller
     tiles (fewer than 100 of 128 x 128; fewer waves of 132 by a tile's time, up to M = 4096),
     and of K, N % 8:
     TMA + wgmma

@@ -1139,13 +1139,13 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 // Graph `epilogue_copies` runs one of 6 variants, the first whose case holds for the sizes of the call:
 //   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64` of matmul's schedule 'wgmma_split', nn.hds:78)
+//   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: M <= 256 || (M + 127) / 128 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:84)
+//   epilogue_copies_wgmma64x128: M <= 256 || (M + 127) / 128 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:94)
+//   epilogue_copies_wgmma128: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
 //     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128x192: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:97)
+//   epilogue_copies_wgmma128x192: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
 //     epilogue_copies_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)

@@ -2,9 +2,10 @@
 23/25): the sweep's f16 GEMM graph (symbolic sizes, its dispatch) emitted with the stdlib before
 and after the change, timed side by side with cuBLAS in one process (CUDA-graph replay).
 
-    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR [waves [INDEX...]]   (narrow_before.cu / narrow_after.cu there)
+    HDS_EMITTED_DIR=... python3 narrow.py OUT_DIR [waves|split [INDEX...]]   (narrow_before.cu / narrow_after.cu there)
 
-`waves`: the shapes of 2026-11-26-h100-tile-waves instead (the tile chosen by waves of 132).
+`waves`: the shapes of 2026-11-26-h100-tile-waves instead (the tile chosen by waves of 132);
+`split`: 64 < M <= 256, where K may now be split over a cluster.
 """
 import json
 import math
@@ -28,13 +29,15 @@ WAVES = [  # LLM projections whose tile counts fall between waves, and the sweep
     (1024, 4096, 6144), (4096, 4096, 14336), (512, 4096, 14336), (512, 4096, 11008), (2048, 4096, 4096),
     (2048, 4096, 11008), (2048, 11008, 4096), (2048, 4095, 4097), (8192, 4096, 4096), (8192, 4096, 11008),
     (8192, 4095, 4097)]
+SPLIT = [(m, k, n) for m in (65, 77, 100, 128, 160, 200, 256)  # K split over a cluster past M = 64
+         for k, n in ((4096, 4096), (11008, 4096), (4096, 11008), (4095, 4097), (1024, 2048))]
 
 
 def main():
     out = Path(sys.argv[1])
     graphs = {w: harness.build_graph(HERE / f"narrow_{w}.hds") for w in ("before", "after")}
     rows = []
-    shapes = WAVES if sys.argv[2:3] == ["waves"] else SHAPES
+    shapes = {"waves": WAVES, "split": SPLIT}.get(sys.argv[2] if sys.argv[2:] else "", SHAPES)
     if sys.argv[3:]:  # only these shapes, by index (chasing the corruption noted in the README)
         shapes = [shapes[int(i)] for i in sys.argv[3:]]
     for m, k, n in shapes:
