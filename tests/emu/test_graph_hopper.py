@@ -47,9 +47,10 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (65, 40, 136, "g_rows16_wgmma64x128"), (256, 24, 64, "g_rows16_wgmma64x128"),
     (100, 4096, 136, "g_rows16_wgmma_split"), (100, 4088, 136, "g_rows16_wgmma64x128"),
     (65, 4096, 4224, "g_rows16_wgmma_split"), (65, 4096, 4352, "g_rows16_wgmma64x128"),
-    (257, 24, 72, "g_rows16_wgmma64x128"), (300, 16, 4224, "g_rows16_wgmma64x128"),
+    (257, 24, 72, "g_rows16_wgmma64x128"), (300, 16, 4224, "g_rows16_wgmma128"),
     (300, 16, 4352, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16_wgmma64x128"),
-    (1300, 16, 1152, "g_rows16_wgmma64x128"), (1300, 16, 1280, "g_rows16_wgmma128"),
+    (1300, 16, 1152, "g_rows16_wgmma128"), (1000, 16, 1024, "g_rows16_wgmma64x128"),
+    (1000, 16, 1152, "g_rows16_wgmma128"), (4100, 16, 128, "g_rows16_wgmma64x128"), (4100, 16, 1664, "g_rows16"), (1300, 16, 1280, "g_rows16_wgmma128"),
     (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16_wgmma128x192"),
     (1300, 16, 2304, "g_rows16_wgmma128x192"), (1300, 16, 2496, "g_rows16"),
     (4096, 16, 1408, "g_rows16_wgmma128"), (4097, 16, 1408, "g_rows16"),
@@ -60,9 +61,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
 def test_matmul_dispatch(tmp_path, m, k, n, variant):
     """Every branch of the sm_90a dispatch of a matmul with symbolic sizes (the `if` chain of
     the emitted `g_run`), on both sides of each bound of M, of K split past M = 64 (66 tiles,
-    K >= 4096), of the tile counts that pick smaller
-    tiles (fewer than 100 of 128 x 128; fewer waves of 132 by a tile's time, up to M = 4096),
-    and of K, N % 8:
+    K >= 4096), of the tile chosen by waves of 132 weighted by a tile's time (up to M = 4096;
+    past it 64 x 128 only where 128 x 128 tiles number fewer than 100), and of K, N % 8:
     TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
     src = tmp_path / "e.hds"

@@ -2801,13 +2801,13 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -2820,12 +2820,12 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_wgmma_split_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: M <= 256 || (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     dispatch_rows16_wgmma64x128_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     dispatch_rows16_wgmma128_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -2842,7 +2842,7 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_skinny_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && (M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)))
         return dispatch_rows16_rows16_wgmma_split_workspace_size(M, K, N);
-    if (K % 8 == 0 && N % 8 == 0 && (M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100))
+    if (K % 8 == 0 && N % 8 == 0 && ((M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)))
         return dispatch_rows16_rows16_wgmma64x128_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_rows16_wgmma128_workspace_size(M, K, N);
@@ -2856,7 +2856,7 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_skinny_workspace_size(M, K, N);
     if (M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096))
         return dispatch_rows16_wgmma_split_workspace_size(M, K, N);
-    if (M <= 256 || (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100)
+    if ((M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100))
         return dispatch_rows16_wgmma64x128_workspace_size(M, K, N);
     if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma128_workspace_size(M, K, N);
@@ -2871,7 +2871,7 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && (M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)))
         return dispatch_rows16_rows16_wgmma_split_run(x, w, b, out, M, K, N, workspace, stream);
-    if (K % 8 == 0 && N % 8 == 0 && (M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100))
+    if (K % 8 == 0 && N % 8 == 0 && ((M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)))
         return dispatch_rows16_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_rows16_wgmma128_run(x, w, b, out, M, K, N, workspace, stream);
@@ -2885,7 +2885,7 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096))
         return dispatch_rows16_wgmma_split_run(x, w, b, out, M, K, N, workspace, stream);
-    if (M <= 256 || (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100)
+    if ((M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100))
         return dispatch_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma128_run(x, w, b, out, M, K, N, workspace, stream);

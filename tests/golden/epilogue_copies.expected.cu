@@ -1141,11 +1141,11 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: M <= 256 || (M + 127) / 128 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//   epilogue_copies_wgmma64x128: (M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//   epilogue_copies_wgmma128: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     epilogue_copies_wgmma128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma128x192: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
+//   epilogue_copies_wgmma128x192: M <= 4096 && ((M + 127) / 128 + 131) / 132 * 83 < ((M + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
 //     epilogue_copies_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
@@ -1154,7 +1154,7 @@ size_t epilogue_copies_workspace_size(int M) {
         return epilogue_copies_skinny_workspace_size(M);
     if (M <= 64)
         return epilogue_copies_wgmma_split_workspace_size(M);
-    if (M <= 256 || (M + 127) / 128 < 100)
+    if ((M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100))
         return epilogue_copies_wgmma64x128_workspace_size(M);
     if (M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100)
         return epilogue_copies_wgmma128_workspace_size(M);
@@ -1169,7 +1169,7 @@ cudaError_t epilogue_copies_run(const __half* x, const __half* w, const __half* 
         return epilogue_copies_skinny_run(x, w, b, r, out, M, workspace, stream);
     if (M <= 64)
         return epilogue_copies_wgmma_split_run(x, w, b, r, out, M, workspace, stream);
-    if (M <= 256 || (M + 127) / 128 < 100)
+    if ((M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100))
         return epilogue_copies_wgmma64x128_run(x, w, b, r, out, M, workspace, stream);
     if (M <= 4096 && ((M + 127) / 128 + 131) / 132 * 52 < ((M + 127) / 128 + 131) / 132 * 100)
         return epilogue_copies_wgmma128_run(x, w, b, r, out, M, workspace, stream);

@@ -7422,60 +7422,60 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
 //     reshape_views_wgmma_split_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma_split_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma_split_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x128_wgmma64x128: B * T <= 256 || (B * T + 127) / 128 * 3 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
-//                                          and B * T <= 256 || (B * T + 127) / 128 * 2 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//   reshape_views_wgmma64x128_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
+//                                          and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     reshape_views_wgmma64x128_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x128_wgmma128: B * T <= 256 || (B * T + 127) / 128 * 3 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
-//                                       and B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//   reshape_views_wgmma64x128_wgmma128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
+//                                       and B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     reshape_views_wgmma64x128_wgmma128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_wgmma128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x128_wgmma128x192: B * T <= 256 || (B * T + 127) / 128 * 3 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
-//                                           and B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
+//   reshape_views_wgmma64x128_wgmma128x192: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
+//                                           and B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
 //     reshape_views_wgmma64x128_wgmma128x192_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_wgmma128x192_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma128x192_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma128x192_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x128: B * T <= 256 || (B * T + 127) / 128 * 3 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//   reshape_views_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     reshape_views_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
-//                                       and B * T <= 256 || (B * T + 127) / 128 * 2 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//   reshape_views_wgmma128_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
+//                                       and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     reshape_views_wgmma128_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
-//                                    and B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//   reshape_views_wgmma128_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
+//                                    and B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     reshape_views_wgmma128_wgmma128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_wgmma128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128_wgmma128x192: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
-//                                        and B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
+//   reshape_views_wgmma128_wgmma128x192: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
+//                                        and B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
 //     reshape_views_wgmma128_wgmma128x192_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_wgmma128x192_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma128x192_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma128x192_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//   reshape_views_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     reshape_views_wgmma128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128x192_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
-//                                           and B * T <= 256 || (B * T + 127) / 128 * 2 < 100 (`when M <= 256 || (M + 127) / 128 * ((N + 127) / 128) < 100` of matmul's schedule 'wgmma64x128', nn.hds:87)
+//   reshape_views_wgmma128x192_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
+//                                           and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //     reshape_views_wgmma128x192_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128x192_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128x192_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma128x192_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128x192_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:100)
-//                                        and B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:97)
+//   reshape_views_wgmma128x192_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
+//                                        and B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //     reshape_views_wgmma128x192_wgmma128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128x192_wgmma128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128x192_wgmma128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
@@ -7490,15 +7490,15 @@ size_t reshape_views_workspace_size(int B, int T) {
         return reshape_views_skinny_workspace_size(B, T);
     if (B * T <= 64)
         return reshape_views_wgmma_split_workspace_size(B, T);
-    if ((B * T <= 256 || (B * T + 127) / 128 * 3 < 100) && (B * T <= 256 || (B * T + 127) / 128 * 2 < 100))
+    if (((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)) && ((B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100)))
         return reshape_views_wgmma64x128_wgmma64x128_workspace_size(B, T);
-    if ((B * T <= 256 || (B * T + 127) / 128 * 3 < 100) && B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
+    if (((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)) && B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma64x128_wgmma128_workspace_size(B, T);
-    if ((B * T <= 256 || (B * T + 127) / 128 * 3 < 100) && B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100)
+    if (((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)) && B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma64x128_wgmma128x192_workspace_size(B, T);
-    if (B * T <= 256 || (B * T + 127) / 128 * 3 < 100)
+    if ((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100))
         return reshape_views_wgmma64x128_workspace_size(B, T);
-    if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && (B * T <= 256 || (B * T + 127) / 128 * 2 < 100))
+    if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100)))
         return reshape_views_wgmma128_wgmma64x128_workspace_size(B, T);
     if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma128_wgmma128_workspace_size(B, T);
@@ -7506,7 +7506,7 @@ size_t reshape_views_workspace_size(int B, int T) {
         return reshape_views_wgmma128_wgmma128x192_workspace_size(B, T);
     if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)
         return reshape_views_wgmma128_workspace_size(B, T);
-    if (B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && (B * T <= 256 || (B * T + 127) / 128 * 2 < 100))
+    if (B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100)))
         return reshape_views_wgmma128x192_wgmma64x128_workspace_size(B, T);
     if (B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma128x192_wgmma128_workspace_size(B, T);
@@ -7520,15 +7520,15 @@ cudaError_t reshape_views_run(const __half* x, const __half* g, const __half* b,
         return reshape_views_skinny_run(x, g, b, w, w2, out, B, T, workspace, stream);
     if (B * T <= 64)
         return reshape_views_wgmma_split_run(x, g, b, w, w2, out, B, T, workspace, stream);
-    if ((B * T <= 256 || (B * T + 127) / 128 * 3 < 100) && (B * T <= 256 || (B * T + 127) / 128 * 2 < 100))
+    if (((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)) && ((B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100)))
         return reshape_views_wgmma64x128_wgmma64x128_run(x, g, b, w, w2, out, B, T, workspace, stream);
-    if ((B * T <= 256 || (B * T + 127) / 128 * 3 < 100) && B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
+    if (((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)) && B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma64x128_wgmma128_run(x, g, b, w, w2, out, B, T, workspace, stream);
-    if ((B * T <= 256 || (B * T + 127) / 128 * 3 < 100) && B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100)
+    if (((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)) && B * T <= 4096 && ((B * T + 127) / 128 + 131) / 132 * 83 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma64x128_wgmma128x192_run(x, g, b, w, w2, out, B, T, workspace, stream);
-    if (B * T <= 256 || (B * T + 127) / 128 * 3 < 100)
+    if ((B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100))
         return reshape_views_wgmma64x128_run(x, g, b, w, w2, out, B, T, workspace, stream);
-    if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && (B * T <= 256 || (B * T + 127) / 128 * 2 < 100))
+    if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100)))
         return reshape_views_wgmma128_wgmma64x128_run(x, g, b, w, w2, out, B, T, workspace, stream);
     if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma128_wgmma128_run(x, g, b, w, w2, out, B, T, workspace, stream);
@@ -7536,7 +7536,7 @@ cudaError_t reshape_views_run(const __half* x, const __half* g, const __half* b,
         return reshape_views_wgmma128_wgmma128x192_run(x, g, b, w, w2, out, B, T, workspace, stream);
     if (B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100)
         return reshape_views_wgmma128_run(x, g, b, w, w2, out, B, T, workspace, stream);
-    if (B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && (B * T <= 256 || (B * T + 127) / 128 * 2 < 100))
+    if (B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100)))
         return reshape_views_wgmma128x192_wgmma64x128_run(x, g, b, w, w2, out, B, T, workspace, stream);
     if (B * T <= 4096 && ((B * T + 127) / 128 * 2 + 131) / 132 * 83 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 && ((B * T + 127) / 128 * 2 + 131) / 132 * 52 < ((B * T + 127) / 128 + 131) / 132 * 100)
         return reshape_views_wgmma128x192_wgmma128_run(x, g, b, w, w2, out, B, T, workspace, stream);

@@ -3701,7 +3701,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_skinny_simt_narrow_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:105)
+//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:107)
 //     encoder_block_simt32_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)

@@ -29,6 +29,7 @@ WAVES = [  # LLM projections whose tile counts fall between waves, and the sweep
     (1024, 4096, 6144), (4096, 4096, 14336), (512, 4096, 14336), (512, 4096, 11008), (2048, 4096, 4096),
     (2048, 4096, 11008), (2048, 11008, 4096), (2048, 4095, 4097), (8192, 4096, 4096), (8192, 4096, 11008),
     (8192, 4095, 4097)]
+SMALL = [(m, 4096, n) for m in (77, 128, 200, 256, 384, 2048) for n in (11008, 4096, 768, 14336)]
 SPLIT = [(m, k, n) for m in (65, 77, 100, 128, 160, 200, 256)  # K split over a cluster past M = 64
          for k, n in ((4096, 4096), (11008, 4096), (4096, 11008), (4095, 4097), (1024, 2048))]
 
@@ -37,7 +38,7 @@ def main():
     out = Path(sys.argv[1])
     graphs = {w: harness.build_graph(HERE / f"narrow_{w}.hds") for w in ("before", "after")}
     rows = []
-    shapes = {"waves": WAVES, "split": SPLIT}.get(sys.argv[2] if sys.argv[2:] else "", SHAPES)
+    shapes = {"waves": WAVES, "split": SPLIT, "small": SMALL}.get(sys.argv[2] if sys.argv[2:] else "", SHAPES)
     if sys.argv[3:]:  # only these shapes, by index (chasing the corruption noted in the README)
         shapes = [shapes[int(i)] for i in sys.argv[3:]]
     for m, k, n in shapes:
