@@ -20,6 +20,85 @@ std::optional<std::pair<std::string, int64_t>> upper_bound(const ir::Expr& e) {
     return std::make_pair(ir::to_string(b->a), *c);
 }
 
+// The value of an integer or bool expression over sizes (nullopt: a size missing, a
+// division by zero, or an expression of another kind).
+std::optional<int64_t> eval(const ir::Expr& e, const std::map<std::string, int64_t>& sizes) {
+    if (auto c = ir::const_int(e)) return *c;
+    if (auto c = ir::const_bool(e)) return *c ? 1 : 0;
+    if (auto* v = ir::as<ir::VarNode>(e)) {
+        auto it = sizes.find(v->name);
+        return it == sizes.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    }
+    if (auto* c = ir::as<ir::Cast>(e)) return eval(c->value, sizes);
+    if (auto* u = ir::as<ir::Unary>(e)) {
+        auto x = eval(u->a, sizes);
+        if (!x) return std::nullopt;
+        return u->op == ir::UnOp::Not ? int64_t{*x == 0} : u->op == ir::UnOp::Neg ? -*x : ~*x;
+    }
+    if (auto* s = ir::as<ir::Select>(e)) {
+        auto c = eval(s->cond, sizes);
+        return c ? eval(*c ? s->t : s->f, sizes) : std::nullopt;
+    }
+    auto* b = ir::as<ir::Binary>(e);
+    if (!b) return std::nullopt;
+    auto x = eval(b->a, sizes), y = eval(b->b, sizes);
+    if (!x || !y) return std::nullopt;
+    switch (b->op) {
+        case ir::BinOp::Add:
+            return *x + *y;
+        case ir::BinOp::Sub:
+            return *x - *y;
+        case ir::BinOp::Mul:
+            return *x * *y;
+        case ir::BinOp::Div:
+            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x / *y);
+        case ir::BinOp::Mod:
+            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x % *y);
+        case ir::BinOp::Lt:
+            return int64_t{*x < *y};
+        case ir::BinOp::Le:
+            return int64_t{*x <= *y};
+        case ir::BinOp::Gt:
+            return int64_t{*x > *y};
+        case ir::BinOp::Ge:
+            return int64_t{*x >= *y};
+        case ir::BinOp::Eq:
+            return int64_t{*x == *y};
+        case ir::BinOp::Ne:
+            return int64_t{*x != *y};
+        case ir::BinOp::And:
+            return int64_t{*x != 0 && *y != 0};
+        case ir::BinOp::Or:
+            return int64_t{*x != 0 || *y != 0};
+        default:
+            return std::nullopt;
+    }
+}
+
+void size_names(const ir::Expr& e, std::vector<std::string>& out) {
+    if (auto* v = ir::as<ir::VarNode>(e)) {
+        if (std::find(out.begin(), out.end(), v->name) == out.end()) out.push_back(v->name);
+    } else if (auto* c = ir::as<ir::Cast>(e)) {
+        size_names(c->value, out);
+    } else if (auto* u = ir::as<ir::Unary>(e)) {
+        size_names(u->a, out);
+    } else if (auto* b = ir::as<ir::Binary>(e)) {
+        size_names(b->a, out);
+        size_names(b->b, out);
+    } else if (auto* s = ir::as<ir::Select>(e)) {
+        size_names(s->cond, out);
+        size_names(s->t, out);
+        size_names(s->f, out);
+    }
+}
+
+// Sizes a graph is called with: small ones, both sides of powers of two, model widths.
+constexpr int64_t kSampleSizes[] = {1,    2,    3,    4,    7,    8,     13,    15,    16,    17,    24,    31,
+                                    32,   33,   48,   63,   64,   65,    77,    96,    100,   127,   128,   129,
+                                    160,  200,  255,  256,  257,  300,   384,   511,   512,   513,   600,   768,
+                                    1000, 1023, 1024, 1025, 1300, 1536,  2048,  2049,  2304,  3072,  4095,  4096,
+                                    4097, 5000, 6144, 8192, 8193, 11008, 12288, 14336, 16384, 32768, 65536, 131072};
+
 std::vector<std::string> conjunct_texts(const ir::Expr& e) {
     std::vector<std::string> out;
     for (const ir::Expr& p : conjuncts(e)) out.push_back(ir::to_string(p));
@@ -76,6 +155,7 @@ bool Decisions::decide(const Condition& c) {
     // A condition the earlier ones decide gets no decision of its own: a case that
     // cannot occur gets no build.
     if (std::optional<bool> v = determined(c.expr)) return *v;
+    if (!possible(c, true)) return false;
     bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
     made_.push_back({c, ir::to_string(c.expr), value});
     return value;
@@ -112,6 +192,36 @@ std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
         if (implied) return false;
     }
     return std::nullopt;
+}
+
+bool Decisions::possible(const Condition& c, bool value) const {
+    std::vector<std::string> names;
+    size_names(c.expr, names);
+    for (const Made& m : made_) size_names(m.condition.expr, names);
+    if (names.empty()) return true;
+    constexpr size_t n = sizeof(kSampleSizes) / sizeof(kSampleSizes[0]);
+    // Every sample for one or two sizes; past that a fixed pseudo-random 20000 of the combinations.
+    size_t points = names.size() == 1 ? n : names.size() == 2 ? n * n : 20000;
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    std::map<std::string, int64_t> sizes;
+    for (size_t p = 0; p < points; ++p) {
+        for (size_t i = 0; i < names.size(); ++i) {
+            size_t pick = names.size() == 1 ? p : names.size() == 2 ? (i == 0 ? p / n : p % n) : 0;
+            if (names.size() > 2) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                pick = static_cast<size_t>(state >> 33) % n;
+            }
+            sizes[names[i]] = kSampleSizes[pick];
+        }
+        auto holds = [&](const ir::Expr& e, bool want) {
+            std::optional<int64_t> v = eval(e, sizes);
+            return !v || (*v != 0) == want;  // unknown: not ruled out
+        };
+        bool ok = holds(c.expr, value);
+        for (const Made& m : made_) ok = ok && holds(m.condition.expr, m.value);
+        if (ok) return true;
+    }
+    return false;
 }
 
 std::vector<Condition> Decisions::taken() const {

@@ -1845,6 +1845,222 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k3_relu(
     }
 }
 
+// kernel dispatch_rows16_wgmma128x192_k0_pad (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128x192_k0_pad(
+        const __half* __restrict__ x, __half* __restrict__ x_padded, int M, int K) {
+    if (K % 8 == 0) {  // dispatch_rows16.hds:13
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < M * ((K + 7) / 8)) {
+            const int i0 = idx / ((K + 7) / 8);
+            const int vec = idx % ((K + 7) / 8);
+            alignas(16) __half v_x[8];
+            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
+            alignas(16) __half v_out[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                v_out[e] = vec * 8 + e < K ? v_x[e] : __half(0.0f);
+            }
+            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
+        }
+    } else {
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < M * ((K + 7) / 8)) {
+            const int i0 = idx / ((K + 7) / 8);
+            const int vec = idx % ((K + 7) / 8);
+            alignas(16) __half v_out[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                v_out[e] = vec * 8 + e < K ? x[i0 * K + (vec * 8 + e)] : __half(0.0f);
+            }
+            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
+        }
+    }
+}
+
+// kernel dispatch_rows16_wgmma128x192_k1_pad (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128x192_k1_pad(
+        const __half* __restrict__ w, __half* __restrict__ w_padded, int K, int N) {
+    if (N % 8 == 0) {  // dispatch_rows16.hds:13
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
+            const int i0 = idx / ((N + 7) / 8);
+            const int vec = idx % ((N + 7) / 8);
+            alignas(16) __half v_w[8];
+            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
+            alignas(16) __half v_out[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                v_out[e] = i0 < K && vec * 8 + e < N ? v_w[e] : __half(0.0f);
+            }
+            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
+        }
+    } else {
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
+            const int i0 = idx / ((N + 7) / 8);
+            const int vec = idx % ((N + 7) / 8);
+            alignas(16) __half v_out[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                v_out[e] = i0 < K && vec * 8 + e < N ? w[i0 * N + (vec * 8 + e)] : __half(0.0f);
+            }
+            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
+        }
+    }
+}
+
+// kernel dispatch_rows16_wgmma128x192_k2_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul(
+        const __half* __restrict__ x_padded, const __half* __restrict__ w_padded,
+        __half* __restrict__ matmul_padded, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
+        const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:68
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:71
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:72
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:73
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:77
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+    }
+    __syncthreads();  // matmul_wgmma.hds:99
+    if (wg == 0) {  // matmul_wgmma.hds:105
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
+            int it = 0;  // matmul_wgmma.hds:108
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:112
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
+                    const int s = it % ST;  // matmul_wgmma.hds:114
+                    if (it >= ST) {  // matmul_wgmma.hds:115
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:118
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+#pragma unroll
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:120
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    }
+                    it += 1;  // matmul_wgmma.hds:128
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
+        alignas(16) float acc[96];  // matmul_wgmma.hds:138
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
+        int it = 0;  // matmul_wgmma.hds:141
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:148
+#pragma unroll
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:149
+                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
+                const int s = it % ST;  // matmul_wgmma.hds:153
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
+                hds::wgmma_fence();  // matmul_wgmma.hds:155
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    }
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:163
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:166
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                }
+                it += 1;  // matmul_wgmma.hds:175
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
+            if (t < 1) {  // matmul_wgmma.hds:178
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
+            const int lane = t % 32;  // matmul_wgmma.hds:208
+            const bool whole = n0 + 192 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:210
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                }
+                __syncwarp();  // matmul_wgmma.hds:223
+                if (whole) {  // matmul_wgmma.hds:224
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:236
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:242
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_wgmma128x192_k3_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128x192_k3_relu(
+        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int N) {
+    if (N % 8 == 0) {  // dispatch_rows16.hds:13
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < M * (N / 8)) {
+            const int i0 = idx / (N / 8);
+            const int vec = idx % (N / 8);
+            alignas(16) __half v_matmul_padded[8];
+            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
+            alignas(16) __half v_b[8];
+            hds::copy<16>(&v_b[0], &b[vec * 8]);
+            alignas(16) __half v_out[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
+            }
+            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
+        }
+    } else {
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < M * N) {
+            const int i0 = idx / N;
+            const int i1 = idx % N;
+            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
+        }
+    }
+}
+
 // kernel dispatch_rows16_any_k0_pad (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(256) dispatch_rows16_any_k0_pad(const __half* __restrict__ x,
         __half* __restrict__ x_padded, int M, int K) {
@@ -2716,6 +2932,80 @@ static cudaError_t dispatch_rows16_wgmma128_run(const __half* x, const __half* w
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_wgmma128x192`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_wgmma128x192_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)M * ((long long)K + 7) / 8 * 8) + 255) / 256 * 256;
+    slot[1] = ((size_t)(sizeof(__half) * ((long long)K + 7) / 8 * 8 * ((long long)N + 7) / 8 * 8) + 255) / 256 * 256;
+    slot[2] = ((size_t)(sizeof(__half) * (long long)M * ((long long)N + 7) / 8 * 8) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_wgmma128x192_workspace_size(int M, int K, int N) {
+    size_t slot[3] = {0};
+    dispatch_rows16_wgmma128x192_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 3; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_wgmma128x192_run(const __half* x, const __half* w,
+                                                    const __half* b, __half* out, int M, int K,
+                                                    int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0 || (uintptr_t)b % 16 != 0 ||
+        (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        (long long)M * ((long long)K + 7) / 8 * 8 > 2147483647LL ||
+        ((long long)K + 7) / 8 * 8 * ((long long)N + 7) / 8 * 8 > 2147483647LL ||
+        (long long)M * ((long long)N + 7) / 8 * 8 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[3];
+    dispatch_rows16_wgmma128x192_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[3] = {0};
+    for (int i = 1; i < 3; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    __half* x_padded = reinterpret_cast<__half*>(base + offset[0]);
+    __half* w_padded = reinterpret_cast<__half*>(base + offset[1]);
+    __half* matmul_padded = reinterpret_cast<__half*>(base + offset[2]);
+    cudaError_t err = cudaSuccess;
+    // pad (dispatch_rows16.hds:13)
+    if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_wgmma128x192_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, x_padded, M, K);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // pad (dispatch_rows16.hds:13)
+    if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_wgmma128x192_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            w, w_padded, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_padded_128x64;  // x_padded in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_padded_128x64, x_padded, (long long)M, ((long long)K + 7) / 8 * 8, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 184320 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma128x192_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 184320);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_wgmma128x192_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))), 1, 1), dim3((unsigned)(384), 1, 1), 184320, stream>>>(
+                x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_128x64, tmap_w_padded_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    // relu (dispatch_rows16.hds:13)
+    if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_wgmma128x192_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            matmul_padded, b, out, M, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_any`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_any_slots(int M, int K, int N, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)M * ((long long)K + 7) / 8 * 8) + 255) / 256 * 256;
@@ -2790,7 +3080,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 13 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 14 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:57)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -2830,6 +3120,11 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_wgmma128_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k3_relu <- relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
+//     dispatch_rows16_wgmma128x192_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_wgmma128x192_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_wgmma128x192_k3_relu <- relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_any: any sizes
 //     dispatch_rows16_any_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_any_k1_pad <- pad (dispatch_rows16.hds:13)
@@ -2860,6 +3155,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_wgmma64x128_workspace_size(M, K, N);
     if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma128_workspace_size(M, K, N);
+    if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_wgmma128x192_workspace_size(M, K, N);
     return dispatch_rows16_any_workspace_size(M, K, N);
 }
 
@@ -2889,6 +3186,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma128_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_wgmma128x192_run(x, w, b, out, M, K, N, workspace, stream);
     return dispatch_rows16_any_run(x, w, b, out, M, K, N, workspace, stream);
 }
 
