@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ir/evaluate.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
@@ -18,61 +19,6 @@ std::optional<std::pair<std::string, int64_t>> upper_bound(const ir::Expr& e) {
     auto c = ir::const_int(b->b);
     if (!c) return std::nullopt;
     return std::make_pair(ir::to_string(b->a), *c);
-}
-
-// The value of an integer or bool expression over sizes (nullopt: a size missing, a
-// division by zero, or an expression of another kind).
-std::optional<int64_t> eval(const ir::Expr& e, const std::map<std::string, int64_t>& sizes) {
-    if (auto c = ir::const_int(e)) return *c;
-    if (auto c = ir::const_bool(e)) return *c ? 1 : 0;
-    if (auto* v = ir::as<ir::VarNode>(e)) {
-        auto it = sizes.find(v->name);
-        return it == sizes.end() ? std::nullopt : std::optional<int64_t>(it->second);
-    }
-    if (auto* c = ir::as<ir::Cast>(e)) return eval(c->value, sizes);
-    if (auto* u = ir::as<ir::Unary>(e)) {
-        auto x = eval(u->a, sizes);
-        if (!x) return std::nullopt;
-        return u->op == ir::UnOp::Not ? int64_t{*x == 0} : u->op == ir::UnOp::Neg ? -*x : ~*x;
-    }
-    if (auto* s = ir::as<ir::Select>(e)) {
-        auto c = eval(s->cond, sizes);
-        return c ? eval(*c ? s->t : s->f, sizes) : std::nullopt;
-    }
-    auto* b = ir::as<ir::Binary>(e);
-    if (!b) return std::nullopt;
-    auto x = eval(b->a, sizes), y = eval(b->b, sizes);
-    if (!x || !y) return std::nullopt;
-    switch (b->op) {
-        case ir::BinOp::Add:
-            return *x + *y;
-        case ir::BinOp::Sub:
-            return *x - *y;
-        case ir::BinOp::Mul:
-            return *x * *y;
-        case ir::BinOp::Div:
-            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x / *y);
-        case ir::BinOp::Mod:
-            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x % *y);
-        case ir::BinOp::Lt:
-            return int64_t{*x < *y};
-        case ir::BinOp::Le:
-            return int64_t{*x <= *y};
-        case ir::BinOp::Gt:
-            return int64_t{*x > *y};
-        case ir::BinOp::Ge:
-            return int64_t{*x >= *y};
-        case ir::BinOp::Eq:
-            return int64_t{*x == *y};
-        case ir::BinOp::Ne:
-            return int64_t{*x != *y};
-        case ir::BinOp::And:
-            return int64_t{*x != 0 && *y != 0};
-        case ir::BinOp::Or:
-            return int64_t{*x != 0 || *y != 0};
-        default:
-            return std::nullopt;
-    }
 }
 
 void size_names(const ir::Expr& e, std::vector<std::string>& out) {
@@ -214,7 +160,7 @@ bool Decisions::possible(const Condition& c, bool value) const {
             sizes[names[i]] = kSampleSizes[pick];
         }
         auto holds = [&](const ir::Expr& e, bool want) {
-            std::optional<int64_t> v = eval(e, sizes);
+            std::optional<int64_t> v = ir::evaluate(e, sizes);
             return !v || (*v != 0) == want;  // unknown: not ruled out
         };
         bool ok = holds(c.expr, value);

@@ -8,6 +8,7 @@
 #include "codegen/cpu/machine.h"
 #include "codegen/cpu/scheduler.h"
 #include "codegen/cpu/values.h"
+#include "ir/evaluate.h"
 
 namespace hds::emu {
 
@@ -18,51 +19,7 @@ int64_t Tensor::size() const {
 }
 
 std::optional<int64_t> eval_size(const ir::Expr& e, const std::map<std::string, int64_t>& sizes) {
-    if (auto c = ir::const_int(e)) return *c;
-    if (auto c = ir::const_bool(e)) return *c ? 1 : 0;
-    if (auto* u = ir::as<ir::Unary>(e); u && u->op == ir::UnOp::Not) {
-        auto x = eval_size(u->a, sizes);
-        return x ? std::optional<int64_t>(*x == 0) : std::nullopt;
-    }
-    if (auto* v = ir::as<ir::VarNode>(e)) {
-        auto it = sizes.find(v->name);
-        return it == sizes.end() ? std::nullopt : std::optional<int64_t>(it->second);
-    }
-    if (auto* c = ir::as<ir::Cast>(e)) return eval_size(c->value, sizes);
-    auto* b = ir::as<ir::Binary>(e);
-    if (!b) return std::nullopt;
-    auto x = eval_size(b->a, sizes), y = eval_size(b->b, sizes);
-    if (!x || !y) return std::nullopt;
-    switch (b->op) {
-        case ir::BinOp::Add:
-            return *x + *y;
-        case ir::BinOp::Sub:
-            return *x - *y;
-        case ir::BinOp::Mul:
-            return *x * *y;
-        case ir::BinOp::Div:
-            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x / *y);
-        case ir::BinOp::Mod:
-            return *y == 0 ? std::nullopt : std::optional<int64_t>(*x % *y);
-        case ir::BinOp::Lt:
-            return *x < *y;
-        case ir::BinOp::Le:
-            return *x <= *y;
-        case ir::BinOp::Gt:
-            return *x > *y;
-        case ir::BinOp::Ge:
-            return *x >= *y;
-        case ir::BinOp::Eq:
-            return *x == *y;
-        case ir::BinOp::Ne:
-            return *x != *y;
-        case ir::BinOp::And:
-            return *x != 0 && *y != 0;
-        case ir::BinOp::Or:
-            return *x != 0 || *y != 0;
-        default:
-            return std::nullopt;
-    }
+    return ir::evaluate(e, sizes);
 }
 
 std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {

@@ -132,17 +132,18 @@ TEST_CASE("a negation is the opposite of what the decisions say of its operand",
 TEST_CASE("a condition no sampled size lets hold with the earlier ones is false, without a decision", "[graph]") {
     // `M <= 64` taken as false, then `(M + 63) / 64 <= 1` (true only for M <= 64): no case.
     ir::Expr m = ir::make_var(ScalarType::I32, "M");
-    Condition tiles{ir::Binary::make(ir::BinOp::Le, ir::Binary::make(ir::BinOp::Div, ir::add(m, ir::i32(63)), ir::i32(64)),
-                                     ir::i32(1)),
-                    "test", "tiles"};
+    Condition tiles{
+        ir::Binary::make(ir::BinOp::Le, ir::Binary::make(ir::BinOp::Div, ir::add(m, ir::i32(63)), ir::i32(64)),
+                         ir::i32(1)),
+        "test", "tiles"};
     Decisions d({false});
     CHECK_FALSE(d.decide(le("M", 64)));
     CHECK_FALSE(d.decide(tiles));  // cannot hold: no decision
     CHECK(d.taken().empty());
     CHECK(d.next() == std::nullopt);  // one decision made (false): the walk is over
     // Where it can hold, it is decided as before: `(M + 63) / 64 <= 2` holds for M in 65..128.
-    Condition two{ir::Binary::make(ir::BinOp::Le, ir::Binary::make(ir::BinOp::Div, ir::add(m, ir::i32(63)), ir::i32(64)),
-                                   ir::i32(2)),
+    Condition two{ir::Binary::make(ir::BinOp::Le,
+                                   ir::Binary::make(ir::BinOp::Div, ir::add(m, ir::i32(63)), ir::i32(64)), ir::i32(2)),
                   "test", "two"};
     Decisions e({false});
     CHECK_FALSE(e.decide(le("M", 64)));
