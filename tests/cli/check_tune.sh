@@ -16,19 +16,21 @@ key='matmul<f16> sm_90a [M, 520] [520, 264]'
 tune=("$hdsc" tune "$g" -I "$root/stdlib" --arch=sm_90a --sizes M=300 --no-run --work "$work/cands" -j2)
 
 if [[ -n $nvcc ]]; then
-    # Level 1 on sm_90a at M = 300 (the schedules that apply there: wgmma128's `when M <= 512` holds,
-    # wgmma64x128's and simt32's `when M <= 256` do not): wgmma128's defaults and its four single
-    # changes (its tiles are fixed), wgmma's and nine, mma's and two, simt's and five.
-    expect "level 1 builds 24 candidates" 0 "24 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$nvcc"
-    [[ $(grep -c ": compiled" "$work/out") -eq 24 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
+    # Level 1 on sm_90a at M = 300, N = 264 (the schedules that apply there: by the waves their
+    # tiles take, wgmma64x128's, wgmma128's and wgmma128x192's `when`s hold; wgmma_split's (K < 4096)
+    # and simt32's (M > 256) do not): wgmma64x128's defaults and its one change, wgmma128's and
+    # wgmma128x192's and their four each (their tiles are fixed), wgmma's and nine, mma's and two,
+    # simt's and five.
+    expect "level 1 builds 31 candidates" 0 "31 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$nvcc"
+    [[ $(grep -c ": compiled" "$work/out") -eq 31 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
     cp "$work/out" "$work/level1.txt"
-    expect "the default is what M = 300 runs" 0 "^  wgmma128 CLUSTER=1 STAGES=4: compiled" -- head -2 "$work/level1.txt"
+    expect "the default is what M = 300 runs" 0 "^  wgmma64x128 CLUSTER=1: compiled" -- head -2 "$work/level1.txt"
     expect "the BN=128 candidate uses 128-wide tiles" 0 "/ 128" -- grep -h "op_matmul_sm90_k0.*<<<" \
-        "$work/cands/site0-cand10/op_matmul_sm90.cu"
+        "$work/cands/site0-cand17/op_matmul_sm90.cu"
     expect "timing program" 0 "hds-tune-ms" -- cat "$work/cands/site0-cand0/bench.cu"
     # Levels 0 and 2 only count (`true` stands in for nvcc): level 1 compiled them all.
     expect "level 0 builds the default only" 0 "1 candidates at level 0" -- "${tune[@]}" --level 0 --nvcc true
-    expect "level 2 builds every combination" 0 "157 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc true
+    expect "level 2 builds every combination" 0 "167 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc true
 fi
 expect "sm_80: no wgmma candidates" 0 "10 candidates at level 1" -- "$hdsc" tune "$root/examples/mlp.hds" \
     -I "$root/stdlib" --sizes B=64 --no-run --nvcc false --work "$work/mlp"
