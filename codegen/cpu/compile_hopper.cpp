@@ -102,7 +102,6 @@ Eval Compiler::hopper(const ir::Call* c) {
                 auto key = bar(t);
                 Mbarrier m;
                 m.count = m.pending = static_cast<int>(n);
-                m.init_loc = loc;
                 t.block->mbarriers[key] = std::move(m);
                 t.block->shared[key.first].written[key.second] = 1;
                 return Value{0};

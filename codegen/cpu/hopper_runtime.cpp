@@ -224,7 +224,6 @@ std::string run_warpgroup_op(const std::vector<Thread*>& threads) {
     op->n = wgmma_n(f.builtin);
     op->block = threads[0]->block;
     op->threads = threads;
-    op->acc_array = f.acc_array;
     const Program& p = *threads[0]->machine->program;
     const int eb = byte_size(f.elem);
     const int64_t lead = f.b_tile_bytes;

@@ -62,7 +62,6 @@ struct Mbarrier {
     int pending = 0;    // arrivals the current phase still needs
     int64_t tx = 0;     // bytes expected (arrive_expect_tx) minus bytes landed (TMA)
     int64_t phase = 0;  // phases completed
-    SourceLoc init_loc;
     // TMA boxes landed in this phase: their elements stay pending until it completes.
     struct Box {
         size_t shared;
@@ -111,9 +110,8 @@ struct WarpOp {
     int64_t at[3] = {0, 0, 0};
 };
 
-// One wgmma of a warpgroup: issued when its 128 threads have reached it, run when a
-// wgmma_wait of one of them covers its group (or at the issue of a later wgmma
-// that chains on the same accumulators).
+// One wgmma of a warpgroup: issued when its 128 threads have reached it, run (in issue
+// order) when a wgmma_wait of one of them covers its group.
 struct WgmmaOp {
     Builtin builtin = Builtin::Wgmma64;
     ScalarType elem = ScalarType::F16;
@@ -123,7 +121,6 @@ struct WgmmaOp {
     std::vector<std::vector<Value>*> acc;
     std::vector<int64_t> acc_at;
     std::vector<std::vector<Value>> a_regs;  // read at issue
-    size_t acc_array = 0;                    // the accumulators' register array
     // Shared operands: their arrays and the elements each A / B value is read from.
     size_t a_shared = 0, b_shared = 0;
     std::vector<int64_t> a_elems;  // [m * 16 + k], 64 x 16 (empty for _ra)
