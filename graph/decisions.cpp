@@ -6,6 +6,7 @@
 #include "ir/evaluate.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
+#include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
 
 namespace hds::graph {
@@ -21,21 +22,16 @@ std::optional<std::pair<std::string, int64_t>> upper_bound(const ir::Expr& e) {
     return std::make_pair(ir::to_string(b->a), *c);
 }
 
+// The sizes an expression names, each once, added to `out`.
 void size_names(const ir::Expr& e, std::vector<std::string>& out) {
-    if (auto* v = ir::as<ir::VarNode>(e)) {
-        if (std::find(out.begin(), out.end(), v->name) == out.end()) out.push_back(v->name);
-    } else if (auto* c = ir::as<ir::Cast>(e)) {
-        size_names(c->value, out);
-    } else if (auto* u = ir::as<ir::Unary>(e)) {
-        size_names(u->a, out);
-    } else if (auto* b = ir::as<ir::Binary>(e)) {
-        size_names(b->a, out);
-        size_names(b->b, out);
-    } else if (auto* s = ir::as<ir::Select>(e)) {
-        size_names(s->cond, out);
-        size_names(s->t, out);
-        size_names(s->f, out);
-    }
+    struct Names : ir::IRVisitor {
+        std::vector<std::string>* out;
+        void visit(const ir::VarNode* v) override {
+            if (std::find(out->begin(), out->end(), v->name) == out->end()) out->push_back(v->name);
+        }
+    } names;
+    names.out = &out;
+    names.visit_expr(e);
 }
 
 // Sizes a graph is called with: small ones, both sides of powers of two, model widths.
@@ -101,7 +97,7 @@ bool Decisions::decide(const Condition& c) {
     // A condition the earlier ones decide gets no decision of its own: a case that
     // cannot occur gets no build.
     if (std::optional<bool> v = determined(c.expr)) return *v;
-    if (!possible(c, true)) return false;
+    if (!possible(c)) return false;
     bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
     made_.push_back({c, ir::to_string(c.expr), value});
     return value;
@@ -140,7 +136,7 @@ std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
     return std::nullopt;
 }
 
-bool Decisions::possible(const Condition& c, bool value) const {
+bool Decisions::possible(const Condition& c) const {
     std::vector<std::string> names;
     size_names(c.expr, names);
     for (const Made& m : made_) size_names(m.condition.expr, names);
@@ -163,7 +159,7 @@ bool Decisions::possible(const Condition& c, bool value) const {
             std::optional<int64_t> v = ir::evaluate(e, sizes);
             return !v || (*v != 0) == want;  // unknown: not ruled out
         };
-        bool ok = holds(c.expr, value);
+        bool ok = holds(c.expr, true);
         for (const Made& m : made_) ok = ok && holds(m.condition.expr, m.value);
         if (ok) return true;
     }

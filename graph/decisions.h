@@ -52,13 +52,13 @@ class Decisions {
     std::optional<std::vector<bool>> next() const;
 
   private:
-    // Whether `c` could hold (`value` true) or fail together with the decisions made so
-    // far, at some size of a fixed sample (1 ... 131072, boundaries of powers of two and
+    // Whether `c` could hold together with the decisions made so far, at some size of a
+    // fixed sample (1 ... 131072, boundaries of powers of two and
     // of common model widths): a condition no sampled size lets hold is taken as false
     // without a decision, so that conditions of several ops over one size (each matmul's
     // tiles by its N) do not multiply into cases that never occur. Taking a condition as
     // false is always safe (the op's next schedule runs for any sizes).
-    bool possible(const Condition& c, bool value) const;
+    bool possible(const Condition& c) const;
     // `depth`: the negations looked through so far (a condition may hold the
     // negation of another that holds it: the look stops after kMaxDepth).
     static constexpr int kMaxDepth = 4;
