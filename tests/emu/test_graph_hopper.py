@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import emulator
+from conftest import skip_large_under_sanitizers
 
 rng = np.random.default_rng(31)
 SM90 = "sm_90a"
@@ -64,6 +65,7 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     past it 64 x 128 only where 128 x 128 tiles number fewer than 100), and of K, N % 8:
     TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
+    skip_large_under_sanitizers(m * k * n)
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
     assert f"return {variant}_run(" in emulator.emit(src, arch=SM90)
@@ -98,6 +100,7 @@ def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
     """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds) with grouped
     heads, the causal diagonal, partial query blocks and key tiles, one key; decoding (at most
     16 query rows per key head: attention_decode.hds, keys split over a cluster)."""
+    skip_large_under_sanitizers(heads * max(lq, 64) * lk * d)
     text = (f"graph g(q: f16[B, H, L, {d}], k: f16[B, G, M, {d}], v: f16[B, G, M, {d}]) -> f16[B, H, L, {d}] "
             f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
     src = tmp_path / "e.hds"
@@ -120,6 +123,7 @@ def test_rows_over_clusters(tmp_path, op, n):
     """Row ops with a symbolic length on sm_90a: a warp, a block, or (rows of 8k to 128k, too
     few to fill the GPU) a cluster of 2 to 16 blocks per row whose partial maxima and sums meet
     in distributed shared memory; longer rows loop in one block."""
+    skip_large_under_sanitizers(3 * n, limit=30_000)
     args = {"softmax": "x", "layer_norm": "x, g, b", "rms_norm": "x, g"}[op]
     params = {"softmax": "", "layer_norm": ", g: f32[N], b: f32[N]", "rms_norm": ", g: f32[N]"}[op]
     text = f"graph g(x: f32[R, N]{params}) -> f32[R, N] {{ return {op}({args}); }}\n"
@@ -159,6 +163,7 @@ def test_llama_block(tmp_path, seq, variant):
     """examples/llama_block.hds's graph at small widths, sm_90a: wgmma GEMMs with fused
     epilogues (residuals, silu * up) and split K, heads read in place by causal grouped-query
     attention (decoding for one token), the rows' norms; against float64."""
+    skip_large_under_sanitizers(seq * 256 * (3 * 384 + 768), limit=2_000_000)
     w = lambda *s: (rng.standard_normal(s) / np.sqrt(s[0])).astype(np.float16)
     p = {"x": halves(seq, 256), "g1": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16), "wq": w(256, 256),
          "wk": w(256, 128), "wv": w(256, 128), "wo": w(256, 256), "g2": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16),

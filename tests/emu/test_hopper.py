@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import emulator
+from conftest import skip_large_under_sanitizers
 
 HOPPER = "tests/emu/hopper.hds"
 rng = np.random.default_rng(9)
@@ -81,6 +82,7 @@ def test_stdlib_wgmma_gemm(kernel, m, k, n):
     """examples/matmul_hopper.hds (stdlib/matmul_wgmma.hds: warp-specialized TMA + wgmma,
     mbarrier ring, setmaxnreg; clusters of two with multicast) against numpy on sizes that
     are not multiples of its tiles, with racecheck."""
+    skip_large_under_sanitizers(m * k * n, limit=5_000_000)
     dtype = "bf16" if kernel.endswith("bf16") else "f16"
     a = round_to(rng.standard_normal((m, k)), dtype)
     b = round_to(rng.standard_normal((k, n)), dtype)
@@ -94,6 +96,7 @@ def test_stdlib_wgmma_gemm(kernel, m, k, n):
 def test_stdlib_wgmma_split_k(m, k, n):
     """matmul_wgmma with SPLITK: where tiles are few, each tile's K is split over a cluster
     chosen per call, whose blocks add their sums through distributed shared memory."""
+    skip_large_under_sanitizers(m * k * n, limit=10_000_000)
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
     c = emulator.run(HOPPER, "matmul_splitk", {"a": a, "b": b}, ["c"], racecheck=True)["c"]
@@ -122,6 +125,7 @@ def test_stdlib_wgmma_attention(kernel, dtype, hd, scale, causal, b, h, g, lengt
     emulator's wgmma layouts agree with the one the kernel writes, which runs on the GPU."""
     if causal and keys < length:
         pytest.skip("causal needs L <= S")
+    skip_large_under_sanitizers(b * h * length * keys * hd, limit=2_000_000)
     q, k, v = (round_to(rng.standard_normal((b, n, rows, hd)), dtype)
                for n, rows in ((h, length), (g, keys), (g, keys)))
     o = emulator.run(HOPPER, kernel, {"q": q, "k": k, "v": v}, ["o"], racecheck=True)["o"]
