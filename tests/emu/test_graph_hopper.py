@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import emulator
-from conftest import skip_large_under_sanitizers
+from emulator import skip_large_under_sanitizers
 
 rng = np.random.default_rng(31)
 SM90 = "sm_90a"

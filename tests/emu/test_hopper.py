@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import emulator
-from conftest import skip_large_under_sanitizers
+from emulator import skip_large_under_sanitizers
 
 HOPPER = "tests/emu/hopper.hds"
 rng = np.random.default_rng(9)
