@@ -3,6 +3,8 @@
 // arguments are element references into which memory, their element types,
 // constant arguments' ranges, and the shared layouts TMA and wgmma assume.
 #include "frontend/sema.h"
+
+#include <fmt/format.h>
 #include "ir/builtins.h"
 
 namespace hds {
@@ -72,6 +74,7 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::MbarrierWait:
             return {kBarrier, {MemSpace::None, "int", false, "an integer phase parity (0 or 1)"}};
         case Builtin::TmaLoad2d:
+        case Builtin::TmaLoad2dRows:
         case Builtin::TmaLoad2dMulticast: {
             std::vector<Operand> ops = {
                 {MemSpace::Shared, "any", true, "a shared element (the start of the box)"},
@@ -79,6 +82,9 @@ std::vector<Operand> operands(Builtin b) {
                 kBarrier};
             if (b == Builtin::TmaLoad2dMulticast)
                 ops.push_back({MemSpace::None, "int", false, "an integer mask (the cluster's blocks)"});
+            if (b == Builtin::TmaLoad2dRows)
+                ops.push_back({MemSpace::None, "rows", false,
+                               "a constant number of rows (1 to the rows of the destination's last two dimensions)"});
             return ops;
         }
         case Builtin::MbarrierArriveCluster:
@@ -114,9 +120,13 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         };
         if (op.space == MemSpace::None) {
             std::string kind = op.elem;
-            if (kind == "const" || kind == "nreg") {
-                auto v = check_const_int(a, kind == "const" ? "the number of groups" : "a register count");
-                bool in_range = kind == "const" ? v && *v >= 0 && *v <= 7 : v && *v >= 24 && *v <= 256 && *v % 8 == 0;
+            if (kind == "const" || kind == "nreg" || kind == "rows") {
+                auto v = check_const_int(a, kind == "const"  ? "the number of groups"
+                                            : kind == "nreg" ? "a register count"
+                                                             : "the number of rows");
+                bool in_range = kind == "const"  ? v && *v >= 0 && *v <= 7
+                                : kind == "nreg" ? v && *v >= 24 && *v <= 256 && *v % 8 == 0
+                                                 : v && *v >= 1;  // (at most the box's rows: check_async_layout)
                 if (v && !in_range) fail();
                 if (!v) ok = false;
             } else if (!check_int(a, value_name(op.what).c_str())) {
@@ -200,6 +210,8 @@ bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vect
                         "a shared buffer whose last two dimensions (the box) are constants: at most 256 rows of "
                         "32, 64 or 128 bytes");
         if (refs[1]->tensor.dims.size() != 2) return need(1, "a 2-D global tensor");
+        if (b.id == Builtin::TmaLoad2dRows && e.args[3].value->value && e.args[3].value->value->i > rows)
+            return need(3, fmt::format("a constant number of rows, at most the box's {}", rows));
         return true;
     }
     WgmmaForm form = wgmma_form(b.id);

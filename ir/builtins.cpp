@@ -42,6 +42,7 @@ int builtin_reference_operands(Builtin id) {
     switch (id) {
         case Builtin::Mma16816:
         case Builtin::TmaLoad2d:
+        case Builtin::TmaLoad2dRows:
         case Builtin::TmaLoad2dMulticast:
             return 3;
         case Builtin::LdMatrixX4:
@@ -107,7 +108,7 @@ int wgmma_n(Builtin id) {
 }
 
 bool is_tma_load(Builtin id) {
-    return id == Builtin::TmaLoad2d || id == Builtin::TmaLoad2dMulticast;
+    return id == Builtin::TmaLoad2d || id == Builtin::TmaLoad2dRows || id == Builtin::TmaLoad2dMulticast;
 }
 
 int builtin_copy_bytes(Builtin id) {

@@ -238,6 +238,13 @@ std::optional<int64_t> const_int(const Expr& e) {
     return std::nullopt;
 }
 
+int64_t tma_box_rows(const Call* c, int64_t buffer_rows) {
+    if (c->builtin != Builtin::TmaLoad2dRows) return buffer_rows;
+    std::optional<int64_t> rows = const_int(c->args.at(3));
+    HDS_CHECK(rows.has_value(), "tma_load_2d_rows with a rows count that is not constant");
+    return *rows;
+}
+
 std::optional<bool> const_bool(const Expr& e) {
     if (auto* b = as<BoolImm>(e)) return b->value;
     return std::nullopt;

@@ -146,12 +146,13 @@ Eval Compiler::hopper(const ir::Call* c) {
         case Builtin::FenceProxyAsync:  // (ordering the emulator has anyway)
             return [](Thread&) { return Value{0}; };
         case Builtin::TmaLoad2d:
+        case Builtin::TmaLoad2dRows:
         case Builtin::TmaLoad2dMulticast: {
             auto* dst = ir::as<ir::Load>(c->args[0]);
             auto* src = ir::as<ir::Load>(c->args[1]);
             const BufRef& box = buffers_.at(dst->buffer.get());
             TmaCopy copy;
-            copy.rows = trailing(box.shape, 2);
+            copy.rows = ir::tma_box_rows(c, trailing(box.shape, 2));
             copy.cols = trailing(box.shape, 1);
             copy.elem_bytes = byte_size(dst->buffer->elem);
             copy.shared = box.index;

@@ -30,7 +30,7 @@ int64_t trailing(const ir::Buffer& b, size_t d) {
 TensorMap map_of(const ir::Call* c) {
     const ir::Buffer& box = ref(c, 0).buffer;
     const ir::Buffer& tensor = ref(c, 1).buffer;
-    TensorMap m{"", tensor, trailing(box, 2), trailing(box, 1)};
+    TensorMap m{"", tensor, ir::tma_box_rows(c, trailing(box, 2)), trailing(box, 1)};
     m.name = fmt::format("tmap_{}_{}x{}", tensor->name, m.box_rows, m.box_cols);
     return m;
 }
@@ -85,6 +85,7 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
         case Builtin::FenceProxyAsync:
             return "hds::fence_proxy_async()";
         case Builtin::TmaLoad2d:
+        case Builtin::TmaLoad2dRows:
         case Builtin::TmaLoad2dMulticast: {
             const ir::Load& src = ref(c, 1);
             bool multicast = c->builtin == Builtin::TmaLoad2dMulticast;

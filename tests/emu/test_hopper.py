@@ -50,6 +50,27 @@ def test_tma_box_swizzled(kernel, cols, chunk_of, r0, c0):
     np.testing.assert_array_equal(out, want)
 
 
+@pytest.mark.parametrize("r0,c0", [(0, 0), (5, 8), (-2, -8), (17, 72)])
+def test_tma_rows(r0, c0):
+    """tma_load_2d_rows copies a box of 8 rows into rows 8..15 of a 16-row buffer, swizzled as
+    a 128-byte box is (by the shared address); outside the 20 x 80 tensor, zeros."""
+    a = rng.standard_normal((20, 80)).astype(np.float16)
+    out = emulator.run(HOPPER, "tma_rows", {"a": a}, ["out"], scalars={"r0": r0, "c0": c0, "rest": 0},
+                       racecheck=True)["out"]
+    want = np.zeros((8, 64), np.float16)
+    for r in range(8):
+        for c in range(64):
+            if 0 <= r0 + r < 20 and 0 <= c0 + c < 80:
+                want[r, (c // 8 ^ r % 8) * 8 + c % 8] = a[r0 + r, c0 + c]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_tma_rows_leave_the_rest():
+    """The rows of the buffer past the box are not written: reading them is reported."""
+    fails("tma_rows", {"a": np.zeros((20, 80), np.float16)}, ["out"], "out[i, j] = box[(1 - rest) * 8 + i, j];",
+          "read of uninitialized shared memory 'box'", scalars={"r0": 0, "c0": 0, "rest": 1})
+
+
 @pytest.mark.parametrize("kernel,n", [("wgmma_tile_64", 64), ("wgmma_tile_256", 256)])
 def test_wgmma_tile(kernel, n):
     """Four m64nNk16 over TMA-loaded tiles: the accumulators where the fragment layout says."""
