@@ -10,6 +10,7 @@
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
 #include "codegen/cuda/hopper_emit.h"
+#include "codegen/cuda/kernel_sharing.h"
 #include "ir/builtins.h"
 #include "ir/ir_visitor.h"
 #include "ir/scalar_type.h"
@@ -398,22 +399,15 @@ CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
 
 CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<GraphVariant>& variants,
                                     const CudaOptions& opts) {
-    const graph::Program& first = *variants.front().program;
-    // The variants' kernels, and each device function they call once.
-    ir::Module device = first.module;
-    for (size_t i = 1; i < variants.size(); ++i) {
-        const ir::Module& m = variants[i].program->module;
-        device.kernels.insert(device.kernels.end(), m.kernels.begin(), m.kernels.end());
-        for (const ir::DeviceFunction& f : m.functions)
-            if (std::none_of(device.functions.begin(), device.functions.end(),
-                             [&](const ir::DeviceFunction& g) { return g.name == f.name; }))
-                device.functions.push_back(f);
-    }
+    // Each distinct kernel of the variants once, and each device function they call.
+    SharedKernels shared = share_kernels(api, variants, opts);
+    std::vector<GraphVariant> renamed;
+    for (size_t i = 0; i < variants.size(); ++i) renamed.push_back({&shared.programs[i], variants[i].when});
     std::string host_source;
-    for (const GraphVariant& v : variants) host_source += HostEmitter(*v.program, "", true).source();
-    HostEmitter host(first, api);
-    host_source += host.dispatch_source(variants);
-    return assemble(device, host_source, host.header(), opts);
+    for (const GraphVariant& v : renamed) host_source += HostEmitter(*v.program, "", true).source();
+    HostEmitter host(*renamed.front().program, api);
+    host_source += host.dispatch_source(renamed);
+    return assemble(shared.device, host_source, host.header(), opts);
 }
 
 }  // namespace hds::codegen

@@ -1040,141 +1040,9 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_k0_matmul_add_relu(
     }
 }
 
-// kernel dispatch_rows16_skinny_k0_matmul_add_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_skinny_k0_matmul_add_relu(
-        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int K, int N) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:24
-    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:25
-    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:26
-    alignas(16) float acc[4][4];  // matmul_skinny.hds:27
-    alignas(16) __half fa[8];  // matmul_skinny.hds:28
-    alignas(16) __half fb[2][8];  // matmul_skinny.hds:29
-    alignas(16) __half ra[16];  // matmul_skinny.hds:30
-    alignas(16) __half rb[32];  // matmul_skinny.hds:31
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:32
-    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:33
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:34
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:35
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_skinny.hds:36
-    const int tiles = (K + 255) / 256;  // matmul_skinny.hds:37
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:39
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:40
-            acc[j][e] = 0.0f;  // matmul_skinny.hds:41
-        }
-    }
-    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:46
-        const int st = kt % 4;  // matmul_skinny.hds:47
-        const int k0 = kt * 256;  // matmul_skinny.hds:48
-        if (vector) {  // matmul_skinny.hds:49
-            if (kt < tiles) {  // matmul_skinny.hds:50
-#pragma unroll
-                for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:51
-                    const int r = (int)threadIdx.x / 16;
-                    const int q = q_r * 16 + (int)threadIdx.x % 16;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_skinny.hds:52
-                    hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_skinny.hds:53
-                }
-#pragma unroll
-                for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:55
-                    const int r = r_r * 64 + (int)threadIdx.x / 4;
-                    const int q = (int)threadIdx.x % 4;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_skinny.hds:56
-                    hds::cp_async_16(&sb[st][r][q * 8], &w[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_skinny.hds:57
-                }
-            }
-        } else {
-            if (kt >= 1 && kt <= tiles) {  // matmul_skinny.hds:65
-                const int sp = (kt - 1) % 4;  // matmul_skinny.hds:66
-                const int kp = k0 - 256;  // matmul_skinny.hds:67
-#pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny.hds:68
-                    const int k = (int)threadIdx.x;
-                    sa[sp][r][k] = m0 + r < M && kp + k < K ? ra[r] : __half(0.0f);  // matmul_skinny.hds:69
-                }
-#pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 32; ++r_r_2) {  // matmul_skinny.hds:71
-                    const int r = r_r_2 * 8 + (int)threadIdx.x / 32;
-                    const int n = (int)threadIdx.x % 32;
-                    sb[sp][r][n] = kp + r < K && n0 + n < N ? rb[r_r_2] : __half(0.0f);  // matmul_skinny.hds:72
-                }
-            }
-            if (kt < tiles) {  // matmul_skinny.hds:75
-#pragma unroll
-                for (int r = 0; r < 16; ++r) {  // matmul_skinny.hds:76
-                    const int k = (int)threadIdx.x;
-                    ra[r] = x[min(m0 + r, M - 1) * K + min(k0 + k, K - 1)];  // matmul_skinny.hds:77
-                }
-#pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 32; ++r_r_3) {  // matmul_skinny.hds:79
-                    const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
-                    const int n = (int)threadIdx.x % 32;
-                    rb[r_r_3] = w[min(k0 + r, K - 1) * N + min(n0 + n, N - 1)];  // matmul_skinny.hds:80
-                }
-            }
-        }
-        hds::cp_async_commit();  // matmul_skinny.hds:84
-        if (kt >= 3) {  // matmul_skinny.hds:85
-            hds::cp_async_wait<3>();  // matmul_skinny.hds:86
-            __syncthreads();  // matmul_skinny.hds:87
-            const int s = (kt - 3) % 4;  // matmul_skinny.hds:88
-#pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
-                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
-                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:91
-#pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:92
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:93
-                }
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:95
-                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:96
-                }
-            }
-            __syncthreads();  // matmul_skinny.hds:99
-        }
-    }
-    const int g = lane / 4;  // matmul_skinny.hds:105
-    const int t4 = lane % 4;  // matmul_skinny.hds:106
-    if (warp >= 4) {  // matmul_skinny.hds:107
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:108
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:109
-                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:110
-            }
-        }
-    }
-    __syncthreads();  // matmul_skinny.hds:114
-    if (warp < 4) {  // matmul_skinny.hds:115
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:116
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:117
-                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:118
-            }
-        }
-    }
-    __syncthreads();  // matmul_skinny.hds:122
-#pragma unroll
-    for (int r_r_4 = 0; r_r_4 < 2; ++r_r_4) {  // matmul_skinny.hds:123
-        const int r = r_r_4 * 8 + (int)threadIdx.x / 32;
-        const int n = (int)threadIdx.x % 32;
-        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:124
-        if (m0 + r < M && n0 + n < N) {  // matmul_skinny.hds:125
-            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:126
-            const __half add_2 = matmul_2 + b[n0 + n];  // dispatch_rows16.hds:13
-            out[(m0 + r) * N + (n0 + n)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma_split_k0_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k0_pad(
-        const __half* __restrict__ x, __half* __restrict__ x_padded, int M, int K) {
+// kernel dispatch_rows16_k0_pad (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_k0_pad(const __half* __restrict__ x,
+        __half* __restrict__ x_padded, int M, int K) {
     if (K % 8 == 0) {  // dispatch_rows16.hds:13
         const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
         if (idx < M * ((K + 7) / 8)) {
@@ -1204,9 +1072,9 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k0_pad(
     }
 }
 
-// kernel dispatch_rows16_wgmma_split_k1_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k1_pad(
-        const __half* __restrict__ w, __half* __restrict__ w_padded, int K, int N) {
+// kernel dispatch_rows16_k1_pad (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_k1_pad(const __half* __restrict__ w,
+        __half* __restrict__ w_padded, int K, int N) {
     if (N % 8 == 0) {  // dispatch_rows16.hds:13
         const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
         if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
@@ -1385,8 +1253,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
     }
 }
 
-// kernel dispatch_rows16_wgmma_split_k3_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k3_relu(
+// kernel dispatch_rows16_k3_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_k3_relu(
         const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
     if (N % 8 == 0) {  // dispatch_rows16.hds:13
@@ -1411,70 +1279,6 @@ __global__ void __launch_bounds__(256) dispatch_rows16_wgmma_split_k3_relu(
             const int i0 = idx / N;
             const int i1 = idx % N;
             out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma64x128_k0_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma64x128_k0_pad(
-        const __half* __restrict__ x, __half* __restrict__ x_padded, int M, int K) {
-    if (K % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? v_x[e] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? x[i0 * K + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma64x128_k1_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma64x128_k1_pad(
-        const __half* __restrict__ w, __half* __restrict__ w_padded, int K, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? v_w[e] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? w[i0 * N + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
         }
     }
 }
@@ -1600,100 +1404,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
     }
 }
 
-// kernel dispatch_rows16_wgmma64x128_k3_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma64x128_k3_relu(
-        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * (N / 8)) {
-            const int i0 = idx / (N / 8);
-            const int vec = idx % (N / 8);
-            alignas(16) __half v_matmul_padded[8];
-            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
-            }
-            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * N) {
-            const int i0 = idx / N;
-            const int i1 = idx % N;
-            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma128_k0_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k0_pad(
-        const __half* __restrict__ x, __half* __restrict__ x_padded, int M, int K) {
-    if (K % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? v_x[e] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? x[i0 * K + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma128_k1_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k1_pad(
-        const __half* __restrict__ w, __half* __restrict__ w_padded, int K, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? v_w[e] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? w[i0 * N + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    }
-}
-
 // kernel dispatch_rows16_wgmma128_k2_matmul (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
         const __half* __restrict__ x_padded, const __half* __restrict__ w_padded,
@@ -1811,100 +1521,6 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
                 }
                 __syncwarp();  // matmul_wgmma.hds:242
             }
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma128_k3_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128_k3_relu(
-        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * (N / 8)) {
-            const int i0 = idx / (N / 8);
-            const int vec = idx % (N / 8);
-            alignas(16) __half v_matmul_padded[8];
-            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
-            }
-            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * N) {
-            const int i0 = idx / N;
-            const int i1 = idx % N;
-            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma128x192_k0_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128x192_k0_pad(
-        const __half* __restrict__ x, __half* __restrict__ x_padded, int M, int K) {
-    if (K % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? v_x[e] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? x[i0 * K + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel dispatch_rows16_wgmma128x192_k1_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128x192_k1_pad(
-        const __half* __restrict__ w, __half* __restrict__ w_padded, int K, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? v_w[e] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? w[i0 * N + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
         }
     }
 }
@@ -2031,100 +1647,6 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul
     }
 }
 
-// kernel dispatch_rows16_wgmma128x192_k3_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_wgmma128x192_k3_relu(
-        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * (N / 8)) {
-            const int i0 = idx / (N / 8);
-            const int vec = idx % (N / 8);
-            alignas(16) __half v_matmul_padded[8];
-            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
-            }
-            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * N) {
-            const int i0 = idx / N;
-            const int i1 = idx % N;
-            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
-        }
-    }
-}
-
-// kernel dispatch_rows16_any_k0_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_any_k0_pad(const __half* __restrict__ x,
-        __half* __restrict__ x_padded, int M, int K) {
-    if (K % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_x[8];
-            hds::copy<16>(&v_x[0], &x[min(i0, M - 1) * K + min(vec * 8, K - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? v_x[e] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * ((K + 7) / 8)) {
-            const int i0 = idx / ((K + 7) / 8);
-            const int vec = idx % ((K + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = vec * 8 + e < K ? x[i0 * K + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&x_padded[i0 * ((K + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel dispatch_rows16_any_k1_pad (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_any_k1_pad(const __half* __restrict__ w,
-        __half* __restrict__ w_padded, int K, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_w[8];
-            hds::copy<16>(&v_w[0], &w[min(i0, K - 1) * N + min(vec * 8, N - 8)]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? v_w[e] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < (K + 7) / 8 * 8 * ((N + 7) / 8)) {
-            const int i0 = idx / ((N + 7) / 8);
-            const int vec = idx % ((N + 7) / 8);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = i0 < K && vec * 8 + e < N ? w[i0 * N + (vec * 8 + e)] : __half(0.0f);
-            }
-            hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
-        }
-    }
-}
-
 // kernel dispatch_rows16_any_k2_matmul (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
         const __half* __restrict__ x_padded, const __half* __restrict__ w_padded,
@@ -2242,36 +1764,6 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
                 }
                 __syncwarp();  // matmul_wgmma.hds:242
             }
-        }
-    }
-}
-
-// kernel dispatch_rows16_any_k3_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_any_k3_relu(
-        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * (N / 8)) {
-            const int i0 = idx / (N / 8);
-            const int vec = idx % (N / 8);
-            alignas(16) __half v_matmul_padded[8];
-            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
-            }
-            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * N) {
-            const int i0 = idx / N;
-            const int i1 = idx % N;
-            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
         }
     }
 }
@@ -2681,9 +2173,9 @@ static cudaError_t dispatch_rows16_skinny_run(const __half* x, const __half* w, 
     if ((((long long)N + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
     // 124928 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(dispatch_rows16_skinny_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
     if (err != cudaSuccess) return err;
-    dispatch_rows16_skinny_k0_matmul_add_relu<<<dim3((unsigned)(((long long)N + 31) / 32), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+    dispatch_rows16_rows16_skinny_k0_matmul_add_relu<<<dim3((unsigned)(((long long)N + 31) / 32), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
             x, w, b, out, M, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -2733,12 +2225,12 @@ static cudaError_t dispatch_rows16_wgmma_split_run(const __half* x, const __half
     cudaError_t err = cudaSuccess;
     // pad (dispatch_rows16.hds:13)
     if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma_split_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, x_padded, M, K);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // pad (dispatch_rows16.hds:13)
     if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma_split_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w, w_padded, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (dispatch_rows16.hds:13)
@@ -2778,7 +2270,7 @@ static cudaError_t dispatch_rows16_wgmma_split_run(const __half* x, const __half
     }
     // relu (dispatch_rows16.hds:13)
     if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma_split_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -2828,12 +2320,12 @@ static cudaError_t dispatch_rows16_wgmma64x128_run(const __half* x, const __half
     cudaError_t err = cudaSuccess;
     // pad (dispatch_rows16.hds:13)
     if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma64x128_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, x_padded, M, K);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // pad (dispatch_rows16.hds:13)
     if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma64x128_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w, w_padded, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (dispatch_rows16.hds:13)
@@ -2852,7 +2344,7 @@ static cudaError_t dispatch_rows16_wgmma64x128_run(const __half* x, const __half
     }
     // relu (dispatch_rows16.hds:13)
     if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma64x128_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -2902,12 +2394,12 @@ static cudaError_t dispatch_rows16_wgmma128_run(const __half* x, const __half* w
     cudaError_t err = cudaSuccess;
     // pad (dispatch_rows16.hds:13)
     if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, x_padded, M, K);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // pad (dispatch_rows16.hds:13)
     if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w, w_padded, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (dispatch_rows16.hds:13)
@@ -2926,7 +2418,7 @@ static cudaError_t dispatch_rows16_wgmma128_run(const __half* x, const __half* w
     }
     // relu (dispatch_rows16.hds:13)
     if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -2976,12 +2468,12 @@ static cudaError_t dispatch_rows16_wgmma128x192_run(const __half* x, const __hal
     cudaError_t err = cudaSuccess;
     // pad (dispatch_rows16.hds:13)
     if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128x192_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, x_padded, M, K);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // pad (dispatch_rows16.hds:13)
     if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128x192_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w, w_padded, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (dispatch_rows16.hds:13)
@@ -3000,7 +2492,7 @@ static cudaError_t dispatch_rows16_wgmma128x192_run(const __half* x, const __hal
     }
     // relu (dispatch_rows16.hds:13)
     if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_wgmma128x192_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -3050,12 +2542,12 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     cudaError_t err = cudaSuccess;
     // pad (dispatch_rows16.hds:13)
     if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_any_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, x_padded, M, K);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // pad (dispatch_rows16.hds:13)
     if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_any_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             w, w_padded, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (dispatch_rows16.hds:13)
@@ -3074,7 +2566,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     }
     // relu (dispatch_rows16.hds:13)
     if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    dispatch_rows16_any_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             matmul_padded, b, out, M, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -3104,32 +2596,32 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:62)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
-//     dispatch_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
-//     dispatch_rows16_wgmma_split_k0_pad <- pad (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma_split_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma_split_k3_relu <- relu (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
-//     dispatch_rows16_wgmma64x128_k0_pad <- pad (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma64x128_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma64x128_k3_relu <- relu (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
-//     dispatch_rows16_wgmma128_k0_pad <- pad (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma128_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma128_k3_relu <- relu (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
-//     dispatch_rows16_wgmma128x192_k0_pad <- pad (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma128x192_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_wgmma128x192_k3_relu <- relu (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_any: any sizes
-//     dispatch_rows16_any_k0_pad <- pad (dispatch_rows16.hds:13)
-//     dispatch_rows16_any_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_any_k2_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_any_k3_relu <- relu (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 size_t dispatch_rows16_workspace_size(int M, int K, int N) {
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)
         return dispatch_rows16_rows16_skinny_wide_workspace_size(M, K, N);

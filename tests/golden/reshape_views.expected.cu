@@ -10,10 +10,10 @@
 
 #include <algorithm>
 
-// kernel reshape_views_skinny_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_skinny_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
+// kernel reshape_views_k0_layer_norm (reshape_views.hds:9)
+__global__ void __launch_bounds__(256) reshape_views_k0_layer_norm(const __half* __restrict__ x,
+        const __half* __restrict__ g, const __half* __restrict__ b, __half* __restrict__ layer_norm,
+        int B, int T) {
     const int row = (int)blockIdx.x;  // reshape_views.hds:9
     const int i0 = row / T;
     const int i1 = row % T;
@@ -387,99 +387,6 @@ __global__ void __launch_bounds__(256) reshape_views_skinny_k3_matmul(const __ha
         const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:124
         if (m0 + r < B * T && n0 + n < 136) {  // matmul_skinny.hds:125
             matmul_3[(m0 + r) * 136 + (n0 + n)] = hds::cast<__half>(sum);  // matmul_skinny.hds:126
-        }
-    }
-}
-
-// kernel reshape_views_wgmma_split_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_wgmma_split_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
         }
     }
 }
@@ -946,99 +853,6 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k3_matmul(
     }
 }
 
-// kernel reshape_views_wgmma64x128_wgmma64x128_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_wgmma64x128_wgmma64x128_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
-        }
-    }
-}
-
 // kernel reshape_views_wgmma64x128_wgmma64x128_k1_matmul (reshape_views.hds:10)
 __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_k1_matmul(
         const __half* __restrict__ reshape, const __half* __restrict__ reshape_2,
@@ -1417,357 +1231,6 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
     }
 }
 
-// kernel reshape_views_wgmma64x128_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_wgmma64x128_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel reshape_views_wgmma64x128_k1_matmul (reshape_views.hds:10)
-__global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_k1_matmul(
-        const __half* __restrict__ reshape, const __half* __restrict__ reshape_2,
-        __half* __restrict__ matmul_2, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_reshape_64x64,
-        const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 3;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:236
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_wgmma64x128_k2_matmul_relu_add (reshape_views.hds:10)
-__global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_k2_matmul_relu_add(
-        const __half* __restrict__ h, const __half* __restrict__ w,
-        const __half* __restrict__ matmul_2, __half* __restrict__ y, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_h_64x64,
-        const __grid_constant__ CUtensorMap tmap_w_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 3;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
-                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_relu[8];  // reshape_views.hds:10
-#pragma unroll
-                            for (int e = 0; e < 8; ++e) {
-                                v_relu[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul[e]), 0.0f));
-                            }
-                            alignas(16) __half v_matmul_2[8];
-                            hds::copy<16>(&v_matmul_2[0], &matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)]);
-                            alignas(16) __half v_y[8];
-#pragma unroll
-                            for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_y[e_2] = v_relu[e_2] + v_matmul_2[e_2];
-                            }
-                            hds::copy<16>(&y[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &v_y[0]);
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:236
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:237
-                                const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
-                                y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
 // kernel reshape_views_wgmma64x128_k3_matmul (reshape_views.hds:11)
 __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x128_k3_matmul(
         const __half* __restrict__ y, const __half* __restrict__ w2, __half* __restrict__ matmul_3,
@@ -1884,99 +1347,6 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x128_k3_matmul(
                 }
                 __syncwarp();  // matmul_wgmma.hds:242
             }
-        }
-    }
-}
-
-// kernel reshape_views_wgmma128_wgmma64x128_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_wgmma128_wgmma64x128_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
         }
     }
 }
@@ -2239,690 +1609,6 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
     }
 }
 
-// kernel reshape_views_wgmma128_wgmma64x128_k3_matmul (reshape_views.hds:11)
-__global__ void __launch_bounds__(256, 1) reshape_views_wgmma128_wgmma64x128_k3_matmul(
-        const __half* __restrict__ y, const __half* __restrict__ w2, __half* __restrict__ matmul_3,
-        int B, int T, const __grid_constant__ CUtensorMap tmap_y_64x64,
-        const __grid_constant__ CUtensorMap tmap_w2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 5;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:236
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_wgmma128_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_wgmma128_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel reshape_views_wgmma128_k1_matmul (reshape_views.hds:10)
-__global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_k1_matmul(
-        const __half* __restrict__ reshape, const __half* __restrict__ reshape_2,
-        __half* __restrict__ matmul_2, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_reshape_128x64,
-        const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 3;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:236
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_wgmma128_k2_matmul_relu_add (reshape_views.hds:10)
-__global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_k2_matmul_relu_add(
-        const __half* __restrict__ h, const __half* __restrict__ w,
-        const __half* __restrict__ matmul_2, __half* __restrict__ y, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_h_128x64,
-        const __grid_constant__ CUtensorMap tmap_w_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 3;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
-                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_relu[8];  // reshape_views.hds:10
-#pragma unroll
-                            for (int e = 0; e < 8; ++e) {
-                                v_relu[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul[e]), 0.0f));
-                            }
-                            alignas(16) __half v_matmul_2[8];
-                            hds::copy<16>(&v_matmul_2[0], &matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)]);
-                            alignas(16) __half v_y[8];
-#pragma unroll
-                            for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_y[e_2] = v_relu[e_2] + v_matmul_2[e_2];
-                            }
-                            hds::copy<16>(&y[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &v_y[0]);
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:236
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:237
-                                const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
-                                y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_wgmma128_k3_matmul (reshape_views.hds:11)
-__global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_k3_matmul(
-        const __half* __restrict__ y, const __half* __restrict__ w2, __half* __restrict__ matmul_3,
-        int B, int T, const __grid_constant__ CUtensorMap tmap_y_128x64,
-        const __grid_constant__ CUtensorMap tmap_w2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 5;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:236
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_wgmma64x1282_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_wgmma64x1282_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
-        }
-    }
-}
-
 // kernel reshape_views_wgmma64x1282_k1_matmul (reshape_views.hds:10)
 __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k1_matmul(
         const __half* __restrict__ reshape, const __half* __restrict__ reshape_2,
@@ -3181,597 +1867,6 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k2_matmul_r
     }
 }
 
-// kernel reshape_views_wgmma64x1282_k3_matmul (reshape_views.hds:11)
-__global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x1282_k3_matmul(
-        const __half* __restrict__ y, const __half* __restrict__ w2, __half* __restrict__ matmul_3,
-        int B, int T, const __grid_constant__ CUtensorMap tmap_y_64x64,
-        const __grid_constant__ CUtensorMap tmap_w2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 5;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:236
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_any_k0_layer_norm (reshape_views.hds:9)
-__global__ void __launch_bounds__(256) reshape_views_any_k0_layer_norm(
-        const __half* __restrict__ x, const __half* __restrict__ g, const __half* __restrict__ b,
-        __half* __restrict__ layer_norm, int B, int T) {
-    const int row = (int)blockIdx.x;  // reshape_views.hds:9
-    const int i0 = row / T;
-    const int i1 = row % T;
-    alignas(16) __half row_x[8];
-    const int k = (int)threadIdx.x;
-    if (k < 17) {
-        hds::copy<16>(&row_x[0], &x[(i0 * T + i1) * 136 + k * 8]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 17) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + hds::cast<float>(row_x[e]);
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (hds::cast<float>(row_x[e]) - layer_norm_mu) * (hds::cast<float>(row_x[e]) - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(136);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 17) {
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>((hds::cast<float>(row_x[e]) - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * hds::cast<float>(v_g[e]) + hds::cast<float>(v_b[e]));
-            }
-            hds::copy<16>(&layer_norm[(i0 * T + i1) * 136 + vec * 8], &v_out[0]);
-        }
-    }
-}
-
-// kernel reshape_views_any_k1_matmul (reshape_views.hds:10)
-__global__ void __launch_bounds__(384, 1) reshape_views_any_k1_matmul(
-        const __half* __restrict__ reshape, const __half* __restrict__ reshape_2,
-        __half* __restrict__ matmul_2, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_reshape_128x64,
-        const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 3;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:236
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_any_k2_matmul_relu_add (reshape_views.hds:10)
-__global__ void __launch_bounds__(384, 1) reshape_views_any_k2_matmul_relu_add(
-        const __half* __restrict__ h, const __half* __restrict__ w,
-        const __half* __restrict__ matmul_2, __half* __restrict__ y, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_h_128x64,
-        const __grid_constant__ CUtensorMap tmap_w_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 3;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h_2 = 0; h_2 < 2; ++h_2) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
-                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_relu[8];  // reshape_views.hds:10
-#pragma unroll
-                            for (int e = 0; e < 8; ++e) {
-                                v_relu[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul[e]), 0.0f));
-                            }
-                            alignas(16) __half v_matmul_2[8];
-                            hds::copy<16>(&v_matmul_2[0], &matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)]);
-                            alignas(16) __half v_y[8];
-#pragma unroll
-                            for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_y[e_2] = v_relu[e_2] + v_matmul_2[e_2];
-                            }
-                            hds::copy<16>(&y[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &v_y[0]);
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:236
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:237
-                                const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
-                                y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
-// kernel reshape_views_any_k3_matmul (reshape_views.hds:11)
-__global__ void __launch_bounds__(384, 1) reshape_views_any_k3_matmul(const __half* __restrict__ y,
-        const __half* __restrict__ w2, __half* __restrict__ matmul_3, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_y_128x64,
-        const __grid_constant__ CUtensorMap tmap_w2_64x64) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 5;  // matmul_wgmma.hds:77
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
-    }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
-                    }
-                    it += 1;  // matmul_wgmma.hds:128
-                }
-            }
-        }
-    } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
-#pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
-            }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
-                    }
-                }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
-                }
-                it += 1;  // matmul_wgmma.hds:175
-            }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
-            }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
-                }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:236
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:242
-            }
-        }
-    }
-}
-
 
 extern "C" {
 
@@ -3818,7 +1913,7 @@ static cudaError_t reshape_views_skinny_run(const __half* x, const __half* g, co
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_skinny_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -3895,7 +1990,7 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_wgmma_split_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4052,7 +2147,7 @@ static cudaError_t reshape_views_wgmma64x128_wgmma64x128_run(const __half* x, co
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_wgmma64x128_wgmma64x128_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4147,7 +2242,7 @@ static cudaError_t reshape_views_wgmma64x128_run(const __half* x, const __half* 
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_wgmma64x128_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4158,9 +2253,9 @@ static cudaError_t reshape_views_wgmma64x128_run(const __half* x, const __half* 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_64x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4172,9 +2267,9 @@ static cudaError_t reshape_views_wgmma64x128_run(const __half* x, const __half* 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_64x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4243,7 +2338,7 @@ static cudaError_t reshape_views_wgmma128_wgmma64x128_run(const __half* x, const
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_wgmma128_wgmma64x128_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4282,9 +2377,9 @@ static cudaError_t reshape_views_wgmma128_wgmma64x128_run(const __half* x, const
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_64x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4337,7 +2432,7 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_wgmma128_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4348,9 +2443,9 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        reshape_views_wgmma128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_128x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4362,9 +2457,9 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4376,9 +2471,9 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_128x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4432,7 +2527,7 @@ static cudaError_t reshape_views_wgmma64x1282_run(const __half* x, const __half*
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_wgmma64x1282_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4471,9 +2566,9 @@ static cudaError_t reshape_views_wgmma64x1282_run(const __half* x, const __half*
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x1282_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_64x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4526,7 +2621,7 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
     cudaError_t err = cudaSuccess;
     // layer_norm (reshape_views.hds:9)
     if (((long long)B * (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    reshape_views_any_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    reshape_views_k0_layer_norm<<<dim3((unsigned)((long long)B * (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g, b, layer_norm, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (reshape_views.hds:10)
@@ -4537,9 +2632,9 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128 * 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_any_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
         if (err != cudaSuccess) return err;
-        reshape_views_any_k1_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x1282_k1_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_128x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4551,9 +2646,9 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128 * 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_any_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
         if (err != cudaSuccess) return err;
-        reshape_views_any_k2_matmul_relu_add<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x1282_k2_matmul_relu_add<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4565,9 +2660,9 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_any_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
         if (err != cudaSuccess) return err;
-        reshape_views_any_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_128x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -4576,47 +2671,47 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
 
 // Graph `reshape_views` runs one of 8 variants, the first whose case holds for the sizes of the call:
 //   reshape_views_skinny: B * T <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
-//     reshape_views_skinny_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_skinny_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_skinny_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_skinny_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_wgmma_split: B * T <= 64 (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
-//     reshape_views_wgmma_split_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma_split_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma_split_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma_split_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_wgmma64x128_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
 //                                          and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
-//     reshape_views_wgmma64x128_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
-//     reshape_views_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
-//     reshape_views_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
-//     reshape_views_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_wgmma64x128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
+//     reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_wgmma128_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
 //                                       and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
-//     reshape_views_wgmma128_wgmma64x128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
-//     reshape_views_wgmma128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
+//     reshape_views_wgmma64x128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
-//     reshape_views_wgmma128_k0_layer_norm <- layer_norm (reshape_views.hds:9)
-//     reshape_views_wgmma128_k1_matmul <- matmul (reshape_views.hds:10)
-//     reshape_views_wgmma128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
-//     reshape_views_wgmma128_k3_matmul <- matmul (reshape_views.hds:11)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_wgmma128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
+//     reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
+//     reshape_views_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_wgmma64x1282: (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
-//     reshape_views_wgmma64x1282_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x1282_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x1282_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
-//     reshape_views_wgmma64x1282_k3_matmul <- matmul (reshape_views.hds:11)
+//     reshape_views_wgmma64x128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
 //   reshape_views_any: any sizes
-//     reshape_views_any_k0_layer_norm <- layer_norm (reshape_views.hds:9)
-//     reshape_views_any_k1_matmul <- matmul (reshape_views.hds:10)
-//     reshape_views_any_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
-//     reshape_views_any_k3_matmul <- matmul (reshape_views.hds:11)
+//     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
+//     reshape_views_wgmma64x1282_k1_matmul <- matmul (reshape_views.hds:10)
+//     reshape_views_wgmma64x1282_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
+//     reshape_views_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
 size_t reshape_views_workspace_size(int B, int T) {
     if (B * T <= 16)
         return reshape_views_skinny_workspace_size(B, T);

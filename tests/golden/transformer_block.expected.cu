@@ -7,10 +7,9 @@
 
 #include <algorithm>
 
-// kernel encoder_block_skinny_simt_narrow_k0_layer_norm (transformer_block.hds:12)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k0_layer_norm(
-        const float* __restrict__ x, const float* __restrict__ g1, const float* __restrict__ b1,
-        float* __restrict__ h, int S) {
+// kernel encoder_block_k0_layer_norm (transformer_block.hds:12)
+__global__ void __launch_bounds__(256) encoder_block_k0_layer_norm(const float* __restrict__ x,
+        const float* __restrict__ g1, const float* __restrict__ b1, float* __restrict__ h, int S) {
     const int row = (int)blockIdx.x;  // transformer_block.hds:12
     const int i0 = row;
     alignas(16) float row_x[4];
@@ -414,10 +413,10 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k3_matmu
     }
 }
 
-// kernel encoder_block_skinny_simt_narrow_k4_attention (transformer_block.hds:16)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k4_attention(
-        const float* __restrict__ matmul, const float* __restrict__ matmul_2,
-        const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
+// kernel encoder_block_k4_attention (transformer_block.hds:16)
+__global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* __restrict__ matmul,
+        const float* __restrict__ matmul_2, const float* __restrict__ matmul_3,
+        float* __restrict__ a, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
     auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
@@ -708,9 +707,9 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k5_matmu
     }
 }
 
-// kernel encoder_block_skinny_simt_narrow_k6_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k6_layer_norm(
-        const float* __restrict__ x1, float* __restrict__ layer_norm_mu_2, int S) {
+// kernel encoder_block_k6_layer_norm (transformer_block.hds:19)
+__global__ void __launch_bounds__(256) encoder_block_k6_layer_norm(const float* __restrict__ x1,
+        float* __restrict__ layer_norm_mu_2, int S) {
     const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
     if (out_idx < S) {
         const int i0 = out_idx;
@@ -730,10 +729,9 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k6_layer
     }
 }
 
-// kernel encoder_block_skinny_simt_narrow_k7_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k7_layer_norm(
-        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
-        float* __restrict__ layer_norm_v_2, int S) {
+// kernel encoder_block_k7_layer_norm (transformer_block.hds:19)
+__global__ void __launch_bounds__(256) encoder_block_k7_layer_norm(const float* __restrict__ x1,
+        const float* __restrict__ layer_norm_mu_2, float* __restrict__ layer_norm_v_2, int S) {
     const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
     if (out_idx < S) {
         const int i0 = out_idx;
@@ -966,98 +964,6 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k9_matmu
         if (m0 + r < S && (int)blockIdx.x * 8 + j < 256) {  // matmul_skinny_simt.hds:112
             const float add_2_2 = x1[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] + sum;  // transformer_block.hds:20
             out[(m0 + r) * 256 + ((int)blockIdx.x * 8 + j)] = add_2_2 + c2[(int)blockIdx.x * 8 + j];
-        }
-    }
-}
-
-// kernel encoder_block_simt32_k0_layer_norm (transformer_block.hds:12)
-__global__ void __launch_bounds__(256) encoder_block_simt32_k0_layer_norm(
-        const float* __restrict__ x, const float* __restrict__ g1, const float* __restrict__ b1,
-        float* __restrict__ h, int S) {
-    const int row = (int)blockIdx.x;  // transformer_block.hds:12
-    const int i0 = row;
-    alignas(16) float row_x[4];
-    const int k = (int)threadIdx.x;
-    if (k < 64) {
-        hds::copy<16>(&row_x[0], &x[i0 * 256 + k * 4]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 64) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + row_x[e];
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(256);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 64) {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (row_x[e] - layer_norm_mu) * (row_x[e] - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(256);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 64) {
-            alignas(16) float v_g1[4];
-            hds::copy<16>(&v_g1[0], &g1[vec * 4]);
-            alignas(16) float v_b1[4];
-            hds::copy<16>(&v_b1[0], &b1[vec * 4]);
-            alignas(16) float v_out[4];
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                v_out[e] = (row_x[e] - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * v_g1[e] + v_b1[e];
-            }
-            hds::copy<16>(&h[i0 * 256 + vec * 4], &v_out[0]);
         }
     }
 }
@@ -1527,192 +1433,6 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k3_matmul(const floa
     }
 }
 
-// kernel encoder_block_simt32_k4_attention (transformer_block.hds:16)
-__global__ void __launch_bounds__(256) encoder_block_simt32_k4_attention(
-        const float* __restrict__ matmul, const float* __restrict__ matmul_2,
-        const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
-    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
-    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:30
-    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:31
-    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:32
-    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:33
-    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:34
-    alignas(16) float kr[32];  // attention_simt.hds:35
-    alignas(16) float vr[32];  // attention_simt.hds:36
-    alignas(16) float s[4][4];  // attention_simt.hds:37
-    alignas(16) float pt[4][4];  // attention_simt.hds:38
-    alignas(16) float acc[4][4];  // attention_simt.hds:39
-    alignas(16) float m[4];  // attention_simt.hds:40
-    alignas(16) float l[4];  // attention_simt.hds:41
-    alignas(16) float qf[4][4];  // attention_simt.hds:42
-    alignas(16) float kf[4][4];  // attention_simt.hds:43
-    alignas(16) float pf[4];  // attention_simt.hds:44
-    alignas(16) float vf[4];  // attention_simt.hds:45
-    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:47
-    const int kvh = head;  // attention_simt.hds:48
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:49
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:50
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:51
-    const int ty = t / 16;  // attention_simt.hds:52
-    const int tx = t % 16;  // attention_simt.hds:53
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:54
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:55
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:56
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
-        const int r = r_r * 4 + (int)threadIdx.x / 64;
-        const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:59
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
-        m[i] = -1e+30f;  // attention_simt.hds:62
-        l[i] = 0.0f;  // attention_simt.hds:63
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:64
-            acc[i][j] = 0.0f;  // attention_simt.hds:65
-        }
-    }
-    if (g < tiles) {  // attention_simt.hds:69
-#pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
-            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
-            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:73
-        }
-    }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
-        const int tile = it * 2 + g;  // attention_simt.hds:77
-        if (tile < tiles) {  // attention_simt.hds:78
-#pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:79
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:80
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:81
-            }
-        }
-        __syncthreads();  // attention_simt.hds:84
-        if (tile + 2 < tiles) {  // attention_simt.hds:85
-#pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
-                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
-                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:89
-            }
-        }
-        if (tile < tiles) {  // attention_simt.hds:92
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:93
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:94
-                    s[i][j] = 0.0f;  // attention_simt.hds:95
-                }
-            }
-#pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:98
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:100
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:101
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:103
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:104
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:105
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:106
-                        }
-                    }
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:111
-                float top = -1e+30f;  // attention_simt.hds:112
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:113
-                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:114
-                    if (key >= S) {  // attention_simt.hds:115
-                        s[i][j] = -1e+30f;  // attention_simt.hds:116
-                    }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:118
-                }
-#pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:120
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:121
-                }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:123
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:124
-                m[i] = mnew;  // attention_simt.hds:125
-                l[i] *= rescale;  // attention_simt.hds:126
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:127
-                    acc[i][j] *= rescale;  // attention_simt.hds:128
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:129
-                    l[i] += pt[j][i];  // attention_simt.hds:130
-                }
-            }
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:133
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:134
-            }
-        }
-        __syncthreads();  // attention_simt.hds:137
-        if (tile < tiles) {  // attention_simt.hds:138
-#pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:139
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:140
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:141
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:142
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:143
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:144
-                    }
-                }
-            }
-        }
-        __syncthreads();  // attention_simt.hds:149
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:153
-#pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:154
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:155
-        }
-    }
-    if (g == 1) {  // attention_simt.hds:158
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:159
-            if (tx == 0) {  // attention_simt.hds:160
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:161
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:162
-            }
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:164
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:165
-            }
-        }
-    }
-    __syncthreads();  // attention_simt.hds:169
-    if (g == 0) {  // attention_simt.hds:170
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:171
-            const int row = ty * 4 + i;  // attention_simt.hds:172
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:173
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:174
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:175
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:176
-            if (q0 + row < S) {  // attention_simt.hds:177
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
-                    a[(head * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
-                }
-            }
-        }
-    }
-}
-
 // kernel encoder_block_simt32_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
         const float* __restrict__ a, const float* __restrict__ wo, const float* __restrict__ x,
@@ -1870,51 +1590,6 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
                     }
                 }
             }
-        }
-    }
-}
-
-// kernel encoder_block_simt32_k6_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_simt32_k6_layer_norm(
-        const float* __restrict__ x1, float* __restrict__ layer_norm_mu_2, int S) {
-    const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
-    if (out_idx < S) {
-        const int i0 = out_idx;
-        float acc = 0.0f;
-        for (int r = (int)threadIdx.x % 32; r < 256; r += 32) {
-            const int k = r;
-            acc = acc + x1[i0 * 256 + k];
-        }
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 16);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 8);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 4);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 2);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            layer_norm_mu_2[i0] = acc / static_cast<float>(256);
-        }
-    }
-}
-
-// kernel encoder_block_simt32_k7_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_simt32_k7_layer_norm(
-        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
-        float* __restrict__ layer_norm_v_2, int S) {
-    const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
-    if (out_idx < S) {
-        const int i0 = out_idx;
-        float acc = 0.0f;
-        for (int r = (int)threadIdx.x % 32; r < 256; r += 32) {
-            const int k = r;
-            acc = acc + (x1[i0 * 256 + k] - layer_norm_mu_2[i0]) * (x1[i0 * 256 + k] - layer_norm_mu_2[i0]);
-        }
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 16);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 8);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 4);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 2);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            layer_norm_v_2[i0] = acc / static_cast<float>(256);
         }
     }
 }
@@ -2240,97 +1915,6 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k9_matmul_add_add(
                     }
                 }
             }
-        }
-    }
-}
-
-// kernel encoder_block_any_k0_layer_norm (transformer_block.hds:12)
-__global__ void __launch_bounds__(256) encoder_block_any_k0_layer_norm(const float* __restrict__ x,
-        const float* __restrict__ g1, const float* __restrict__ b1, float* __restrict__ h, int S) {
-    const int row = (int)blockIdx.x;  // transformer_block.hds:12
-    const int i0 = row;
-    alignas(16) float row_x[4];
-    const int k = (int)threadIdx.x;
-    if (k < 64) {
-        hds::copy<16>(&row_x[0], &x[i0 * 256 + k * 4]);
-    }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
-    float layer_norm_mu_acc = 0.0f;
-    const int vec = (int)threadIdx.x;
-    if (vec < 64) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            layer_norm_mu_acc = layer_norm_mu_acc + row_x[e];
-        }
-    }
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-    layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_mu_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_mu_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 16);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 8);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 4);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 2);
-        layer_norm_mu_acc = layer_norm_mu_acc + __shfl_xor_sync(0xffffffffu, layer_norm_mu_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_mu_acc / static_cast<float>(256);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_mu = row_value[0];
-    float layer_norm_v_acc = 0.0f;
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 64) {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                layer_norm_v_acc = layer_norm_v_acc + (row_x[e] - layer_norm_mu) * (row_x[e] - layer_norm_mu);
-            }
-        }
-    }
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-    layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-    if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = layer_norm_v_acc;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        layer_norm_v_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 16);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 8);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 4);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 2);
-        layer_norm_v_acc = layer_norm_v_acc + __shfl_xor_sync(0xffffffffu, layer_norm_v_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = layer_norm_v_acc / static_cast<float>(256);
-        }
-    }
-    __syncthreads();
-    const float layer_norm_v = row_value[0];
-    {
-        const int vec = (int)threadIdx.x;
-        if (vec < 64) {
-            alignas(16) float v_g1[4];
-            hds::copy<16>(&v_g1[0], &g1[vec * 4]);
-            alignas(16) float v_b1[4];
-            hds::copy<16>(&v_b1[0], &b1[vec * 4]);
-            alignas(16) float v_out[4];
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                v_out[e] = (row_x[e] - layer_norm_mu) * rsqrtf(layer_norm_v + 1e-05f) * v_g1[e] + v_b1[e];
-            }
-            hds::copy<16>(&h[i0 * 256 + vec * 4], &v_out[0]);
         }
     }
 }
@@ -2722,192 +2306,6 @@ __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* 
     }
 }
 
-// kernel encoder_block_any_k4_attention (transformer_block.hds:16)
-__global__ void __launch_bounds__(256) encoder_block_any_k4_attention(
-        const float* __restrict__ matmul, const float* __restrict__ matmul_2,
-        const float* __restrict__ matmul_3, float* __restrict__ a, int S) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
-    auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
-    auto& vs = *reinterpret_cast<float (*)[2][64][64]>(hds_dynamic_smem + 43520);  // attention_simt.hds:30
-    auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:31
-    auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:32
-    auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:33
-    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:34
-    alignas(16) float kr[32];  // attention_simt.hds:35
-    alignas(16) float vr[32];  // attention_simt.hds:36
-    alignas(16) float s[4][4];  // attention_simt.hds:37
-    alignas(16) float pt[4][4];  // attention_simt.hds:38
-    alignas(16) float acc[4][4];  // attention_simt.hds:39
-    alignas(16) float m[4];  // attention_simt.hds:40
-    alignas(16) float l[4];  // attention_simt.hds:41
-    alignas(16) float qf[4][4];  // attention_simt.hds:42
-    alignas(16) float kf[4][4];  // attention_simt.hds:43
-    alignas(16) float pf[4];  // attention_simt.hds:44
-    alignas(16) float vf[4];  // attention_simt.hds:45
-    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:47
-    const int kvh = head;  // attention_simt.hds:48
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:49
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:50
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:51
-    const int ty = t / 16;  // attention_simt.hds:52
-    const int tx = t % 16;  // attention_simt.hds:53
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:54
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:55
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:56
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
-        const int r = r_r * 4 + (int)threadIdx.x / 64;
-        const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:59
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
-        m[i] = -1e+30f;  // attention_simt.hds:62
-        l[i] = 0.0f;  // attention_simt.hds:63
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:64
-            acc[i][j] = 0.0f;  // attention_simt.hds:65
-        }
-    }
-    if (g < tiles) {  // attention_simt.hds:69
-#pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
-            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
-            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:73
-        }
-    }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
-        const int tile = it * 2 + g;  // attention_simt.hds:77
-        if (tile < tiles) {  // attention_simt.hds:78
-#pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:79
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:80
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:81
-            }
-        }
-        __syncthreads();  // attention_simt.hds:84
-        if (tile + 2 < tiles) {  // attention_simt.hds:85
-#pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
-                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
-                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:89
-            }
-        }
-        if (tile < tiles) {  // attention_simt.hds:92
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:93
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:94
-                    s[i][j] = 0.0f;  // attention_simt.hds:95
-                }
-            }
-#pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:98
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:100
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:101
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:103
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:104
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:105
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:106
-                        }
-                    }
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:111
-                float top = -1e+30f;  // attention_simt.hds:112
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:113
-                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:114
-                    if (key >= S) {  // attention_simt.hds:115
-                        s[i][j] = -1e+30f;  // attention_simt.hds:116
-                    }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:118
-                }
-#pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:120
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:121
-                }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:123
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:124
-                m[i] = mnew;  // attention_simt.hds:125
-                l[i] *= rescale;  // attention_simt.hds:126
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:127
-                    acc[i][j] *= rescale;  // attention_simt.hds:128
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:129
-                    l[i] += pt[j][i];  // attention_simt.hds:130
-                }
-            }
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:133
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:134
-            }
-        }
-        __syncthreads();  // attention_simt.hds:137
-        if (tile < tiles) {  // attention_simt.hds:138
-#pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:139
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:140
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:141
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:142
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:143
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:144
-                    }
-                }
-            }
-        }
-        __syncthreads();  // attention_simt.hds:149
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:153
-#pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:154
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:155
-        }
-    }
-    if (g == 1) {  // attention_simt.hds:158
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:159
-            if (tx == 0) {  // attention_simt.hds:160
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:161
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:162
-            }
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:164
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:165
-            }
-        }
-    }
-    __syncthreads();  // attention_simt.hds:169
-    if (g == 0) {  // attention_simt.hds:170
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:171
-            const int row = ty * 4 + i;  // attention_simt.hds:172
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:173
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:174
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:175
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:176
-            if (q0 + row < S) {  // attention_simt.hds:177
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
-                    a[(head * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
-                }
-            }
-        }
-    }
-}
-
 // kernel encoder_block_any_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const float* __restrict__ a,
         const float* __restrict__ wo, const float* __restrict__ x, float* __restrict__ x1, int S) {
@@ -3038,51 +2436,6 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const flo
                     x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
-        }
-    }
-}
-
-// kernel encoder_block_any_k6_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_any_k6_layer_norm(
-        const float* __restrict__ x1, float* __restrict__ layer_norm_mu_2, int S) {
-    const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
-    if (out_idx < S) {
-        const int i0 = out_idx;
-        float acc = 0.0f;
-        for (int r = (int)threadIdx.x % 32; r < 256; r += 32) {
-            const int k = r;
-            acc = acc + x1[i0 * 256 + k];
-        }
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 16);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 8);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 4);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 2);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            layer_norm_mu_2[i0] = acc / static_cast<float>(256);
-        }
-    }
-}
-
-// kernel encoder_block_any_k7_layer_norm (transformer_block.hds:19)
-__global__ void __launch_bounds__(256) encoder_block_any_k7_layer_norm(
-        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
-        float* __restrict__ layer_norm_v_2, int S) {
-    const int out_idx = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // transformer_block.hds:19
-    if (out_idx < S) {
-        const int i0 = out_idx;
-        float acc = 0.0f;
-        for (int r = (int)threadIdx.x % 32; r < 256; r += 32) {
-            const int k = r;
-            acc = acc + (x1[i0 * 256 + k] - layer_norm_mu_2[i0]) * (x1[i0 * 256 + k] - layer_norm_mu_2[i0]);
-        }
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 16);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 8);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 4);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 2);
-        acc = acc + __shfl_xor_sync(0xffffffffu, acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            layer_norm_v_2[i0] = acc / static_cast<float>(256);
         }
     }
 }
@@ -3419,7 +2772,7 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     cudaError_t err = cudaSuccess;
     // layer_norm (transformer_block.hds:12)
     if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_narrow_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g1, b1, h, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:13)
@@ -3440,9 +2793,9 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     // attention (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_skinny_simt_narrow_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_skinny_simt_narrow_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
             matmul, matmul_2, matmul_3, a, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -3452,12 +2805,12 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_narrow_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_skinny_simt_narrow_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, layer_norm_v_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+gelu (transformer_block.hds:20)
@@ -3527,7 +2880,7 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     cudaError_t err = cudaSuccess;
     // layer_norm (transformer_block.hds:12)
     if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g1, b1, h, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:13)
@@ -3548,9 +2901,9 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     // attention (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_simt32_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_simt32_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
             matmul, matmul_2, matmul_3, a, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -3560,12 +2913,12 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, layer_norm_v_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+gelu (transformer_block.hds:20)
@@ -3635,7 +2988,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     cudaError_t err = cudaSuccess;
     // layer_norm (transformer_block.hds:12)
     if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_any_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x, g1, b1, h, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:13)
@@ -3656,9 +3009,9 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     // attention (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_any_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_any_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
             matmul, matmul_2, matmul_3, a, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -3668,12 +3021,12 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_any_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    encoder_block_any_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, layer_norm_v_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+gelu (transformer_block.hds:20)
@@ -3691,36 +3044,36 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 
 // Graph `encoder_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
 //   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:69)
-//     encoder_block_skinny_simt_narrow_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_skinny_simt_narrow_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_skinny_simt_narrow_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_skinny_simt_narrow_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
 //     encoder_block_skinny_simt_narrow_k5_matmul_add <- matmul+add (transformer_block.hds:18)
-//     encoder_block_skinny_simt_narrow_k6_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_skinny_simt_narrow_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 //   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:107)
-//     encoder_block_simt32_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_simt32_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_simt32_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
 //     encoder_block_simt32_k5_matmul_add <- matmul+add (transformer_block.hds:18)
-//     encoder_block_simt32_k6_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_simt32_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 //   encoder_block_any: any sizes
-//     encoder_block_any_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_any_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_any_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_any_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_any_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
 //     encoder_block_any_k5_matmul_add <- matmul+add (transformer_block.hds:18)
-//     encoder_block_any_k6_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_any_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_any_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_any_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 size_t encoder_block_workspace_size(int S) {
