@@ -54,6 +54,7 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16_wgmma128x192"),
     (1300, 16, 2304, "g_rows16_wgmma128x192"), (1300, 16, 2496, "g_rows16"),
     (4096, 16, 1408, "g_rows16_wgmma128"), (4097, 16, 1408, "g_rows16"),
+    (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
@@ -64,7 +65,9 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     K >= 4096), of the tile chosen by waves of 132 weighted by a tile's time (up to M = 4096;
     past it 64 x 128 only where 128 x 128 tiles number fewer than 100), and of K, N % 8:
     TMA + wgmma
-    tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies."""
+    tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies; decoding
+    against a narrow weight with a long K (matmul_skinny_split). (The decode tiles need a weight
+    of 2^24 elements: test_matmul_dispatch_choice.)"""
     skip_large_under_sanitizers(m * k * n)
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
@@ -75,13 +78,20 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     assert rel(out, a.astype(np.float64) @ b) < 2e-3
 
 
-@pytest.mark.parametrize("m,k,n,variant", [(65, 4096, 4224, "g_rows16_wgmma_split"),
-                                           (65, 4096, 4352, "g_rows16_wgmma64x128")])
+@pytest.mark.parametrize("m,k,n,variant", [
+    (65, 4096, 4224, "g_rows16_wgmma_split"), (65, 4096, 4352, "g_rows16_wgmma64x128"),
+    (32, 4096, 4096, "g_rows16_decode_tiles"), (33, 4096, 4096, "g_rows16_wgmma_split"),
+    (16, 4096, 4088, "g_rows16_skinny"), (3, 4096, 4096, "g_rows16_decode_tiles"),
+    (2, 4096, 4096, "g_rows16_skinny"), (2, 4096, 4104, "g_rows16_decode_tiles"),
+    (1, 14336, 4096, "g_rows16_skinny"), (1, 4096, 14336, "g_rows16_decode_tiles"),
+    (16, 4096, 1024, "g_rows16_skinny_split"), (17, 4096, 1024, "g_rows16_wgmma_split"),
+    (16, 2048, 1032, "g_rows16_skinny"), (16, 4095, 4096, "g_skinny")])
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
-    """Both sides of the split's 66 tiles, where running them costs a billion multiply-adds
-    (minutes under the sanitizers): the variant the manifest's conditions choose (the same
-    conditions as the emitted `if`s). The split variant's numerics past M = 64 are checked
-    above at 100 x 4096 x 136."""
+    """Both sides of the split's 66 tiles and of the decode tiles' weight of 2^24 elements
+    (M <= 32, not at M <= 2 where N <= 4096; K, N % 8), where running them costs a billion
+    multiply-adds (minutes under the sanitizers): the variant the manifest's conditions choose
+    (the same conditions as the emitted `if`s). The split variant's numerics past M = 64 are
+    checked above at 100 x 4096 x 136, the decode tiles' (ABOX) in test_hopper.py."""
     import json
     from hds._manifest import Graph
     src = tmp_path / "e.hds"

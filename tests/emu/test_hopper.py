@@ -125,6 +125,42 @@ def test_stdlib_wgmma_split_k(m, k, n):
                                atol=2e-2)
 
 
+@pytest.mark.parametrize("kernel,m,k,n", [
+    ("matmul_abox", 1, 1024, 136), ("matmul_abox", 9, 520, 64), ("matmul_abox", 17, 64, 200),
+    ("matmul_abox", 31, 2048, 64), ("matmul_abox", 33, 128, 136), ("matmul_abox", 70, 128, 72),
+    ("matmul_abox_c2", 5, 64, 136), ("matmul_abox_c2", 64, 40, 64), ("matmul_abox_c2", 100, 24, 72)])
+def test_stdlib_wgmma_abox(kernel, m, k, n):
+    """matmul_wgmma with ABOX: up to 32 rows of a left in a tile, one box of 8, 16 or 32 rows
+    (the rest of the tile zeros, read by the wgmma all the same); 33 rows and more, the whole
+    tile; with clusters of two, a tile past M (a box wholly past a's edge: M = 5, 64)."""
+    skip_large_under_sanitizers(max(m, 64) * k * n, limit=10_000_000)
+    dtype = "bf16" if kernel.endswith("c2") else "f16"
+    a = round_to(rng.standard_normal((m, k)), dtype)
+    b = round_to(rng.standard_normal((k, n)), dtype)
+    c = emulator.run(HOPPER, kernel, {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    tol = 2e-3 if dtype == "f16" else 1e-2
+    np.testing.assert_allclose(from_bits(c), from_bits(a) @ from_bits(b), rtol=tol, atol=tol * 4 * np.sqrt(k / 64))
+
+
+@pytest.mark.parametrize("kernel,m,k,n,split", [
+    ("skinny_split", 3, 2048, 136, 8), ("skinny_split", 16, 1024, 264, 4), ("skinny_split", 5, 520, 40, 2),
+    ("skinny_split", 17, 200, 8, 1), ("skinny_split_256", 1, 2048, 264, 8), ("skinny_split_256", 16, 256, 600, 1)])
+def test_skinny_split(kernel, m, k, n, split):
+    """matmul_skinny_split (decoding against a narrow weight): 128 or 256 columns of b per
+    block, K split over a cluster of `split` blocks that add their sums through distributed
+    shared memory; rows of a past M (and 17 rows: a second row of blocks), columns past N."""
+    skip_large_under_sanitizers(16 * k * n, limit=20_000_000)
+    sn = 256 if kernel.endswith("256") else 128
+    strips, occ = (n + sn - 1) // sn, 1 if sn == 256 else 2
+    assert split == next(s for s in (8, 4, 2, 1) if s == 1 or (strips * s <= 132 * occ and k >= s * 256))
+    dtype = "bf16" if sn == 256 else "f16"
+    a = round_to(rng.standard_normal((m, k)), dtype)
+    b = round_to(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
+    c = emulator.run(HOPPER, kernel, {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    tol = 2e-3 if dtype == "f16" else 1e-2
+    np.testing.assert_allclose(from_bits(c), from_bits(a) @ from_bits(b), rtol=tol, atol=tol)
+
+
 def attention_ref(q, k, v, scale, causal):
     h, g = q.shape[1], k.shape[1]
     k, v = np.repeat(k, h // g, axis=1), np.repeat(v, h // g, axis=1)

@@ -10,6 +10,295 @@
 
 #include <algorithm>
 
+// kernel dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_8x64,
+        const __grid_constant__ CUtensorMap tmap_x_16x64,
+        const __grid_constant__ CUtensorMap tmap_x_32x64,
+        const __grid_constant__ CUtensorMap tmap_x_64x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:89
+    const int split = max(1, min(K / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:94
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:97
+    if (M < 64) {  // matmul_wgmma.hds:99
+        alignas(16) __half zeros[8];  // matmul_wgmma.hds:100
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {  // matmul_wgmma.hds:101
+            zeros[e] = __half(0.0f);  // matmul_wgmma.hds:102
+        }
+        for (int i = (int)threadIdx.x; i < 3072; i += 256) {  // matmul_wgmma.hds:104
+            hds::copy<16>(&sa[i / 512][i / 8 % 64][i % 8 * 8], &zeros[0]);  // matmul_wgmma.hds:105
+        }
+        hds::fence_proxy_async();  // matmul_wgmma.hds:107
+    }
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
+    }
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                const int abox = M - m0 <= 8 ? 8 : M - m0 <= 16 ? 16 : M - m0 <= 32 ? 32 : 64;  // matmul_wgmma.hds:136
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], (abox + 128) * 128);  // matmul_wgmma.hds:142
+                    if (abox == 8) {  // matmul_wgmma.hds:145
+                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_8x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    } else if (abox == 16) {  // matmul_wgmma.hds:147
+                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:148
+                    } else if (abox == 32) {  // matmul_wgmma.hds:149
+                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:150
+                    } else {
+                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:152
+                    }
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
+                    }
+                    it += 1;  // matmul_wgmma.hds:162
+                }
+            }
+        }
+        if (split > 1) {  // matmul_wgmma.hds:166
+            hds::cluster_sync();  // matmul_wgmma.hds:167
+            hds::cluster_sync();  // matmul_wgmma.hds:168
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
+#pragma unroll
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
+            }
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
+                    }
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
+                }
+                it += 1;  // matmul_wgmma.hds:209
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
+            }
+            if (split > 1) {  // matmul_wgmma.hds:219
+#pragma unroll
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:220
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:221
+                }
+                hds::cluster_sync();  // matmul_wgmma.hds:223
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:245
+                    if (split > 1) {  // matmul_wgmma.hds:246
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:247
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:248
+#pragma unroll
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:249
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:250
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:257
+                    if (whole) {  // matmul_wgmma.hds:258
+#pragma unroll
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
+                                hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                                for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                    v_add[e_2] = v_matmul[e_2] + b[n0 + q * 64 + lane % 8 * 8 + e_2];
+                                }
+                                alignas(16) __half v_out[8];
+#pragma unroll
+                                for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                    v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                                }
+                                hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
+                            }
+                        }
+                    } else {
+#pragma unroll
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
+#pragma unroll
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
+                                    const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+                                    out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                                }
+                            }
+                        }
+                    }
+                    __syncwarp();  // matmul_wgmma.hds:276
+                }
+            }
+            if (split > 1) {  // matmul_wgmma.hds:279
+                hds::cluster_sync();  // matmul_wgmma.hds:280
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][16][72]>(hds_dynamic_smem + 0);  // matmul_skinny_split.hds:33
+    auto& sb = *reinterpret_cast<__half (*)[3][64][136]>(hds_dynamic_smem + 7168);  // matmul_skinny_split.hds:34
+    auto& sums = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 59392);  // matmul_skinny_split.hds:35
+    alignas(16) float acc[1][2][4];  // matmul_skinny_split.hds:36
+    alignas(16) __half fa[8];  // matmul_skinny_split.hds:37
+    alignas(16) __half fb[8];  // matmul_skinny_split.hds:38
+    const int strips = (N + 127) / 128;  // matmul_skinny_split.hds:39
+    const int split = strips * 8 <= 396 && K >= 2048 ? 8 : strips * 4 <= 396 && K >= 1024 ? 4 : strips * 2 <= 396 && K >= 512 ? 2 : 1;  // matmul_skinny_split.hds:40
+    const int part = (int)blockIdx.x % split;  // matmul_skinny_split.hds:43
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_split.hds:44
+    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_split.hds:45
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_split.hds:46
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_split.hds:47
+    const int ktiles = (K + 63) / 64;  // matmul_skinny_split.hds:48
+    const int kt0 = ktiles * part / split;  // matmul_skinny_split.hds:49
+    const int tiles = ktiles * (part + 1) / split - kt0;  // matmul_skinny_split.hds:50
+#pragma unroll
+    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:52
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:53
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:54
+                acc[p][j][e] = 0.0f;  // matmul_skinny_split.hds:55
+            }
+        }
+    }
+    for (int t = 0; t < tiles + 2; ++t) {  // matmul_skinny_split.hds:61
+        if (t < tiles) {  // matmul_skinny_split.hds:62
+            const int st = t % 3;  // matmul_skinny_split.hds:63
+            const int k0 = (kt0 + t) * 64;  // matmul_skinny_split.hds:64
+            if ((int)threadIdx.x < 128) {  // matmul_skinny_split.hds:65
+                const int r = (int)threadIdx.x / 8;  // matmul_skinny_split.hds:66
+                const int q = (int)threadIdx.x % 8;  // matmul_skinny_split.hds:67
+                const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_skinny_split.hds:68
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_skinny_split.hds:69
+            }
+#pragma unroll
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny_split.hds:71
+                const int r = r_r * 16 + (int)threadIdx.x / 16;
+                const int q = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_skinny_split.hds:72
+                hds::cp_async_16(&sb[st][r][q * 8], &w[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_skinny_split.hds:73
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny_split.hds:76
+        if (t >= 2) {  // matmul_skinny_split.hds:77
+            hds::cp_async_wait<2>();  // matmul_skinny_split.hds:78
+            __syncthreads();  // matmul_skinny_split.hds:79
+            const int s = (t - 2) % 3;  // matmul_skinny_split.hds:80
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_skinny_split.hds:81
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:82
+#pragma unroll
+                for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:83
+                    hds::ldmatrix_x4_trans(&fb[0], &sb[s][kk * 16 + lane % 16][warp * 16 + p * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:85
+                    hds::mma_16816(&acc[p][0][0], &fa[0], &fb[0]);  // matmul_skinny_split.hds:86
+                    hds::mma_16816(&acc[p][1][0], &fa[0], &fb[4]);  // matmul_skinny_split.hds:87
+                }
+            }
+            __syncthreads();  // matmul_skinny_split.hds:90
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny_split.hds:94
+    const int t4 = lane % 4;  // matmul_skinny_split.hds:95
+#pragma unroll
+    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:96
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:97
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:98
+                sums[g + e / 2 * 8][warp * 16 + p * 16 + j * 8 + t4 * 2 + e % 2] = acc[p][j][e];  // matmul_skinny_split.hds:99
+            }
+        }
+    }
+    if (split > 1) {  // matmul_skinny_split.hds:103
+        hds::cluster_sync();  // matmul_skinny_split.hds:104
+    } else {
+        __syncthreads();  // matmul_skinny_split.hds:106
+    }
+    const int cols = 128 / split;  // matmul_skinny_split.hds:109
+    for (int i = (int)threadIdx.x; i < 16 * cols; i += 256) {  // matmul_skinny_split.hds:110
+        const int r = i / cols;  // matmul_skinny_split.hds:111
+        const int n = part * cols + i % cols;  // matmul_skinny_split.hds:112
+        float sum = sums[r][n];  // matmul_skinny_split.hds:113
+        for (int d = 1; d < split; ++d) {  // matmul_skinny_split.hds:114
+            sum += hds::cluster_load(&sums[r][n], (part + d) % split);  // matmul_skinny_split.hds:115
+        }
+        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_split.hds:117
+            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny_split.hds:118
+            const __half add_2 = matmul_2 + b[n0 + n];  // dispatch_rows16.hds:13
+            out[(m0 + r) * N + (n0 + n)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+        }
+    }
+    if (split > 1) {  // matmul_skinny_split.hds:121
+        hds::cluster_sync();  // matmul_skinny_split.hds:122
+    }
+}
+
 // kernel dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
@@ -17,99 +306,99 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[128];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -126,20 +415,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -284,123 +573,123 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:75
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:79
-    const int split = max(1, min(K / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:84
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:87
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:89
+    const int split = max(1, min(K / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:94
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:97
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:132
-            hds::cluster_sync();  // matmul_wgmma.hds:133
-            hds::cluster_sync();  // matmul_wgmma.hds:134
+        if (split > 1) {  // matmul_wgmma.hds:166
+            hds::cluster_sync();  // matmul_wgmma.hds:167
+            hds::cluster_sync();  // matmul_wgmma.hds:168
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            if (split > 1) {  // matmul_wgmma.hds:185
+            if (split > 1) {  // matmul_wgmma.hds:219
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:186
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:187
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:220
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:221
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:189
+                hds::cluster_sync();  // matmul_wgmma.hds:223
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:211
-                    if (split > 1) {  // matmul_wgmma.hds:212
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:213
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:214
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:245
+                    if (split > 1) {  // matmul_wgmma.hds:246
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:247
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:248
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:215
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:216
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:249
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:250
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                     }
-                    __syncwarp();  // matmul_wgmma.hds:223
-                    if (whole) {  // matmul_wgmma.hds:224
+                    __syncwarp();  // matmul_wgmma.hds:257
+                    if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                                 alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -417,24 +706,24 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:236
-                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                     const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                     out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:242
+                    __syncwarp();  // matmul_wgmma.hds:276
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:245
-                hds::cluster_sync();  // matmul_wgmma.hds:246
+            if (split > 1) {  // matmul_wgmma.hds:279
+                hds::cluster_sync();  // matmul_wgmma.hds:280
             }
         }
     }
@@ -447,99 +736,99 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -556,20 +845,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -582,99 +871,99 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -691,20 +980,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -717,100 +1006,100 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[96];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[96];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:163
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:197
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -827,20 +1116,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -853,99 +1142,99 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[128];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -962,20 +1251,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -1111,143 +1400,143 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_64x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:75
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:79
-    const int split = max(1, min((K + 7) / 8 * 8 / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:84
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:87
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:89
+    const int split = max(1, min((K + 7) / 8 * 8 / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:94
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:97
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:132
-            hds::cluster_sync();  // matmul_wgmma.hds:133
-            hds::cluster_sync();  // matmul_wgmma.hds:134
+        if (split > 1) {  // matmul_wgmma.hds:166
+            hds::cluster_sync();  // matmul_wgmma.hds:167
+            hds::cluster_sync();  // matmul_wgmma.hds:168
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            if (split > 1) {  // matmul_wgmma.hds:185
+            if (split > 1) {  // matmul_wgmma.hds:219
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:186
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:187
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:220
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:221
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:189
+                hds::cluster_sync();  // matmul_wgmma.hds:223
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:211
-                    if (split > 1) {  // matmul_wgmma.hds:212
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:213
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:214
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:245
+                    if (split > 1) {  // matmul_wgmma.hds:246
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:247
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:248
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:215
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:216
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:249
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:250
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                     }
-                    __syncwarp();  // matmul_wgmma.hds:223
-                    if (whole) {  // matmul_wgmma.hds:224
+                    __syncwarp();  // matmul_wgmma.hds:257
+                    if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                                hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                                hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:262
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                                if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:236
-                                    matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                                if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:270
+                                    matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:271
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:242
+                    __syncwarp();  // matmul_wgmma.hds:276
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:245
-                hds::cluster_sync();  // matmul_wgmma.hds:246
+            if (split > 1) {  // matmul_wgmma.hds:279
+                hds::cluster_sync();  // matmul_wgmma.hds:280
             }
         }
     }
@@ -1290,115 +1579,115 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_64x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:262
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:236
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:270
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:271
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -1411,115 +1700,115 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:262
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:236
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:270
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:271
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -1532,116 +1821,116 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul
         const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[96];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[96];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:163
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:197
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 192 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 192 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:262
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:236
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:270
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:271
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -1654,115 +1943,115 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 255) / 256);  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 255) / 256);  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[128];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 256 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:227
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:261
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:262
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:232
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:236
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:270
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:271
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -1770,6 +2059,142 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
 
 
 extern "C" {
+
+// Workspace slots of `dispatch_rows16_rows16_decode_tiles`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_decode_tiles_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_decode_tiles_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_decode_tiles_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_decode_tiles_run(const __half* x, const __half* w,
+                                                           const __half* b, __half* out, int M,
+                                                           int K, int N, void* workspace,
+                                                           cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_8x64;  // x in boxes of 8 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_8x64, x, (long long)M, (long long)K, 8, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_x_16x64;  // x in boxes of 16 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_16x64, x, (long long)M, (long long)K, 16, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_x_32x64;  // x in boxes of 32 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_32x64, x, (long long)M, (long long)K, 32, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_x_64x64;  // x in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_64x64, x, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1)))));
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))), 1, 1);
+            config.blockDim = dim3((unsigned)(256), 1, 1);
+            config.dynamicSmemBytes = 191488;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, x,
+                                         w, b, out, M, K, N, tmap_x_8x64, tmap_x_16x64, tmap_x_32x64,
+                                         tmap_x_64x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_skinny_split`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_skinny_split_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_skinny_split_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_skinny_split_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_skinny_split_run(const __half* x, const __half* w,
+                                                           const __half* b, __half* out, int M,
+                                                           int K, int N, void* workspace,
+                                                           cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    if ((((long long)N + 127) / 128 * (((long long)N + 127) / 128 * 8 <= 396 && (long long)K >= 2048 ? 8 : ((long long)N + 127) / 128 * 4 <= 396 && (long long)K >= 1024 ? 4 : ((long long)N + 127) / 128 * 2 <= 396 && (long long)K >= 512 ? 2 : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 68608 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 68608);
+    if (err != cudaSuccess) return err;
+    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = (unsigned)(((long long)N + 127) / 128 * 8 <= 396 && (long long)K >= 2048 ? 8 : ((long long)N + 127) / 128 * 4 <= 396 && (long long)K >= 1024 ? 4 : ((long long)N + 127) / 128 * 2 <= 396 && (long long)K >= 512 ? 2 : 1);
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)(((long long)N + 127) / 128 * (((long long)N + 127) / 128 * 8 <= 396 && (long long)K >= 2048 ? 8 : ((long long)N + 127) / 128 * 4 <= 396 && (long long)K >= 1024 ? 4 : ((long long)N + 127) / 128 * 2 <= 396 && (long long)K >= 512 ? 2 : 1)), (unsigned)(((long long)M + 15) / 16), 1);
+        config.blockDim = dim3((unsigned)(256), 1, 1);
+        config.dynamicSmemBytes = 68608;
+        config.stream = stream;
+        config.attrs = &cluster;
+        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu, x,
+                                     w, b, out, M, K, N);
+    }
+    if (err != cudaSuccess) return err;
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
 
 // Workspace slots of `dispatch_rows16_rows16_skinny_wide`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_rows16_skinny_wide_slots(int M, int K, int N, size_t* slot) {
@@ -2572,47 +2997,53 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 14 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 16 variants, the first whose case holds for the sizes of the call:
+//   dispatch_rows16_rows16_decode_tiles: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                        and M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 16777216 && !(M <= 2 && N <= 4096) (`when M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 16777216 && !(M <= 2 && N <= 4096)` of matmul's schedule 'decode_tiles', nn.hds:60)
+//     dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:65)
+//     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:57)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:72)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:78)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:96)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:106)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:114)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:117)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:62)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:77)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:78)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:96)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:106)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:99)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:114)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:102)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:117)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -2623,6 +3054,10 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_any_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 size_t dispatch_rows16_workspace_size(int M, int K, int N) {
+    if (K % 8 == 0 && N % 8 == 0 && M <= 32 && K * N >= 16777216 && !(M <= 2 && N <= 4096))
+        return dispatch_rows16_rows16_decode_tiles_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K >= 2048 && N <= 1024)
+        return dispatch_rows16_rows16_skinny_split_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)
         return dispatch_rows16_rows16_skinny_wide_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16)
@@ -2654,6 +3089,10 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
 
 cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* b, __half* out,
                                 int M, int K, int N, void* workspace, cudaStream_t stream) {
+    if (K % 8 == 0 && N % 8 == 0 && M <= 32 && K * N >= 16777216 && !(M <= 2 && N <= 4096))
+        return dispatch_rows16_rows16_decode_tiles_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K >= 2048 && N <= 1024)
+        return dispatch_rows16_rows16_skinny_split_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)
         return dispatch_rows16_rows16_skinny_wide_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16)

@@ -117,123 +117,123 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:75
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 1;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles;  // matmul_wgmma.hds:79
-    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:84
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:87
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = 1;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles;  // matmul_wgmma.hds:89
+    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:94
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:97
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:132
-            hds::cluster_sync();  // matmul_wgmma.hds:133
-            hds::cluster_sync();  // matmul_wgmma.hds:134
+        if (split > 1) {  // matmul_wgmma.hds:166
+            hds::cluster_sync();  // matmul_wgmma.hds:167
+            hds::cluster_sync();  // matmul_wgmma.hds:168
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            if (split > 1) {  // matmul_wgmma.hds:185
+            if (split > 1) {  // matmul_wgmma.hds:219
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:186
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:187
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:220
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:221
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:189
+                hds::cluster_sync();  // matmul_wgmma.hds:223
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:211
-                    if (split > 1) {  // matmul_wgmma.hds:212
-                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:213
-                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:214
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:245
+                    if (split > 1) {  // matmul_wgmma.hds:246
+                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:247
+                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:248
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:215
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:216
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:249
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:250
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                     }
-                    __syncwarp();  // matmul_wgmma.hds:223
-                    if (whole) {  // matmul_wgmma.hds:224
+                    __syncwarp();  // matmul_wgmma.hds:257
+                    if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:227
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:261
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r_3][lane % 8 * 8]);
                                 alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                                 hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -256,13 +256,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                         }
                     } else {
 #pragma unroll
-                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:232
+                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:266
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:234
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:236
-                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:237
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:268
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:270
+                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:271
                                     const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                     const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                     const float to_f32_2 = hds::cast<float>(relu_2);
@@ -271,11 +271,11 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:242
+                    __syncwarp();  // matmul_wgmma.hds:276
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:245
-                hds::cluster_sync();  // matmul_wgmma.hds:246
+            if (split > 1) {  // matmul_wgmma.hds:279
+                hds::cluster_sync();  // matmul_wgmma.hds:280
             }
         }
     }
@@ -288,99 +288,99 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 1;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:78
-    const int tiles = mtiles;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:92
+    const int ST = 6;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = 1;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
+    const int tiles = mtiles;  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:110
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[64];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:146
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[64];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -403,13 +403,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:232
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -418,7 +418,7 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -431,99 +431,99 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:68
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:69
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:70
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:71
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:72
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:73
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:76
-    const int ktiles = 1;  // matmul_wgmma.hds:77
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:78
-    const int tiles = mtiles;  // matmul_wgmma.hds:79
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:89
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:90
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:91
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:92
+    const int ST = 4;  // matmul_wgmma.hds:78
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
+    const int ktiles = 1;  // matmul_wgmma.hds:87
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
+    const int tiles = mtiles;  // matmul_wgmma.hds:89
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:94
+        hds::fence_barrier_init();  // matmul_wgmma.hds:114
     }
-    __syncthreads();  // matmul_wgmma.hds:99
-    if (wg == 0) {  // matmul_wgmma.hds:105
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:106
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:107
-            int it = 0;  // matmul_wgmma.hds:108
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:109
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:110
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:111
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:112
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:113
-                    const int s = it % ST;  // matmul_wgmma.hds:114
-                    if (it >= ST) {  // matmul_wgmma.hds:115
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:116
+    __syncthreads();  // matmul_wgmma.hds:119
+    if (wg == 0) {  // matmul_wgmma.hds:125
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
+            int it = 0;  // matmul_wgmma.hds:128
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:132
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
+                    const int s = it % ST;  // matmul_wgmma.hds:138
+                    if (it >= ST) {  // matmul_wgmma.hds:139
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:118
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:119
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:142
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:120
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:122
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:154
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
                     }
-                    it += 1;  // matmul_wgmma.hds:128
+                    it += 1;  // matmul_wgmma.hds:162
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:137
-        alignas(16) float acc[128];  // matmul_wgmma.hds:138
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:139
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:140
-        int it = 0;  // matmul_wgmma.hds:141
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:142
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:146
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:147
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:148
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
+        alignas(16) float acc[128];  // matmul_wgmma.hds:172
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
+        int it = 0;  // matmul_wgmma.hds:175
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:182
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:149
-                acc[i] = 0.0f;  // matmul_wgmma.hds:150
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:183
+                acc[i] = 0.0f;  // matmul_wgmma.hds:184
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:152
-                const int s = it % ST;  // matmul_wgmma.hds:153
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:154
-                hds::wgmma_fence();  // matmul_wgmma.hds:155
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
+                const int s = it % ST;  // matmul_wgmma.hds:187
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
+                hds::wgmma_fence();  // matmul_wgmma.hds:189
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:156
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:158
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:159
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:192
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:166
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:167
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:168
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:170
+                hds::wgmma_commit();  // matmul_wgmma.hds:200
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
                 }
-                it += 1;  // matmul_wgmma.hds:175
+                it += 1;  // matmul_wgmma.hds:209
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:177
-            if (t < 1) {  // matmul_wgmma.hds:178
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:180
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
+            if (t < 1) {  // matmul_wgmma.hds:212
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:207
-            const int lane = t % 32;  // matmul_wgmma.hds:208
-            const bool whole = n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:209
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
+            const int lane = t % 32;  // matmul_wgmma.hds:242
+            const bool whole = n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:210
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:244
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:220
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:221
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
                 }
-                __syncwarp();  // matmul_wgmma.hds:223
-                if (whole) {  // matmul_wgmma.hds:224
+                __syncwarp();  // matmul_wgmma.hds:257
+                if (whole) {  // matmul_wgmma.hds:258
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:225
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:226
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:227
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:228
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:261
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -546,13 +546,13 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:232
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:266
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:233
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:234
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:235
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:236
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:237
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:268
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:270
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:271
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -561,7 +561,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:242
+                __syncwarp();  // matmul_wgmma.hds:276
             }
         }
     }
@@ -762,11 +762,11 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 }
 
 // Graph `epilogue_copies` runs one of 4 variants, the first whose case holds for the sizes of the call:
-//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:63)
+//   epilogue_copies_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:78)
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:81)
+//   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:96)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: (M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:91)
+//   epilogue_copies_wgmma64x128: (M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:106)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)

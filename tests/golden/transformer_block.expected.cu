@@ -3043,7 +3043,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 }
 
 // Graph `encoder_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
-//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:69)
+//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:84)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_skinny_simt_narrow_k2_matmul <- matmul (transformer_block.hds:14)
@@ -3054,7 +3054,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:107)
+//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:122)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)

@@ -223,6 +223,17 @@ def test_matmul_epilogue_widened_sm90():
     (1, 520, 10248),   # one row, the same
     (16, 72, 10232),   # N just under 10240: matmul_skinny
     (17, 72, 10240),   # M just past 16: 64 x 128 tiles (K < 1024: not split)
+    (3, 4096, 4096),   # M <= 32, a weight of 2^24: 64 x 128 tiles split over 4-8 blocks, a in a box of 8 rows
+    (2, 4096, 4104),   # M <= 2 where N > 4096: the same
+    (2, 4096, 4096),   # M <= 2, N <= 4096: matmul_skinny
+    (13, 2048, 8200),  # a box of 16 rows; a partial column tile
+    (32, 4104, 4096),  # a box of 32 rows
+    (33, 4096, 4096),  # M just past 32: 64 x 128 tiles split, a's box of 64 rows
+    (16, 4096, 4088),  # a weight just under 2^24: matmul_skinny
+    (16, 4096, 1024),  # N <= 1024, K >= 2048: matmul_skinny_split, K split over clusters of 8
+    (5, 2048, 1000),   # the same, a partial 128-column strip, clusters of 8 (K >= 2048)
+    (16, 2040, 1024),  # K just under 2048: matmul_skinny
+    (16, 4096, 1032),  # N just past 1024: matmul_skinny
     (50, 1100, 264),   # M <= 64, 3 tiles of 64 x 128: K split over clusters of K / 512 = 2 blocks
     (40, 1016, 264),   # K just under 1024: not split
     (50, 2100, 520),   # 5 tiles: K split over 4 blocks, two of which store (2 groups of 64 columns)
