@@ -184,9 +184,11 @@ int64_t trailing_dim(const Symbol& s, size_t d) {
 
 // `cluster(n)`: n blocks (consecutive along x) share a thread block cluster,
 // which sm_90 provides. A constant n is checked here; one over sizes is chosen
-// per call (the launcher checks it).
+// per call (the launcher checks it). A constant 1 is no cluster (an instance of a
+// generic kernel whose parameters turn it off: `cluster(SPLIT > 1 ? ... : 1)`).
 void Sema::check_cluster(Expr& e) {
     if (!check_int(e, "a cluster size")) return;
+    if (e.value && e.value->i == 1) return;
     require_arch(90, e.range, DiagId::cluster_needs_arch, "a thread block cluster");
     if (!e.value) return;
     int64_t n = e.value->i;

@@ -102,6 +102,47 @@ def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     assert graph.variant_for({"M": m, "K": k, "N": n}) == variant
 
 
+def conv_ref(x, w, stride, pad):
+    n, c, h, wd = x.shape
+    o, r_, s_ = w.shape[0], w.shape[2], w.shape[3]
+    p, q = (h + 2 * pad - r_) // stride + 1, (wd + 2 * pad - s_) // stride + 1
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ref = np.zeros((n, o, p, q))
+    for r in range(r_):
+        for s in range(s_):
+            ref += np.einsum("nchw,oc->nohw", xp[:, :, r:r + stride * (p - 1) + 1:stride, s:s + stride * (q - 1) + 1:stride],
+                             w[:, :, r, s].astype(np.float64))
+    return ref
+
+
+@pytest.mark.parametrize("n,c,h,wd,o,stride,schedule,split", [
+    (1, 256, 7, 7, 64, 1, "mma3x3_split16", 8),   # 16 channel slices, one tile: 8 blocks
+    (2, 64, 9, 11, 72, 2, "mma3x3_split16", 2),   # stride 2, 72 channels (a partial group of 64)
+    (1, 72, 20, 20, 32, 1, "mma3x3_split", 2),    # W > 16: tiles of 4 x 32 pixels; 5 slices in 2 and 3
+    (1, 60, 7, 7, 16, 1, "mma3x3_split16", 2),    # C not a multiple of 8: the weights value by value
+])
+def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
+    """conv2d_mma3x3 on small images with many channels (sm_90a): tiles of 8 x 16 pixels where
+    the image is at most 16 wide, and the channel slices of each tile split over a cluster of
+    `split` blocks (chosen per call) that add their sums through distributed shared memory,
+    against float64 numpy with racecheck."""
+    skip_large_under_sanitizers(n * c * h * wd * o * 9 // stride // stride)
+    text = (f"graph g(x: f16[{n}, {c}, {h}, {wd}], w: f16[{o}, {c}, 3, 3]) -> "
+            f"f16[{n}, {o}, {(h - 1) // stride + 1}, {(wd - 1) // stride + 1}] "
+            f"{{ return conv2d(x, w, stride={stride}, pad=1); }}\n")
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + text)
+    cu = emulator.emit(src, arch=SM90)
+    tw = 16 if schedule == "mma3x3_split16" else 32  # the schedule's tile width, and its split code
+    assert f"const int q0 = tile % tiles % tiles_q * {tw};" in cu and "hds::cluster_load(&sums" in cu
+    groups = n * ((h - 1) // stride // (8 if wd <= 16 else 4) + 1) * ((wd - 1) // stride // (16 if wd <= 16 else 32) + 1) * ((o + 63) // 64)
+    slices = (c + 15) // 16
+    assert split == next(s for s in (8, 4, 2, 1) if s == 1 or (groups * s <= 132 and slices >= 2 * s))
+    x, w = halves(n, c, h, wd), halves(o, c, 3, 3) * np.float16(1 / np.sqrt(9 * c))
+    out, _ = run_variant(tmp_path, text, {"x": x, "w": w})
+    assert rel(out, conv_ref(x, w, stride, 1)) < 2e-3
+
+
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal,variant", [
     (64, 4, 2, 37, 70, 1, "g_any"), (128, 2, 1, 130, 129, 0, "g_any"), (64, 1, 1, 1, 1, 0, "g_decode_few"),
     (64, 8, 1, 1, 700, 0, "g_decode_few"), (128, 8, 2, 3, 333, 1, "g_decode128"),

@@ -201,101 +201,101 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_split_k0
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int K, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][16][72]>(hds_dynamic_smem + 0);  // matmul_skinny_split.hds:33
-    auto& sb = *reinterpret_cast<__half (*)[3][64][136]>(hds_dynamic_smem + 7168);  // matmul_skinny_split.hds:34
-    auto& sums = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 59392);  // matmul_skinny_split.hds:35
-    alignas(16) float acc[1][2][4];  // matmul_skinny_split.hds:36
-    alignas(16) __half fa[8];  // matmul_skinny_split.hds:37
-    alignas(16) __half fb[8];  // matmul_skinny_split.hds:38
-    const int strips = (N + 127) / 128;  // matmul_skinny_split.hds:39
-    const int split = strips * 8 <= 396 && K >= 2048 ? 8 : strips * 4 <= 396 && K >= 1024 ? 4 : strips * 2 <= 396 && K >= 512 ? 2 : 1;  // matmul_skinny_split.hds:40
-    const int part = (int)blockIdx.x % split;  // matmul_skinny_split.hds:43
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_split.hds:44
-    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_split.hds:45
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_split.hds:46
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_split.hds:47
-    const int ktiles = (K + 63) / 64;  // matmul_skinny_split.hds:48
-    const int kt0 = ktiles * part / split;  // matmul_skinny_split.hds:49
-    const int tiles = ktiles * (part + 1) / split - kt0;  // matmul_skinny_split.hds:50
+    auto& sa = *reinterpret_cast<__half (*)[3][16][72]>(hds_dynamic_smem + 0);  // matmul_skinny_split.hds:36
+    auto& sb = *reinterpret_cast<__half (*)[3][64][136]>(hds_dynamic_smem + 7168);  // matmul_skinny_split.hds:37
+    auto& sums = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 59392);  // matmul_skinny_split.hds:38
+    alignas(16) float acc[1][2][4];  // matmul_skinny_split.hds:39
+    alignas(16) __half fa[8];  // matmul_skinny_split.hds:40
+    alignas(16) __half fb[8];  // matmul_skinny_split.hds:41
+    const int strips = (N + 127) / 128;  // matmul_skinny_split.hds:42
+    const int split = strips * 8 <= 396 && K >= 2048 ? 8 : strips * 4 <= 396 && K >= 1024 ? 4 : strips * 2 <= 396 && K >= 512 ? 2 : 1;  // matmul_skinny_split.hds:43
+    const int part = (int)blockIdx.x % split;  // matmul_skinny_split.hds:46
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_split.hds:47
+    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_split.hds:48
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_split.hds:49
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_split.hds:50
+    const int ktiles = (K + 63) / 64;  // matmul_skinny_split.hds:51
+    const int kt0 = ktiles * part / split;  // matmul_skinny_split.hds:52
+    const int tiles = ktiles * (part + 1) / split - kt0;  // matmul_skinny_split.hds:53
 #pragma unroll
-    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:52
+    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:55
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:53
+        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:56
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:54
-                acc[p][j][e] = 0.0f;  // matmul_skinny_split.hds:55
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:57
+                acc[p][j][e] = 0.0f;  // matmul_skinny_split.hds:58
             }
         }
     }
-    for (int t = 0; t < tiles + 2; ++t) {  // matmul_skinny_split.hds:61
-        if (t < tiles) {  // matmul_skinny_split.hds:62
-            const int st = t % 3;  // matmul_skinny_split.hds:63
-            const int k0 = (kt0 + t) * 64;  // matmul_skinny_split.hds:64
-            if ((int)threadIdx.x < 128) {  // matmul_skinny_split.hds:65
-                const int r = (int)threadIdx.x / 8;  // matmul_skinny_split.hds:66
-                const int q = (int)threadIdx.x % 8;  // matmul_skinny_split.hds:67
-                const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_skinny_split.hds:68
-                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_skinny_split.hds:69
+    for (int t = 0; t < tiles + 2; ++t) {  // matmul_skinny_split.hds:64
+        if (t < tiles) {  // matmul_skinny_split.hds:65
+            const int st = t % 3;  // matmul_skinny_split.hds:66
+            const int k0 = (kt0 + t) * 64;  // matmul_skinny_split.hds:67
+            if ((int)threadIdx.x < 128) {  // matmul_skinny_split.hds:68
+                const int r = (int)threadIdx.x / 8;  // matmul_skinny_split.hds:69
+                const int q = (int)threadIdx.x % 8;  // matmul_skinny_split.hds:70
+                const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_skinny_split.hds:71
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_skinny_split.hds:72
             }
 #pragma unroll
-            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny_split.hds:71
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny_split.hds:74
                 const int r = r_r * 16 + (int)threadIdx.x / 16;
                 const int q = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_skinny_split.hds:72
-                hds::cp_async_16(&sb[st][r][q * 8], &w[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_skinny_split.hds:73
+                const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_skinny_split.hds:75
+                hds::cp_async_16(&sb[st][r][q * 8], &w[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_skinny_split.hds:76
             }
         }
-        hds::cp_async_commit();  // matmul_skinny_split.hds:76
-        if (t >= 2) {  // matmul_skinny_split.hds:77
-            hds::cp_async_wait<2>();  // matmul_skinny_split.hds:78
-            __syncthreads();  // matmul_skinny_split.hds:79
-            const int s = (t - 2) % 3;  // matmul_skinny_split.hds:80
+        hds::cp_async_commit();  // matmul_skinny_split.hds:79
+        if (t >= 2) {  // matmul_skinny_split.hds:80
+            hds::cp_async_wait<2>();  // matmul_skinny_split.hds:81
+            __syncthreads();  // matmul_skinny_split.hds:82
+            const int s = (t - 2) % 3;  // matmul_skinny_split.hds:83
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_skinny_split.hds:81
-                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:82
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_skinny_split.hds:84
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:85
 #pragma unroll
-                for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:83
-                    hds::ldmatrix_x4_trans(&fb[0], &sb[s][kk * 16 + lane % 16][warp * 16 + p * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:85
-                    hds::mma_16816(&acc[p][0][0], &fa[0], &fb[0]);  // matmul_skinny_split.hds:86
-                    hds::mma_16816(&acc[p][1][0], &fa[0], &fb[4]);  // matmul_skinny_split.hds:87
+                for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:86
+                    hds::ldmatrix_x4_trans(&fb[0], &sb[s][kk * 16 + lane % 16][warp * 16 + p * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:88
+                    hds::mma_16816(&acc[p][0][0], &fa[0], &fb[0]);  // matmul_skinny_split.hds:89
+                    hds::mma_16816(&acc[p][1][0], &fa[0], &fb[4]);  // matmul_skinny_split.hds:90
                 }
             }
-            __syncthreads();  // matmul_skinny_split.hds:90
+            __syncthreads();  // matmul_skinny_split.hds:93
         }
     }
-    const int g = lane / 4;  // matmul_skinny_split.hds:94
-    const int t4 = lane % 4;  // matmul_skinny_split.hds:95
+    const int g = lane / 4;  // matmul_skinny_split.hds:97
+    const int t4 = lane % 4;  // matmul_skinny_split.hds:98
 #pragma unroll
-    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:96
+    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:99
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:97
+        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:100
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:98
-                sums[g + e / 2 * 8][warp * 16 + p * 16 + j * 8 + t4 * 2 + e % 2] = acc[p][j][e];  // matmul_skinny_split.hds:99
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:101
+                sums[g + e / 2 * 8][warp * 16 + p * 16 + j * 8 + t4 * 2 + e % 2] = acc[p][j][e];  // matmul_skinny_split.hds:102
             }
         }
     }
-    if (split > 1) {  // matmul_skinny_split.hds:103
-        hds::cluster_sync();  // matmul_skinny_split.hds:104
+    if (split > 1) {  // matmul_skinny_split.hds:106
+        hds::cluster_sync();  // matmul_skinny_split.hds:107
     } else {
-        __syncthreads();  // matmul_skinny_split.hds:106
+        __syncthreads();  // matmul_skinny_split.hds:109
     }
-    const int cols = 128 / split;  // matmul_skinny_split.hds:109
-    for (int i = (int)threadIdx.x; i < 16 * cols; i += 256) {  // matmul_skinny_split.hds:110
-        const int r = i / cols;  // matmul_skinny_split.hds:111
-        const int n = part * cols + i % cols;  // matmul_skinny_split.hds:112
-        float sum = sums[r][n];  // matmul_skinny_split.hds:113
-        for (int d = 1; d < split; ++d) {  // matmul_skinny_split.hds:114
-            sum += hds::cluster_load(&sums[r][n], (part + d) % split);  // matmul_skinny_split.hds:115
+    const int cols = 128 / split;  // matmul_skinny_split.hds:112
+    for (int i = (int)threadIdx.x; i < 16 * cols; i += 256) {  // matmul_skinny_split.hds:113
+        const int r = i / cols;  // matmul_skinny_split.hds:114
+        const int n = part * cols + i % cols;  // matmul_skinny_split.hds:115
+        float sum = sums[r][n];  // matmul_skinny_split.hds:116
+        for (int d = 1; d < split; ++d) {  // matmul_skinny_split.hds:117
+            sum += hds::cluster_load(&sums[r][n], (part + d) % split);  // matmul_skinny_split.hds:118
         }
-        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_split.hds:117
-            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny_split.hds:118
+        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_split.hds:120
+            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny_split.hds:121
             const __half add_2 = matmul_2 + b[n0 + n];  // dispatch_rows16.hds:13
             out[(m0 + r) * N + (n0 + n)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
         }
     }
-    if (split > 1) {  // matmul_skinny_split.hds:121
-        hds::cluster_sync();  // matmul_skinny_split.hds:122
+    if (split > 1) {  // matmul_skinny_split.hds:124
+        hds::cluster_sync();  // matmul_skinny_split.hds:125
     }
 }
 
