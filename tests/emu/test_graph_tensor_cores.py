@@ -88,3 +88,22 @@ def test_dispatch_as_on_the_gpu(tmp_path, m, n, variant):
                            str(tmp_path / "c.npy"), "--racecheck"], capture_output=True, text=True, check=True)
     assert f"(variant {variant})" in proc.stdout, proc.stdout
     assert rel(np.load(tmp_path / "c.npy"), a.astype(np.float64) @ b) < 2e-3
+
+
+@pytest.mark.parametrize("c,r,s,stride,pad", [(3, 7, 7, 2, 3), (4, 3, 8, 1, 1), (5, 7, 7, 2, 3), (2, 5, 5, 1, 0)])
+def test_conv2d_mma_few_channels(c, r, s, stride, pad):
+    """conv2d_mma.hds where C * S <= 32 (an image's first layer: C = 3, 7 x 7): a slice per filter
+    row r holding the (channel, column) pairs; C * S = 32 the last such, 35 the usual slices."""
+    h, wd, o = 19, 23, 20
+    p, q = (h + 2 * pad - r) // stride + 1, (wd + 2 * pad - s) // stride + 1
+    text = (f"graph g(x: f16[N, {c}, {h}, {wd}], w: f16[{o}, {c}, {r}, {s}]) -> f16[N, {o}, {p}, {q}] "
+            f"{{ return conv2d(x, w, stride={stride}, pad={pad}); }}\n")
+    x, w = halves(2, c, h, wd), halves(o, c, r, s) * np.float16(0.2)
+    out = emulator.run_graph(text, "g", {"x": x, "w": w}, imports=("nn.hds",), racecheck=True)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ref = np.zeros((2, o, p, q))
+    for i in range(r):
+        for j in range(s):
+            ref += np.einsum("nchw,oc->nohw", xp[:, :, i:i + stride * (p - 1) + 1:stride, j:j + stride * (q - 1) + 1:stride],
+                             w[:, :, i, j].astype(np.float64))
+    assert rel(out, ref) < 2e-3

@@ -186,6 +186,16 @@ def test_conv_strided_bf16_tensor_cores():
 
 
 @gpu
+@pytest.mark.parametrize("n", [1, 3])
+def test_conv_stem_few_channels(n):
+    """3 input channels, 7 x 7: conv2d_mma's slice per filter row (21 of its 32 k), with batch norm and ReLU."""
+    x, w = rnd(n, 3, 61, 58, dtype=torch.float16), rnd(64, 3, 7, 7, dtype=torch.float16)
+    s, t = rnd(64, 1, 1, dtype=torch.float16), rnd(64, 1, 1, dtype=torch.float16)
+    ref = F.relu(F.conv2d(x.double(), w.double(), stride=2, padding=3) * s.double() + t.double())
+    check(run("op_conv_stem", {"x": x, "w": w, "s": s, "t": t}, {"N": n}, (n, 64, 31, 29), torch.float16), ref, 2e-3)
+
+
+@gpu
 @pytest.mark.parametrize("lq,lk", [(129, 77), (1, 1)])
 def test_attention_f16(lq, lk):
     q, k, v = rnd(2, lq, 64, dtype=torch.float16), rnd(2, lk, 64, dtype=torch.float16), rnd(2, lk, 32, dtype=torch.float16)
