@@ -25,16 +25,19 @@ SharedKernels share_kernels(const std::string& api, const std::vector<GraphVaria
     SharedKernels out;
     out.device = variants.front().program->module;
     out.device.kernels.clear();
-    // Per kernel of each variant: what its name says after the variant's ("_k1_rms_norm"), and its text.
-    struct Seen {
-        std::string suffix, text;
-    };
-    std::vector<std::vector<Seen>> seen;
     struct Version {
         std::string text, first_name;
         int users = 0;  // variants that launch it
     };
-    std::map<std::string, std::vector<Version>> versions;  // by suffix
+    // By what a kernel's name says after its variant's ("_k1_rms_norm"; the whole name where it
+    // does not start with the variant's): the distinct kernels of that name.
+    std::map<std::string, std::vector<Version>> versions;
+    struct Seen {
+        std::string key;
+        bool prefixed;
+        size_t version;
+    };
+    std::vector<std::vector<Seen>> seen;  // per kernel of each variant
     for (const GraphVariant& v : variants) {
         out.programs.push_back(*v.program);
         const graph::Program& p = *v.program;
@@ -45,24 +48,22 @@ SharedKernels share_kernels(const std::string& api, const std::vector<GraphVaria
         seen.emplace_back();
         for (const ir::Kernel& k : p.module.kernels) {
             bool prefixed = k.name.rfind(p.name + "_", 0) == 0;
-            std::string suffix = prefixed ? k.name.substr(p.name.size()) : "";
+            std::string key = prefixed ? k.name.substr(p.name.size()) : k.name;
             std::string text = body_of(p.module, k, opts);
-            auto& list = versions[suffix.empty() ? k.name : suffix];
+            auto& list = versions[key];
             auto it = std::find_if(list.begin(), list.end(), [&](const Version& e) { return e.text == text; });
-            if (it == list.end()) it = list.insert(list.end(), {text, k.name});
+            if (it == list.end()) it = list.insert(list.end(), {std::move(text), k.name});
             ++it->users;
-            seen.back().push_back({suffix.empty() ? k.name : suffix, std::move(text)});
+            seen.back().push_back({key, prefixed, static_cast<size_t>(it - list.begin())});
         }
     }
     for (size_t v = 0; v < out.programs.size(); ++v) {
         std::vector<ir::Kernel>& kernels = out.programs[v].module.kernels;
         for (size_t i = 0; i < kernels.size(); ++i) {
             const Seen& s = seen[v][i];
-            const auto& list = versions.at(s.suffix);
-            bool prefixed = s.suffix != kernels[i].name;
-            const Version& version =
-                *std::find_if(list.begin(), list.end(), [&](const Version& e) { return e.text == s.text; });
-            std::string name = list.size() == 1 && version.users > 1 && prefixed ? api + s.suffix : version.first_name;
+            const std::vector<Version>& list = versions.at(s.key);
+            const Version& version = list[s.version];
+            std::string name = list.size() == 1 && version.users > 1 && s.prefixed ? api + s.key : version.first_name;
             kernels[i].name = name;
             if (std::none_of(out.device.kernels.begin(), out.device.kernels.end(),
                              [&](const ir::Kernel& k) { return k.name == name; }))
