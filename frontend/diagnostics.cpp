@@ -224,7 +224,8 @@ bool DiagnosticsEngine::verify(std::ostream& os) const {
         std::vector<Note> notes = d.notes;
         notes.insert(notes.end(), d.instantiations.begin(), d.instantiations.end());
         for (const Note& n : notes) {
-            if (match(expected, "note", n.range, n.message)) continue;
+            // A note with no place in a file (`hdsc: note: ...`) has no line to expect it on.
+            if (!n.range.begin.valid() || match(expected, "note", n.range, n.message)) continue;
             ok = false;
             os << "verify: unexpected " << format_one("note", n.range, n.message);
         }
