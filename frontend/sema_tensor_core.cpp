@@ -78,7 +78,7 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::TmaLoad2dMulticast: {
             std::vector<Operand> ops = {
                 {MemSpace::Shared, "any", true, "a shared element (the start of the box)"},
-                {MemSpace::Global, "same", false, "an element of a 2-D global tensor of the same type"},
+                {MemSpace::Global, "same", false, "an element of a global tensor (2 to 5 dimensions) of the same type"},
                 kBarrier};
             if (b == Builtin::TmaLoad2dMulticast)
                 ops.push_back({MemSpace::None, "int", false, "an integer mask (the cluster's blocks)"});
@@ -95,6 +95,10 @@ std::vector<Operand> operands(Builtin b) {
         case Builtin::SetMaxNRegInc:
         case Builtin::SetMaxNRegDec:
             return {{MemSpace::None, "nreg", false, "a constant register count (a multiple of 8, 24 to 256)"}};
+        case Builtin::BarrierSync:
+        case Builtin::BarrierArrive:
+            return {{MemSpace::None, "bar_id", false, "an integer barrier id (1 to 15; 0 is syncthreads')"},
+                    {MemSpace::None, "threads", false, "a constant thread count (a multiple of 32, 32 to 1024)"}};
         default:
             return {};
     }
@@ -120,19 +124,22 @@ SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
         };
         if (op.space == MemSpace::None) {
             std::string kind = op.elem;
-            if (kind == "const" || kind == "nreg" || kind == "rows") {
-                auto v = check_const_int(a, kind == "const"  ? "the number of groups"
-                                            : kind == "nreg" ? "a register count"
-                                                             : "the number of rows");
-                bool in_range = kind == "const"  ? v && *v >= 0 && *v <= 7
-                                : kind == "nreg" ? v && *v >= 24 && *v <= 256 && *v % 8 == 0
-                                                 : v && *v >= 1;  // (at most the box's rows: check_async_layout)
+            if (kind == "const" || kind == "nreg" || kind == "rows" || kind == "threads") {
+                auto v = check_const_int(a, kind == "const"     ? "the number of groups"
+                                            : kind == "nreg"    ? "a register count"
+                                            : kind == "threads" ? "the thread count"
+                                                                : "the number of rows");
+                bool in_range = kind == "const"     ? v && *v >= 0 && *v <= 7
+                                : kind == "nreg"    ? v && *v >= 24 && *v <= 256 && *v % 8 == 0
+                                : kind == "threads" ? v && *v >= 32 && *v <= 1024 && *v % 32 == 0
+                                                    : v && *v >= 1;  // (at most the box's rows: check_async_layout)
                 if (v && !in_range) fail();
                 if (!v) ok = false;
             } else if (!check_int(a, value_name(op.what).c_str())) {
                 ok = false;
             } else {
                 coerce(a, ScalarType::I32);
+                if (kind == "bar_id" && a.value && (a.value->i < 1 || a.value->i > 15)) fail();
             }
             continue;
         }
@@ -211,7 +218,10 @@ bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vect
             return need(0,
                         "a shared buffer whose last two dimensions (the box) are constants: at most 256 rows of "
                         "32, 64 or 128 bytes");
-        if (refs[1]->tensor.dims.size() != 2) return need(1, "a 2-D global tensor");
+        // Indices before the last two pick a slice (a box of extent 1 there); multicast is 2-D only.
+        size_t rank = refs[1]->tensor.dims.size();
+        if (b.id == Builtin::TmaLoad2dMulticast && rank != 2) return need(1, "a 2-D global tensor");
+        if (rank < 2 || rank > 5) return need(1, "a global tensor of 2 to 5 dimensions");
         if (b.id == Builtin::TmaLoad2dRows && e.args[3].value->value && e.args[3].value->value->i > rows)
             return need(3, fmt::format("a constant number of rows, at most the box's {}", rows));
         return true;

@@ -189,7 +189,10 @@ class Walker {
         switch (b->id) {
             case Builtin::MbarrierWait:
             case Builtin::ClusterSync:
+            case Builtin::BarrierSync:  // (orders the threads that meet there; assumed to be the writers)
                 p.clear();
+                return;
+            case Builtin::BarrierArrive:
                 return;
             case Builtin::MbarrierInit:  // barrier words: ordered by the barrier protocol itself
             case Builtin::MbarrierArrive:

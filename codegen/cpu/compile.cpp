@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "codegen/cpu/compiler.h"
+#include "codegen/cpu/hopper_runtime.h"
 
 namespace hds::emu {
 
@@ -216,6 +217,31 @@ Eval Compiler::call(const ir::Call* c) {
                 t.fiber->yield();
                 return Value{0};
             };
+        case Builtin::BarrierSync:
+        case Builtin::BarrierArrive: {
+            p_.needs_sync = true;
+            p_.uses_mbarriers = true;  // (racecheck orders accesses through them as through mbarriers)
+            bool wait = c->builtin == Builtin::BarrierSync;
+            Eval id_of = args[0];
+            int64_t threads = *ir::const_int(c->args[1]);
+            return [=](Thread& t) {
+                int64_t id = id_of(t).i;
+                if (id < 1 || id > 15)
+                    trap(t, loc, fmt::format("named barrier id {}: it must be 1 to 15 (0 is syncthreads')", id));
+                int64_t phase = named_barrier_arrive(t, id, threads, loc);
+                BarrierKey key{kNamedBarrier, id};
+                if (!wait) return Value{0};
+                if (t.block->mbarriers.at(key).phase == phase) {  // not completed by this arrival: wait
+                    t.wait_bar = key;
+                    t.wait_parity = static_cast<int>(phase % 2);
+                    t.state = ThreadState::AtMbarrier;
+                    t.wait_loc = loc;
+                    t.fiber->yield();
+                }
+                mbarrier_acquire(t, t.block->mbarriers.at(key));
+                return Value{0};
+            };
+        }
         case Builtin::SyncWarp:  // a barrier of the warp's lanes (their shared-memory writes seen after it)
             p_.needs_sync = true;
             return [loc](Thread& t) {

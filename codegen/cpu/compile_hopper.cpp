@@ -162,11 +162,14 @@ Eval Compiler::hopper(const ir::Call* c) {
             copy.bar_name = arg_name(2);
             copy.loc = loc;
             Ref at = reference(c->args[0], copy.rows * copy.cols, "TMA box");
-            Eval row = expr(src->indices.at(0)), col = expr(src->indices.at(1));
+            std::vector<Eval> index;  // the slice's indices (any before the last two), the row, the column
+            for (const ir::Expr& i : src->indices) index.push_back(expr(i));
             BarrierRef bar = barrier(c->args[2], "TMA barrier");
             Eval mask = c->builtin == Builtin::TmaLoad2dMulticast ? expr(c->args[3]) : Eval{};
             return [=](Thread& t) {
-                tma_load(t, copy, at(t).second, row(t).i, col(t).i, bar(t), mask ? mask(t).i : -1);
+                std::vector<int64_t> i;
+                for (const Eval& e : index) i.push_back(e(t).i);
+                tma_load(t, copy, at(t).second, i, bar(t), mask ? mask(t).i : -1);
                 return Value{0};
             };
         }

@@ -85,13 +85,49 @@ void mbarrier_arrive(Thread& t, Block& b, BarrierKey key, int64_t tx, const std:
     if (--m.pending == 0 && m.tx == 0) complete_phase(b, m);
 }
 
+int64_t named_barrier_arrive(Thread& t, int64_t id, int64_t threads, SourceLoc loc) {
+    const Machine& mc = *t.machine;
+    int64_t block = int64_t{mc.block[0]} * mc.block[1] * mc.block[2];
+    if (threads > block)
+        trap(t, loc,
+             fmt::format("named barrier {} waits for {} threads; the block has {}: it can never complete", id, threads,
+                         block));
+    auto [it, fresh] = t.block->mbarriers.try_emplace(BarrierKey{kNamedBarrier, id});
+    Mbarrier& m = it->second;
+    if (fresh || m.pending == m.count) {  // the phase's first arrival sets its count
+        m.count = m.pending = static_cast<int>(threads);
+    } else if (m.count != threads) {
+        trap(t, loc,
+             fmt::format("named barrier {} reached with {} threads while its phase counts {} (every call of one "
+                         "phase must give the same count)",
+                         id, threads, m.count));
+    }
+    int64_t phase = m.phase;
+    if (!t.vc.empty()) {  // a release, as an mbarrier arrival
+        join(m.vc, t.vc);
+        ++t.vc[t.linear];
+    }
+    if (--m.pending == 0) complete_phase(*t.block, m);
+    return phase;
+}
+
 void mbarrier_acquire(Thread& t, const Mbarrier& m) {
     if (!t.vc.empty()) join(t.vc, m.done_vc);
 }
 
-void tma_load(Thread& t, const TmaCopy& c, int64_t at, int64_t row, int64_t col, BarrierKey bar, int64_t mask) {
+void tma_load(Thread& t, const TmaCopy& c, int64_t at, const std::vector<int64_t>& index, BarrierKey bar,
+              int64_t mask) {
     const GlobalBuf& g = t.machine->globals[c.global];
-    const int64_t rows = g.shape[0], cols = g.shape[1], eb = c.elem_bytes;
+    const size_t n_dims = g.shape.size();
+    const int64_t rows = g.shape[n_dims - 2], cols = g.shape[n_dims - 1], eb = c.elem_bytes;
+    const int64_t row = index[n_dims - 2], col = index[n_dims - 1];
+    // The slice the leading indices pick (outside the tensor: every element reads as 0).
+    int64_t slice = 0;
+    bool slice_inside = true;
+    for (size_t d = 0; d + 2 < n_dims; ++d) {
+        slice_inside = slice_inside && index[d] >= 0 && index[d] < g.shape[d];
+        slice = slice * g.shape[d] + index[d];
+    }
     if (cols * eb % 16 != 0)
         trap(t, c.loc,
              fmt::format("no tensor map for '{}': its rows of {} bytes are not a multiple of 16 (the launcher "
@@ -107,9 +143,9 @@ void tma_load(Thread& t, const TmaCopy& c, int64_t at, int64_t row, int64_t col,
     for (int64_t i = 0; i < c.rows; ++i)
         for (int64_t j = 0; j < c.cols; ++j) {
             int64_t r = row + i, q = col + j;
-            bool inside = r >= 0 && r < rows && q >= 0 && q < cols;
+            bool inside = slice_inside && r >= 0 && r < rows && q >= 0 && q < cols;
             int64_t offset = swizzle(at * eb + i * row_bytes + j * eb, row_bytes);
-            writes.emplace_back(offset / eb, inside ? g.data[r * cols + q] : Value{0});
+            writes.emplace_back(offset / eb, inside ? g.data[(slice * rows + r) * cols + q] : Value{0});
         }
     Cluster* cluster = t.block->cluster;
     int64_t n = cluster ? static_cast<int64_t>(cluster->blocks.size()) : 1;
@@ -162,13 +198,17 @@ std::string setmaxnreg(const std::vector<Thread*>& threads) {
         return fmt::format("setmaxnreg_{}({}) where the warpgroup's limit is already {}", inc ? "inc" : "dec", f.value,
                            before);
     b.max_regs[wg] = f.value;
+    // The block holds what it was launched with: __launch_bounds__(threads, 1) gives each
+    // thread 65536 / threads registers (a multiple of 8, at most 256); an inc beyond what
+    // the others gave back waits for ever.
+    int64_t per_thread = std::min<int64_t>(256, 65536 / nthreads / 8 * 8);
     int64_t total = 0;
     for (int r : b.max_regs) total += int64_t{r > 0 ? r : 24} * 128;
-    if (total > 65536)
+    if (total > per_thread * nthreads)
         return fmt::format(
-            "setmaxnreg_inc({}): the warpgroups' register limits add up to {} registers, more than "
-            "the multiprocessor's 65536",
-            f.value, total);
+            "setmaxnreg_inc({}): the warpgroups' register limits add up to {} registers, more than the {} the "
+            "block has ({} threads launched with {} each): the inc would wait for ever",
+            f.value, total, per_thread * nthreads, nthreads, per_thread);
     return "";
 }
 
@@ -317,6 +357,11 @@ void wgmma_overwrite(const Thread& t, const std::string& name, int64_t i, Source
 
 std::string describe_mbarrier_wait(const Thread& t) {
     const Mbarrier& m = t.block->mbarriers.at(t.wait_bar);
+    if (t.wait_bar.first == kNamedBarrier)
+        return fmt::format(
+            "deadlock: barrier_sync on named barrier {} can never complete: {} of its {} threads have arrived, and "
+            "no thread that could arrive is running",
+            t.wait_bar.second, m.count - m.pending, m.count);
     const std::string& name = t.machine->program->shared_names[t.wait_bar.first];
     return fmt::format(
         "deadlock: mbarrier_wait on '{}' (element {}) for the phase of parity {} can never complete: it has had "

@@ -28,11 +28,20 @@ Block* cluster_block(Thread& t, int64_t rank, SourceLoc loc);
 Mbarrier& find_mbarrier(Thread& t, Block& b, BarrierKey key, const std::string& name, SourceLoc loc);
 // One arrival (expecting `tx` more bytes of copies) on the barrier at `key` of block b.
 void mbarrier_arrive(Thread& t, Block& b, BarrierKey key, int64_t tx, const std::string& name, SourceLoc loc);
+// Named barriers (barrier_sync, barrier_arrive) are kept as mbarriers of t's block
+// under this array index, keyed by id: a phase completes when its thread count
+// has arrived.
+constexpr size_t kNamedBarrier = static_cast<size_t>(-1);
+// One arrival at named barrier `id` of t's block, whose phase needs `threads`
+// arrivals; returns the phase it arrived in. Traps on a count other than the
+// phase's, or more threads than the block has.
+int64_t named_barrier_arrive(Thread& t, int64_t id, int64_t threads, SourceLoc loc);
 // A completed wait: racecheck orders the arrivals' accesses before t's next ones.
 void mbarrier_acquire(Thread& t, const Mbarrier& m);
-// tma_load_2d of the box at (row, col) into element `at` of the box's array (mask < 0:
-// this block's; else each block of the cluster whose bit is set), completing on `bar`.
-void tma_load(Thread& t, const TmaCopy& c, int64_t at, int64_t row, int64_t col, BarrierKey bar, int64_t mask);
+// tma_load_2d of the box at `index` (the slice's indices, the row, the column) into
+// element `at` of the box's array (mask < 0: this block's; else each block of the
+// cluster whose bit is set), completing on `bar`.
+void tma_load(Thread& t, const TmaCopy& c, int64_t at, const std::vector<int64_t>& index, BarrierKey bar, int64_t mask);
 // The 128-byte (64-, 32-byte) swizzle of a byte offset from a 1024-byte aligned base.
 int64_t swizzle(int64_t offset, int row_bytes);
 

@@ -87,6 +87,10 @@ std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::stri
         case Builtin::Copy16:
         case Builtin::CopyVec4:
             return fmt::format("hds::copy<{}>(&{}, &{})", ir::copy_bytes(*c), args[0], args[1]);
+        case Builtin::BarrierSync:
+            return fmt::format("hds::barrier_sync({}, {})", args[0], args[1]);
+        case Builtin::BarrierArrive:
+            return fmt::format("hds::barrier_arrive({}, {})", args[0], args[1]);
         case Builtin::Mma16816:
             return fmt::format("hds::mma_16816(&{}, &{}, &{})", args[0], args[1], args[2]);
         case Builtin::LdMatrixX4:

@@ -87,11 +87,14 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
         case Builtin::TmaLoad2d:
         case Builtin::TmaLoad2dRows:
         case Builtin::TmaLoad2dMulticast: {
+            // The indices of the tensor's slice (any before the last two), its row, its column.
             const ir::Load& src = ref(c, 1);
             bool multicast = c->builtin == Builtin::TmaLoad2dMulticast;
-            return fmt::format("hds::tma_load_2d{}(&{}, &{}, {}, {}, &{}{})", multicast ? "_multicast" : "", args[0],
-                               cuda_ident(map_of(c).name), p.print(src.indices.at(0)), p.print(src.indices.at(1)),
-                               args[2], multicast ? ", " + args[3] : "");
+            std::string at;
+            for (const ir::Expr& i : src.indices) at += ", " + p.print(i);
+            return fmt::format("hds::tma_load_{}d{}(&{}, &{}{}, &{}{})", src.indices.size(),
+                               multicast ? "_multicast" : "", args[0], cuda_ident(map_of(c).name), at, args[2],
+                               multicast ? ", " + args[3] : "");
         }
         case Builtin::MbarrierArriveCluster:
             return fmt::format("hds::mbarrier_arrive_cluster(&{}, {})", args[0], args[1]);
@@ -120,10 +123,16 @@ std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& 
         std::string name = cuda_ident(m.name);
         out.push_back(
             fmt::format("CUtensorMap {};  // {} in boxes of {} x {}", name, m.tensor->name, m.box_rows, m.box_cols));
-        out.push_back(fmt::format(
-            "if (cudaError_t e = hds::make_tensor_map_2d(&{}, {}, {}, {}, {}, {}); e != cudaSuccess) return e;", name,
-            cuda_ident(m.tensor->name), launch.print(m.tensor->shape.at(0)), launch.print(m.tensor->shape.at(1)),
-            m.box_rows, m.box_cols));
+        std::string extents;
+        for (const ir::Expr& d : m.tensor->shape) extents += (extents.empty() ? "" : ", ") + launch.print(d);
+        if (m.tensor->shape.size() == 2)
+            out.push_back(fmt::format(
+                "if (cudaError_t e = hds::make_tensor_map_2d(&{}, {}, {}, {}, {}); e != cudaSuccess) return e;", name,
+                cuda_ident(m.tensor->name), extents, m.box_rows, m.box_cols));
+        else  // boxes of one slice: the extents, outermost first
+            out.push_back(fmt::format(
+                "if (cudaError_t e = hds::make_tensor_map(&{}, {}, {{{}}}, {}, {}); e != cudaSuccess) return e;", name,
+                cuda_ident(m.tensor->name), extents, m.box_rows, m.box_cols));
     }
     return out;
 }

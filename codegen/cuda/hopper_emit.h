@@ -12,8 +12,8 @@
 
 namespace hds::codegen {
 
-// One tensor map: `tensor` (2-D, global) read in boxes of the last two
-// dimensions of a shared buffer.
+// One tensor map: `tensor` (global, 2 to 5 dimensions) read in boxes of the last
+// two dimensions of a shared buffer (of one slice of the tensor's leading ones).
 struct TensorMap {
     std::string name;  // tmap_<tensor>_<rows>x<cols>
     ir::Buffer tensor;

@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <initializer_list>
 #include <type_traits>
 
 namespace hds {
@@ -106,6 +107,44 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
 #endif
 }
 
+// The box at (row, col) of one slice of a tensor of 3 to 5 dimensions (the
+// indices s0.. before the last two, outermost first; the map's box is 1 there).
+__device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, int s0, int row, int col,
+                                            unsigned long long* bar) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+        "[%5];\n" ::"r"(detail::smem_addr(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(s0), "r"(detail::smem_addr(bar))
+        : "memory");
+#endif
+}
+
+__device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, int s0, int s1, int row, int col,
+                                            unsigned long long* bar) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], "
+        "[%6];\n" ::"r"(detail::smem_addr(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(s1), "r"(s0), "r"(detail::smem_addr(bar))
+        : "memory");
+#endif
+}
+
+__device__ __forceinline__ void tma_load_5d(void* dst, const CUtensorMap* map, int s0, int s1, int s2, int row, int col,
+                                            unsigned long long* bar) {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], "
+        "[%1, {%2, %3, %4, %5, %6}], [%7];\n" ::"r"(detail::smem_addr(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(s2), "r"(s1), "r"(s0), "r"(detail::smem_addr(bar))
+        : "memory");
+#endif
+}
+
 // ---- thread block clusters (sm_90) ----
 // tma_load_2d into the same box and barrier (the same shared offsets) of each
 // block of the cluster whose bit is set in mask; each block's barrier counts
@@ -178,13 +217,14 @@ __device__ __forceinline__ T cluster_load(const T* s, int rank) {
 #endif
 }
 
-// Host: the tensor map of a row-major rows x cols tensor read in boxes of
-// box_rows x box_cols with the swizzle of the box's row width (32, 64 or 128
-// bytes). cudaErrorInvalidValue when the base is not 16-byte aligned or the row
-// pitch not a multiple of 16 bytes (the copy engine's requirements).
+// Host: the tensor map of a row-major tensor of 2 to 5 dimensions (`extents`,
+// outermost first) read in boxes of box_rows x box_cols of its last two, one
+// slice of the others at a time, with the swizzle of the box's row width (32,
+// 64 or 128 bytes). cudaErrorInvalidValue when the base is not 16-byte aligned
+// or the row pitch not a multiple of 16 bytes (the copy engine's requirements).
 template <typename T>
-inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long rows, long long cols, int box_rows,
-                                      int box_cols) {
+inline cudaError_t make_tensor_map(CUtensorMap* map, const T* base, std::initializer_list<long long> extents,
+                                   int box_rows, int box_cols) {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     if (!encode) {
         cudaDriverEntryPointQueryResult found;
@@ -194,8 +234,20 @@ inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long
         if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) return cudaErrorNotSupported;
         encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
     }
-    const long long pitch = cols * static_cast<long long>(sizeof(T));
-    if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || pitch % 16 != 0) return cudaErrorInvalidValue;
+    const int rank = static_cast<int>(extents.size());
+    if (rank < 2 || rank > 5) return cudaErrorInvalidValue;
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows), 1, 1, 1};
+    cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
+    long long pitch = static_cast<long long>(sizeof(T));  // bytes between consecutive indices of dimension d
+    for (int d = 0; d < rank; ++d) {
+        const long long n = extents.begin()[rank - 1 - d];  // innermost first
+        if (n <= 0) return cudaErrorInvalidValue;
+        dims[d] = static_cast<cuuint64_t>(n);
+        if (d > 0) strides[d - 1] = static_cast<cuuint64_t>(pitch);
+        pitch *= n;
+    }
+    if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || strides[0] % 16 != 0) return cudaErrorInvalidValue;
     const int row_bytes = box_cols * static_cast<int>(sizeof(T));
     CUtensorMapSwizzle swizzle = row_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                  : row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
@@ -204,14 +256,17 @@ inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long
                                                                              : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
                                : sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
                                                 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
-    cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-    cuuint64_t strides[1] = {static_cast<cuuint64_t>(pitch)};
-    cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
-    cuuint32_t elem_strides[2] = {1, 1};
     CUresult r =
-        encode(map, type, 2, const_cast<T*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        encode(map, type, rank, const_cast<T*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// make_tensor_map of a rows x cols tensor.
+template <typename T>
+inline cudaError_t make_tensor_map_2d(CUtensorMap* map, const T* base, long long rows, long long cols, int box_rows,
+                                      int box_cols) {
+    return make_tensor_map(map, base, {rows, cols}, box_rows, box_cols);
 }
 
 // ---- wgmma (sm_90a) ----

@@ -116,6 +116,15 @@ __host__ __device__ __forceinline__ void copy(void* dst, const void* src) {
         *static_cast<unsigned*>(dst) = *static_cast<const unsigned*>(src);
 }
 
+// Named barriers: barrier `id` (1..15; __syncthreads is 0) completes once `threads`
+// threads (a multiple of 32, counted by warps) have arrived, waiting or not.
+__device__ __forceinline__ void barrier_sync(int id, int threads) {
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(int id, int threads) {
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 }  // namespace hds
 
 #include "hds/hopper.h"

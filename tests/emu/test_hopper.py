@@ -65,6 +65,21 @@ def test_tma_rows(r0, c0):
     np.testing.assert_array_equal(out, want)
 
 
+@pytest.mark.parametrize("b0,h0,r0,c0", [(0, 0, 0, 0), (1, 2, 5, 8), (1, 0, -3, 16), (0, 3, 0, 0), (2, 0, 0, 0)])
+def test_tma_slice(b0, h0, r0, c0):
+    """tma_load_2d from a [2, 3, 9, 80] tensor: the box comes from slice [b0, h0] alone (its rows
+    past 9 read 0, not the next slice's rows); a slice outside the tensor reads 0."""
+    a = rng.standard_normal((2, 3, 9, 80)).astype(np.float16)
+    out = emulator.run(HOPPER, "tma_slice", {"a": a}, ["out"], scalars={"b0": b0, "h0": h0, "r0": r0, "c0": c0},
+                       racecheck=True)["out"]
+    want = np.zeros((8, 64), np.float16)
+    for r in range(8):
+        for c in range(64):
+            if b0 < 2 and h0 < 3 and 0 <= r0 + r < 9 and 0 <= c0 + c < 80:
+                want[r, (c // 8 ^ r % 8) * 8 + c % 8] = a[b0, h0, r0 + r, c0 + c]
+    np.testing.assert_array_equal(out, want)
+
+
 def test_tma_rows_leave_the_rest():
     """The rows of the buffer past the box are not written: reading them is reported."""
     fails("tma_rows", {"a": np.zeros((20, 80), np.float16)}, ["out"], "out[i, j] = box[(1 - rest) * 8 + i, j];",
@@ -174,7 +189,10 @@ def attention_ref(q, k, v, scale, causal):
 
 @pytest.mark.parametrize("kernel,dtype,hd,scale,causal", [("attn_d64", "f16", 64, 0.125, 0),
                                                          ("attn_d64_causal", "bf16", 64, 0.125, 1),
-                                                         ("attn_d128", "f16", 128, 0.088, 0)])
+                                                         ("attn_d128", "f16", 128, 0.088, 0),
+                                                         ("attn_d64_wgs3", "f16", 64, 0.125, 0),
+                                                         ("attn_d64_causal_pingpong", "f16", 64, 0.125, 1),
+                                                         ("attn_d128_pingpong", "bf16", 128, 0.088, 0)])
 @pytest.mark.parametrize("b,h,g,length,keys", [(1, 2, 1, 77, 150), (2, 4, 2, 200, 333), (1, 1, 1, 1, 1)])
 def test_stdlib_wgmma_attention(kernel, dtype, hd, scale, causal, b, h, g, length, keys):
     """stdlib/attention_wgmma.hds (cp.async into the swizzled layout it writes by hand, Q K^T
@@ -220,6 +238,22 @@ def test_mbarrier_orders_for_racecheck():
           "write by thread 0", scalars={"wait": 0}, racecheck=True)
 
 
+def test_named_barriers():
+    """barrier_arrive / barrier_sync hand a value over each way (racecheck sees the order); a
+    count no arrivals reach is a deadlock, reported; without the wait, a race."""
+    out = emulator.run(HOPPER, "named_handoff", {}, ["out"], scalars={"count": 64, "wait": 1}, racecheck=True)["out"]
+    np.testing.assert_array_equal(out, [7.0] * 32 + [42.0] * 32)
+    fails("named_handoff", {}, ["out"], "<- other count", "named barrier 1 reached with 32 threads while its "
+          "phase counts 64", scalars={"count": 32, "wait": 1})
+    fails("named_handoff", {}, ["out"], "<- too many", "named barrier 1 waits for 96 threads; the block has 64",
+          scalars={"count": 96, "wait": 1})
+    # (warp 1 waits at barrier 3 for ever, so warp 0 at barrier 2: the first waiting thread's is reported)
+    fails("named_handoff", {}, ["out"], "barrier_sync(2, 64);", "deadlock: barrier_sync on named barrier 2 can "
+          "never complete: 32 of its 64 threads have arrived", scalars={"count": 0, "wait": 1})
+    fails("named_handoff", {}, ["out"], "<- read after the name", "shared-memory race on 's' (element 0): read "
+          "after a write by thread 0", scalars={"count": 64, "wait": 0}, racecheck=True)
+
+
 @pytest.mark.parametrize("how,at,message", [
     (1, "<- wgmma", "wgmma A (64 x 16 from element 6144 of 'sa') reaches element 8192, outside the array of 8192 "
                     "elements"),
@@ -242,8 +276,8 @@ def test_wgmma_broken_kernel_runs_when_used_right():
 
 def test_setmaxnreg_budget():
     fails("setmaxnreg_over", {}, ["c"], "<- over budget",
-          "setmaxnreg_inc(256): the warpgroups' register limits add up to 70656 registers, more than the "
-          "multiprocessor's 65536")
+          "setmaxnreg_inc(256): the warpgroups' register limits add up to 70656 registers, more than the 64512 "
+          "the block has (384 threads launched with 168 each): the inc would wait for ever")
 
 
 def test_cluster_shared_memory():

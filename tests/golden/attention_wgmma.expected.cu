@@ -241,111 +241,112 @@ __global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_k0_attention
 __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
         const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
         const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
-        int G, int S) {
+        int G, int S, const __grid_constant__ CUtensorMap tmap_q_128x64,
+        const __grid_constant__ CUtensorMap tmap_k_128x64,
+        const __grid_constant__ CUtensorMap tmap_v_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[2][128][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:41
-    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // attention_wgmma.hds:42
-    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[4][2][64][64]>(hds_dynamic_smem + 98304);  // attention_wgmma.hds:43
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // attention_wgmma.hds:44
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // attention_wgmma.hds:45
-    const int b = (int)blockIdx.y / H;  // attention_wgmma.hds:46
-    const int head = (int)blockIdx.y % H;  // attention_wgmma.hds:47
-    const int kvh = head / (H / G);  // attention_wgmma.hds:48
-    const int q0 = ((L + 127) / 128 - 1 - (int)blockIdx.x) * 128;  // attention_wgmma.hds:49
-    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:50
-    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:51
-    const int last_row = min(q0 + 128, L) - 1;  // attention_wgmma.hds:54
-    const int tiles = (S + 63) / 64;  // attention_wgmma.hds:55
-    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:57
-        for (int st = 0; st < 4; ++st) {  // attention_wgmma.hds:58
-            hds::mbarrier_init(&full[st], 128);  // attention_wgmma.hds:59
-            hds::mbarrier_init(&empty[st], 2);  // attention_wgmma.hds:60
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[2][128][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:44
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[3][2][128][64]>(hds_dynamic_smem + 32768);  // attention_wgmma.hds:45
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[3][2][128][64]>(hds_dynamic_smem + 131072);  // attention_wgmma.hds:46
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 229376);  // attention_wgmma.hds:47
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 230400);  // attention_wgmma.hds:48
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 231424);  // attention_wgmma.hds:49
+    const int b = (int)blockIdx.y / H;  // attention_wgmma.hds:50
+    const int head = (int)blockIdx.y % H;  // attention_wgmma.hds:51
+    const int kvh = head / (H / G);  // attention_wgmma.hds:52
+    const int q0 = ((L + 127) / 128 - 1 - (int)blockIdx.x) * 128;  // attention_wgmma.hds:53
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:54
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:55
+    const int last_row = min(q0 + 128, L) - 1;  // attention_wgmma.hds:58
+    const int tiles = (S + 127) / 128;  // attention_wgmma.hds:59
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:61
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:62
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:63
+            hds::mbarrier_init(&empty[st], 2);  // attention_wgmma.hds:64
         }
-        hds::fence_barrier_init();  // attention_wgmma.hds:62
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:66
+        hds::fence_barrier_init();  // attention_wgmma.hds:67
     }
-    __syncthreads();  // attention_wgmma.hds:64
-    if (wg == 0) {  // attention_wgmma.hds:66
-        hds::setmaxnreg_dec<56>();  // attention_wgmma.hds:67
-        for (int j = 0; j < tiles + 1; ++j) {  // attention_wgmma.hds:74
-            if (j < tiles) {  // attention_wgmma.hds:75
-                const int st = j % 4;  // attention_wgmma.hds:76
-                if (j >= 4) {  // attention_wgmma.hds:77
-                    hds::mbarrier_wait(&empty[st], (j / 4 + 1) % 2);  // attention_wgmma.hds:78
-                }
-                if (j == 0) {  // attention_wgmma.hds:80
-                    for (int i = 0; i < 16; ++i) {  // attention_wgmma.hds:81
-                        const int r = i * 8 + t / 16;  // attention_wgmma.hds:82
-                        const int c = t % 16;  // attention_wgmma.hds:83
-                        const bool ok = q0 + r < L;  // attention_wgmma.hds:84
-                        hds::cp_async_16(&sq[c / 8][r][((c % 8) ^ (t / 16)) * 8], &q[((b * H + head) * L + min(q0 + r, L - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_wgmma.hds:85
-                    }
-                }
-                const int k0 = j * 64;  // attention_wgmma.hds:88
-                for (int i = 0; i < 8; ++i) {  // attention_wgmma.hds:89
-                    const int r = i * 8 + t / 16;  // attention_wgmma.hds:90
-                    const int c = t % 16;  // attention_wgmma.hds:91
-                    const bool ok = k0 + r < S;  // attention_wgmma.hds:92
-                    hds::cp_async_16(&sk[st][c / 8][r][((c % 8) ^ (t / 16)) * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_wgmma.hds:93
-                    hds::cp_async_16(&sv[st][c / 8][r][((c % 8) ^ (t / 16)) * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_wgmma.hds:94
-                }
+    __syncthreads();  // attention_wgmma.hds:69
+    if (wg == 0) {  // attention_wgmma.hds:71
+        hds::setmaxnreg_dec<24>();  // attention_wgmma.hds:72
+        if (t == 0) {  // attention_wgmma.hds:73
+            hds::mbarrier_arrive_expect_tx(&qfull[0], 32768);  // attention_wgmma.hds:74
+#pragma unroll
+            for (int sl = 0; sl < 2; ++sl) {  // attention_wgmma.hds:75
+                hds::tma_load_4d(&sq[sl][0][0], &tmap_q_128x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:76
             }
-            hds::cp_async_commit();  // attention_wgmma.hds:97
-            if (j >= 1) {  // attention_wgmma.hds:98
-                hds::cp_async_wait<1>();  // attention_wgmma.hds:99
-                hds::fence_proxy_async();  // attention_wgmma.hds:100
-                hds::mbarrier_arrive(&full[(j - 1) % 4]);  // attention_wgmma.hds:101
+            for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:78
+                const int st = j % 3;  // attention_wgmma.hds:79
+                if (j >= 3) {  // attention_wgmma.hds:80
+                    hds::mbarrier_wait(&empty[st], (j / 3 + 1) % 2);  // attention_wgmma.hds:81
+                }
+                hds::mbarrier_arrive_expect_tx(&full[st], 65536);  // attention_wgmma.hds:83
+#pragma unroll
+                for (int sl = 0; sl < 2; ++sl) {  // attention_wgmma.hds:84
+                    hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:85
+                    hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:86
+                }
             }
         }
     } else {
-        hds::setmaxnreg_inc<224>();  // attention_wgmma.hds:105
-        alignas(16) float s[32];  // attention_wgmma.hds:106
-        alignas(16) __nv_bfloat16 p[4][8];  // attention_wgmma.hds:107
-        alignas(16) float acc[64];  // attention_wgmma.hds:108
-        alignas(16) float mx[2];  // attention_wgmma.hds:109
-        alignas(16) float sum[2];  // attention_wgmma.hds:110
-        alignas(16) float rescale[2];  // attention_wgmma.hds:111
-        alignas(16) float scaled[2];  // attention_wgmma.hds:112
-        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:113
-        const int warp = t / 32;  // attention_wgmma.hds:114
-        const int lane = t % 32;  // attention_wgmma.hds:115
-        const int g = lane / 4;  // attention_wgmma.hds:116
-        const int t4 = lane % 4;  // attention_wgmma.hds:117
-        const float qscale = 0.12751743082459868f;  // attention_wgmma.hds:121
-        const float lowest = -1e+30f;  // attention_wgmma.hds:123
+        hds::setmaxnreg_inc<240>();  // attention_wgmma.hds:91
+        alignas(16) float s[64];  // attention_wgmma.hds:92
+        alignas(16) __nv_bfloat16 p[8][8];  // attention_wgmma.hds:93
+        alignas(16) float acc[64];  // attention_wgmma.hds:94
+        alignas(16) float mx[2];  // attention_wgmma.hds:95
+        alignas(16) float sum[2];  // attention_wgmma.hds:96
+        alignas(16) float rescale[2];  // attention_wgmma.hds:97
+        alignas(16) float scaled[2];  // attention_wgmma.hds:98
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:99
+        const int warp = t / 32;  // attention_wgmma.hds:100
+        const int lane = t % 32;  // attention_wgmma.hds:101
+        const int g = lane / 4;  // attention_wgmma.hds:102
+        const int t4 = lane % 4;  // attention_wgmma.hds:103
+        const float qscale = 0.12751743082459868f;  // attention_wgmma.hds:107
+        const float lowest = -1e+30f;  // attention_wgmma.hds:109
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:124
-            mx[h] = lowest;  // attention_wgmma.hds:125
-            sum[h] = 0.0f;  // attention_wgmma.hds:126
+        for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:110
+            mx[h] = lowest;  // attention_wgmma.hds:111
+            sum[h] = 0.0f;  // attention_wgmma.hds:112
         }
 #pragma unroll
-        for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:128
-            acc[i] = 0.0f;  // attention_wgmma.hds:129
+        for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:114
+            acc[i] = 0.0f;  // attention_wgmma.hds:115
         }
-        for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:132
-            const int st = j % 4;  // attention_wgmma.hds:133
-            hds::mbarrier_wait(&full[st], j / 4 % 2);  // attention_wgmma.hds:134
+        const int turn = wg;  // attention_wgmma.hds:119
+        const int next = wg % 2 + 1;  // attention_wgmma.hds:120
+        if (wg == 2) {  // attention_wgmma.hds:121
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:122
+        }
+        hds::mbarrier_wait(&qfull[0], 0);  // attention_wgmma.hds:124
+        for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:126
+            const int st = j % 3;  // attention_wgmma.hds:127
+            hds::mbarrier_wait(&full[st], j / 3 % 2);  // attention_wgmma.hds:128
 #pragma unroll
-            for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:136
-                s[i] = 0.0f;  // attention_wgmma.hds:137
+            for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:130
+                s[i] = 0.0f;  // attention_wgmma.hds:131
             }
-            hds::wgmma_fence();  // attention_wgmma.hds:139
+            hds::barrier_sync(turn, 256);  // attention_wgmma.hds:134
+            hds::wgmma_fence();  // attention_wgmma.hds:136
 #pragma unroll
-            for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:140
-                hds::wgmma_m64n64k16_bt<__nv_bfloat16>(&s[0], hds::wgmma_desc(&sq[kk / 4][row0][kk % 4 * 16], 16, 1024), hds::wgmma_desc(&sk[st][kk / 4][0][kk % 4 * 16], 16, 1024));  // attention_wgmma.hds:144
+            for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:137
+                hds::wgmma_m64n128k16_bt<__nv_bfloat16>(&s[0], hds::wgmma_desc(&sq[kk / 4][row0][kk % 4 * 16], 16, 1024), hds::wgmma_desc(&sk[st][kk / 4][0][kk % 4 * 16], 16, 1024));  // attention_wgmma.hds:139
             }
-            hds::wgmma_commit();  // attention_wgmma.hds:147
-            if (j > 0) {  // attention_wgmma.hds:148
+            hds::wgmma_commit();  // attention_wgmma.hds:144
+            if (j > 0) {  // attention_wgmma.hds:145
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:149
-                    hds::wgmma_m64n128k16_ra<__nv_bfloat16>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(j - 1) % 4][0][kk * 16][0], 8192, 1024));  // attention_wgmma.hds:151
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:146
+                    hds::wgmma_m64n128k16_ra<__nv_bfloat16>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:148
                 }
             }
-            hds::wgmma_commit();  // attention_wgmma.hds:157
+            hds::wgmma_commit();  // attention_wgmma.hds:154
+            hds::barrier_arrive(next, 256);  // attention_wgmma.hds:157
             hds::wgmma_wait<1>();  // attention_wgmma.hds:159
-            const int key0 = j * 64;  // attention_wgmma.hds:162
-            if (key0 + 64 > S) {  // attention_wgmma.hds:163
+            const int key0 = j * 128;  // attention_wgmma.hds:162
+            if (key0 + 128 > S) {  // attention_wgmma.hds:163
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:164
+                for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:164
 #pragma unroll
                     for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:165
                         const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:166
@@ -358,7 +359,7 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
             for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:173
                 float top = mx[h];  // attention_wgmma.hds:174
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:175
+                for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:175
                     top = fmaxf(top, fmaxf(s[n * 4 + h * 2], s[n * 4 + h * 2 + 1]));  // attention_wgmma.hds:176
                 }
                 top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:179
@@ -369,7 +370,7 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
                 scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:184
             }
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:186
+            for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:186
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:187
                     s[n * 4 + e] = hds::exp2_fast(fmaf(s[n * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:188
@@ -378,7 +379,7 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
             }
             hds::wgmma_wait<0>();  // attention_wgmma.hds:192
             if (j > 0 && t == 0) {  // attention_wgmma.hds:193
-                hds::mbarrier_arrive(&empty[(j - 1) % 4]);  // attention_wgmma.hds:194
+                hds::mbarrier_arrive(&empty[(j - 1) % 3]);  // attention_wgmma.hds:194
             }
 #pragma unroll
             for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:196
@@ -388,7 +389,7 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
                 }
             }
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:201
+            for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:201
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:202
                     p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(s[n * 4 + e]);  // attention_wgmma.hds:203
@@ -397,8 +398,8 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
         }
         hds::wgmma_fence();  // attention_wgmma.hds:208
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:209
-            hds::wgmma_m64n128k16_ra<__nv_bfloat16>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(tiles - 1) % 4][0][kk * 16][0], 8192, 1024));  // attention_wgmma.hds:211
+        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:209
+            hds::wgmma_m64n128k16_ra<__nv_bfloat16>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:211
         }
         hds::wgmma_commit();  // attention_wgmma.hds:216
         hds::wgmma_wait<0>();  // attention_wgmma.hds:217
@@ -522,9 +523,6 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     // `require H % G == 0` of attention (nn.hds:186), called at attention_wgmma.hds:9
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
-    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
-        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
         (long long)B * (long long)G * (long long)S * 128 > 2147483647LL)
@@ -532,14 +530,22 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     (void)workspace;
     cudaError_t err = cudaSuccess;
     // attention (attention_wgmma.hds:9)
-    if ((((long long)L + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    if (((long long)B * (long long)H) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 165888 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_wgmma_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 165888);
-    if (err != cudaSuccess) return err;
-    attention_wgmma_any_k0_attention<<<dim3((unsigned)(((long long)L + 127) / 128), (unsigned)((long long)B * (long long)H), 1), dim3((unsigned)(384), 1, 1), 165888, stream>>>(
-            q, k, v, out, B, H, L, G, S);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_q_128x64;  // q in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map(&tmap_q_128x64, q, {(long long)B, (long long)H, (long long)L, 128}, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_k_128x64;  // k in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map(&tmap_k_128x64, k, {(long long)B, (long long)G, (long long)S, 128}, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_v_128x64;  // v in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map(&tmap_v_128x64, v, {(long long)B, (long long)G, (long long)S, 128}, 128, 64); e != cudaSuccess) return e;
+        if ((((long long)L + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        if (((long long)B * (long long)H) > 65535LL) return cudaErrorInvalidConfiguration;
+        // 232448 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(attention_wgmma_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 232448);
+        if (err != cudaSuccess) return err;
+        attention_wgmma_any_k0_attention<<<dim3((unsigned)(((long long)L + 127) / 128), (unsigned)((long long)B * (long long)H), 1), dim3((unsigned)(384), 1, 1), 232448, stream>>>(
+                q, k, v, out, B, H, L, G, S, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
     return cudaSuccess;
 }
 
