@@ -6,6 +6,7 @@
 #include "frontend/sema_scope.h"
 #include "frontend/shared_race.h"
 #include "ir/internal_error.h"
+#include "ir/ir.h"
 
 namespace hds {
 
@@ -339,9 +340,12 @@ void Sema::check_kernel(KernelDecl& k) {
     if (constant && threads > 1024) diags_.error(DiagId::block_too_large, k.block_range, threads);
     if (k.cluster) check_cluster(*k.cluster);
     check_block(*k.body, false);
-    // As the emitted code lays them out: 16-byte aligned, 1024 with TMA / wgmma / clusters.
-    int64_t align = sm90_calls_ || k.cluster ? 1024 : 16, shared = 0;
-    for (int64_t n : shared_arrays_) shared += (n + align - 1) / align * align;
+    // As the emitted code lays them out, each at a multiple of ir::shared_array_align.
+    int64_t shared = 0;
+    for (auto [bytes, elem] : shared_arrays_) {
+        int64_t align = ir::shared_array_align(elem, sm90_calls_ || k.cluster);
+        shared = (shared + align - 1) / align * align + (bytes + 15) / 16 * 16;
+    }
     if (shared > 232448)
         diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared);
     else

@@ -137,8 +137,8 @@ class Sema {
     // Per function being checked.
     KernelDecl* kernel_ = nullptr;
     DeviceFnDecl* fn_ = nullptr;
-    std::vector<int64_t> block_dims_;         // constant block sizes (0 when symbolic)
-    std::vector<int64_t> shared_arrays_;      // bytes of each shared array of the kernel
+    std::vector<int64_t> block_dims_;                            // constant block sizes (0 when symbolic)
+    std::vector<std::pair<int64_t, ScalarType>> shared_arrays_;  // bytes and element of each shared array
     bool sm90_calls_ = false;                 // it calls sm_90 built-ins (1024-byte aligned shared arrays)
     std::vector<Symbol*> unused_candidates_;  // its parameters and locals, for -Wunused-*
     bool pruned_branch_ = false;              // an instance's constant condition left a branch unchecked

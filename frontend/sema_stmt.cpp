@@ -92,7 +92,8 @@ void Sema::check_local_tensor(LetStmt& s) {
         sym->tensor.dims.push_back({n, nullptr});
         elements *= n;
     }
-    if (t.space == MemSpace::Shared) shared_arrays_.push_back(elements * byte_size(sym->tensor.elem));
+    if (t.space == MemSpace::Shared)
+        shared_arrays_.push_back({elements * byte_size(sym->tensor.elem), sym->tensor.elem});
     if (s.init) {
         diags_.error(DiagId::tensor_init, s.init->range);
         check_expr(*s.init);

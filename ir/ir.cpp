@@ -245,6 +245,10 @@ int64_t tma_box_rows(const Call* c, int64_t buffer_rows) {
     return *rows;
 }
 
+int64_t shared_array_align(ScalarType elem, bool sm90) {
+    return sm90 && elem != ScalarType::U64 ? 1024 : 16;
+}
+
 std::optional<bool> const_bool(const Expr& e) {
     if (auto* b = as<BoolImm>(e)) return b->value;
     return std::nullopt;

@@ -310,5 +310,11 @@ std::optional<bool> const_bool(const Expr& e);
 // The rows of the box a TMA load copies: its destination's (the last two dimensions of a
 // buffer with `buffer_rows` rows), or tma_load_2d_rows' constant `rows`.
 int64_t tma_box_rows(const Call* c, int64_t buffer_rows);
+// Where a shared array of `elem` starts: 16-byte aligned (vector accesses, ldmatrix,
+// cp.async), 1024 in kernels of TMA / wgmma / clusters (`sm90`: the 128-byte swizzle's
+// period), except u64 arrays (mbarriers), which need 8. The arrays are laid out in order,
+// each at the next multiple of its alignment, taking a multiple of 16 bytes (sema's size
+// check and the emitter agree).
+int64_t shared_array_align(ScalarType elem, bool sm90);
 
 }  // namespace hds::ir

@@ -14,37 +14,37 @@ namespace hds::codegen {
 
 namespace {
 
-// Bytes a shared array takes, rounded up to the kernel's shared alignment.
-int64_t shared_bytes(const ir::Buffer& b, int64_t align) {
-    return (b->constant_elements() * byte_size(b->elem) + align - 1) / align * align;
+// The offset of a shared array placed after `offset` bytes (ir::shared_array_align).
+int64_t shared_start(int64_t offset, const ir::Buffer& b, bool sm90) {
+    int64_t align = ir::shared_array_align(b->elem, sm90);
+    return (offset + align - 1) / align * align;
 }
 
-// Shared arrays are 16-byte aligned (vector accesses, ldmatrix, cp.async), or
-// 1024-byte aligned in kernels that use TMA / wgmma (128-byte swizzled tiles).
-int64_t shared_alignment(const ir::Kernel& k) {
-    return uses_sm90(k) ? 1024 : 16;
+int64_t shared_end(int64_t offset, const ir::Buffer& b, bool sm90) {
+    return shared_start(offset, b, sm90) + (b->constant_elements() * byte_size(b->elem) + 15) / 16 * 16;
 }
 
-// Shared arrays of a body, in order, with their sizes in bytes.
+// The bytes of a body's shared arrays, laid out in order.
 class SharedArrays : public ir::IRVisitor {
   public:
-    explicit SharedArrays(int64_t align) : align_(align) {}
+    explicit SharedArrays(bool sm90) : sm90_(sm90) {}
     int64_t total = 0;
 
   protected:
     void visit(const ir::Alloc* a) override {
-        if (a->buffer->scope == ir::Scope::Shared) total += shared_bytes(a->buffer, align_);
+        if (a->buffer->scope == ir::Scope::Shared) total = shared_end(total, a->buffer, sm90_);
     }
 
   private:
-    int64_t align_;
+    bool sm90_;
 };
 
 class BodyEmitter {
   public:
     // `dynamic`: shared arrays are carved out of the dynamic shared memory.
-    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false, int64_t align = 16)
-        : w_(w), m_(m), opts_(opts), dynamic_(dynamic), align_(align) {}
+    // `sm90`: a kernel of TMA / wgmma, whose shared tiles are 1024-byte aligned.
+    BodyEmitter(CodeWriter& w, const ir::Module& m, const CudaOptions& opts, bool dynamic = false, bool sm90 = false)
+        : w_(w), m_(m), opts_(opts), dynamic_(dynamic), sm90_(sm90) {}
 
     void body(const ir::Stmt& s) {
         if (auto* b = ir::as<ir::Block>(s)) {
@@ -131,15 +131,16 @@ class BodyEmitter {
                 if (dynamic_ && a->buffer->scope == ir::Scope::Shared) {
                     // A reference to an array type keeps the t[i][j] syntax.
                     w_.line(fmt::format("auto& {} = *reinterpret_cast<{} (*){}>(hds_dynamic_smem + {});{}",
-                                        cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims, shared_offset_,
-                                        origin(s)));
-                    shared_offset_ += shared_bytes(a->buffer, align_);
+                                        cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims,
+                                        shared_start(shared_offset_, a->buffer, sm90_), origin(s)));
+                    shared_offset_ = shared_end(shared_offset_, a->buffer, sm90_);
                     break;
                 }
                 // 16-byte alignment: vector copies, ldmatrix and cp.async need it.
-                std::string space = a->buffer->scope == ir::Scope::Shared
-                                        ? fmt::format("__shared__ alignas({}) ", align_)
-                                        : std::string("alignas(16) ");
+                std::string space =
+                    a->buffer->scope == ir::Scope::Shared
+                        ? fmt::format("__shared__ alignas({}) ", ir::shared_array_align(a->buffer->elem, sm90_))
+                        : std::string("alignas(16) ");
                 w_.line(fmt::format("{}{} {}{};{}", space, cuda_type(a->buffer->elem), cuda_ident(a->buffer->name),
                                     dims, origin(s)));
                 break;
@@ -191,7 +192,7 @@ class BodyEmitter {
     CudaExprPrinter e_;
     SourceLoc last_;
     bool dynamic_;
-    int64_t align_;
+    bool sm90_;
     int64_t shared_offset_ = 0;
 };
 
@@ -247,12 +248,11 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));
     w.indent();
     bool dynamic = dynamic_shared_bytes(k) > 0;
-    int64_t align = shared_alignment(k);
     // One declaration for every kernel of the file (nvcc rejects two alignments of
     // the one extern array): 1024, what TMA's swizzled tiles need; the arrays are
-    // then carved at `align`.
+    // then carved at ir::shared_array_align.
     if (dynamic) w.line("extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic");
-    BodyEmitter(w, m, opts, dynamic, align).body(k.body);
+    BodyEmitter(w, m, opts, dynamic, uses_sm90(k)).body(k.body);
     w.dedent();
     w.line("}");
     w.blank();
@@ -261,7 +261,7 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
 }  // namespace
 
 int64_t dynamic_shared_bytes(const ir::Kernel& k) {
-    SharedArrays s(shared_alignment(k));
+    SharedArrays s(uses_sm90(k));
     s.visit_stmt(k.body);
     return s.total > 48 * 1024 ? s.total : 0;
 }

@@ -249,8 +249,8 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
     auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[3][2][128][64]>(hds_dynamic_smem + 32768);  // attention_wgmma.hds:45
     auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[3][2][128][64]>(hds_dynamic_smem + 131072);  // attention_wgmma.hds:46
     auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 229376);  // attention_wgmma.hds:47
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 230400);  // attention_wgmma.hds:48
-    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 231424);  // attention_wgmma.hds:49
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 229408);  // attention_wgmma.hds:48
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 229440);  // attention_wgmma.hds:49
     const int b = (int)blockIdx.y / H;  // attention_wgmma.hds:50
     const int head = (int)blockIdx.y % H;  // attention_wgmma.hds:51
     const int kvh = head / (H / G);  // attention_wgmma.hds:52
@@ -539,10 +539,10 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
         if (cudaError_t e = hds::make_tensor_map(&tmap_v_128x64, v, {(long long)B, (long long)G, (long long)S, 128}, 128, 64); e != cudaSuccess) return e;
         if ((((long long)L + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
         if (((long long)B * (long long)H) > 65535LL) return cudaErrorInvalidConfiguration;
-        // 232448 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_wgmma_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 232448);
+        // 229456 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(attention_wgmma_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 229456);
         if (err != cudaSuccess) return err;
-        attention_wgmma_any_k0_attention<<<dim3((unsigned)(((long long)L + 127) / 128), (unsigned)((long long)B * (long long)H), 1), dim3((unsigned)(384), 1, 1), 232448, stream>>>(
+        attention_wgmma_any_k0_attention<<<dim3((unsigned)(((long long)L + 127) / 128), (unsigned)((long long)B * (long long)H), 1), dim3((unsigned)(384), 1, 1), 229456, stream>>>(
                 q, k, v, out, B, H, L, G, S, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }

@@ -24,9 +24,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_decode_tiles_k0
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -310,8 +310,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
     auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -577,9 +577,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -740,8 +740,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -875,8 +875,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -1010,8 +1010,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -1146,8 +1146,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -1404,9 +1404,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -1583,8 +1583,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -1704,8 +1704,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -1825,8 +1825,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 165888);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -1947,8 +1947,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -2102,8 +2102,8 @@ static cudaError_t dispatch_rows16_rows16_decode_tiles_run(const __half* x, cons
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2116,7 +2116,7 @@ static cudaError_t dispatch_rows16_rows16_decode_tiles_run(const __half* x, cons
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 191488;
+            config.dynamicSmemBytes = 190464;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2166,8 +2166,8 @@ static cudaError_t dispatch_rows16_rows16_skinny_split_run(const __half* x, cons
     // matmul+add+relu (dispatch_rows16.hds:13)
     if ((((long long)N + 127) / 128 * (((long long)N + 127) / 128 * 8 <= 396 && (long long)K >= 2048 ? 8 : ((long long)N + 127) / 128 * 4 <= 396 && (long long)K >= 1024 ? 4 : ((long long)N + 127) / 128 * 2 <= 396 && (long long)K >= 512 ? 2 : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
     if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 68608 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 68608);
+    // 67840 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 67840);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
         err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2180,7 +2180,7 @@ static cudaError_t dispatch_rows16_rows16_skinny_split_run(const __half* x, cons
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3((unsigned)(((long long)N + 127) / 128 * (((long long)N + 127) / 128 * 8 <= 396 && (long long)K >= 2048 ? 8 : ((long long)N + 127) / 128 * 4 <= 396 && (long long)K >= 1024 ? 4 : ((long long)N + 127) / 128 * 2 <= 396 && (long long)K >= 512 ? 2 : 1)), (unsigned)(((long long)M + 15) / 16), 1);
         config.blockDim = dim3((unsigned)(256), 1, 1);
-        config.dynamicSmemBytes = 68608;
+        config.dynamicSmemBytes = 67840;
         config.stream = stream;
         config.attrs = &cluster;
         config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2232,10 +2232,10 @@ static cudaError_t dispatch_rows16_rows16_skinny_wide_run(const __half* x, const
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 63) / 64 * (((long long)N + 255) / 256)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 175104 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 175104);
+        // 174080 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 174080);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 63) / 64 * (((long long)N + 255) / 256)), 1, 1), dim3((unsigned)(256), 1, 1), 175104, stream>>>(
+        dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 63) / 64 * (((long long)N + 255) / 256)), 1, 1), dim3((unsigned)(256), 1, 1), 174080, stream>>>(
                 x, w, b, out, M, K, N, tmap_x_64x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2318,8 +2318,8 @@ static cudaError_t dispatch_rows16_rows16_wgmma_split_run(const __half* x, const
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2332,7 +2332,7 @@ static cudaError_t dispatch_rows16_rows16_wgmma_split_run(const __half* x, const
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 191488;
+            config.dynamicSmemBytes = 190464;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2385,10 +2385,10 @@ static cudaError_t dispatch_rows16_rows16_wgmma64x128_run(const __half* x, const
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128)))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128)))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 x, w, b, out, M, K, N, tmap_x_64x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2431,10 +2431,10 @@ static cudaError_t dispatch_rows16_rows16_wgmma128_run(const __half* x, const __
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 127) / 128 * (((long long)N + 127) / 128)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        // 150528 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 150528);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * (((long long)N + 127) / 128)))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * (((long long)N + 127) / 128)))), 1, 1), dim3((unsigned)(384), 1, 1), 150528, stream>>>(
                 x, w, b, out, M, K, N, tmap_x_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2477,10 +2477,10 @@ static cudaError_t dispatch_rows16_rows16_wgmma128x192_run(const __half* x, cons
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 127) / 128 * (((long long)N + 191) / 192)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 184320 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 184320);
+        // 183296 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 183296);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * (((long long)N + 191) / 192)))), 1, 1), dim3((unsigned)(384), 1, 1), 184320, stream>>>(
+        dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * (((long long)N + 191) / 192)))), 1, 1), dim3((unsigned)(384), 1, 1), 183296, stream>>>(
                 x, w, b, out, M, K, N, tmap_x_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2522,10 +2522,10 @@ static cudaError_t dispatch_rows16_rows16_run(const __half* x, const __half* w, 
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 127) / 128 * (((long long)N + 255) / 256)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_rows16_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 127) / 128 * (((long long)N + 255) / 256)), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        dispatch_rows16_rows16_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 127) / 128 * (((long long)N + 255) / 256)), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 x, w, b, out, M, K, N, tmap_x_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2665,8 +2665,8 @@ static cudaError_t dispatch_rows16_wgmma_split_run(const __half* x, const __half
         CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) * max((long long)(1), (long long)(min((long long)(((long long)K + 7) / 8 * 8 / 512), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_wgmma_split_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma_split_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_wgmma_split_k2_matmul, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2679,7 +2679,7 @@ static cudaError_t dispatch_rows16_wgmma_split_run(const __half* x, const __half
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) * max((long long)(1), (long long)(min((long long)(((long long)K + 7) / 8 * 8 / 512), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128) <= 66 ? 2 : 1))))))), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 191488;
+            config.dynamicSmemBytes = 190464;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2760,10 +2760,10 @@ static cudaError_t dispatch_rows16_wgmma64x128_run(const __half* x, const __half
         CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_wgmma64x128_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma64x128_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_wgmma64x128_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        dispatch_rows16_wgmma64x128_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_64x64, tmap_w_padded_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2834,10 +2834,10 @@ static cudaError_t dispatch_rows16_wgmma128_run(const __half* x, const __half* w
         CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_wgmma128_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        // 150528 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma128_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 150528);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_wgmma128_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        dispatch_rows16_wgmma128_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))), 1, 1), dim3((unsigned)(384), 1, 1), 150528, stream>>>(
                 x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_128x64, tmap_w_padded_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2908,10 +2908,10 @@ static cudaError_t dispatch_rows16_wgmma128x192_run(const __half* x, const __hal
         CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 184320 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_wgmma128x192_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 184320);
+        // 183296 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma128x192_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 183296);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_wgmma128x192_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))), 1, 1), dim3((unsigned)(384), 1, 1), 184320, stream>>>(
+        dispatch_rows16_wgmma128x192_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))), 1, 1), dim3((unsigned)(384), 1, 1), 183296, stream>>>(
                 x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_128x64, tmap_w_padded_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2982,10 +2982,10 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
         CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 255) / 256)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_any_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_any_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        dispatch_rows16_any_k2_matmul<<<dim3((unsigned)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 255) / 256)), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        dispatch_rows16_any_k2_matmul<<<dim3((unsigned)(((long long)M + 127) / 128 * ((((long long)N + 7) / 8 * 8 + 255) / 256)), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_128x64, tmap_w_padded_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }

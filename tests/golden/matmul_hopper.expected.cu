@@ -20,8 +20,8 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -142,8 +142,8 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
     auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
@@ -262,8 +262,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
     auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 100352);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -382,8 +382,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
     auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 67584);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 65568);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 66560);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -499,8 +499,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n192(const __half* __
     auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -620,8 +620,8 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
     auto& sa = *reinterpret_cast<__half (*)[8][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 131136);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
@@ -737,8 +737,8 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:87
     const int mtiles = (M + 255) / 256 * 2;  // matmul_wgmma.hds:88
@@ -877,10 +877,10 @@ cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c,
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 217088 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+    // 216064 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
+    matmul_wgmma_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 216064, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -911,10 +911,10 @@ cudaError_t launch_matmul_wgmma_bf16(const __nv_bfloat16* a, const __nv_bfloat16
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 217088 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+    // 216064 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
+    matmul_wgmma_bf16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 216064, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -945,10 +945,10 @@ cudaError_t launch_matmul_wgmma_f16_small(const __half* a, const __half* b, __ha
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 109568 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_small, cudaFuncAttributeMaxDynamicSharedMemorySize, 109568);
+    // 108544 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_small, cudaFuncAttributeMaxDynamicSharedMemorySize, 108544);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16_small<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 109568, stream>>>(
+    matmul_wgmma_f16_small<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 108544, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -979,10 +979,10 @@ cudaError_t launch_matmul_wgmma_f16_n64(const __half* a, const __half* b, __half
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 76800 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n64, cudaFuncAttributeMaxDynamicSharedMemorySize, 76800);
+    // 75776 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n64, cudaFuncAttributeMaxDynamicSharedMemorySize, 75776);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16_n64<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 76800, stream>>>(
+    matmul_wgmma_f16_n64<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 75776, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -1013,10 +1013,10 @@ cudaError_t launch_matmul_wgmma_f16_n192(const __half* a, const __half* b, __hal
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 142336 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n192, cudaFuncAttributeMaxDynamicSharedMemorySize, 142336);
+    // 141312 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_n192, cudaFuncAttributeMaxDynamicSharedMemorySize, 141312);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16_n192<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 142336, stream>>>(
+    matmul_wgmma_f16_n192<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 141312, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -1047,10 +1047,10 @@ cudaError_t launch_matmul_wgmma_f16_s8(const __half* a, const __half* b, __half*
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_64x64, a, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 142336 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_s8, cudaFuncAttributeMaxDynamicSharedMemorySize, 142336);
+    // 141312 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_f16_s8, cudaFuncAttributeMaxDynamicSharedMemorySize, 141312);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_f16_s8<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 142336, stream>>>(
+    matmul_wgmma_f16_s8<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 141312, stream>>>(
             a, b, c, M, K, N, tmap_a_64x64, tmap_b_64x64);
     return cudaGetLastError();
 }
@@ -1084,10 +1084,10 @@ cudaError_t launch_matmul_wgmma_c2_f16(const __half* a, const __half* b, __half*
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_a_128x64, a, (long long)M, (long long)K, 128, 64); e != cudaSuccess) return e;
     CUtensorMap tmap_b_64x64;  // b in boxes of 64 x 64
     if (cudaError_t e = hds::make_tensor_map_2d(&tmap_b_64x64, b, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-    // 217088 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
-    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_c2_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+    // 216064 bytes of shared memory: over the 48 KiB default, so opt in (sm_80 and newer)
+    cudaError_t attr = cudaFuncSetAttribute(matmul_wgmma_c2_f16, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
     if (attr != cudaSuccess) return attr;
-    matmul_wgmma_c2_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 217088, stream>>>(
+    matmul_wgmma_c2_f16<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), 216064, stream>>>(
             a, b, c, M, K, N, tmap_a_128x64, tmap_b_64x64);
     return cudaGetLastError();
 }

@@ -402,9 +402,9 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k1_matmul(
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:88
@@ -551,9 +551,9 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:88
@@ -715,9 +715,9 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k3_matmul(
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 158720);  // matmul_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 5;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:88
@@ -864,8 +864,8 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:88
@@ -985,8 +985,8 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:88
@@ -1121,8 +1121,8 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
     auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 149504);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 5;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:88
@@ -1241,8 +1241,8 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x128_k3_matmul(
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 5;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:88
@@ -1362,8 +1362,8 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k1_
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:88
@@ -1483,8 +1483,8 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 133120);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:88
@@ -1620,8 +1620,8 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k1_matmul(
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:88
@@ -1741,8 +1741,8 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k2_matmul_r
     auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
     auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
     auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 198656);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
     const int ktiles = 3;  // matmul_wgmma.hds:87
     const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:88
@@ -2000,8 +2000,8 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3 * max((long long)(1), (long long)(min((long long)(0), (long long)(((long long)B * (long long)T + 63) / 64 * 3 <= 15 ? 8 : ((long long)B * (long long)T + 63) / 64 * 3 <= 30 ? 4 : ((long long)B * (long long)T + 63) / 64 * 3 <= 39 ? 3 : ((long long)B * (long long)T + 63) / 64 * 3 <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma_split_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma_split_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(reshape_views_wgmma_split_k1_matmul, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2014,7 +2014,7 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3 * max((long long)(1), (long long)(min((long long)(0), (long long)(((long long)B * (long long)T + 63) / 64 * 3 <= 15 ? 8 : ((long long)B * (long long)T + 63) / 64 * 3 <= 30 ? 4 : ((long long)B * (long long)T + 63) / 64 * 3 <= 39 ? 3 : ((long long)B * (long long)T + 63) / 64 * 3 <= 66 ? 2 : 1))))))), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 191488;
+            config.dynamicSmemBytes = 190464;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2035,8 +2035,8 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3 * max((long long)(1), (long long)(min((long long)(0), (long long)(((long long)B * (long long)T + 63) / 64 * 3 <= 15 ? 8 : ((long long)B * (long long)T + 63) / 64 * 3 <= 30 ? 4 : ((long long)B * (long long)T + 63) / 64 * 3 <= 39 ? 3 : ((long long)B * (long long)T + 63) / 64 * 3 <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma_split_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma_split_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(reshape_views_wgmma_split_k2_matmul_relu_add, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2049,7 +2049,7 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3 * max((long long)(1), (long long)(min((long long)(0), (long long)(((long long)B * (long long)T + 63) / 64 * 3 <= 15 ? 8 : ((long long)B * (long long)T + 63) / 64 * 3 <= 30 ? 4 : ((long long)B * (long long)T + 63) / 64 * 3 <= 39 ? 3 : ((long long)B * (long long)T + 63) / 64 * 3 <= 66 ? 2 : 1))))))), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 191488;
+            config.dynamicSmemBytes = 190464;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2070,8 +2070,8 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2 * max((long long)(1), (long long)(min((long long)(0), (long long)(((long long)B * (long long)T + 63) / 64 * 2 <= 15 ? 8 : ((long long)B * (long long)T + 63) / 64 * 2 <= 30 ? 4 : ((long long)B * (long long)T + 63) / 64 * 2 <= 39 ? 3 : ((long long)B * (long long)T + 63) / 64 * 2 <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 191488 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma_split_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 191488);
+        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma_split_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(reshape_views_wgmma_split_k3_matmul, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2084,7 +2084,7 @@ static cudaError_t reshape_views_wgmma_split_run(const __half* x, const __half* 
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2 * max((long long)(1), (long long)(min((long long)(0), (long long)(((long long)B * (long long)T + 63) / 64 * 2 <= 15 ? 8 : ((long long)B * (long long)T + 63) / 64 * 2 <= 30 ? 4 : ((long long)B * (long long)T + 63) / 64 * 2 <= 39 ? 3 : ((long long)B * (long long)T + 63) / 64 * 2 <= 66 ? 2 : 1))))))), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 191488;
+            config.dynamicSmemBytes = 190464;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2157,10 +2157,10 @@ static cudaError_t reshape_views_wgmma64x128_wgmma64x128_run(const __half* x, co
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_64x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2171,10 +2171,10 @@ static cudaError_t reshape_views_wgmma64x128_wgmma64x128_run(const __half* x, co
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_64x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2185,10 +2185,10 @@ static cudaError_t reshape_views_wgmma64x128_wgmma64x128_run(const __half* x, co
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_64x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2252,10 +2252,10 @@ static cudaError_t reshape_views_wgmma64x128_run(const __half* x, const __half* 
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_64x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2266,10 +2266,10 @@ static cudaError_t reshape_views_wgmma64x128_run(const __half* x, const __half* 
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 3))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_64x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2280,10 +2280,10 @@ static cudaError_t reshape_views_wgmma64x128_run(const __half* x, const __half* 
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_128x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2348,10 +2348,10 @@ static cudaError_t reshape_views_wgmma128_wgmma64x128_run(const __half* x, const
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        // 150528 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 150528);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        reshape_views_wgmma128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 150528, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_128x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2362,10 +2362,10 @@ static cudaError_t reshape_views_wgmma128_wgmma64x128_run(const __half* x, const
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        // 150528 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 150528);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 150528, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2376,10 +2376,10 @@ static cudaError_t reshape_views_wgmma128_wgmma64x128_run(const __half* x, const
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_64x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2442,10 +2442,10 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        // 150528 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 150528);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        reshape_views_wgmma128_wgmma64x128_k1_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 150528, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_128x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2456,10 +2456,10 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 151552 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 151552);
+        // 150528 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 150528);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 151552, stream>>>(
+        reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 127) / 128 * 3))), 1, 1), dim3((unsigned)(384), 1, 1), 150528, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2470,10 +2470,10 @@ static cudaError_t reshape_views_wgmma128_run(const __half* x, const __half* g, 
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_128x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2537,10 +2537,10 @@ static cudaError_t reshape_views_wgmma64x1282_run(const __half* x, const __half*
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128 * 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x1282_k1_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x1282_k1_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_128x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2551,10 +2551,10 @@ static cudaError_t reshape_views_wgmma64x1282_run(const __half* x, const __half*
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128 * 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x1282_k2_matmul_relu_add<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x1282_k2_matmul_relu_add<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2565,10 +2565,10 @@ static cudaError_t reshape_views_wgmma64x1282_run(const __half* x, const __half*
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 158720 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 158720);
+        // 157696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 157696);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 158720, stream>>>(
+        reshape_views_wgmma64x128_wgmma64x128_k3_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)B * (long long)T + 63) / 64 * 2))), 1, 1), dim3((unsigned)(256), 1, 1), 157696, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_64x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2631,10 +2631,10 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
         CUtensorMap tmap_reshape_2_64x64;  // reshape_2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_reshape_2_64x64, reshape_2, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128 * 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x1282_k1_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x1282_k1_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 reshape, reshape_2, matmul_2, B, T, tmap_reshape_128x64, tmap_reshape_2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2645,10 +2645,10 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, 136, 264, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128 * 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x1282_k2_matmul_relu_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x1282_k2_matmul_relu_add<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x1282_k2_matmul_relu_add<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128 * 2), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 h, w, matmul_2, y, B, T, tmap_h_128x64, tmap_w_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
@@ -2659,10 +2659,10 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
         CUtensorMap tmap_w2_64x64;  // w2 in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w2_64x64, w2, 264, 136, 64, 64); e != cudaSuccess) return e;
         if ((((long long)B * (long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 217088 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 217088);
+        // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(reshape_views_wgmma64x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
         if (err != cudaSuccess) return err;
-        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 217088, stream>>>(
+        reshape_views_wgmma64x128_k3_matmul<<<dim3((unsigned)(((long long)B * (long long)T + 127) / 128), 1, 1), dim3((unsigned)(384), 1, 1), 216064, stream>>>(
                 y, w2, matmul_3, B, T, tmap_y_128x64, tmap_w2_64x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
