@@ -144,13 +144,17 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
 
 
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal,variant", [
-    (64, 4, 2, 37, 70, 1, "g_any"), (128, 2, 1, 130, 129, 0, "g_any"), (64, 1, 1, 1, 1, 0, "g_decode_few"),
+    (64, 4, 2, 37, 70, 1, "g_flash_wgmma_few"), (128, 2, 1, 130, 129, 0, "g_any"),
+    # heads of 64: blocks of 192 query rows from 264 of them (two waves), else 128
+    (64, 263, 1, 17, 19, 1, "g_flash_wgmma_few"), (64, 264, 1, 17, 19, 1, "g_any"),
+    (64, 2, 2, 400, 150, 0, "g_flash_wgmma_few"), (64, 1, 1, 1, 1, 0, "g_decode_few"),
     (64, 8, 1, 1, 700, 0, "g_decode_few"), (128, 8, 2, 3, 333, 1, "g_decode128"),
     (64, 16, 1, 1, 2000, 0, "g_decode_few"), (64, 17, 17, 1, 100, 0, "g_decode")])
 def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
-    """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds) with grouped
-    heads, the causal diagonal, partial query blocks and key tiles, one key; decoding (at most
-    16 query rows per key head: attention_decode.hds, keys split over a cluster)."""
+    """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds: blocks of 192
+    query rows on three consumers, or of 128 on two where there are few) with grouped heads,
+    the causal diagonal, partial query blocks and key tiles, one key; decoding (at most 16
+    query rows per key head: attention_decode.hds, keys split over a cluster)."""
     skip_large_under_sanitizers(heads * max(lq, 64) * lk * d)
     text = (f"graph g(q: f16[B, H, L, {d}], k: f16[B, G, M, {d}], v: f16[B, G, M, {d}]) -> f16[B, H, L, {d}] "
             f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
