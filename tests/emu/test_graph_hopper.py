@@ -212,12 +212,13 @@ LLAMA = """graph g(x: f16[S, 256], g1: f16[256], wq: f16[256, 256], wk: f16[256,
 
 
 @pytest.mark.parametrize("seq,variant", [(1, "g_skinny_decode_few"), (3, "g_skinny_decode_few"),
-                                         (70, "g_wgmma64x128_wgmma64x128_wgmma64x128"),
-                                         (130, "g_wgmma64x128_wgmma64x128_wgmma64x128")])
+                                         (70, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_wgmma64x128"),
+                                         (130, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_wgmma64x128")])
 def test_llama_block(tmp_path, seq, variant):
     """examples/llama_block.hds's graph at small widths, sm_90a: wgmma GEMMs with fused
-    epilogues (residuals, silu * up) and split K, heads read in place by causal grouped-query
-    attention (decoding for one token), the rows' norms; against float64."""
+    epilogues (residuals, silu * up) and split K, causal grouped-query attention over the
+    projections' heads (copied out first: its TMA reads whole tensors; decoding for one token
+    reads them in place), the rows' norms; against float64."""
     skip_large_under_sanitizers(seq * 256 * (3 * 384 + 768), limit=2_000_000)
     w = lambda *s: (rng.standard_normal(s) / np.sqrt(s[0])).astype(np.float16)
     p = {"x": halves(seq, 256), "g1": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16), "wq": w(256, 256),
