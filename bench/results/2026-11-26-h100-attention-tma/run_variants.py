@@ -62,6 +62,18 @@ def check(lib, names, d, causal):
             assert err < 2e-3, (n, b, h, g, lq, lk, err)
 
 
+def time_against_sdpa(lib, names, b, h, lq, d, causal, calls, reps):
+    """Milliseconds a call of each variant and of SDPA ("sdpa") take on [b, h, lq, d] inputs,
+    side by side (bench_core.graphs_ms)."""
+    q, k, v = (torch.randn(b, h, lq, d, device="cuda", dtype=torch.float16) for _ in range(3))
+    outs = {n: torch.empty_like(q) for n in names}
+    fns = {"sdpa": lambda s: F.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))}
+    for n in names:
+        fn, a = lib.launchers[n].fn, args_of(None, q, k, v, outs[n])
+        fns[n] = lambda s, fn=fn, a=a: fn(*a, s)
+    return graphs_ms(fns, calls=calls, reps=reps)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
@@ -88,13 +100,7 @@ def main():
         for (d, causal), names in groups.items():
             for lq in (512, 1024, 4096, 16384):
                 b, h = 16384 // lq, 2048 // d
-                q, k, v = (torch.randn(b, h, lq, d, device="cuda", dtype=torch.float16) for _ in range(3))
-                outs = {n: torch.empty_like(q) for n in names}
-                fns = {"sdpa": lambda s: F.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))}
-                for n in names:
-                    fn, a = lib.launchers[n].fn, args_of(None, q, k, v, outs[n])
-                    fns[n] = lambda s, fn=fn, a=a: fn(*a, s)
-                t = graphs_ms(fns, calls=5, reps=10)
+                t = time_against_sdpa(lib, names, b, h, lq, d, causal, calls=5, reps=10)
                 flops = 4.0 * b * h * lq * lq * d / (2 if causal else 1)
                 for n in names:
                     rows.append({"variant": n, "D": d, "causal": causal, "L": lq, "us": t[n] * 1e3,
