@@ -1,6 +1,7 @@
 """Every stdlib operator in a graph, run on the CPU emulator against numpy on
 odd shapes, including broadcasting, f16, reductions over any axes and fused
 chains. The same graphs compile to CUDA (tests/gpu runs the examples)."""
+import subprocess
 from math import erf
 
 import numpy as np
@@ -153,7 +154,8 @@ def test_matmul_few_rows(m, k, n):
     """M <= 4 with N >= 2048 runs matmul_gemv (32 warps split K: K = 9 leaves most of them none; a
     partial strip of columns; f16 too where K or N is not a multiple of 8 and M <= 2: (1, 300, 64),
     (2, 9, 2049)), M <= 16 matmul_skinny_simt (strips of 8 columns below N = 2048, of 32 from it: N = 2050;
-    N = 2047 is in the GPU tests, too slow here), M <= 256 32 x 32 tiles, past it 128 x 128: groups of k past K, a strip past N, rows of b not of whole
+    N = 2047 is in the GPU tests, too slow here), then 32 x 32 tiles (below 128 tiles of 32 x 128:
+    test_matmul_simt_tiles): groups of k past K, a strip past N, rows of b not of whole
     quads (N = 45, 1: read element by element); the bias and relu fuse into its store. Under the
     race checker. The graph is run with constant sizes (each `when` decided when it is built)
     and with symbolic ones (the variant the dispatch chooses for the call)."""
@@ -168,6 +170,26 @@ def test_matmul_few_rows(m, k, n):
         t = ("f16[{0}, {1}]".format(*dims), "f16[{1}, {2}]".format(*dims), "f16[{0}, {2}]".format(*dims))
         out = graph({"a": t[0], "b": t[1]}, t[2], "return matmul(a, b);", {"a": h[0], "b": h[1]})
         close(out, h[0].astype(np.float64) @ h[1], 2e-3)
+
+
+@pytest.mark.parametrize("m,k,n,variant", [
+    (2016, 5, 129, "g_simt32"), (2017, 5, 129, "g_simt32x128"),  # 63 / 64 rows of 32 x 2 columns of 128
+    (128, 3, 8193, "g_simt32x128"), (129, 3, 8193, "g_any")])     # 65 / 130 tiles of 128 x 128
+def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
+    """f32 matmul past M = 16 (symbolic sizes): 128 x 128 tiles where they number 128 or more (about
+    one block per multiprocessor), else 32 x 128 where those do, else 32 x 32; the call on each
+    side of both boundaries, against float64 (partial tiles: M, N not multiples of 32 or 128)."""
+    a, b = f32(m, k), f32(k, n)
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
+                           "--inputs", f"a={tmp_path / 'a.npy'},b={tmp_path / 'b.npy'}",
+                           "--outputs", f"out={tmp_path / 'out.npy'}"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert f"(variant {variant})" in proc.stdout, proc.stdout
+    close(np.load(tmp_path / "out.npy"), a.astype(np.float64) @ b)
 
 
 def test_matmul_few_rows_kernel(tmp_path):

@@ -968,9 +968,943 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k9_matmu
     }
 }
 
-// kernel encoder_block_simt32_k1_matmul (transformer_block.hds:13)
-__global__ void __launch_bounds__(128) encoder_block_simt32_k1_matmul(const float* __restrict__ h,
-        const float* __restrict__ wq, float* __restrict__ matmul, int S) {
+// kernel encoder_block_simt32x128_k1_matmul (transformer_block.hds:13)
+__global__ void __launch_bounds__(256) encoder_block_simt32x128_k1_matmul(
+        const float* __restrict__ h, const float* __restrict__ wq, float* __restrict__ matmul,
+        int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int NT = 128;  // matmul_simt.hds:34
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 1;  // matmul_simt.hds:36
+    const int PB = 4;  // matmul_simt.hds:37
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
+    alignas(16) float acc[4][8];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[1][4];  // matmul_simt.hds:44
+    alignas(16) float vb[4][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32x128_k2_matmul (transformer_block.hds:14)
+__global__ void __launch_bounds__(256) encoder_block_simt32x128_k2_matmul(
+        const float* __restrict__ h, const float* __restrict__ wk, float* __restrict__ matmul_2,
+        int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int NT = 128;  // matmul_simt.hds:34
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 1;  // matmul_simt.hds:36
+    const int PB = 4;  // matmul_simt.hds:37
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
+    alignas(16) float acc[4][8];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[1][4];  // matmul_simt.hds:44
+    alignas(16) float vb[4][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32x128_k3_matmul (transformer_block.hds:15)
+__global__ void __launch_bounds__(256) encoder_block_simt32x128_k3_matmul(
+        const float* __restrict__ h, const float* __restrict__ wv, float* __restrict__ matmul_3,
+        int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int NT = 128;  // matmul_simt.hds:34
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 1;  // matmul_simt.hds:36
+    const int PB = 4;  // matmul_simt.hds:37
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
+    alignas(16) float acc[4][8];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[1][4];  // matmul_simt.hds:44
+    alignas(16) float vb[4][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32x128_k5_matmul_add (transformer_block.hds:18)
+__global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
+        const float* __restrict__ a, const float* __restrict__ wo, const float* __restrict__ x,
+        float* __restrict__ x1, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int NT = 128;  // matmul_simt.hds:34
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 1;  // matmul_simt.hds:36
+    const int PB = 4;  // matmul_simt.hds:37
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
+    alignas(16) float acc[4][8];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[1][4];  // matmul_simt.hds:44
+    alignas(16) float vb[4][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = a[((k1 + t % 4 * 4) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
+                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
+                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
+                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? a[(k / 64 * S + m) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
+                    x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
+                        x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32x128_k8_matmul_add_gelu (transformer_block.hds:20)
+__global__ void __launch_bounds__(256) encoder_block_simt32x128_k8_matmul_add_gelu(
+        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
+        const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
+        const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
+        float* __restrict__ gelu, int S) {
+    const int TM = 8;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
+    alignas(16) float acc[8][8];  // matmul_simt.hds:41
+    alignas(16) float ra[8];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = 0;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = slices;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
+                    va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                    va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                    va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
+                const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
+                gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                if (m < S && n < 1024) {  // matmul_simt.hds:159
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
+                    const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
+                    gelu[m * 1024 + n] = hds::gelu(add_3);
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32x128_k9_matmul_add_add (transformer_block.hds:20)
+__global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_add(
+        const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
+        const float* __restrict__ c2, float* __restrict__ out, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int NT = 128;  // matmul_simt.hds:34
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 1;  // matmul_simt.hds:36
+    const int PB = 4;  // matmul_simt.hds:37
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
+    alignas(16) float acc[4][8];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[1][4];  // matmul_simt.hds:44
+    alignas(16) float vb[4][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 64;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
+                    const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
+                    out[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
+                        const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
+                        out[m * 256 + n] = add_2_2 + c2[n];
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_simt32x128_k1_matmul (transformer_block.hds:13)
+__global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul(
+        const float* __restrict__ h, const float* __restrict__ wq, float* __restrict__ matmul,
+        int S) {
     const int TM = 4;  // matmul_simt.hds:32
     const int TN = 4;  // matmul_simt.hds:33
     const int NT = 64;  // matmul_simt.hds:34
@@ -1123,9 +2057,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k1_matmul(const floa
     }
 }
 
-// kernel encoder_block_simt32_k2_matmul (transformer_block.hds:14)
-__global__ void __launch_bounds__(128) encoder_block_simt32_k2_matmul(const float* __restrict__ h,
-        const float* __restrict__ wk, float* __restrict__ matmul_2, int S) {
+// kernel encoder_block_simt32_simt32x128_k2_matmul (transformer_block.hds:14)
+__global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul(
+        const float* __restrict__ h, const float* __restrict__ wk, float* __restrict__ matmul_2,
+        int S) {
     const int TM = 4;  // matmul_simt.hds:32
     const int TN = 4;  // matmul_simt.hds:33
     const int NT = 64;  // matmul_simt.hds:34
@@ -1278,9 +2213,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k2_matmul(const floa
     }
 }
 
-// kernel encoder_block_simt32_k3_matmul (transformer_block.hds:15)
-__global__ void __launch_bounds__(128) encoder_block_simt32_k3_matmul(const float* __restrict__ h,
-        const float* __restrict__ wv, float* __restrict__ matmul_3, int S) {
+// kernel encoder_block_simt32_simt32x128_k3_matmul (transformer_block.hds:15)
+__global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul(
+        const float* __restrict__ h, const float* __restrict__ wv, float* __restrict__ matmul_3,
+        int S) {
     const int TM = 4;  // matmul_simt.hds:32
     const int TN = 4;  // matmul_simt.hds:33
     const int NT = 64;  // matmul_simt.hds:34
@@ -1433,8 +2369,8 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k3_matmul(const floa
     }
 }
 
-// kernel encoder_block_simt32_k5_matmul_add (transformer_block.hds:18)
-__global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
+// kernel encoder_block_simt32_simt32x128_k5_matmul_add (transformer_block.hds:18)
+__global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul_add(
         const float* __restrict__ a, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
     const int TM = 4;  // matmul_simt.hds:32
@@ -1594,8 +2530,334 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k5_matmul_add(
     }
 }
 
-// kernel encoder_block_simt32_k8_matmul_add_gelu (transformer_block.hds:20)
-__global__ void __launch_bounds__(128) encoder_block_simt32_k8_matmul_add_gelu(
+// kernel encoder_block_simt32_simt32x128_k8_matmul_add_gelu (transformer_block.hds:20)
+__global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul_add_gelu(
+        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
+        const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
+        const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
+        float* __restrict__ gelu, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 8;  // matmul_simt.hds:33
+    const int NT = 128;  // matmul_simt.hds:34
+    const int QB = 32;  // matmul_simt.hds:35
+    const int PA = 1;  // matmul_simt.hds:36
+    const int PB = 4;  // matmul_simt.hds:37
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
+    alignas(16) float acc[4][8];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[8];  // matmul_simt.hds:43
+    alignas(16) float va[1][4];  // matmul_simt.hds:44
+    alignas(16) float vb[4][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 16;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
+                    va[r][1] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                    va[r][2] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                    va[r][3] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
+                    const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
+                    gelu[(m0 + ty * 4 + i) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
+                    if (m < S && n < 1024) {  // matmul_simt.hds:159
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
+                        const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
+                        gelu[m * 1024 + n] = hds::gelu(add_3);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_simt32x128_k9_matmul_add_add (transformer_block.hds:20)
+__global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k9_matmul_add_add(
+        const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
+        const float* __restrict__ c2, float* __restrict__ out, int S) {
+    const int TM = 4;  // matmul_simt.hds:32
+    const int TN = 4;  // matmul_simt.hds:33
+    const int NT = 64;  // matmul_simt.hds:34
+    const int QB = 8;  // matmul_simt.hds:35
+    const int PA = 2;  // matmul_simt.hds:36
+    const int PB = 2;  // matmul_simt.hds:37
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
+    alignas(16) float acc[4][4];  // matmul_simt.hds:41
+    alignas(16) float ra[4];  // matmul_simt.hds:42
+    alignas(16) float rb[4];  // matmul_simt.hds:43
+    alignas(16) float va[2][4];  // matmul_simt.hds:44
+    alignas(16) float vb[2][4];  // matmul_simt.hds:45
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
+    const bool inside = whole;  // matmul_simt.hds:52
+    const int slices = 64;  // matmul_simt.hds:53
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
+            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        }
+    }
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int tx = t % 32 % 8;
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
+        const int slice = s * 2 + g;  // matmul_simt.hds:65
+        if (s < steps && slice < slices) {  // matmul_simt.hds:66
+            const int k1 = slice * 16;  // matmul_simt.hds:67
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
+                    }
+                }
+            }
+        }
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
+                }
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    }
+                }
+            }
+        }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:124
+    }
+    if (g > 0) {  // matmul_simt.hds:127
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+#pragma unroll
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:134
+    if (g == 0) {  // matmul_simt.hds:135
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:147
+        if (whole) {  // matmul_simt.hds:148
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
+                    const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_6_2;  // transformer_block.hds:20
+                    out[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = add_2_2 + c2[n0 + tx * 4 + j];
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
+                    if (m < S && n < 256) {  // matmul_simt.hds:159
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
+                        const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
+                        out[m * 256 + n] = add_2_2 + c2[n];
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel encoder_block_simt32_simt32_k8_matmul_add_gelu (transformer_block.hds:20)
+__global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add_gelu(
         const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
@@ -1752,166 +3014,6 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_k8_matmul_add_gelu(
                         const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
-                    }
-                }
-            }
-        }
-    }
-}
-
-// kernel encoder_block_simt32_k9_matmul_add_add (transformer_block.hds:20)
-__global__ void __launch_bounds__(128) encoder_block_simt32_k9_matmul_add_add(
-        const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
-        const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 64;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
-        }
-    }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
-    const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
-#pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
-                }
-#pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
-                }
-            } else {
-#pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
-                    }
-                }
-#pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
-                    }
-                }
-            }
-        }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
-#pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
-                }
-            }
-#pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
-                }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
-#pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
-                }
-            }
-        }
-    }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
-                    const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_6_2;  // transformer_block.hds:20
-                    out[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = add_2_2 + c2[n0 + tx * 4 + j];
-                }
-            }
-        } else {
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
-                        const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
-                        out[m * 256 + n] = add_2_2 + c2[n];
                     }
                 }
             }
@@ -2440,145 +3542,6 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const flo
     }
 }
 
-// kernel encoder_block_any_k8_matmul_add_gelu (transformer_block.hds:20)
-__global__ void __launch_bounds__(256) encoder_block_any_k8_matmul_add_gelu(
-        const float* __restrict__ x1, const float* __restrict__ layer_norm_mu_2,
-        const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
-        const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
-        float* __restrict__ gelu, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
-#pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
-        }
-    }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
-    const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
-#pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
-                    va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
-                    va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
-                    va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
-                }
-#pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
-                }
-            } else {
-#pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
-                    }
-                }
-#pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
-                    }
-                }
-            }
-        }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
-#pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
-                }
-            }
-#pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
-                }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (whole) {  // matmul_simt.hds:148
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
-#pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
-                const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
-                gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
-            }
-        }
-    } else {
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
-#pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 1024) {  // matmul_simt.hds:159
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
-                    const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
-                    gelu[m * 1024 + n] = hds::gelu(add_3);
-                }
-            }
-        }
-    }
-}
-
 // kernel encoder_block_any_k9_matmul_add_add (transformer_block.hds:20)
 __global__ void __launch_bounds__(256) encoder_block_any_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
@@ -2826,6 +3789,351 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     return cudaSuccess;
 }
 
+// Workspace slots of `encoder_block_simt32x128`: temporaries whose lifetimes do not overlap share one.
+static void encoder_block_simt32x128_slots(int S, size_t* slot) {
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
+    slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
+}
+
+static size_t encoder_block_simt32x128_workspace_size(int S) {
+    size_t slot[4] = {0};
+    encoder_block_simt32x128_slots(S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 4; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1, const float* b1,
+                                                const float* wq, const float* wk, const float* wv,
+                                                const float* wo, const float* g2, const float* b2,
+                                                const float* w1, const float* c1, const float* w2,
+                                                const float* c2, float* out, int S, void* workspace,
+                                                cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (S <= 0 || x == nullptr || g1 == nullptr || b1 == nullptr || wq == nullptr || wk == nullptr ||
+        wv == nullptr || wo == nullptr || g2 == nullptr || b2 == nullptr || w1 == nullptr ||
+        c1 == nullptr || w2 == nullptr || c2 == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)g1 % 16 != 0 || (uintptr_t)b1 % 16 != 0 ||
+        (uintptr_t)wq % 16 != 0 || (uintptr_t)wk % 16 != 0 || (uintptr_t)wv % 16 != 0 ||
+        (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
+        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[4];
+    encoder_block_simt32x128_slots(S, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[4] = {0};
+    for (int i = 1; i < 4; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    float* h = reinterpret_cast<float*>(base + offset[0]);
+    float* matmul = reinterpret_cast<float*>(base + offset[1]);
+    float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
+    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* x1 = reinterpret_cast<float*>(base + offset[1]);
+    float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
+    float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* gelu = reinterpret_cast<float*>(base + offset[3]);
+    cudaError_t err = cudaSuccess;
+    // layer_norm (transformer_block.hds:12)
+    if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, g1, b1, h, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:13)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 58368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32x128_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32x128_k1_matmul<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
+            h, wq, matmul, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:14)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 58368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32x128_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32x128_k2_matmul<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
+            h, wk, matmul_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:15)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 58368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32x128_k3_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32x128_k3_matmul<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
+            h, wv, matmul_3, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // attention (transformer_block.hds:16)
+    if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    if (err != cudaSuccess) return err;
+    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, a, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (transformer_block.hds:18)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 58368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32x128_k5_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32x128_k5_matmul_add<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
+            a, wo, x, x1, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+gelu (transformer_block.hds:20)
+    if ((((long long)S + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32x128_k8_matmul_add_gelu<<<dim3((unsigned)(8), (unsigned)(((long long)S + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, w1, c1, gelu, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+add (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 58368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32x128_k9_matmul_add_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32x128_k9_matmul_add_add<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
+            gelu, w2, x1, c2, out, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `encoder_block_simt32_simt32x128`: temporaries whose lifetimes do not overlap share one.
+static void encoder_block_simt32_simt32x128_slots(int S, size_t* slot) {
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
+    slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
+}
+
+static size_t encoder_block_simt32_simt32x128_workspace_size(int S) {
+    size_t slot[4] = {0};
+    encoder_block_simt32_simt32x128_slots(S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 4; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t encoder_block_simt32_simt32x128_run(const float* x, const float* g1,
+                                                       const float* b1, const float* wq,
+                                                       const float* wk, const float* wv,
+                                                       const float* wo, const float* g2,
+                                                       const float* b2, const float* w1,
+                                                       const float* c1, const float* w2,
+                                                       const float* c2, float* out, int S,
+                                                       void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (S <= 0 || x == nullptr || g1 == nullptr || b1 == nullptr || wq == nullptr || wk == nullptr ||
+        wv == nullptr || wo == nullptr || g2 == nullptr || b2 == nullptr || w1 == nullptr ||
+        c1 == nullptr || w2 == nullptr || c2 == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)g1 % 16 != 0 || (uintptr_t)b1 % 16 != 0 ||
+        (uintptr_t)wq % 16 != 0 || (uintptr_t)wk % 16 != 0 || (uintptr_t)wv % 16 != 0 ||
+        (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
+        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[4];
+    encoder_block_simt32_simt32x128_slots(S, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[4] = {0};
+    for (int i = 1; i < 4; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    float* h = reinterpret_cast<float*>(base + offset[0]);
+    float* matmul = reinterpret_cast<float*>(base + offset[1]);
+    float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
+    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* x1 = reinterpret_cast<float*>(base + offset[1]);
+    float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
+    float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* gelu = reinterpret_cast<float*>(base + offset[3]);
+    cudaError_t err = cudaSuccess;
+    // layer_norm (transformer_block.hds:12)
+    if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, g1, b1, h, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:13)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k1_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wq, matmul, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:14)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k2_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wk, matmul_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:15)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wv, matmul_3, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // attention (transformer_block.hds:16)
+    if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    if (err != cudaSuccess) return err;
+    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, a, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (transformer_block.hds:18)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            a, wo, x, x1, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+gelu (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 58368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_simt32_simt32x128_k8_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
+    if (err != cudaSuccess) return err;
+    encoder_block_simt32_simt32x128_k8_matmul_add_gelu<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, w1, c1, gelu, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+add (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k9_matmul_add_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            gelu, w2, x1, c2, out, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `encoder_block_simt32_simt32`: temporaries whose lifetimes do not overlap share one.
+static void encoder_block_simt32_simt32_slots(int S, size_t* slot) {
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
+    slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
+}
+
+static size_t encoder_block_simt32_simt32_workspace_size(int S) {
+    size_t slot[4] = {0};
+    encoder_block_simt32_simt32_slots(S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 4; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t encoder_block_simt32_simt32_run(const float* x, const float* g1, const float* b1,
+                                                   const float* wq, const float* wk,
+                                                   const float* wv, const float* wo,
+                                                   const float* g2, const float* b2,
+                                                   const float* w1, const float* c1,
+                                                   const float* w2, const float* c2, float* out,
+                                                   int S, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (S <= 0 || x == nullptr || g1 == nullptr || b1 == nullptr || wq == nullptr || wk == nullptr ||
+        wv == nullptr || wo == nullptr || g2 == nullptr || b2 == nullptr || w1 == nullptr ||
+        c1 == nullptr || w2 == nullptr || c2 == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)g1 % 16 != 0 || (uintptr_t)b1 % 16 != 0 ||
+        (uintptr_t)wq % 16 != 0 || (uintptr_t)wk % 16 != 0 || (uintptr_t)wv % 16 != 0 ||
+        (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
+        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[4];
+    encoder_block_simt32_simt32_slots(S, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[4] = {0};
+    for (int i = 1; i < 4; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    float* h = reinterpret_cast<float*>(base + offset[0]);
+    float* matmul = reinterpret_cast<float*>(base + offset[1]);
+    float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
+    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* x1 = reinterpret_cast<float*>(base + offset[1]);
+    float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
+    float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
+    float* gelu = reinterpret_cast<float*>(base + offset[3]);
+    cudaError_t err = cudaSuccess;
+    // layer_norm (transformer_block.hds:12)
+    if (((long long)S) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k0_layer_norm<<<dim3((unsigned)((long long)S), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, g1, b1, h, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:13)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k1_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wq, matmul, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:14)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k2_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wk, matmul_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (transformer_block.hds:15)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            h, wv, matmul_3, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // attention (transformer_block.hds:16)
+    if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    if (err != cudaSuccess) return err;
+    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, a, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (transformer_block.hds:18)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            a, wo, x, x1, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k6_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // layer_norm (transformer_block.hds:19)
+    if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    encoder_block_k7_layer_norm<<<dim3((unsigned)(((long long)S + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+gelu (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32_k8_matmul_add_gelu<<<dim3((unsigned)(32), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, w1, c1, gelu, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+add (transformer_block.hds:20)
+    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32_simt32x128_k9_matmul_add_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            gelu, w2, x1, c2, out, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `encoder_block_simt32`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_simt32_slots(int S, size_t* slot) {
     slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
@@ -2885,17 +4193,17 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:13)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k1_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    encoder_block_simt32_simt32x128_k1_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             h, wq, matmul, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:14)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k2_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    encoder_block_simt32_simt32x128_k2_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             h, wk, matmul_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul (transformer_block.hds:15)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    encoder_block_simt32_simt32x128_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             h, wv, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention (transformer_block.hds:16)
@@ -2908,7 +4216,7 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    encoder_block_simt32_simt32x128_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             a, wo, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
@@ -2922,13 +4230,13 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
             x1, layer_norm_mu_2, layer_norm_v_2, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+gelu (transformer_block.hds:20)
-    if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k8_matmul_add_gelu<<<dim3((unsigned)(32), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    if ((((long long)S + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    encoder_block_simt32x128_k8_matmul_add_gelu<<<dim3((unsigned)(8), (unsigned)(((long long)S + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, w1, c1, gelu, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+add (transformer_block.hds:20)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_simt32_k9_matmul_add_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    encoder_block_simt32_simt32x128_k9_matmul_add_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             gelu, w2, x1, c2, out, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -3031,7 +4339,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+gelu (transformer_block.hds:20)
     if ((((long long)S + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
-    encoder_block_any_k8_matmul_add_gelu<<<dim3((unsigned)(8), (unsigned)(((long long)S + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    encoder_block_simt32x128_k8_matmul_add_gelu<<<dim3((unsigned)(8), (unsigned)(((long long)S + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             x1, layer_norm_mu_2, layer_norm_v_2, g2, b2, w1, c1, gelu, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+add (transformer_block.hds:20)
@@ -3042,7 +4350,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     return cudaSuccess;
 }
 
-// Graph `encoder_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
+// Graph `encoder_block` runs one of 6 variants, the first whose case holds for the sizes of the call:
 //   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:84)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
@@ -3054,17 +4362,52 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: S <= 256 (`when M <= 256` of matmul's schedule 'simt32', nn.hds:122)
+//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128` of matmul's schedule 'simt32x128', nn.hds:127)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
-//     encoder_block_simt32_k1_matmul <- matmul (transformer_block.hds:13)
-//     encoder_block_simt32_k2_matmul <- matmul (transformer_block.hds:14)
-//     encoder_block_simt32_k3_matmul <- matmul (transformer_block.hds:15)
+//     encoder_block_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
+//     encoder_block_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
+//     encoder_block_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
 //     encoder_block_k4_attention <- attention (transformer_block.hds:16)
-//     encoder_block_simt32_k5_matmul_add <- matmul+add (transformer_block.hds:18)
+//     encoder_block_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
-//     encoder_block_simt32_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
+//     encoder_block_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
+//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
+//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128` of matmul's schedule 'simt32x128', nn.hds:127)
+//     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
+//     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
+//     encoder_block_simt32_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
+//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_simt32_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
+//     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_simt32_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
+//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
+//                                and (S + 127) / 128 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
+//     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
+//     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
+//     encoder_block_simt32_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
+//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_simt32_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
+//     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_simt32_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
+//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
+//     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
+//     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
+//     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
+//     encoder_block_simt32_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
+//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_simt32_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
+//     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
+//     encoder_block_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 //   encoder_block_any: any sizes
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_any_k1_matmul <- matmul (transformer_block.hds:13)
@@ -3074,12 +4417,18 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_any_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
-//     encoder_block_any_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
+//     encoder_block_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_any_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
 size_t encoder_block_workspace_size(int S) {
     if (S <= 16)
         return encoder_block_skinny_simt_narrow_workspace_size(S);
-    if (S <= 256)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128)
+        return encoder_block_simt32x128_workspace_size(S);
+    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128)
+        return encoder_block_simt32_simt32x128_workspace_size(S);
+    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128)
+        return encoder_block_simt32_simt32_workspace_size(S);
+    if ((S + 127) / 128 * 2 < 128)
         return encoder_block_simt32_workspace_size(S);
     return encoder_block_any_workspace_size(S);
 }
@@ -3092,7 +4441,16 @@ cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, 
     if (S <= 16)
         return encoder_block_skinny_simt_narrow_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out,
                                                 S, workspace, stream);
-    if (S <= 256)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128)
+        return encoder_block_simt32x128_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
+                                        workspace, stream);
+    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128)
+        return encoder_block_simt32_simt32x128_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out,
+                                               S, workspace, stream);
+    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128)
+        return encoder_block_simt32_simt32_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
+                                           workspace, stream);
+    if ((S + 127) / 128 * 2 < 128)
         return encoder_block_simt32_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
                                     workspace, stream);
     return encoder_block_any_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S, workspace,
