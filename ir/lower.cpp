@@ -29,6 +29,9 @@ Stmt body_only(const Stmt& s, const BlockDims&) {
 Stmt simplify_stmt(const Stmt& s) {
     return simplify(s);
 }
+Stmt unshadow(const Stmt& s) {
+    return rename_locals(s, {});
+}
 
 const std::vector<Pass>& pipeline() {
     static const std::vector<Pass> passes = {
@@ -40,6 +43,7 @@ const std::vector<Pass>& pipeline() {
         {"simplify_flat", body_only<simplify_stmt>, {true, true}},
         {"remove_dead_decls", body_only<remove_dead_decls>, {true, true}},
         {"flatten_blocks", body_only<flatten_blocks>, {true, true}},
+        {"rename_locals", body_only<unshadow>, {true, true}},
     };
     return passes;
 }

@@ -40,7 +40,8 @@ Stmt remove_dead_decls(const Stmt& body);
 Stmt flatten_blocks(const Stmt& body);
 
 // rename_locals.cpp: local variables and arrays named like one of `taken` (the
-// kernel's parameters) get fresh names, so that none hides a parameter.
+// kernel's parameters) or like a variable of an enclosing scope get fresh
+// names, so that none hides another.
 Stmt rename_locals(const Stmt& body, const std::set<std::string>& taken);
 
 // prune_functions.cpp: removes device functions that no kernel reaches.

@@ -10,9 +10,9 @@ __global__ void __launch_bounds__(64) mappings(int* __restrict__ out) {
     const int i = (int)threadIdx.x / 8;  // task_mappings.hds:5
     const int j = (int)threadIdx.x % 8;
     out[i * 64 + j] = (int)threadIdx.x;  // task_mappings.hds:6
-    for (int i = 0; i < 8; ++i) {  // task_mappings.hds:9
+    for (int i_2 = 0; i_2 < 8; ++i_2) {  // task_mappings.hds:9
         const int j = (int)threadIdx.x;
-        out[i * 64 + j] += 1;  // task_mappings.hds:10
+        out[i_2 * 64 + j] += 1;  // task_mappings.hds:10
     }
     {  // task_mappings.hds:13
         const int i = (int)threadIdx.x % 8;
@@ -41,9 +41,9 @@ __global__ void __launch_bounds__(64) mappings(int* __restrict__ out) {
             }
         }
     }
-    for (int i = 0; i < 8; ++i) {  // task_mappings.hds:24
+    for (int i_3 = 0; i_3 < 8; ++i_3) {  // task_mappings.hds:24
         const int j = (int)threadIdx.x;
-        out[i * 64 + j] += 5;  // task_mappings.hds:25
+        out[i_3 * 64 + j] += 5;  // task_mappings.hds:25
     }
     {  // task_mappings.hds:28
         const int i = (int)threadIdx.x;

@@ -149,6 +149,35 @@ TEST_CASE("rename_locals renames the locals that would hide a parameter", "[pass
     CHECK(rename_locals(body, {"x"}) == body);  // nothing to rename: the same statement
 }
 
+TEST_CASE("rename_locals renames a loop variable that hides a variable of an enclosing scope", "[passes]") {
+    // var n = 0; for i { for n { a[n] = 1 } n += 1 }; for n { a[n] = 2 }
+    Buffer a = make_buffer("a", ScalarType::F32, {i32(16)}, Scope::Global);
+    Var n = make_var(ScalarType::I32, "n"), i = make_var(ScalarType::I32, "i");
+    Var inner = make_var(ScalarType::I32, "n"), later = make_var(ScalarType::I32, "n");
+    Stmt loop = For::make({}, inner, i32(0), i32(2), i32(1), false,
+                          Store::make({}, a, {inner}, FloatImm::make(ScalarType::F32, 1.0)));
+    Stmt body = Block::make({}, {Decl::make({}, n, i32(0), false),
+                                 For::make({}, i, i32(0), i32(4), i32(1), false,
+                                           Block::make({}, {loop, Assign::make({}, n, i32(1), BinOp::Add)})),
+                                 For::make({}, later, i32(0), i32(2), i32(1), false,
+                                           Store::make({}, a, {later}, FloatImm::make(ScalarType::F32, 2.0)))});
+    Stmt result = rename_locals(body, {});
+    auto* b = as<Block>(result);
+    REQUIRE(b);
+    auto* outer_loop = as<Block>(as<For>(b->stmts[1])->body);
+    REQUIRE(outer_loop);
+    auto* renamed = as<For>(outer_loop->stmts[0]);
+    CHECK(renamed->var->name == "n_2");  // inside var n's scope: renamed, with its uses
+    CHECK(to_string(as<Store>(renamed->body)->indices[0]) == "n_2");
+    CHECK(as<Assign>(outer_loop->stmts[1])->var == n);  // the outer n keeps its name
+    CHECK(as<For>(b->stmts[2])->var->name == "n_3");    // still inside var n's block: renamed too
+    Stmt siblings = Block::make({}, {For::make({}, i, i32(0), i32(2), i32(1), false,
+                                               Store::make({}, a, {i}, FloatImm::make(ScalarType::F32, 1.0))),
+                                     For::make({}, make_var(ScalarType::I32, "i"), i32(0), i32(2), i32(1), false,
+                                               Store::make({}, a, {i32(0)}, FloatImm::make(ScalarType::F32, 1.0)))});
+    CHECK(rename_locals(siblings, {}) == siblings);  // loops one after the other hide nothing
+}
+
 TEST_CASE("narrow_half_arith computes f16 + and - in f16 only where the result is the same", "[passes]") {
     Buffer h = make_buffer("h", ScalarType::F16, {i32(4)}, Scope::Global);
     Buffer g = make_buffer("g", ScalarType::BF16, {i32(4)}, Scope::Global);
