@@ -342,10 +342,8 @@ void Sema::check_kernel(KernelDecl& k) {
     check_block(*k.body, false);
     // As the emitted code lays them out, each at a multiple of ir::shared_array_align.
     int64_t shared = 0;
-    for (auto [bytes, elem] : shared_arrays_) {
-        int64_t align = ir::shared_array_align(elem, sm90_calls_ || k.cluster);
-        shared = (shared + align - 1) / align * align + (bytes + 15) / 16 * 16;
-    }
+    for (auto [bytes, elem] : shared_arrays_)
+        shared = ir::shared_array_end(shared, bytes, elem, sm90_calls_ || k.cluster);
     if (shared > 232448)
         diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared);
     else

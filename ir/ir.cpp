@@ -249,6 +249,13 @@ int64_t shared_array_align(ScalarType elem, bool sm90) {
     return sm90 && elem != ScalarType::U64 ? 1024 : 16;
 }
 
+int64_t shared_array_end(int64_t offset, int64_t bytes, ScalarType elem, bool sm90, int64_t* start) {
+    int64_t align = shared_array_align(elem, sm90);
+    int64_t at = (offset + align - 1) / align * align;
+    if (start) *start = at;
+    return at + (bytes + 15) / 16 * 16;
+}
+
 std::optional<bool> const_bool(const Expr& e) {
     if (auto* b = as<BoolImm>(e)) return b->value;
     return std::nullopt;

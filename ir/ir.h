@@ -314,7 +314,10 @@ int64_t tma_box_rows(const Call* c, int64_t buffer_rows);
 // cp.async), 1024 in kernels of TMA / wgmma / clusters (`sm90`: the 128-byte swizzle's
 // period), except u64 arrays (mbarriers), which need 8. The arrays are laid out in order,
 // each at the next multiple of its alignment, taking a multiple of 16 bytes (sema's size
-// check and the emitter agree).
+// check and the emitter both lay them out with shared_array_end).
 int64_t shared_array_align(ScalarType elem, bool sm90);
+// The end of a shared array of `bytes` bytes of `elem` placed after `offset` bytes; it
+// starts at the next multiple of shared_array_align, which `start` receives.
+int64_t shared_array_end(int64_t offset, int64_t bytes, ScalarType elem, bool sm90, int64_t* start = nullptr);
 
 }  // namespace hds::ir

@@ -103,11 +103,7 @@ int64_t named_barrier_arrive(Thread& t, int64_t id, int64_t threads, SourceLoc l
                          id, threads, m.count));
     }
     int64_t phase = m.phase;
-    if (!t.vc.empty()) {  // a release, as an mbarrier arrival
-        join(m.vc, t.vc);
-        ++t.vc[t.linear];
-    }
-    if (--m.pending == 0) complete_phase(*t.block, m);
+    mbarrier_arrive(t, *t.block, it->first, 0, fmt::format("named barrier {}", id), loc);  // (racecheck: a release)
     return phase;
 }
 

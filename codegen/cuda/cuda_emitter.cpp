@@ -14,14 +14,9 @@ namespace hds::codegen {
 
 namespace {
 
-// The offset of a shared array placed after `offset` bytes (ir::shared_array_align).
-int64_t shared_start(int64_t offset, const ir::Buffer& b, bool sm90) {
-    int64_t align = ir::shared_array_align(b->elem, sm90);
-    return (offset + align - 1) / align * align;
-}
-
-int64_t shared_end(int64_t offset, const ir::Buffer& b, bool sm90) {
-    return shared_start(offset, b, sm90) + (b->constant_elements() * byte_size(b->elem) + 15) / 16 * 16;
+// The end of shared array b placed after `offset` bytes (ir::shared_array_end), its start in `start`.
+int64_t shared_end(int64_t offset, const ir::Buffer& b, bool sm90, int64_t* start = nullptr) {
+    return ir::shared_array_end(offset, b->constant_elements() * byte_size(b->elem), b->elem, sm90, start);
 }
 
 // The bytes of a body's shared arrays, laid out in order.
@@ -129,11 +124,12 @@ class BodyEmitter {
                 std::string dims;
                 for (const ir::Expr& d : a->buffer->shape) dims += "[" + e_.print(d) + "]";
                 if (dynamic_ && a->buffer->scope == ir::Scope::Shared) {
+                    int64_t start = 0;
+                    shared_offset_ = shared_end(shared_offset_, a->buffer, sm90_, &start);
                     // A reference to an array type keeps the t[i][j] syntax.
                     w_.line(fmt::format("auto& {} = *reinterpret_cast<{} (*){}>(hds_dynamic_smem + {});{}",
-                                        cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims,
-                                        shared_start(shared_offset_, a->buffer, sm90_), origin(s)));
-                    shared_offset_ = shared_end(shared_offset_, a->buffer, sm90_);
+                                        cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims, start,
+                                        origin(s)));
                     break;
                 }
                 // 16-byte alignment: vector copies, ldmatrix and cp.async need it.
