@@ -229,16 +229,7 @@ Eval Compiler::call(const ir::Call* c) {
                 if (id < 1 || id > 15)
                     trap(t, loc, fmt::format("named barrier id {}: it must be 1 to 15 (0 is syncthreads')", id));
                 int64_t phase = named_barrier_arrive(t, id, threads, loc);
-                BarrierKey key{kNamedBarrier, id};
-                if (!wait) return Value{0};
-                if (t.block->mbarriers.at(key).phase == phase) {  // not completed by this arrival: wait
-                    t.wait_bar = key;
-                    t.wait_parity = static_cast<int>(phase % 2);
-                    t.state = ThreadState::AtMbarrier;
-                    t.wait_loc = loc;
-                    t.fiber->yield();
-                }
-                mbarrier_acquire(t, t.block->mbarriers.at(key));
+                if (wait) mbarrier_wait_phase(t, {kNamedBarrier, id}, static_cast<int>(phase % 2), loc);
                 return Value{0};
             };
         }

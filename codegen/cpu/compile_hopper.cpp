@@ -130,15 +130,8 @@ Eval Compiler::hopper(const ir::Call* c) {
                 int64_t p = parity(t).i;
                 if (p != 0 && p != 1) trap(t, loc, fmt::format("mbarrier_wait parity {}: it must be 0 or 1", p));
                 auto key = bar(t);
-                Mbarrier& m = find_mbarrier(t, *t.block, key, bar_name, loc);
-                if (m.phase % 2 == p) {  // the phase of this parity is the current one: wait for it
-                    t.wait_bar = key;
-                    t.wait_parity = static_cast<int>(p);
-                    t.state = ThreadState::AtMbarrier;
-                    t.wait_loc = loc;
-                    t.fiber->yield();
-                }
-                mbarrier_acquire(t, t.block->mbarriers.at(key));
+                find_mbarrier(t, *t.block, key, bar_name, loc);  // (traps where no mbarrier_init made it one)
+                mbarrier_wait_phase(t, key, static_cast<int>(p), loc);
                 return Value{0};
             };
         }

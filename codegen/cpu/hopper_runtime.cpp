@@ -107,6 +107,17 @@ int64_t named_barrier_arrive(Thread& t, int64_t id, int64_t threads, SourceLoc l
     return phase;
 }
 
+void mbarrier_wait_phase(Thread& t, BarrierKey key, int parity, SourceLoc loc) {
+    if (t.block->mbarriers.at(key).phase % 2 == parity) {
+        t.wait_bar = key;
+        t.wait_parity = parity;
+        t.state = ThreadState::AtMbarrier;
+        t.wait_loc = loc;
+        t.fiber->yield();
+    }
+    mbarrier_acquire(t, t.block->mbarriers.at(key));
+}
+
 void mbarrier_acquire(Thread& t, const Mbarrier& m) {
     if (!t.vc.empty()) join(t.vc, m.done_vc);
 }

@@ -38,6 +38,9 @@ constexpr size_t kNamedBarrier = static_cast<size_t>(-1);
 int64_t named_barrier_arrive(Thread& t, int64_t id, int64_t threads, SourceLoc loc);
 // A completed wait: racecheck orders the arrivals' accesses before t's next ones.
 void mbarrier_acquire(Thread& t, const Mbarrier& m);
+// Waits (the scheduler releases t) while the phase of `parity` of t's block's barrier at
+// `key` is the current one, then acquires its arrivals.
+void mbarrier_wait_phase(Thread& t, BarrierKey key, int parity, SourceLoc loc);
 // tma_load_2d of the box at `index` (the slice's indices, the row, the column) into
 // element `at` of the box's array (mask < 0: this block's; else each block of the
 // cluster whose bit is set), completing on `bar`.
