@@ -124,6 +124,10 @@ Node* commit_padding(Graph& g, const OpCall& call, Padding& padding, Node* resul
             ir::Expr c = ir::Binary::make(ir::BinOp::Lt, n->compute.axes[d], x->buffer->shape[d]);
             inside = inside ? ir::Binary::make(ir::BinOp::And, inside, c) : c;
         }
+        if (!inside) {  // padded to the size it has (a dimension the operand does not have padded)
+            target = x->buffer;
+            continue;
+        }
         std::vector<ir::Expr> at(n->compute.axes.begin(), n->compute.axes.end());
         ir::Expr zero =
             is_float(target->elem) ? ir::FloatImm::make(target->elem, 0.0) : ir::IntImm::make(target->elem, 0);
