@@ -5,6 +5,7 @@
 #include <set>
 
 #include "graph/schedule.h"
+#include "graph/strided_view.h"
 #include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
 
@@ -15,9 +16,14 @@ bool Program::is_temp(const ir::Buffer& b) const {
 }
 
 const ir::Buffer& Program::storage_of(const ir::Buffer& b) const {
-    for (const auto& [view, source] : views)
-        if (view == b) return source;
-    return b;
+    const View* v = view_of(b);
+    return v ? v->source : b;
+}
+
+const Program::View* Program::view_of(const ir::Buffer& b) const {
+    for (const View& v : views)
+        if (v.view == b) return &v;
+    return nullptr;
 }
 
 namespace {
@@ -112,14 +118,35 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
     return k;
 }
 
+bool materialized(const ir::Buffer& b, const Program& p) {
+    return b == p.output || p.is_temp(b) || std::find(p.inputs.begin(), p.inputs.end(), b) != p.inputs.end() ||
+           p.view_of(b) != nullptr;
+}
+
 // The materialized buffer `n` is a view of, where it is a reshape and not the output.
 ir::Buffer view_source(const Node& n, const Program& p) {
     ir::Buffer source = reshape_source(n);
     if (!source || n.buffer == p.output) return nullptr;
-    bool materialized = source == p.output || p.is_temp(source) ||
-                        std::find(p.inputs.begin(), p.inputs.end(), source) != p.inputs.end() ||
-                        std::any_of(p.views.begin(), p.views.end(), [&](const auto& v) { return v.first == source; });
-    return materialized ? source : nullptr;
+    return materialized(source, p) ? source : nullptr;
+}
+
+// A strided view: `n` picks elements of a materialized tensor at an affine offset
+// and every reader copies it only with TMA.
+std::optional<Program::View> strided_view(const Graph& g, const Node& n, const Program& p) {
+    if (n.buffer == p.output) return std::nullopt;
+    std::optional<AffineForm> form = affine_form(n);
+    if (!form || !materialized(form->source, p)) return std::nullopt;
+    const Program::View* of = p.view_of(form->source);
+    if (of && of->strided()) return std::nullopt;  // (a reshape's row-major offsets are its source's)
+    bool read = false;
+    for (const Node* u : g.live()) {
+        std::vector<ir::Buffer> r = reads(*u);
+        if (u == &n || std::find(r.begin(), r.end(), n.buffer) == r.end()) continue;
+        if (u->kind != Node::Kind::Anchor || !only_tma_reads(u->anchor.body, n.buffer)) return std::nullopt;
+        read = true;
+    }
+    if (!read) return std::nullopt;
+    return Program::View{n.buffer, p.storage_of(form->source), form->offset, form->strides};
 }
 
 // Where the output is a reshape of what a kernel computes, that kernel writes the
@@ -178,7 +205,11 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
         if (n->kind == Node::Kind::Input || n->kind == Node::Kind::Constant) continue;
         if (n == g.output && writes_output) continue;
         if (ir::Buffer source = n == writes_output ? nullptr : view_source(*n, p); source) {
-            p.views.push_back({n->buffer, p.storage_of(source)});
+            p.views.push_back({n->buffer, p.storage_of(source), nullptr, {}});
+            continue;
+        }
+        if (std::optional<Program::View> v = strided_view(g, *n, p)) {
+            p.views.push_back(*v);
             continue;
         }
         p.module.kernels.push_back(make_kernel(g, *n, p.module.kernels.size()));
@@ -187,7 +218,7 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
                                 : "";
         p.origins.push_back(n->ops + (where.empty() ? "" : " (" + where + ")"));
         if (n == writes_output)
-            p.views.push_back({n->buffer, p.output});
+            p.views.push_back({n->buffer, p.output, nullptr, {}});
         else if (n->buffer != p.output)
             p.temps.push_back(n->buffer);
     }

@@ -21,15 +21,23 @@ struct Program {
     std::vector<ir::Buffer> temps;  // in definition order
     std::vector<int> slot_of;       // per temp: its workspace slot
     int slots = 0;
-    // Reshapes of a materialized tensor (row-major order unchanged): no kernel, the
-    // view's buffer is its source's memory (an input, the output or a temporary).
-    std::vector<std::pair<ir::Buffer, ir::Buffer>> views;  // (view, source)
-    ir::Module module;                                     // kernels in launch order, plus device functions
-    std::vector<std::string> origins;                      // per kernel: "matmul+add+gelu (mlp.hds:4)"
+    // Tensors that are another's memory, with no kernel: reshapes of a materialized
+    // tensor (row-major order unchanged), and strided views that only TMA copies read
+    // (strided_view.h). The source is an input, the output or a temporary.
+    struct View {
+        ir::Buffer view, source;
+        ir::Expr offset;                // strided views: the first element's, in the source
+        std::vector<ir::Expr> strides;  // strided views: per dimension, in elements
+        bool strided() const { return offset != nullptr; }
+    };
+    std::vector<View> views;
+    ir::Module module;                 // kernels in launch order, plus device functions
+    std::vector<std::string> origins;  // per kernel: "matmul+add+gelu (mlp.hds:4)"
 
     bool is_temp(const ir::Buffer& b) const;
     // The buffer whose memory `b` is: the source of a view, else `b` itself.
     const ir::Buffer& storage_of(const ir::Buffer& b) const;
+    const View* view_of(const ir::Buffer& b) const;  // null where `b` is no view
 };
 
 // Turns the fused graph into kernels (schedule.cpp) and plans the workspace.

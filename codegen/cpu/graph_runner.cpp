@@ -42,6 +42,33 @@ size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
     return cases.size();
 }
 
+namespace {
+
+// The elements of a strided view (only TMA copies read it, and only whole
+// tensors are passed to kernels here): copied out of its source.
+Tensor gather(const Tensor& source, const graph::Program::View& v, const std::map<std::string, int64_t>& sizes) {
+    Tensor t;
+    t.elem = source.elem;
+    for (const ir::Expr& d : v.view->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
+    std::vector<int64_t> step;
+    for (const ir::Expr& s : v.strides) step.push_back(eval_size(s, sizes).value_or(0));
+    const int64_t first = eval_size(v.offset, sizes).value_or(0);
+    const bool floats = is_float(source.elem);
+    std::vector<int64_t> index(t.shape.size(), 0);
+    for (int64_t e = 0, n = t.size(); e < n; ++e) {
+        int64_t at = first;
+        for (size_t d = 0; d < index.size(); ++d) at += index[d] * step[d];
+        if (floats)
+            t.f.push_back(source.f.at(at));
+        else
+            t.i.push_back(source.i.at(at));
+        for (size_t d = index.size(); d-- > 0 && ++index[d] == t.shape[d];) index[d] = 0;
+    }
+    return t;
+}
+
+}  // namespace
+
 std::optional<EmuError> run_program(const graph::Program& p, std::map<std::string, Tensor>& tensors,
                                     const std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
     for (const graph::Requirement& r : p.requirements) {
@@ -59,8 +86,9 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
             const ir::Buffer& storage = p.storage_of(prm.buffer);
             auto it = tensors.find(storage->name);
             if (it == tensors.end()) continue;
-            Tensor t = it->second;
-            if (storage != prm.buffer) {  // a view: the source's elements in the view's shape
+            const graph::Program::View* view = p.view_of(prm.buffer);
+            Tensor t = view && view->strided() ? gather(it->second, *view, sizes) : it->second;
+            if (view && !view->strided()) {  // a reshape: the source's elements in the view's shape
                 t.shape.clear();
                 for (const ir::Expr& d : prm.buffer->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
             }

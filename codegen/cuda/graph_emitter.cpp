@@ -3,6 +3,7 @@
 #include "codegen/cuda/graph_emitter.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -264,18 +265,29 @@ class HostEmitter {
         } else {
             w.line("(void)workspace;");
         }
-        for (const auto& [view, source] : p_.views) {
-            const ir::Buffer& viewed = view;  // (C++17 lambdas do not capture structured bindings)
+        for (const graph::Program::View& v : p_.views) {
             bool read = std::any_of(p_.module.kernels.begin(), p_.module.kernels.end(), [&](const ir::Kernel& k) {
                 return std::any_of(k.params.begin(), k.params.end(),
-                                   [&](const ir::KernelParam& prm) { return prm.buffer == viewed; });
+                                   [&](const ir::KernelParam& prm) { return prm.buffer == v.view; });
             });
             if (!read) continue;  // a view only other views reshape
-            bool input = std::find(p_.inputs.begin(), p_.inputs.end(), source) != p_.inputs.end();
-            std::string what = source == p_.output ? "written in the shape of the output it is reshaped to"
-                                                   : "a reshape of " + source->name;
-            w.line(fmt::format("{}{}* {} = {};  // {}: the same memory", input ? "const " : "", cuda_type(view->elem),
-                               cuda_ident(view->name), cuda_ident(source->name), what));
+            bool input = std::find(p_.inputs.begin(), p_.inputs.end(), v.source) != p_.inputs.end();
+            std::string type = fmt::format("{}{}*", input ? "const " : "", cuda_type(v.view->elem));
+            if (v.strided()) {
+                std::vector<std::string> strides;
+                for (const ir::Expr& s : v.strides) strides.push_back(launch_.print(s));
+                w.line(fmt::format("// {}: no copy; its TMA copies read {} at strides ({}) from here", v.view->name,
+                                   v.source->name, fmt::join(strides, ", ")));
+                std::string offset = launch_.print(v.offset);
+                if (offset.find(' ') != std::string::npos) offset = "(" + offset + ")";
+                w.line(fmt::format("{} {} = {}{};", type, cuda_ident(v.view->name), cuda_ident(v.source->name),
+                                   ir::const_int(v.offset) == std::optional<int64_t>(0) ? "" : " + " + offset));
+                continue;
+            }
+            std::string what = v.source == p_.output ? "written in the shape of the output it is reshaped to"
+                                                     : "a reshape of " + v.source->name;
+            w.line(fmt::format("{} {} = {};  // {}: the same memory", type, cuda_ident(v.view->name),
+                               cuda_ident(v.source->name), what));
         }
         w.line("cudaError_t err = cudaSuccess;");
         for (size_t i = 0; i < p_.module.kernels.size(); ++i) launch(w, p_.module.kernels[i], p_.origins[i]);
@@ -297,7 +309,10 @@ class HostEmitter {
         std::vector<std::string> args;
         for (const ir::KernelParam& p : k.params) args.push_back(cuda_ident(p.buffer->name));
         for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));
-        std::vector<std::string> maps = tensor_map_setup(k, launch_);
+        std::map<const ir::BufferNode*, std::vector<ir::Expr>> strides;  // of the strided views it reads
+        for (const graph::Program::View& v : p_.views)
+            if (v.strided()) strides[v.view.get()] = v.strides;
+        std::vector<std::string> maps = tensor_map_setup(k, launch_, strides);
         if (!maps.empty()) w.line("{  // tensor maps of the TMA copies");
         for (const std::string& line : maps) w.line("    " + line);
         for (const TensorMap& t : tensor_maps(k)) args.push_back(cuda_ident(t.name));

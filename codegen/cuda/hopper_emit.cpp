@@ -117,7 +117,8 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
     }
 }
 
-std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch) {
+std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch,
+                                          const std::map<const ir::BufferNode*, std::vector<ir::Expr>>& strides) {
     std::vector<std::string> out;
     for (const TensorMap& m : tensor_maps(k)) {
         std::string name = cuda_ident(m.name);
@@ -125,7 +126,14 @@ std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& 
             fmt::format("CUtensorMap {};  // {} in boxes of {} x {}", name, m.tensor->name, m.box_rows, m.box_cols));
         std::string extents;
         for (const ir::Expr& d : m.tensor->shape) extents += (extents.empty() ? "" : ", ") + launch.print(d);
-        if (m.tensor->shape.size() == 2)
+        if (auto s = strides.find(m.tensor.get()); s != strides.end()) {
+            std::string steps;
+            for (const ir::Expr& d : s->second) steps += (steps.empty() ? "" : ", ") + launch.print(d);
+            out.push_back(
+                fmt::format("if (cudaError_t e = hds::make_tensor_map_strided(&{}, {}, {{{}}}, {{{}}}, {}, "
+                            "{}); e != cudaSuccess) return e;",
+                            name, cuda_ident(m.tensor->name), extents, steps, m.box_rows, m.box_cols));
+        } else if (m.tensor->shape.size() == 2)
             out.push_back(fmt::format(
                 "if (cudaError_t e = hds::make_tensor_map_2d(&{}, {}, {}, {}, {}); e != cudaSuccess) return e;", name,
                 cuda_ident(m.tensor->name), extents, m.box_rows, m.box_cols));

@@ -4,6 +4,7 @@
 // descriptors whose strides come from the operand buffers' shapes.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,11 @@ bool uses_sm90(const ir::Kernel& k);
 std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args, ir::ExprPrinter& p);
 
 // Host statements that build the kernel's tensor maps from the tensors in
-// scope (named as the kernel's parameters) and return on failure.
-std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch);
+// scope (named as the kernel's parameters) and return on failure. `strides`:
+// those of tensors that are strided views (elements per index, per dimension),
+// the others are row-major.
+std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& launch,
+                                          const std::map<const ir::BufferNode*, std::vector<ir::Expr>>& strides = {});
 
 // Host statements that launch a kernel whose cluster size is chosen per call
 // (ir::Kernel::cluster_per_call) with cudaLaunchKernelEx: `grid` and `block`

@@ -217,14 +217,16 @@ __device__ __forceinline__ T cluster_load(const T* s, int rank) {
 #endif
 }
 
-// Host: the tensor map of a row-major tensor of 2 to 5 dimensions (`extents`,
-// outermost first) read in boxes of box_rows x box_cols of its last two, one
-// slice of the others at a time, with the swizzle of the box's row width (32,
-// 64 or 128 bytes). cudaErrorInvalidValue when the base is not 16-byte aligned
-// or the row pitch not a multiple of 16 bytes (the copy engine's requirements).
+namespace detail {
+
+// cuTensorMapEncodeTiled of a tensor of `rank` dimensions (2 to 5; `dims` and the
+// byte `strides` of all but the innermost, innermost first) in boxes of box_rows x
+// box_cols of its two innermost, with the swizzle of the box's row width (32, 64
+// or 128 bytes). cudaErrorInvalidValue where the copy engine cannot: a base not
+// 16-byte aligned, a stride not a multiple of 16 bytes.
 template <typename T>
-inline cudaError_t make_tensor_map(CUtensorMap* map, const T* base, std::initializer_list<long long> extents,
-                                   int box_rows, int box_cols) {
+inline cudaError_t encode_tensor_map(CUtensorMap* map, const T* base, int rank, const cuuint64_t* dims,
+                                     const cuuint64_t* strides, int box_rows, int box_cols) {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     if (!encode) {
         cudaDriverEntryPointQueryResult found;
@@ -234,20 +236,11 @@ inline cudaError_t make_tensor_map(CUtensorMap* map, const T* base, std::initial
         if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) return cudaErrorNotSupported;
         encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
     }
-    const int rank = static_cast<int>(extents.size());
-    if (rank < 2 || rank > 5) return cudaErrorInvalidValue;
-    cuuint64_t dims[5], strides[4];
+    if (reinterpret_cast<uintptr_t>(base) % 16 != 0) return cudaErrorInvalidValue;
+    for (int d = 0; d + 1 < rank; ++d)
+        if (strides[d] % 16 != 0 || strides[d] >= (1ull << 40)) return cudaErrorInvalidValue;
     cuuint32_t box[5] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows), 1, 1, 1};
     cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
-    long long pitch = static_cast<long long>(sizeof(T));  // bytes between consecutive indices of dimension d
-    for (int d = 0; d < rank; ++d) {
-        const long long n = extents.begin()[rank - 1 - d];  // innermost first
-        if (n <= 0) return cudaErrorInvalidValue;
-        dims[d] = static_cast<cuuint64_t>(n);
-        if (d > 0) strides[d - 1] = static_cast<cuuint64_t>(pitch);
-        pitch *= n;
-    }
-    if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || strides[0] % 16 != 0) return cudaErrorInvalidValue;
     const int row_bytes = box_cols * static_cast<int>(sizeof(T));
     CUtensorMapSwizzle swizzle = row_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                  : row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
@@ -260,6 +253,54 @@ inline cudaError_t make_tensor_map(CUtensorMap* map, const T* base, std::initial
         encode(map, type, rank, const_cast<T*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+}  // namespace detail
+
+// Host: the tensor map of a row-major tensor of 2 to 5 dimensions (`extents`,
+// outermost first) read in boxes of box_rows x box_cols of its last two, one
+// slice of the others at a time, with the swizzle of the box's row width (32,
+// 64 or 128 bytes). cudaErrorInvalidValue when the base is not 16-byte aligned
+// or the row pitch not a multiple of 16 bytes (the copy engine's requirements).
+template <typename T>
+inline cudaError_t make_tensor_map(CUtensorMap* map, const T* base, std::initializer_list<long long> extents,
+                                   int box_rows, int box_cols) {
+    const int rank = static_cast<int>(extents.size());
+    if (rank < 2 || rank > 5) return cudaErrorInvalidValue;
+    cuuint64_t dims[5], strides[4];
+    long long pitch = static_cast<long long>(sizeof(T));  // bytes between consecutive indices of dimension d
+    for (int d = 0; d < rank; ++d) {
+        const long long n = extents.begin()[rank - 1 - d];  // innermost first
+        if (n <= 0) return cudaErrorInvalidValue;
+        dims[d] = static_cast<cuuint64_t>(n);
+        if (d > 0) strides[d - 1] = static_cast<cuuint64_t>(pitch);
+        pitch *= n;
+    }
+    return detail::encode_tensor_map(map, base, rank, dims, strides, box_rows, box_cols);
+}
+
+// make_tensor_map of a strided view of memory: element (i0, .., in) at base +
+// sum(strides[d] * id) (elements, outermost first, the last 1). A dimension of
+// one index is never stepped along: its stride is any the copy engine takes.
+template <typename T>
+inline cudaError_t make_tensor_map_strided(CUtensorMap* map, const T* base, std::initializer_list<long long> extents,
+                                           std::initializer_list<long long> strides, int box_rows, int box_cols) {
+    const int rank = static_cast<int>(extents.size());
+    if (rank < 2 || rank > 5 || strides.size() != extents.size() || strides.begin()[rank - 1] != 1)
+        return cudaErrorInvalidValue;
+    cuuint64_t dims[5], steps[4];
+    long long widest = 16;  // bytes
+    for (int d = 0; d < rank; ++d) {
+        const long long n = extents.begin()[rank - 1 - d], step = strides.begin()[rank - 1 - d];
+        if (n <= 0 || step < 0) return cudaErrorInvalidValue;
+        dims[d] = static_cast<cuuint64_t>(n);
+        if (d > 0) steps[d - 1] = static_cast<cuuint64_t>(step * static_cast<long long>(sizeof(T)));
+        if (d > 0 && n > 1 && step * static_cast<long long>(sizeof(T)) > widest)
+            widest = step * static_cast<long long>(sizeof(T));
+    }
+    for (int d = 1; d < rank; ++d)
+        if (dims[d] == 1) steps[d - 1] = static_cast<cuuint64_t>(widest);
+    return detail::encode_tensor_map(map, base, rank, dims, steps, box_rows, box_cols);
 }
 
 // make_tensor_map of a rows x cols tensor.

@@ -172,6 +172,39 @@ def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
     assert rel(out, e / e.sum(-1, keepdims=True) @ vv) < 2e-3
 
 
+HEADS_OF = """graph g(x: f16[B, T, 128], w: f16[128, {width}]) -> f16[B, T, 128] {{
+    let qkv = reshape(matmul(reshape(x, shape=[B * T, 128]), w), shape=[B, T, {width}]);
+    let q = permute(reshape(slice(qkv, axis=2, start={s0}, end={s1}), shape=[B, T, 2, 64]), dims=[0, 2, 1, 3]);
+    let k = permute(reshape(slice(qkv, axis=2, start={s1}, end={s2}), shape=[B, T, 2, 64]), dims=[0, 2, 1, 3]);
+    let v = permute(reshape(slice(qkv, axis=2, start={s2}, end={width}), shape=[B, T, 2, 64]), dims=[0, 2, 1, 3]);
+    return reshape(permute(attention(q, k, v, scale=0.125, causal=1), dims=[0, 2, 1, 3]), shape=[B, T, 128]);
+}}
+"""
+
+
+@pytest.mark.parametrize("start,views", [(0, True), (4, False)])
+@pytest.mark.parametrize("b,t", [(1, 3), (2, 37), (1, 150)])
+def test_attention_reads_head_views(tmp_path, start, views, b, t):
+    """GPT-2's q, k, v (slices of one projection, split into heads and transposed): where each
+    starts a multiple of 16 bytes into the projection's rows they are strided views that the
+    attention kernel's TMA copies read in place (the emulator copies them out; no kernel
+    does), else they are copied out first; decoding (T = 3) reads them in place either way."""
+    width = start + 384
+    text = HEADS_OF.format(width=width, s0=start, s1=start + 128, s2=start + 256)
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + text)
+    assert ("no copy; its TMA copies read" in emulator.emit(src, arch=SM90)) == views
+    x, w = halves(b, t, 128), halves(128, width) * np.float16(1 / np.sqrt(128))
+    out, _ = run_variant(tmp_path, text, {"x": x, "w": w})
+    qkv = (x.astype(np.float64).reshape(b * t, 128) @ w.astype(np.float64)).reshape(b, t, width)
+    q, k, v = (qkv[..., start + 128 * i:start + 128 * (i + 1)].reshape(b, t, 2, 64).transpose(0, 2, 1, 3)
+               for i in range(3))
+    s = np.where(np.arange(t)[None, :] > np.arange(t)[:, None], -np.inf, q @ k.transpose(0, 1, 3, 2) * 0.125)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    ref = (e / e.sum(-1, keepdims=True) @ v).transpose(0, 2, 1, 3).reshape(b, t, 128)
+    assert rel(out, ref) < 3e-3
+
+
 @pytest.mark.parametrize("n", [61, 1000, 8200, 20000, 40000, 70000, 140000])
 @pytest.mark.parametrize("op", ["softmax", "layer_norm", "rms_norm"])
 def test_rows_over_clusters(tmp_path, op, n):
@@ -217,8 +250,8 @@ LLAMA = """graph g(x: f16[S, 256], g1: f16[256], wq: f16[256, 256], wk: f16[256,
 def test_llama_block(tmp_path, seq, variant):
     """examples/llama_block.hds's graph at small widths, sm_90a: wgmma GEMMs with fused
     epilogues (residuals, silu * up) and split K, causal grouped-query attention over the
-    projections' heads (copied out first: its TMA reads whole tensors; decoding for one token
-    reads them in place), the rows' norms; against float64."""
+    projections' heads (strided views its TMA copies read in place; decoding for one token
+    reads them in place too), the rows' norms; against float64."""
     skip_large_under_sanitizers(seq * 256 * (3 * 384 + 768), limit=2_000_000)
     w = lambda *s: (rng.standard_normal(s) / np.sqrt(s[0])).astype(np.float16)
     p = {"x": halves(seq, 256), "g1": (1 + 0.1 * rng.standard_normal(256)).astype(np.float16), "wq": w(256, 256),

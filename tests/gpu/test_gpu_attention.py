@@ -117,11 +117,29 @@ def test_attention_grouped_heads_checked_per_call():
 
 
 @gpu
+@pytest.mark.parametrize("b,t", [(1, 1), (2, 5), (2, 77), (1, 300), (3, 1000)])
+def test_attention_reads_qkv_views(b, t):
+    """GPT-2's q, k, v: slices of one projection split into heads and transposed, which the
+    attention kernel's TMA copies read in place through tensor maps with the views' strides
+    and offsets; decoding (T <= 16) and both prefill block sizes."""
+    graph = harness.build_graph("tests/gpu/ops/op_attention_sm90_qkv_views.hds")
+    x = torch.randn(b, t, 768, device="cuda").half()
+    w = (torch.randn(768, 2304, device="cuda") / 28).half()
+    out = torch.full((b, t, 768), float("nan"), device="cuda", dtype=torch.float16)
+    sizes = {"B": b, "T": t}
+    assert graph.run({"x": x, "w": w, "out": out}, sizes, graph.workspace(sizes)) == 0
+    torch.cuda.synchronize()
+    q, k, v = ((x.double() @ w.double()).reshape(b, t, 3, 12, 64)[:, :, i].transpose(1, 2) for i in range(3))
+    ref = reference(q, k, v, causal=True).transpose(1, 2).reshape(b, t, 768)
+    assert float((out.double() - ref).norm() / ref.norm()) < 3e-3
+
+
+@gpu
 @pytest.mark.parametrize("s,h,g", [(1, 8, 2), (3, 4, 1), (77, 6, 3), (300, 2, 2)])
 @pytest.mark.parametrize("name", ["head_split", "sm90_head_split"])
 def test_attention_heads_split_in_place(name, s, h, g):
     """q, k, v as projections lay them out ([tokens, heads, 64]), permuted to [heads, tokens,
-    64]: the schedules' cp.async copies read them in place (no copy kernel)."""
+    64]: read in place (no copy kernel), as strided views by TMA on sm_90a."""
     graph = harness.build_graph(f"tests/gpu/ops/op_attention_{name}.hds")
     q = torch.randn(s, h, 64, device="cuda").half()
     k, v = (torch.randn(s, g, 64, device="cuda").half() for _ in range(2))
