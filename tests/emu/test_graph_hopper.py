@@ -147,9 +147,13 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     (64, 4, 2, 37, 70, 1, "g_flash_wgmma_few"), (128, 2, 1, 130, 129, 0, "g_any"),
     # heads of 64: blocks of 192 query rows from 264 of them (two waves), else 128
     (64, 263, 1, 17, 19, 1, "g_flash_wgmma_few"), (64, 264, 1, 17, 19, 1, "g_any"),
-    (64, 2, 2, 400, 150, 0, "g_flash_wgmma_few"), (64, 1, 1, 1, 1, 0, "g_decode_few"),
-    (64, 8, 1, 1, 700, 0, "g_decode_few"), (128, 8, 2, 3, 333, 1, "g_decode128"),
-    (64, 16, 1, 1, 2000, 0, "g_decode_few"), (64, 17, 17, 1, 100, 0, "g_decode")])
+    (64, 2, 2, 400, 150, 0, "g_flash_wgmma_few"), (64, 1, 1, 1, 1, 0, "g_decode_deep"),
+    (64, 8, 1, 1, 700, 0, "g_decode_deep"), (128, 8, 2, 3, 333, 1, "g_decode128"),
+    (64, 16, 1, 1, 2000, 0, "g_decode_deep"), (64, 17, 17, 1, 100, 0, "g_decode"),
+    # heads of 64 decode three tiles deep over 8 clusters or fewer, or 33 to 132 (small ones)
+    (64, 16, 8, 2, 600, 1, "g_decode_deep"), (64, 9, 9, 1, 300, 0, "g_decode"),
+    (64, 32, 32, 1, 300, 0, "g_decode"), (64, 33, 33, 1, 300, 1, "g_decode_deep"),
+    (64, 132, 132, 1, 40, 0, "g_decode_deep"), (64, 133, 133, 1, 40, 0, "g_decode")])
 def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
     """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds: blocks of 192
     query rows on three consumers, or of 128 on two where there are few) with grouped heads,
@@ -244,7 +248,7 @@ LLAMA = """graph g(x: f16[S, 256], g1: f16[256], wq: f16[256, 256], wk: f16[256,
 """
 
 
-@pytest.mark.parametrize("seq,variant", [(1, "g_skinny_decode_few"), (3, "g_skinny_decode_few"),
+@pytest.mark.parametrize("seq,variant", [(1, "g_skinny_decode_deep"), (3, "g_skinny_decode_deep"),
                                          (70, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_wgmma64x128"),
                                          (130, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_wgmma64x128")])
 def test_llama_block(tmp_path, seq, variant):

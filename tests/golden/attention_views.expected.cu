@@ -10,8 +10,8 @@
 
 #include <algorithm>
 
-// kernel attention_views_decode_few_k0_attention (attention_views.hds:11)
-__global__ void __launch_bounds__(128, 1) attention_views_decode_few_k0_attention(
+// kernel attention_views_decode_deep_k0_attention (attention_views.hds:11)
+__global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attention(
         const __half* __restrict__ qkv, __half* __restrict__ a, int B, int T) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:31
@@ -35,202 +35,202 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_few_k0_attentio
     alignas(16) float pm[8];  // attention_decode.hds:49
     alignas(16) float pl[8];  // attention_decode.hds:50
     alignas(16) float po[8];  // attention_decode.hds:51
-    const int split = max(1, min(8, min(264 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:52
-    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:53
-    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:54
-    const int head0 = kvh;  // attention_decode.hds:55
-    const int rows = T;  // attention_decode.hds:56
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:57
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:58
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:59
-    const int g = lane / 4;  // attention_decode.hds:60
-    const int t4 = lane % 4;  // attention_decode.hds:61
-    const float qscale = 0.18033688011112042f;  // attention_decode.hds:62
-    const float lowest = -1e+30f;  // attention_decode.hds:64
-    const int shift = 0;  // attention_decode.hds:65
-    const int tiles = (T + 127) / 128;  // attention_decode.hds:66
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:67
-    const int first = min(tiles, rank * per);  // attention_decode.hds:68
-    const int last = min(tiles, first + per);  // attention_decode.hds:69
-    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:71
+    const int split = max(1, min(8, min(132 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:53
+    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:54
+    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:55
+    const int head0 = kvh;  // attention_decode.hds:56
+    const int rows = T;  // attention_decode.hds:57
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:58
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:59
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:60
+    const int g = lane / 4;  // attention_decode.hds:61
+    const int t4 = lane % 4;  // attention_decode.hds:62
+    const float qscale = 0.18033688011112042f;  // attention_decode.hds:63
+    const float lowest = -1e+30f;  // attention_decode.hds:65
+    const int shift = 0;  // attention_decode.hds:66
+    const int tiles = (T + 127) / 128;  // attention_decode.hds:67
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:68
+    const int first = min(tiles, rank * per);  // attention_decode.hds:69
+    const int last = min(tiles, first + per);  // attention_decode.hds:70
+    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:72
     const int c = (int)threadIdx.x % 8;
-    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:72
+    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:73
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:74
-        mx[h] = lowest;  // attention_decode.hds:75
-        sum[h] = 0.0f;  // attention_decode.hds:76
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:75
+        mx[h] = lowest;  // attention_decode.hds:76
+        sum[h] = 0.0f;  // attention_decode.hds:77
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:78
+    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:79
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:79
-            acc[n][e] = 0.0f;  // attention_decode.hds:80
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:80
+            acc[n][e] = 0.0f;  // attention_decode.hds:81
         }
     }
-    for (int it = 0; it < last - first + 2; ++it) {  // attention_decode.hds:85
-        if (first + it < last) {  // attention_decode.hds:86
-            const int st = it % 3;  // attention_decode.hds:87
-            const int k0 = (first + it) * 128;  // attention_decode.hds:88
+    for (int it = 0; it < last - first + 2; ++it) {  // attention_decode.hds:86
+        if (first + it < last) {  // attention_decode.hds:87
+            const int st = it % 3;  // attention_decode.hds:88
+            const int k0 = (first + it) * 128;  // attention_decode.hds:89
 #pragma unroll
-            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:89
+            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:90
                 const int r = r_r * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < T;  // attention_decode.hds:90
-                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:91
-                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:92
+                const bool ok = k0 + r < T;  // attention_decode.hds:91
+                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:92
+                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:93
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:95
-        if (it >= 2) {  // attention_decode.hds:96
-            const int j = first + it - 2;  // attention_decode.hds:97
-            const int st = (it - 2) % 3;  // attention_decode.hds:98
-            hds::cp_async_wait<2>();  // attention_decode.hds:99
-            __syncthreads();  // attention_decode.hds:100
-            if (it == 2) {  // attention_decode.hds:101
+        hds::cp_async_commit();  // attention_decode.hds:96
+        if (it >= 2) {  // attention_decode.hds:97
+            const int j = first + it - 2;  // attention_decode.hds:98
+            const int st = (it - 2) % 3;  // attention_decode.hds:99
+            hds::cp_async_wait<2>();  // attention_decode.hds:100
+            __syncthreads();  // attention_decode.hds:101
+            if (it == 2) {  // attention_decode.hds:102
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:102
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:103
+                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:103
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:104
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:107
+            const int kw = warp * 32;  // attention_decode.hds:108
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:108
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:109
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:109
-                    s[n][e] = 0.0f;  // attention_decode.hds:110
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:110
+                    s[n][e] = 0.0f;  // attention_decode.hds:111
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:113
+            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:114
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:114
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:115
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:116
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:117
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:115
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:116
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:117
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:118
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:120
-            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:121
+            const int key0 = j * 128 + kw;  // attention_decode.hds:121
+            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:122
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:122
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:123
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:123
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:124
-                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:125
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:126
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:124
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:125
+                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:126
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:127
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:130
-                float top = mx[h];  // attention_decode.hds:131
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:131
+                float top = mx[h];  // attention_decode.hds:132
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:132
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:133
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:133
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:134
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:135
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:136
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:137
-                mx[h] = top;  // attention_decode.hds:138
-                sum[h] *= rescale;  // attention_decode.hds:139
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:140
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:136
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:137
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:138
+                mx[h] = top;  // attention_decode.hds:139
+                sum[h] *= rescale;  // attention_decode.hds:140
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:141
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:141
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:142
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:143
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:146
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:147
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:148
-                    sum[e / 2] += w;  // attention_decode.hds:149
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:150
+                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:142
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:143
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:144
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:154
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:147
 #pragma unroll
-                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:155
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:156
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:157
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:158
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:148
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:149
+                    sum[e / 2] += w;  // attention_decode.hds:150
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:151
                 }
             }
-            __syncthreads();  // attention_decode.hds:161
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:155
+#pragma unroll
+                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:156
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:157
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:158
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:159
+                }
+            }
+            __syncthreads();  // attention_decode.hds:162
         }
     }
-    hds::cp_async_wait<0>();  // attention_decode.hds:164
+    hds::cp_async_wait<0>();  // attention_decode.hds:165
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:167
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:168
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:169
-        if (t4 == 0) {  // attention_decode.hds:170
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:171
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:172
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:168
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:169
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:170
+        if (t4 == 0) {  // attention_decode.hds:171
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:172
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:173
         }
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:175
+    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:176
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:176
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:177
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:177
+            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:178
         }
     }
-    __syncthreads();  // attention_decode.hds:180
+    __syncthreads();  // attention_decode.hds:181
 #pragma unroll
-    for (int c_r = 0; c_r < 8; ++c_r) {  // attention_decode.hds:181
+    for (int c_r = 0; c_r < 8; ++c_r) {  // attention_decode.hds:182
         const int r = (int)threadIdx.x / 8;
         const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:182
+        float top = wm[0][r];  // attention_decode.hds:183
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:183
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:184
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:184
+            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:185
         }
-        float total = 0.0f;  // attention_decode.hds:186
-        float out = 0.0f;  // attention_decode.hds:187
+        float total = 0.0f;  // attention_decode.hds:187
+        float out = 0.0f;  // attention_decode.hds:188
 #pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:188
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:189
-            total += weight * wl[w][r];  // attention_decode.hds:190
-            out += weight * wo[w][r][c];  // attention_decode.hds:191
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:189
+            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:190
+            total += weight * wl[w][r];  // attention_decode.hds:191
+            out += weight * wo[w][r][c];  // attention_decode.hds:192
         }
-        co[r][c] = out;  // attention_decode.hds:193
-        if (c == 0) {  // attention_decode.hds:194
-            cm[r] = top;  // attention_decode.hds:195
-            cl[r] = total;  // attention_decode.hds:196
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:199
-    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:202
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:203
-        const int r = at / 64;  // attention_decode.hds:204
-        const int c = at % 64;  // attention_decode.hds:205
-        if (r < rows) {  // attention_decode.hds:206
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:209
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:210
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:211
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:212
-            }
-            float top = pm[0];  // attention_decode.hds:214
-#pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:215
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:216
-            }
-            float total = 0.0f;  // attention_decode.hds:218
-            float out = 0.0f;  // attention_decode.hds:219
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:220
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:221
-                total += weight * pl[from];  // attention_decode.hds:222
-                out += weight * po[from];  // attention_decode.hds:223
-            }
-            a[((b * 12 + (head0 + r / T)) * T + r % T) * 64 + c] = hds::cast<__half>(out / total);  // attention_decode.hds:225
+        co[r][c] = out;  // attention_decode.hds:194
+        if (c == 0) {  // attention_decode.hds:195
+            cm[r] = top;  // attention_decode.hds:196
+            cl[r] = total;  // attention_decode.hds:197
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:228
+    hds::cluster_sync();  // attention_decode.hds:200
+    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:203
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:204
+        const int r = at / 64;  // attention_decode.hds:205
+        const int c = at % 64;  // attention_decode.hds:206
+        if (r < rows) {  // attention_decode.hds:207
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:210
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:211
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:212
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:213
+            }
+            float top = pm[0];  // attention_decode.hds:215
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:216
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:217
+            }
+            float total = 0.0f;  // attention_decode.hds:219
+            float out = 0.0f;  // attention_decode.hds:220
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:221
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:222
+                total += weight * pl[from];  // attention_decode.hds:223
+                out += weight * po[from];  // attention_decode.hds:224
+            }
+            a[((b * 12 + (head0 + r / T)) * T + r % T) * 64 + c] = hds::cast<__half>(out / total);  // attention_decode.hds:226
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:229
 }
 
 // kernel attention_views_k1_reshape (attention_views.hds:12)
@@ -275,202 +275,202 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention(
     alignas(16) float pm[8];  // attention_decode.hds:49
     alignas(16) float pl[8];  // attention_decode.hds:50
     alignas(16) float po[8];  // attention_decode.hds:51
-    const int split = max(1, min(8, min(264 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:52
-    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:53
-    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:54
-    const int head0 = kvh;  // attention_decode.hds:55
-    const int rows = T;  // attention_decode.hds:56
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:57
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:58
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:59
-    const int g = lane / 4;  // attention_decode.hds:60
-    const int t4 = lane % 4;  // attention_decode.hds:61
-    const float qscale = 0.18033688011112042f;  // attention_decode.hds:62
-    const float lowest = -1e+30f;  // attention_decode.hds:64
-    const int shift = 0;  // attention_decode.hds:65
-    const int tiles = (T + 127) / 128;  // attention_decode.hds:66
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:67
-    const int first = min(tiles, rank * per);  // attention_decode.hds:68
-    const int last = min(tiles, first + per);  // attention_decode.hds:69
-    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:71
+    const int split = max(1, min(8, min(264 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:53
+    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:54
+    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:55
+    const int head0 = kvh;  // attention_decode.hds:56
+    const int rows = T;  // attention_decode.hds:57
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:58
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:59
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:60
+    const int g = lane / 4;  // attention_decode.hds:61
+    const int t4 = lane % 4;  // attention_decode.hds:62
+    const float qscale = 0.18033688011112042f;  // attention_decode.hds:63
+    const float lowest = -1e+30f;  // attention_decode.hds:65
+    const int shift = 0;  // attention_decode.hds:66
+    const int tiles = (T + 127) / 128;  // attention_decode.hds:67
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:68
+    const int first = min(tiles, rank * per);  // attention_decode.hds:69
+    const int last = min(tiles, first + per);  // attention_decode.hds:70
+    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:72
     const int c = (int)threadIdx.x % 8;
-    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:72
+    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:73
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:74
-        mx[h] = lowest;  // attention_decode.hds:75
-        sum[h] = 0.0f;  // attention_decode.hds:76
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:75
+        mx[h] = lowest;  // attention_decode.hds:76
+        sum[h] = 0.0f;  // attention_decode.hds:77
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:78
+    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:79
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:79
-            acc[n][e] = 0.0f;  // attention_decode.hds:80
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:80
+            acc[n][e] = 0.0f;  // attention_decode.hds:81
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:85
-        if (first + it < last) {  // attention_decode.hds:86
-            const int st = it % 2;  // attention_decode.hds:87
-            const int k0 = (first + it) * 128;  // attention_decode.hds:88
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:86
+        if (first + it < last) {  // attention_decode.hds:87
+            const int st = it % 2;  // attention_decode.hds:88
+            const int k0 = (first + it) * 128;  // attention_decode.hds:89
 #pragma unroll
-            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:89
+            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:90
                 const int r = r_r * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < T;  // attention_decode.hds:90
-                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:91
-                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:92
+                const bool ok = k0 + r < T;  // attention_decode.hds:91
+                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:92
+                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:93
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:95
-        if (it >= 1) {  // attention_decode.hds:96
-            const int j = first + it - 1;  // attention_decode.hds:97
-            const int st = (it - 1) % 2;  // attention_decode.hds:98
-            hds::cp_async_wait<1>();  // attention_decode.hds:99
-            __syncthreads();  // attention_decode.hds:100
-            if (it == 1) {  // attention_decode.hds:101
+        hds::cp_async_commit();  // attention_decode.hds:96
+        if (it >= 1) {  // attention_decode.hds:97
+            const int j = first + it - 1;  // attention_decode.hds:98
+            const int st = (it - 1) % 2;  // attention_decode.hds:99
+            hds::cp_async_wait<1>();  // attention_decode.hds:100
+            __syncthreads();  // attention_decode.hds:101
+            if (it == 1) {  // attention_decode.hds:102
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:102
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:103
+                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:103
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:104
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:107
+            const int kw = warp * 32;  // attention_decode.hds:108
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:108
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:109
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:109
-                    s[n][e] = 0.0f;  // attention_decode.hds:110
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:110
+                    s[n][e] = 0.0f;  // attention_decode.hds:111
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:113
+            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:114
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:114
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:115
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:116
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:117
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:115
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:116
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:117
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:118
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:120
-            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:121
+            const int key0 = j * 128 + kw;  // attention_decode.hds:121
+            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:122
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:122
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:123
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:123
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:124
-                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:125
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:126
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:124
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:125
+                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:126
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:127
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:130
-                float top = mx[h];  // attention_decode.hds:131
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:131
+                float top = mx[h];  // attention_decode.hds:132
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:132
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:133
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:133
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:134
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:135
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:136
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:137
-                mx[h] = top;  // attention_decode.hds:138
-                sum[h] *= rescale;  // attention_decode.hds:139
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:140
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:136
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:137
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:138
+                mx[h] = top;  // attention_decode.hds:139
+                sum[h] *= rescale;  // attention_decode.hds:140
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:141
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:141
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:142
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:143
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:146
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:147
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:148
-                    sum[e / 2] += w;  // attention_decode.hds:149
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:150
+                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:142
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:143
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:144
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:154
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:147
 #pragma unroll
-                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:155
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:156
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:157
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:158
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:148
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:149
+                    sum[e / 2] += w;  // attention_decode.hds:150
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:151
                 }
             }
-            __syncthreads();  // attention_decode.hds:161
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:155
+#pragma unroll
+                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:156
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:157
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:158
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:159
+                }
+            }
+            __syncthreads();  // attention_decode.hds:162
         }
     }
-    hds::cp_async_wait<0>();  // attention_decode.hds:164
+    hds::cp_async_wait<0>();  // attention_decode.hds:165
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:167
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:168
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:169
-        if (t4 == 0) {  // attention_decode.hds:170
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:171
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:172
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:168
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:169
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:170
+        if (t4 == 0) {  // attention_decode.hds:171
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:172
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:173
         }
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:175
+    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:176
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:176
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:177
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:177
+            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:178
         }
     }
-    __syncthreads();  // attention_decode.hds:180
+    __syncthreads();  // attention_decode.hds:181
 #pragma unroll
-    for (int c_r = 0; c_r < 8; ++c_r) {  // attention_decode.hds:181
+    for (int c_r = 0; c_r < 8; ++c_r) {  // attention_decode.hds:182
         const int r = (int)threadIdx.x / 8;
         const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:182
+        float top = wm[0][r];  // attention_decode.hds:183
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:183
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:184
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:184
+            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:185
         }
-        float total = 0.0f;  // attention_decode.hds:186
-        float out = 0.0f;  // attention_decode.hds:187
+        float total = 0.0f;  // attention_decode.hds:187
+        float out = 0.0f;  // attention_decode.hds:188
 #pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:188
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:189
-            total += weight * wl[w][r];  // attention_decode.hds:190
-            out += weight * wo[w][r][c];  // attention_decode.hds:191
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:189
+            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:190
+            total += weight * wl[w][r];  // attention_decode.hds:191
+            out += weight * wo[w][r][c];  // attention_decode.hds:192
         }
-        co[r][c] = out;  // attention_decode.hds:193
-        if (c == 0) {  // attention_decode.hds:194
-            cm[r] = top;  // attention_decode.hds:195
-            cl[r] = total;  // attention_decode.hds:196
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:199
-    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:202
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:203
-        const int r = at / 64;  // attention_decode.hds:204
-        const int c = at % 64;  // attention_decode.hds:205
-        if (r < rows) {  // attention_decode.hds:206
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:209
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:210
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:211
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:212
-            }
-            float top = pm[0];  // attention_decode.hds:214
-#pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:215
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:216
-            }
-            float total = 0.0f;  // attention_decode.hds:218
-            float out = 0.0f;  // attention_decode.hds:219
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:220
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:221
-                total += weight * pl[from];  // attention_decode.hds:222
-                out += weight * po[from];  // attention_decode.hds:223
-            }
-            a[((b * 12 + (head0 + r / T)) * T + r % T) * 64 + c] = hds::cast<__half>(out / total);  // attention_decode.hds:225
+        co[r][c] = out;  // attention_decode.hds:194
+        if (c == 0) {  // attention_decode.hds:195
+            cm[r] = top;  // attention_decode.hds:196
+            cl[r] = total;  // attention_decode.hds:197
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:228
+    hds::cluster_sync();  // attention_decode.hds:200
+    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:203
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:204
+        const int r = at / 64;  // attention_decode.hds:205
+        const int c = at % 64;  // attention_decode.hds:206
+        if (r < rows) {  // attention_decode.hds:207
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:210
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:211
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:212
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:213
+            }
+            float top = pm[0];  // attention_decode.hds:215
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:216
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:217
+            }
+            float total = 0.0f;  // attention_decode.hds:219
+            float out = 0.0f;  // attention_decode.hds:220
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:221
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:222
+                total += weight * pl[from];  // attention_decode.hds:223
+                out += weight * po[from];  // attention_decode.hds:224
+            }
+            a[((b * 12 + (head0 + r / T)) * T + r % T) * 64 + c] = hds::cast<__half>(out / total);  // attention_decode.hds:226
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:229
 }
 
 // kernel attention_views_flash_wgmma_few_k0_attention (attention_views.hds:11)
@@ -866,21 +866,21 @@ __global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention(
 
 extern "C" {
 
-// Workspace slots of `attention_views_decode_few`: temporaries whose lifetimes do not overlap share one.
-static void attention_views_decode_few_slots(int B, int T, size_t* slot) {
+// Workspace slots of `attention_views_decode_deep`: temporaries whose lifetimes do not overlap share one.
+static void attention_views_decode_deep_slots(int B, int T, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)B * 12 * (long long)T * 64) + 255) / 256 * 256;
 }
 
-static size_t attention_views_decode_few_workspace_size(int B, int T) {
+static size_t attention_views_decode_deep_workspace_size(int B, int T) {
     size_t slot[1] = {0};
-    attention_views_decode_few_slots(B, T, slot);
+    attention_views_decode_deep_slots(B, T, slot);
     size_t total = 0;
     for (int i = 0; i < 1; ++i) total += slot[i];
     return total;
 }
 
-static cudaError_t attention_views_decode_few_run(const __half* qkv, __half* out, int B, int T,
-                                                  void* workspace, cudaStream_t stream) {
+static cudaError_t attention_views_decode_deep_run(const __half* qkv, __half* out, int B, int T,
+                                                   void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
@@ -893,27 +893,27 @@ static cudaError_t attention_views_decode_few_run(const __half* qkv, __half* out
         (long long)B * 12 * (long long)T * 64 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[1];
-    attention_views_decode_few_slots(B, T, slot);
+    attention_views_decode_deep_slots(B, T, slot);
     if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[1] = {0};
     __half* a = reinterpret_cast<__half*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // attention (attention_views.hds:11)
-    if (((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(264 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if (((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 139264 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_views_decode_few_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 139264);
+    err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 139264);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
-        err = cudaFuncSetAttribute(attention_views_decode_few_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
         if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
         cudaLaunchAttribute cluster;
         cluster.id = cudaLaunchAttributeClusterDimension;
-        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(264 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256)))))));
+        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256)))))));
         cluster.val.clusterDim.y = 1;
         cluster.val.clusterDim.z = 1;
         cudaLaunchConfig_t config = {};
-        config.gridDim = dim3((unsigned)((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(264 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))), 1, 1);
+        config.gridDim = dim3((unsigned)((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))), 1, 1);
         config.blockDim = dim3((unsigned)(128), 1, 1);
         config.dynamicSmemBytes = 139264;
         config.stream = stream;
@@ -923,7 +923,7 @@ static cudaError_t attention_views_decode_few_run(const __half* qkv, __half* out
         if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
             err = cudaErrorInvalidConfiguration;
         else
-            err = cudaLaunchKernelEx(&config, attention_views_decode_few_k0_attention, qkv, a, B, T);
+            err = cudaLaunchKernelEx(&config, attention_views_decode_deep_k0_attention, qkv, a, B, T);
     }
     if (err != cudaSuccess) return err;
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
@@ -1133,21 +1133,21 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
 }
 
 // Graph `attention_views` runs one of 4 variants, the first whose case holds for the sizes of the call:
-//   attention_views_decode_few: T <= 16 && B * 12 <= 16 (`when H / G * L <= 16 && B * G <= 16` of attention's schedule 'decode_few', nn.hds:209)
-//     attention_views_decode_few_k0_attention <- attention (attention_views.hds:11)
+//   attention_views_decode_deep: T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)) (`when H / G * L <= 16 && (B * G <= 8 || B * G >= 33 && B * G <= 132)` of attention's schedule 'decode_deep', nn.hds:212)
+//     attention_views_decode_deep_k0_attention <- attention (attention_views.hds:11)
 //     attention_views_k1_reshape <- reshape (attention_views.hds:12)
-//   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:210)
+//   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:214)
 //     attention_views_decode_k0_attention <- attention (attention_views.hds:11)
 //     attention_views_k1_reshape <- reshape (attention_views.hds:12)
-//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:212)
+//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:216)
 //     attention_views_flash_wgmma_few_k0_attention <- attention (attention_views.hds:11)
 //     attention_views_k1_reshape <- reshape (attention_views.hds:12)
 //   attention_views_any: any sizes
 //     attention_views_any_k0_attention <- attention (attention_views.hds:11)
 //     attention_views_k1_reshape <- reshape (attention_views.hds:12)
 size_t attention_views_workspace_size(int B, int T) {
-    if (T <= 16 && B * 12 <= 16)
-        return attention_views_decode_few_workspace_size(B, T);
+    if (T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)))
+        return attention_views_decode_deep_workspace_size(B, T);
     if (T <= 16)
         return attention_views_decode_workspace_size(B, T);
     if (B * 12 * ((T + 191) / 192) < 264)
@@ -1157,8 +1157,8 @@ size_t attention_views_workspace_size(int B, int T) {
 
 cudaError_t attention_views_run(const __half* qkv, __half* out, int B, int T, void* workspace,
                                 cudaStream_t stream) {
-    if (T <= 16 && B * 12 <= 16)
-        return attention_views_decode_few_run(qkv, out, B, T, workspace, stream);
+    if (T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)))
+        return attention_views_decode_deep_run(qkv, out, B, T, workspace, stream);
     if (T <= 16)
         return attention_views_decode_run(qkv, out, B, T, workspace, stream);
     if (B * 12 * ((T + 191) / 192) < 264)

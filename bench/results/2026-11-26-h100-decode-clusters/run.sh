@@ -1,0 +1,4 @@
+# On the GPU machine, with .devcarry carried (build.sh made .devcarry/decode-variants): the
+# decode variants against SDPA, checked first, then two runs.
+source bench/device_env.sh
+python3 bench/results/2026-11-26-h100-decode-clusters/run_decode.py --out $OUT --lib .devcarry/decode-variants 2>&1 | tail -40
