@@ -8,6 +8,7 @@
 #include "ir/internal_error.h"
 #include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
+#include "ir/polynomial.h"
 
 namespace hds::graph {
 
@@ -159,12 +160,19 @@ ir::Buffer reshape_source(const Node& n) {
     auto* l = ir::as<ir::Load>(n.compute.value);
     if (!l || l->buffer->elem != n.buffer->elem || l->buffer->scope != ir::Scope::Global) return nullptr;
     std::vector<ir::Expr> own(n.compute.axes.begin(), n.compute.axes.end());
-    ir::Expr diff = ir::sub(row_major_offset(l->indices, l->buffer->shape), row_major_offset(own, n.buffer->shape));
+    ir::Expr read = row_major_offset(l->indices, l->buffer->shape), own_offset = row_major_offset(own, n.buffer->shape);
     VarMap ones;  // an axis of extent 1 is 0
     for (size_t d = 0; d < own.size(); ++d)
         if (ir::const_int(n.buffer->shape[d]) == std::optional<int64_t>(1)) ones[n.compute.axes[d].get()] = ir::i32(0);
-    diff = ir::simplify(ones.empty() ? diff : substitute(diff, ones));
-    return ir::const_int(diff) == std::optional<int64_t>(0) ? l->buffer : nullptr;
+    if (!ones.empty()) {
+        read = substitute(read, ones);
+        own_offset = substitute(own_offset, ones);
+    }
+    read = ir::simplify(read);
+    own_offset = ir::simplify(own_offset);
+    bool same = ir::const_int(ir::simplify(ir::sub(read, own_offset))) == std::optional<int64_t>(0) ||
+                ir::same_value(read, own_offset);
+    return same ? l->buffer : nullptr;
 }
 
 }  // namespace hds::graph

@@ -1,6 +1,7 @@
 // fuse_epilogues.cpp — injective users folded into how a reduction or an
 // anchor stores its result.
 #include <algorithm>
+#include <optional>
 
 #include "graph/passes/passes.h"
 #include "graph/rewrite.h"
@@ -11,6 +12,7 @@
 #include "ir/ir_visitor.h"
 #include "ir/name_gen.h"
 #include "ir/passes/passes.h"
+#include "ir/polynomial.h"
 
 namespace hds::graph {
 
@@ -206,12 +208,128 @@ bool tma_anchor(const Node& p) {
     return f.found;
 }
 
+// Where `c` only moves `p`'s elements, its element of each of p's: c's index d is
+// p's index whole[d], or split[d] = (hi, lo, K): p's indices hi * K + lo (a permute,
+// and a reshape that merges dimensions: c[.., i, ..] = p[.., i / K, .., i % K, ..]),
+// or 0 (c's extent 1).
+struct Placement {
+    std::vector<int> whole, hi, lo;
+    std::vector<int64_t> k;
+};
+
+// The placement where c reads p at its own axes, split or whole, each once, the extents
+// matching (not a slice, as of a padded result), p's last index c's last (rows stay rows:
+// the stores stay coalesced); else nothing.
+std::optional<Placement> placement_of(const Node& c, const ir::Buffer& p) {
+    auto* l = ir::as<ir::Load>(c.compute.value);
+    if (c.kind != Node::Kind::Compute || !c.compute.injective() || !l || l->buffer != p ||
+        l->buffer->elem != c.buffer->elem)
+        return std::nullopt;
+    const size_t n = c.compute.axes.size();
+    Placement at{std::vector<int>(n, -1), std::vector<int>(n, -1), std::vector<int>(n, -1), std::vector<int64_t>(n, 0)};
+    auto axis_of = [&](const ir::Expr& e) -> int {
+        for (size_t d = 0; d < n; ++d)
+            if (c.compute.axes[d].get() == e.get()) return static_cast<int>(d);
+        return -1;
+    };
+    for (size_t e = 0; e < l->indices.size(); ++e) {
+        const ir::Expr& i = l->indices[e];
+        const ir::Expr& extent = p->shape[e];
+        auto* b = ir::as<ir::Binary>(i);
+        std::optional<int64_t> k = b ? ir::const_int(b->b) : std::nullopt;
+        if (int d = axis_of(i); d >= 0) {
+            if (at.whole[d] >= 0 || at.hi[d] >= 0 || !same_dim(c.buffer->shape[d], extent)) return std::nullopt;
+            at.whole[d] = static_cast<int>(e);
+        } else if (b && k && *k > 0 && (b->op == ir::BinOp::Div || b->op == ir::BinOp::Mod) && axis_of(b->a) >= 0) {
+            int d = axis_of(b->a);
+            std::vector<int>& slot = b->op == ir::BinOp::Div ? at.hi : at.lo;
+            if (at.whole[d] >= 0 || slot[d] >= 0 || (at.k[d] != 0 && at.k[d] != *k)) return std::nullopt;
+            if (b->op == ir::BinOp::Mod ? !same_dim(extent, ir::i32(*k))
+                                        : !ir::same_value(c.buffer->shape[d], ir::mul(extent, ir::i32(*k))))
+                return std::nullopt;
+            slot[d] = static_cast<int>(e);
+            at.k[d] = *k;
+        } else if (ir::const_int(i) != std::optional<int64_t>(0) ||
+                   ir::const_int(extent) != std::optional<int64_t>(1)) {
+            return std::nullopt;
+        }
+    }
+    for (size_t d = 0; d < n; ++d) {
+        bool split = at.hi[d] >= 0 && at.lo[d] >= 0;
+        if (at.whole[d] < 0 && !split && ir::const_int(c.buffer->shape[d]) != std::optional<int64_t>(1))
+            return std::nullopt;
+        if (!split && (at.hi[d] >= 0 || at.lo[d] >= 0)) return std::nullopt;
+    }
+    int last = static_cast<int>(l->indices.size()) - 1;
+    if (at.whole[n - 1] != last && at.lo[n - 1] != last) return std::nullopt;
+    return at;
+}
+
+// Whether the anchor's body writes `b` by plain stores only (no copies, TMA or atomics) and never reads it.
+bool only_stored(const ir::Stmt& body, const ir::Buffer& b) {
+    struct Finder : ir::IRVisitor {
+        const ir::Buffer* b;
+        bool other = false;
+        void visit(const ir::Load* l) override {
+            ir::IRVisitor::visit(l);
+            other |= l->buffer == *b;
+        }
+        void visit(const ir::Store* st) override {
+            for (const ir::Expr& i : st->indices) visit_expr(i);
+            visit_expr(st->value);
+            other |= st->op && st->buffer == *b;
+        }
+    } f;
+    f.b = &b;
+    f.visit_stmt(body);
+    return !f.other;
+}
+
+// An anchor whose only reader permutes its result (attention's [B, H, L, D] as torch's
+// `.transpose(1, 2)` to [B, L, H, D], or that and the heads merged, before the output
+// projection) stores it in that order itself: its stores' indices are placed, no kernel
+// copies it. True if done.
+bool store_permuted(Graph& g, Node* p, Node* c) {
+    if (p->kind != Node::Kind::Anchor || !c) return false;
+    std::optional<Placement> place = placement_of(*c, p->buffer);
+    if (!place || !only_stored(p->anchor.body, p->buffer)) return false;
+    struct Place : ir::IRMutator {
+        const ir::Buffer* from;
+        const Node* to;
+        const Placement* at;
+        ir::Stmt visit(const ir::Store* op, const ir::Stmt& self) override {
+            if (op->buffer != *from) return self;
+            std::vector<ir::Expr> i;
+            for (size_t d = 0; d < at->whole.size(); ++d) {
+                if (at->whole[d] >= 0)
+                    i.push_back(op->indices[at->whole[d]]);
+                else if (at->hi[d] >= 0)
+                    i.push_back(ir::add(ir::mul(op->indices[at->hi[d]], ir::i32(at->k[d])), op->indices[at->lo[d]]));
+                else
+                    i.push_back(ir::i32(0));
+            }
+            return ir::Store::make(op->loc, to->buffer, i, op->value, op->op);
+        }
+    } m;
+    m.from = &p->buffer;
+    m.to = c;
+    m.at = &*place;
+    p->anchor.body = m.mutate(p->anchor.body);
+    p->buffer = c->buffer;
+    p->ops += "+" + c->ops;
+    c->dead = true;
+    if (g.output == c) g.output = p;
+    move_after(g, p, c);
+    return true;
+}
+
 bool fuse_one(Graph& g, Node* p) {
     Node* c = only_user(g, p->buffer);
     // Not into the wgmma schedules: there an elementwise epilogue stalls the tensor cores
     // longer than a pass of its own takes (bench/results/2026-11-26-h100-python, run 3).
     if (c && c->kind == Node::Kind::Compute && c->ops == "reshape" && !tma_anchor(*p) && sink_reshape(g, p, c))
         c = only_user(g, p->buffer);
+    if (store_permuted(g, p, c)) return true;
     if (!c || c->kind != Node::Kind::Compute || !c->compute.injective()) return false;
     if (!same_shape(c->buffer->shape, p->buffer->shape)) return false;
     if (!reads_at_own_index(c->compute.value, p->buffer, c->compute.axes)) return false;

@@ -2,6 +2,7 @@
 GPU does (codegen/cpu/compile_hopper.cpp emulates TMA, mbarriers, wgmma and clusters): each
 variant of a symbolic matmul's dispatch on both sides of its guards, wgmma attention, rows
 split over clusters, against float64 numpy with racecheck; `hdsc run` names the variant."""
+import re
 import subprocess
 
 import numpy as np
@@ -192,12 +193,18 @@ def test_attention_reads_head_views(tmp_path, start, views, b, t):
     """GPT-2's q, k, v (slices of one projection, split into heads and transposed): where each
     starts a multiple of 16 bytes into the projection's rows they are strided views that the
     attention kernel's TMA copies read in place (the emulator copies them out; no kernel
-    does), else they are copied out first; decoding (T = 3) reads them in place either way."""
+    does), else they are copied out first; decoding (T = 3) reads them in place either way.
+    The attention kernels store their result transposed back to [B, T, heads, 64] themselves."""
     width = start + 384
     text = HEADS_OF.format(width=width, s0=start, s1=start + 128, s2=start + 256)
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + text)
-    assert ("no copy; its TMA copies read" in emulator.emit(src, arch=SM90)) == views
+    cu = emulator.emit(src, arch=SM90)
+    assert ("no copy; its TMA copies read" in cu) == views
+    kernels = re.findall(r"__global__ void __launch_bounds__\([^)]*\) (\w+)\(", cu)
+    assert [k for k in kernels if "attention" in k] and all("_attention_permute" in k or "attention" not in k
+                                                            for k in kernels), kernels
+    assert not views or not [k for k in kernels if re.search(r"_k\d+_(permute|reshape)$", k)], kernels
     x, w = halves(b, t, 128), halves(128, width) * np.float16(1 / np.sqrt(128))
     out, _ = run_variant(tmp_path, text, {"x": x, "w": w})
     qkv = (x.astype(np.float64).reshape(b * t, 128) @ w.astype(np.float64)).reshape(b, t, width)

@@ -69,6 +69,48 @@ def test_permuted_reshape_is_copied_not_viewed(b, t):
     np.testing.assert_allclose(out.astype("f8"), ref, rtol=2e-2, atol=2e-2)
 
 
+MERGED = """target sm_80;
+import "nn.hds";
+graph heads(q: f16[B, 2, T, 64], k: f16[B, 2, T, 64], v: f16[B, 2, T, 64], w: f16[128, 24]) -> f16[B, T, 24] {
+    let heads = reshape(permute(attention(q, k, v, scale=0.125, causal=1), dims=[0, 2, 1, 3]), shape=[B, T, 128]);
+    return reshape(matmul(reshape(heads, shape=[B * T, 128]), w), shape=[B, T, 24]);
+}
+"""
+
+
+@pytest.mark.parametrize("b,t", [(1, 5), (2, 70)])
+def test_heads_merged_by_the_attention_kernel(b, t, tmp_path):
+    """Heads of 64 merged back after attention (a permute keeping the last dimension last and
+    a reshape): the attention kernel (mma.sync) stores its result in that order itself
+    (graph/passes/fuse_epilogues.cpp) and the reshapes are views of it that the matmul reads
+    in place. A permute that moves the last dimension stays a kernel of its own (its stores
+    would not coalesce)."""
+    def kernels(text):
+        src = tmp_path / "heads.hds"
+        src.write_text(text)
+        cu = subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "-o", "-"],
+                            capture_output=True, text=True, check=True).stdout
+        return [line.split()[2] for line in cu.splitlines() if line.startswith("// kernel heads_")]
+    names = kernels(MERGED)
+    assert [k for k in names if "_attention_permute" in k], names
+    assert all("_attention_permute" in k or k.endswith("_matmul") for k in names), names
+    moved = MERGED.replace("dims=[0, 2, 1, 3]), shape=[B, T, 128])", "dims=[0, 1, 3, 2]), shape=[B, 128, T])")
+    moved = moved.replace("reshape(heads, shape=[B * T, 128])", "reshape(heads, shape=[B * 128, T])")
+    moved = moved.replace("w: f16[128, 24]) -> f16[B, T, 24]", "w: f16[T, 24]) -> f16[B, 128, 24]")
+    moved = moved.replace("shape=[B, T, 24]);", "shape=[B, 128, 24]);")
+    assert not [k for k in kernels(moved) if "attention_permute" in k]
+    rng = np.random.default_rng(t)
+    q, k, v = (rng.standard_normal((b, 2, t, 64)).astype(np.float16) for _ in range(3))
+    w = (rng.standard_normal((128, 24)) / 11).astype(np.float16)
+    out = emulator.run_graph(MERGED, "heads", {"q": q, "k": k, "v": v, "w": w})
+    s = q.astype("f8") @ k.astype("f8").transpose(0, 1, 3, 2) * 0.125
+    s = np.where(np.arange(t)[None, :] > np.arange(t)[:, None], -np.inf, s)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    a = (p / p.sum(-1, keepdims=True)) @ v.astype("f8")
+    ref = (a.transpose(0, 2, 1, 3).reshape(b * t, 128) @ w.astype("f8")).reshape(b, t, 24)
+    np.testing.assert_allclose(out.astype("f8"), ref, rtol=2e-2, atol=2e-2)
+
+
 EPILOGUES = """target sm_80;
 import "nn.hds";
 import "elementwise.hds";

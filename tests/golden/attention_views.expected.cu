@@ -10,9 +10,9 @@
 
 #include <algorithm>
 
-// kernel attention_views_decode_deep_k0_attention (attention_views.hds:11)
-__global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attention(
-        const __half* __restrict__ qkv, __half* __restrict__ a, int B, int T) {
+// kernel attention_views_decode_deep_k0_attention_permute_reshape (attention_views.hds:11)
+__global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attention_permute_reshape(
+        const __half* __restrict__ qkv, __half* __restrict__ out, int B, int T) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:31
     auto& sk = *reinterpret_cast<__half (*)[3][128][72]>(hds_dynamic_smem + 3072);  // attention_decode.hds:32
@@ -189,14 +189,14 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attenti
             top = fmaxf(top, wm[w][r]);  // attention_decode.hds:185
         }
         float total = 0.0f;  // attention_decode.hds:187
-        float out = 0.0f;  // attention_decode.hds:188
+        float out_2 = 0.0f;  // attention_decode.hds:188
 #pragma unroll
         for (int w = 0; w < 4; ++w) {  // attention_decode.hds:189
             const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:190
             total += weight * wl[w][r];  // attention_decode.hds:191
-            out += weight * wo[w][r][c];  // attention_decode.hds:192
+            out_2 += weight * wo[w][r][c];  // attention_decode.hds:192
         }
-        co[r][c] = out;  // attention_decode.hds:194
+        co[r][c] = out_2;  // attention_decode.hds:194
         if (c == 0) {  // attention_decode.hds:195
             cm[r] = top;  // attention_decode.hds:196
             cl[r] = total;  // attention_decode.hds:197
@@ -220,39 +220,22 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attenti
                 top = fmaxf(top, pm[from]);  // attention_decode.hds:217
             }
             float total = 0.0f;  // attention_decode.hds:219
-            float out = 0.0f;  // attention_decode.hds:220
+            float out_3 = 0.0f;  // attention_decode.hds:220
 #pragma unroll
             for (int from = 0; from < 8; ++from) {  // attention_decode.hds:221
                 const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:222
                 total += weight * pl[from];  // attention_decode.hds:223
-                out += weight * po[from];  // attention_decode.hds:224
+                out_3 += weight * po[from];  // attention_decode.hds:224
             }
-            a[((b * 12 + (head0 + r / T)) * T + r % T) * 64 + c] = hds::cast<__half>(out / total);  // attention_decode.hds:226
+            out[(b * T + r % T) * 768 + ((head0 + r / T) * 64 + c)] = hds::cast<__half>(out_3 / total);  // attention_decode.hds:226
         }
     }
     hds::cluster_sync();  // attention_decode.hds:229
 }
 
-// kernel attention_views_k1_reshape (attention_views.hds:12)
-__global__ void __launch_bounds__(256) attention_views_k1_reshape(const __half* __restrict__ a,
-        __half* __restrict__ out, int B, int T) {
-    const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;  // attention_views.hds:12
-    if (idx < B * T * 96) {
-        const int i0 = idx / (96 * T);
-        const int i1 = idx / 96 % T;
-        const int vec = idx % 96;
-        alignas(16) __half v_out[8];
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            v_out[e] = a[((i0 * 12 + (vec * 8 + e) / 64) * T + i1) * 64 + (vec * 8 + e) % 64];
-        }
-        hds::copy<16>(&out[(i0 * T + i1) * 768 + vec * 8], &v_out[0]);
-    }
-}
-
-// kernel attention_views_decode_k0_attention (attention_views.hds:11)
-__global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention(
-        const __half* __restrict__ qkv, __half* __restrict__ a, int B, int T) {
+// kernel attention_views_decode_k0_attention_permute_reshape (attention_views.hds:11)
+__global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention_permute_reshape(
+        const __half* __restrict__ qkv, __half* __restrict__ out, int B, int T) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:31
     auto& sk = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 3072);  // attention_decode.hds:32
@@ -429,14 +412,14 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention(
             top = fmaxf(top, wm[w][r]);  // attention_decode.hds:185
         }
         float total = 0.0f;  // attention_decode.hds:187
-        float out = 0.0f;  // attention_decode.hds:188
+        float out_2 = 0.0f;  // attention_decode.hds:188
 #pragma unroll
         for (int w = 0; w < 4; ++w) {  // attention_decode.hds:189
             const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:190
             total += weight * wl[w][r];  // attention_decode.hds:191
-            out += weight * wo[w][r][c];  // attention_decode.hds:192
+            out_2 += weight * wo[w][r][c];  // attention_decode.hds:192
         }
-        co[r][c] = out;  // attention_decode.hds:194
+        co[r][c] = out_2;  // attention_decode.hds:194
         if (c == 0) {  // attention_decode.hds:195
             cm[r] = top;  // attention_decode.hds:196
             cl[r] = total;  // attention_decode.hds:197
@@ -460,23 +443,23 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention(
                 top = fmaxf(top, pm[from]);  // attention_decode.hds:217
             }
             float total = 0.0f;  // attention_decode.hds:219
-            float out = 0.0f;  // attention_decode.hds:220
+            float out_3 = 0.0f;  // attention_decode.hds:220
 #pragma unroll
             for (int from = 0; from < 8; ++from) {  // attention_decode.hds:221
                 const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:222
                 total += weight * pl[from];  // attention_decode.hds:223
-                out += weight * po[from];  // attention_decode.hds:224
+                out_3 += weight * po[from];  // attention_decode.hds:224
             }
-            a[((b * 12 + (head0 + r / T)) * T + r % T) * 64 + c] = hds::cast<__half>(out / total);  // attention_decode.hds:226
+            out[(b * T + r % T) * 768 + ((head0 + r / T) * 64 + c)] = hds::cast<__half>(out_3 / total);  // attention_decode.hds:226
         }
     }
     hds::cluster_sync();  // attention_decode.hds:229
 }
 
-// kernel attention_views_flash_wgmma_few_k0_attention (attention_views.hds:11)
-__global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_attention(
+// kernel attention_views_flash_wgmma_few_k0_attention_permute_reshape (attention_views.hds:11)
+__global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_attention_permute_reshape(
         const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
-        __half* __restrict__ a, int B, int T, const __grid_constant__ CUtensorMap tmap_q_128x64,
+        __half* __restrict__ out, int B, int T, const __grid_constant__ CUtensorMap tmap_q_128x64,
         const __grid_constant__ CUtensorMap tmap_k_128x64,
         const __grid_constant__ CUtensorMap tmap_v_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -661,17 +644,17 @@ __global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_att
             if (q0 + r < T) {  // attention_wgmma.hds:236
 #pragma unroll
                 for (int c = 0; c < 64; c += 32) {  // attention_wgmma.hds:237
-                    a[((b * 12 + head) * T + (q0 + r)) * 64 + (c + lane)] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
+                    out[(b * T + (q0 + r)) * 768 + (head * 64 + (c + lane))] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
                 }
             }
         }
     }
 }
 
-// kernel attention_views_any_k0_attention (attention_views.hds:11)
-__global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention(
+// kernel attention_views_any_k0_attention_permute_reshape (attention_views.hds:11)
+__global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permute_reshape(
         const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
-        __half* __restrict__ a, int B, int T, const __grid_constant__ CUtensorMap tmap_q_192x64,
+        __half* __restrict__ out, int B, int T, const __grid_constant__ CUtensorMap tmap_q_192x64,
         const __grid_constant__ CUtensorMap tmap_k_128x64,
         const __grid_constant__ CUtensorMap tmap_v_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -856,7 +839,7 @@ __global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention(
             if (q0 + r < T) {  // attention_wgmma.hds:236
 #pragma unroll
                 for (int c = 0; c < 64; c += 32) {  // attention_wgmma.hds:237
-                    a[((b * 12 + head) * T + (q0 + r)) * 64 + (c + lane)] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
+                    out[(b * T + (q0 + r)) * 768 + (head * 64 + (c + lane))] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
                 }
             }
         }
@@ -868,14 +851,14 @@ extern "C" {
 
 // Workspace slots of `attention_views_decode_deep`: temporaries whose lifetimes do not overlap share one.
 static void attention_views_decode_deep_slots(int B, int T, size_t* slot) {
-    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 12 * (long long)T * 64) + 255) / 256 * 256;
+    (void)slot;
 }
 
 static size_t attention_views_decode_deep_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_decode_deep_slots(B, T, slot);
     size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
+    for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
@@ -885,27 +868,21 @@ static cudaError_t attention_views_decode_deep_run(const __half* qkv, __half* ou
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)qkv % 16 != 0 || (uintptr_t)out % 16 != 0)
+    if ((uintptr_t)qkv % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)T * 2304 > 2147483647LL ||
-        (long long)B * (long long)T * 768 > 2147483647LL ||
-        (long long)B * 12 * (long long)T * 64 > 2147483647LL)
+        (long long)B * (long long)T * 768 > 2147483647LL)
         return cudaErrorInvalidValue;
-    size_t slot[1];
-    attention_views_decode_deep_slots(B, T, slot);
-    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
-    char* base = static_cast<char*>(workspace);
-    size_t offset[1] = {0};
-    __half* a = reinterpret_cast<__half*>(base + offset[0]);
+    (void)workspace;
     cudaError_t err = cudaSuccess;
-    // attention (attention_views.hds:11)
+    // attention+permute+reshape (attention_views.hds:11)
     if (((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 139264 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 139264);
+    err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 139264);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
-        err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention_permute_reshape, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
         if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
         cudaLaunchAttribute cluster;
         cluster.id = cudaLaunchAttributeClusterDimension;
@@ -923,28 +900,24 @@ static cudaError_t attention_views_decode_deep_run(const __half* qkv, __half* ou
         if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
             err = cudaErrorInvalidConfiguration;
         else
-            err = cudaLaunchKernelEx(&config, attention_views_decode_deep_k0_attention, qkv, a, B, T);
+            err = cudaLaunchKernelEx(&config, attention_views_decode_deep_k0_attention_permute_reshape,
+                                     qkv, out, B, T);
     }
     if (err != cudaSuccess) return err;
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // reshape (attention_views.hds:12)
-    if ((((long long)B * (long long)T * 96 + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    attention_views_k1_reshape<<<dim3((unsigned)(((long long)B * (long long)T * 96 + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            a, out, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
 // Workspace slots of `attention_views_decode`: temporaries whose lifetimes do not overlap share one.
 static void attention_views_decode_slots(int B, int T, size_t* slot) {
-    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 12 * (long long)T * 64) + 255) / 256 * 256;
+    (void)slot;
 }
 
 static size_t attention_views_decode_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_decode_slots(B, T, slot);
     size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
+    for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
@@ -954,27 +927,21 @@ static cudaError_t attention_views_decode_run(const __half* qkv, __half* out, in
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)qkv % 16 != 0 || (uintptr_t)out % 16 != 0)
+    if ((uintptr_t)qkv % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)T * 2304 > 2147483647LL ||
-        (long long)B * (long long)T * 768 > 2147483647LL ||
-        (long long)B * 12 * (long long)T * 64 > 2147483647LL)
+        (long long)B * (long long)T * 768 > 2147483647LL)
         return cudaErrorInvalidValue;
-    size_t slot[1];
-    attention_views_decode_slots(B, T, slot);
-    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
-    char* base = static_cast<char*>(workspace);
-    size_t offset[1] = {0};
-    __half* a = reinterpret_cast<__half*>(base + offset[0]);
+    (void)workspace;
     cudaError_t err = cudaSuccess;
-    // attention (attention_views.hds:11)
+    // attention+permute+reshape (attention_views.hds:11)
     if (((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(264 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 102400 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_views_decode_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 102400);
+    err = cudaFuncSetAttribute(attention_views_decode_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 102400);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
-        err = cudaFuncSetAttribute(attention_views_decode_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        err = cudaFuncSetAttribute(attention_views_decode_k0_attention_permute_reshape, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
         if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
         cudaLaunchAttribute cluster;
         cluster.id = cudaLaunchAttributeClusterDimension;
@@ -992,28 +959,24 @@ static cudaError_t attention_views_decode_run(const __half* qkv, __half* out, in
         if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
             err = cudaErrorInvalidConfiguration;
         else
-            err = cudaLaunchKernelEx(&config, attention_views_decode_k0_attention, qkv, a, B, T);
+            err = cudaLaunchKernelEx(&config, attention_views_decode_k0_attention_permute_reshape, qkv,
+                                     out, B, T);
     }
     if (err != cudaSuccess) return err;
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // reshape (attention_views.hds:12)
-    if ((((long long)B * (long long)T * 96 + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    attention_views_k1_reshape<<<dim3((unsigned)(((long long)B * (long long)T * 96 + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            a, out, B, T);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
 // Workspace slots of `attention_views_flash_wgmma_few`: temporaries whose lifetimes do not overlap share one.
 static void attention_views_flash_wgmma_few_slots(int B, int T, size_t* slot) {
-    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 12 * (long long)T * 64) + 255) / 256 * 256;
+    (void)slot;
 }
 
 static size_t attention_views_flash_wgmma_few_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_flash_wgmma_few_slots(B, T, slot);
     size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
+    for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
@@ -1022,20 +985,11 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
     // sizes must be positive, tensors not null
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
-        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)T * 2304 > 2147483647LL ||
-        (long long)B * (long long)T * 768 > 2147483647LL ||
-        (long long)B * 12 * (long long)T * 64 > 2147483647LL)
+        (long long)B * (long long)T * 768 > 2147483647LL)
         return cudaErrorInvalidValue;
-    size_t slot[1];
-    attention_views_flash_wgmma_few_slots(B, T, slot);
-    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
-    char* base = static_cast<char*>(workspace);
-    size_t offset[1] = {0};
-    __half* a = reinterpret_cast<__half*>(base + offset[0]);
+    (void)workspace;
     // q: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
     const __half* q = qkv;
     // k: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
@@ -1043,7 +997,7 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
     // v: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
     const __half* v = qkv + 1536;
     cudaError_t err = cudaSuccess;
-    // attention (attention_views.hds:11)
+    // attention+permute+reshape (attention_views.hds:11)
     {  // tensor maps of the TMA copies
         CUtensorMap tmap_q_128x64;  // q in boxes of 128 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_128x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
@@ -1054,30 +1008,25 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
         if ((((long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
         if (((long long)B * 12) > 65535LL) return cudaErrorInvalidConfiguration;
         // 114768 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_views_flash_wgmma_few_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 114768);
+        err = cudaFuncSetAttribute(attention_views_flash_wgmma_few_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 114768);
         if (err != cudaSuccess) return err;
-        attention_views_flash_wgmma_few_k0_attention<<<dim3((unsigned)(((long long)T + 127) / 128), (unsigned)((long long)B * 12), 1), dim3((unsigned)(384), 1, 1), 114768, stream>>>(
-                q, k, v, a, B, T, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
+        attention_views_flash_wgmma_few_k0_attention_permute_reshape<<<dim3((unsigned)(((long long)T + 127) / 128), (unsigned)((long long)B * 12), 1), dim3((unsigned)(384), 1, 1), 114768, stream>>>(
+                q, k, v, out, B, T, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
-    // reshape (attention_views.hds:12)
-    if ((((long long)B * (long long)T * 96 + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    attention_views_k1_reshape<<<dim3((unsigned)(((long long)B * (long long)T * 96 + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            a, out, B, T);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
 // Workspace slots of `attention_views_any`: temporaries whose lifetimes do not overlap share one.
 static void attention_views_any_slots(int B, int T, size_t* slot) {
-    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 12 * (long long)T * 64) + 255) / 256 * 256;
+    (void)slot;
 }
 
 static size_t attention_views_any_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_any_slots(B, T, slot);
     size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
+    for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
@@ -1086,20 +1035,11 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
     // sizes must be positive, tensors not null
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
-        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)T * 2304 > 2147483647LL ||
-        (long long)B * (long long)T * 768 > 2147483647LL ||
-        (long long)B * 12 * (long long)T * 64 > 2147483647LL)
+        (long long)B * (long long)T * 768 > 2147483647LL)
         return cudaErrorInvalidValue;
-    size_t slot[1];
-    attention_views_any_slots(B, T, slot);
-    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
-    char* base = static_cast<char*>(workspace);
-    size_t offset[1] = {0};
-    __half* a = reinterpret_cast<__half*>(base + offset[0]);
+    (void)workspace;
     // q: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
     const __half* q = qkv;
     // k: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
@@ -1107,7 +1047,7 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
     // v: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
     const __half* v = qkv + 1536;
     cudaError_t err = cudaSuccess;
-    // attention (attention_views.hds:11)
+    // attention+permute+reshape (attention_views.hds:11)
     {  // tensor maps of the TMA copies
         CUtensorMap tmap_q_192x64;  // q in boxes of 192 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_192x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 192, 64); e != cudaSuccess) return e;
@@ -1118,33 +1058,24 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
         if ((((long long)T + 191) / 192) > 2147483647LL) return cudaErrorInvalidConfiguration;
         if (((long long)B * 12) > 65535LL) return cudaErrorInvalidConfiguration;
         // 122960 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_views_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 122960);
+        err = cudaFuncSetAttribute(attention_views_any_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 122960);
         if (err != cudaSuccess) return err;
-        attention_views_any_k0_attention<<<dim3((unsigned)(((long long)T + 191) / 192), (unsigned)((long long)B * 12), 1), dim3((unsigned)(512), 1, 1), 122960, stream>>>(
-                q, k, v, a, B, T, tmap_q_192x64, tmap_k_128x64, tmap_v_128x64);
+        attention_views_any_k0_attention_permute_reshape<<<dim3((unsigned)(((long long)T + 191) / 192), (unsigned)((long long)B * 12), 1), dim3((unsigned)(512), 1, 1), 122960, stream>>>(
+                q, k, v, out, B, T, tmap_q_192x64, tmap_k_128x64, tmap_v_128x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
-    // reshape (attention_views.hds:12)
-    if ((((long long)B * (long long)T * 96 + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    attention_views_k1_reshape<<<dim3((unsigned)(((long long)B * (long long)T * 96 + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            a, out, B, T);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
 // Graph `attention_views` runs one of 4 variants, the first whose case holds for the sizes of the call:
 //   attention_views_decode_deep: T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)) (`when H / G * L <= 16 && (B * G <= 8 || B * G >= 33 && B * G <= 132)` of attention's schedule 'decode_deep', nn.hds:212)
-//     attention_views_decode_deep_k0_attention <- attention (attention_views.hds:11)
-//     attention_views_k1_reshape <- reshape (attention_views.hds:12)
+//     attention_views_decode_deep_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 //   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:214)
-//     attention_views_decode_k0_attention <- attention (attention_views.hds:11)
-//     attention_views_k1_reshape <- reshape (attention_views.hds:12)
+//     attention_views_decode_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 //   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:216)
-//     attention_views_flash_wgmma_few_k0_attention <- attention (attention_views.hds:11)
-//     attention_views_k1_reshape <- reshape (attention_views.hds:12)
+//     attention_views_flash_wgmma_few_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 //   attention_views_any: any sizes
-//     attention_views_any_k0_attention <- attention (attention_views.hds:11)
-//     attention_views_k1_reshape <- reshape (attention_views.hds:12)
+//     attention_views_any_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 size_t attention_views_workspace_size(int B, int T) {
     if (T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)))
         return attention_views_decode_deep_workspace_size(B, T);

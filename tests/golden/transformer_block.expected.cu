@@ -413,10 +413,10 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k3_matmu
     }
 }
 
-// kernel encoder_block_k4_attention (transformer_block.hds:16)
-__global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* __restrict__ matmul,
-        const float* __restrict__ matmul_2, const float* __restrict__ matmul_3,
-        float* __restrict__ a, int S) {
+// kernel encoder_block_k4_attention_permute_reshape (transformer_block.hds:16)
+__global__ void __launch_bounds__(256) encoder_block_k4_attention_permute_reshape(
+        const float* __restrict__ matmul, const float* __restrict__ matmul_2,
+        const float* __restrict__ matmul_3, float* __restrict__ merged, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& qs = *reinterpret_cast<float (*)[32][68]>(hds_dynamic_smem + 0);  // attention_simt.hds:28
     auto& ks = *reinterpret_cast<float (*)[2][64][68]>(hds_dynamic_smem + 8704);  // attention_simt.hds:29
@@ -592,7 +592,7 @@ __global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* _
             if (q0 + row < S) {  // attention_simt.hds:177
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
-                    a[(head * S + (q0 + row)) * 64 + (tx * 4 + j)] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
+                    merged[(q0 + row) * 256 + (head * 64 + (tx * 4 + j))] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
                 }
             }
         }
@@ -601,7 +601,7 @@ __global__ void __launch_bounds__(256) encoder_block_k4_attention(const float* _
 
 // kernel encoder_block_skinny_simt_narrow_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k5_matmul_add(
-        const float* __restrict__ wo, const float* __restrict__ a, const float* __restrict__ x,
+        const float* __restrict__ wo, const float* __restrict__ merged, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
     const int QS = 2;  // matmul_skinny_simt.hds:24
     const int KS = 512;  // matmul_skinny_simt.hds:25
@@ -650,10 +650,7 @@ __global__ void __launch_bounds__(256) encoder_block_skinny_simt_narrow_k5_matmu
 #pragma unroll
                         for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:65
                             const int row = min(m0 + r4 * 4 + rr, S - 1);  // matmul_skinny_simt.hds:66
-                            va[rr][0] = a[(k / 64 * S + row) * 64 + k % 64];  // matmul_skinny_simt.hds:68
-                            va[rr][1] = a[((k + 1) / 64 * S + row) * 64 + (k + 1) % 64];
-                            va[rr][2] = a[((k + 2) / 64 * S + row) * 64 + (k + 2) % 64];
-                            va[rr][3] = a[((k + 3) / 64 * S + row) * 64 + (k + 3) % 64];
+                            hds::copy<16>(&va[rr][0], &merged[row * 256 + k]);  // matmul_skinny_simt.hds:68
                         }
 #pragma unroll
                         for (int rr = 0; rr < 4; ++rr) {  // matmul_skinny_simt.hds:75
@@ -1441,7 +1438,7 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k3_matmul(
 
 // kernel encoder_block_simt32x128_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
-        const float* __restrict__ a, const float* __restrict__ wo, const float* __restrict__ x,
+        const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     const int TM = 4;  // matmul_simt.hds:32
@@ -1482,10 +1479,7 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
             if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
                 for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
-                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
-                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
-                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 * S + (m0 + r * 32 + t / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
                 for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
@@ -1498,7 +1492,7 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
 #pragma unroll
                     for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
                         const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 * S + m) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
@@ -2371,7 +2365,7 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul
 
 // kernel encoder_block_simt32_simt32x128_k5_matmul_add (transformer_block.hds:18)
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul_add(
-        const float* __restrict__ a, const float* __restrict__ wo, const float* __restrict__ x,
+        const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
     const int TM = 4;  // matmul_simt.hds:32
     const int TN = 4;  // matmul_simt.hds:33
@@ -2411,10 +2405,7 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul
             if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
                 for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
-                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
-                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
-                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 * S + (m0 + r * 16 + t / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
                 for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
@@ -2427,7 +2418,7 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul
 #pragma unroll
                     for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
                         const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 * S + m) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
@@ -3409,8 +3400,9 @@ __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* 
 }
 
 // kernel encoder_block_any_k5_matmul_add (transformer_block.hds:18)
-__global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const float* __restrict__ a,
-        const float* __restrict__ wo, const float* __restrict__ x, float* __restrict__ x1, int S) {
+__global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(
+        const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
+        float* __restrict__ x1, int S) {
     const int TM = 8;  // matmul_simt.hds:32
     const int TN = 8;  // matmul_simt.hds:33
     const int QB = 32;  // matmul_simt.hds:35
@@ -3447,10 +3439,7 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const flo
             if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
 #pragma unroll
                 for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = a[((k1 + t % 4 * 4) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4) % 64];  // matmul_simt.hds:70
-                    va[r][1] = a[((k1 + t % 4 * 4 + 1) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4 + 1) % 64];
-                    va[r][2] = a[((k1 + t % 4 * 4 + 2) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4 + 2) % 64];
-                    va[r][3] = a[((k1 + t % 4 * 4 + 3) / 64 * S + (m0 + r * 64 + t / 4)) * 64 + (k1 + t % 4 * 4 + 3) % 64];
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
                 }
 #pragma unroll
                 for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
@@ -3463,7 +3452,7 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(const flo
 #pragma unroll
                     for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
                         const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? a[(k / 64 * S + m) * 64 + k % 64] : 0.0f;  // matmul_simt.hds:80
+                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
                     }
                 }
 #pragma unroll
@@ -3681,7 +3670,7 @@ extern "C" {
 
 // Workspace slots of `encoder_block_skinny_simt_narrow`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_skinny_simt_narrow_slots(int S, size_t* slot) {
-    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
@@ -3714,8 +3703,8 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
         (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
-    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
-        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+    if ((long long)S * 256 > 2147483647LL || (long long)S > 2147483647LL ||
+        (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_skinny_simt_narrow_slots(S, slot);
@@ -3727,7 +3716,7 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     float* matmul = reinterpret_cast<float*>(base + offset[1]);
     float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
     float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
-    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* merged = reinterpret_cast<float*>(base + offset[0]);
     float* x1 = reinterpret_cast<float*>(base + offset[1]);
     float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
     float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
@@ -3753,18 +3742,18 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     encoder_block_skinny_simt_narrow_k3_matmul<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             wv, h, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // attention (transformer_block.hds:16)
+    // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
-            matmul, matmul_2, matmul_3, a, S);
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
     encoder_block_skinny_simt_narrow_k5_matmul_add<<<dim3((unsigned)(32), (unsigned)(((long long)S + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            wo, a, x, x1, S);
+            wo, merged, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
@@ -3791,7 +3780,7 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
 
 // Workspace slots of `encoder_block_simt32x128`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_simt32x128_slots(int S, size_t* slot) {
-    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
@@ -3822,8 +3811,8 @@ static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1,
         (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
-    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
-        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+    if ((long long)S * 256 > 2147483647LL || (long long)S > 2147483647LL ||
+        (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_simt32x128_slots(S, slot);
@@ -3835,7 +3824,7 @@ static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1,
     float* matmul = reinterpret_cast<float*>(base + offset[1]);
     float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
     float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
-    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* merged = reinterpret_cast<float*>(base + offset[0]);
     float* x1 = reinterpret_cast<float*>(base + offset[1]);
     float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
     float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
@@ -3870,13 +3859,13 @@ static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1,
     encoder_block_simt32x128_k3_matmul<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
             h, wv, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // attention (transformer_block.hds:16)
+    // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
-            matmul, matmul_2, matmul_3, a, S);
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
@@ -3884,7 +3873,7 @@ static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1,
     err = cudaFuncSetAttribute(encoder_block_simt32x128_k5_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 58368);
     if (err != cudaSuccess) return err;
     encoder_block_simt32x128_k5_matmul_add<<<dim3((unsigned)(2), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(256), 1, 1), 58368, stream>>>(
-            a, wo, x, x1, S);
+            merged, wo, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
@@ -3914,7 +3903,7 @@ static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1,
 
 // Workspace slots of `encoder_block_simt32_simt32x128`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_simt32_simt32x128_slots(int S, size_t* slot) {
-    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
@@ -3947,8 +3936,8 @@ static cudaError_t encoder_block_simt32_simt32x128_run(const float* x, const flo
         (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
-    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
-        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+    if ((long long)S * 256 > 2147483647LL || (long long)S > 2147483647LL ||
+        (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_simt32_simt32x128_slots(S, slot);
@@ -3960,7 +3949,7 @@ static cudaError_t encoder_block_simt32_simt32x128_run(const float* x, const flo
     float* matmul = reinterpret_cast<float*>(base + offset[1]);
     float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
     float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
-    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* merged = reinterpret_cast<float*>(base + offset[0]);
     float* x1 = reinterpret_cast<float*>(base + offset[1]);
     float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
     float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
@@ -3986,18 +3975,18 @@ static cudaError_t encoder_block_simt32_simt32x128_run(const float* x, const flo
     encoder_block_simt32_simt32x128_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             h, wv, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // attention (transformer_block.hds:16)
+    // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
-            matmul, matmul_2, matmul_3, a, S);
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
     encoder_block_simt32_simt32x128_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
-            a, wo, x, x1, S);
+            merged, wo, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
@@ -4027,7 +4016,7 @@ static cudaError_t encoder_block_simt32_simt32x128_run(const float* x, const flo
 
 // Workspace slots of `encoder_block_simt32_simt32`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_simt32_simt32_slots(int S, size_t* slot) {
-    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
@@ -4059,8 +4048,8 @@ static cudaError_t encoder_block_simt32_simt32_run(const float* x, const float* 
         (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
-    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
-        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+    if ((long long)S * 256 > 2147483647LL || (long long)S > 2147483647LL ||
+        (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_simt32_simt32_slots(S, slot);
@@ -4072,7 +4061,7 @@ static cudaError_t encoder_block_simt32_simt32_run(const float* x, const float* 
     float* matmul = reinterpret_cast<float*>(base + offset[1]);
     float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
     float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
-    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* merged = reinterpret_cast<float*>(base + offset[0]);
     float* x1 = reinterpret_cast<float*>(base + offset[1]);
     float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
     float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
@@ -4098,18 +4087,18 @@ static cudaError_t encoder_block_simt32_simt32_run(const float* x, const float* 
     encoder_block_simt32_simt32x128_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             h, wv, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // attention (transformer_block.hds:16)
+    // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
-            matmul, matmul_2, matmul_3, a, S);
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
     encoder_block_simt32_simt32x128_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
-            a, wo, x, x1, S);
+            merged, wo, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
@@ -4136,7 +4125,7 @@ static cudaError_t encoder_block_simt32_simt32_run(const float* x, const float* 
 
 // Workspace slots of `encoder_block_simt32`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_simt32_slots(int S, size_t* slot) {
-    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
@@ -4167,8 +4156,8 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
         (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
-    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
-        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+    if ((long long)S * 256 > 2147483647LL || (long long)S > 2147483647LL ||
+        (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_simt32_slots(S, slot);
@@ -4180,7 +4169,7 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     float* matmul = reinterpret_cast<float*>(base + offset[1]);
     float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
     float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
-    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* merged = reinterpret_cast<float*>(base + offset[0]);
     float* x1 = reinterpret_cast<float*>(base + offset[1]);
     float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
     float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
@@ -4206,18 +4195,18 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     encoder_block_simt32_simt32x128_k3_matmul<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
             h, wv, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // attention (transformer_block.hds:16)
+    // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
-            matmul, matmul_2, matmul_3, a, S);
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 31) / 32) > 65535LL) return cudaErrorInvalidConfiguration;
     encoder_block_simt32_simt32x128_k5_matmul_add<<<dim3((unsigned)(8), (unsigned)(((long long)S + 31) / 32), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
-            a, wo, x, x1, S);
+            merged, wo, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
@@ -4244,7 +4233,7 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
 
 // Workspace slots of `encoder_block_any`: temporaries whose lifetimes do not overlap share one.
 static void encoder_block_any_slots(int S, size_t* slot) {
-    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * 4 * (long long)S * 64)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
+    slot[0] = (std::max(std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[1] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 256)) + 255) / 256 * 256;
     slot[2] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S)) + 255) / 256 * 256;
     slot[3] = (std::max((size_t)(sizeof(float) * (long long)S * 256), (size_t)(sizeof(float) * (long long)S * 1024)) + 255) / 256 * 256;
@@ -4275,8 +4264,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
         (uintptr_t)wo % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
-    if ((long long)S * 256 > 2147483647LL || 4 * (long long)S * 64 > 2147483647LL ||
-        (long long)S > 2147483647LL || (long long)S * 1024 > 2147483647LL)
+    if ((long long)S * 256 > 2147483647LL || (long long)S > 2147483647LL ||
+        (long long)S * 1024 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[4];
     encoder_block_any_slots(S, slot);
@@ -4288,7 +4277,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     float* matmul = reinterpret_cast<float*>(base + offset[1]);
     float* matmul_2 = reinterpret_cast<float*>(base + offset[2]);
     float* matmul_3 = reinterpret_cast<float*>(base + offset[3]);
-    float* a = reinterpret_cast<float*>(base + offset[0]);
+    float* merged = reinterpret_cast<float*>(base + offset[0]);
     float* x1 = reinterpret_cast<float*>(base + offset[1]);
     float* layer_norm_mu_2 = reinterpret_cast<float*>(base + offset[0]);
     float* layer_norm_v_2 = reinterpret_cast<float*>(base + offset[2]);
@@ -4314,18 +4303,18 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     encoder_block_any_k3_matmul<<<dim3((unsigned)(2), (unsigned)(((long long)S + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
             h, wv, matmul_3, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    // attention (transformer_block.hds:16)
+    // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
     // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
-            matmul, matmul_2, matmul_3, a, S);
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+            matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
     if ((((long long)S + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     encoder_block_any_k5_matmul_add<<<dim3((unsigned)(2), (unsigned)(((long long)S + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            a, wo, x, x1, S);
+            merged, wo, x, x1, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // layer_norm (transformer_block.hds:19)
     if ((((long long)S + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
@@ -4356,7 +4345,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_skinny_simt_narrow_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_skinny_simt_narrow_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention_permute_reshape <- attention+permute+reshape (transformer_block.hds:16)
 //     encoder_block_skinny_simt_narrow_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
@@ -4367,7 +4356,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention_permute_reshape <- attention+permute+reshape (transformer_block.hds:16)
 //     encoder_block_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
@@ -4379,7 +4368,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_simt32_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention_permute_reshape <- attention+permute+reshape (transformer_block.hds:16)
 //     encoder_block_simt32_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
@@ -4391,7 +4380,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_simt32_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention_permute_reshape <- attention+permute+reshape (transformer_block.hds:16)
 //     encoder_block_simt32_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
@@ -4402,7 +4391,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_simt32_simt32x128_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention_permute_reshape <- attention+permute+reshape (transformer_block.hds:16)
 //     encoder_block_simt32_simt32x128_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
@@ -4413,7 +4402,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_any_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_any_k2_matmul <- matmul (transformer_block.hds:14)
 //     encoder_block_any_k3_matmul <- matmul (transformer_block.hds:15)
-//     encoder_block_k4_attention <- attention (transformer_block.hds:16)
+//     encoder_block_k4_attention_permute_reshape <- attention+permute+reshape (transformer_block.hds:16)
 //     encoder_block_any_k5_matmul_add <- matmul+add (transformer_block.hds:18)
 //     encoder_block_k6_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)

@@ -1,10 +1,11 @@
 // test_passes.cpp — simplify, flatten_indices, remove_dead_decls,
-// flatten_blocks, rename_locals, narrow_half_arith and the verifier.
+// flatten_blocks, rename_locals, narrow_half_arith, the verifier and same_value.
 #include <catch2/catch.hpp>
 
 #include "ir/internal_error.h"
 #include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
+#include "ir/polynomial.h"
 #include "ir/verifier.h"
 
 using namespace hds;
@@ -226,4 +227,19 @@ TEST_CASE("node constructors check their invariants", "[ir]") {
     Buffer g = make_buffer("g", ScalarType::I32, {i32(2), i32(2)}, Scope::Global);
     CHECK_THROWS_AS(Load::make(g, {FloatImm::make(ScalarType::F32, 0.0)}), InternalError);
     CHECK_THROWS_AS(Alloc::make({}, g), InternalError);
+}
+
+TEST_CASE("same_value expands index expressions into polynomials", "[passes]") {
+    Var i1 = make_var(ScalarType::I32, "i1"), i2 = make_var(ScalarType::I32, "i2");
+    Var t = make_var(ScalarType::I32, "T");
+    // A row of 12 heads of 64 read back as a row of 768: (i1 * 12 + i2 / 64) * 64 + i2 % 64.
+    Expr split = add(mul(add(mul(i1, i32(12)), div(i2, i32(64))), i32(64)), mod(i2, i32(64)));
+    CHECK(same_value(split, add(mul(i1, i32(768)), i2)));
+    CHECK_FALSE(same_value(split, add(mul(i1, i32(767)), i2)));
+    // Symbolic factors, in any order: (i1 / T) * T + i1 % T and i1; T * i2 * 3 and i2 * (3 * T).
+    CHECK(same_value(add(mul(div(i1, t), t), mod(i1, t)), i1));
+    CHECK(same_value(mul(mul(t, i2), i32(3)), mul(i2, mul(i32(3), t))));
+    // A division is an atom: (i1 * 2) / 2 is not proved to be i1 (nor is it for a wrapping i1).
+    CHECK_FALSE(same_value(div(mul(i1, i32(2)), i32(2)), i1));
+    CHECK_FALSE(same_value(div(i1, i32(64)), div(i2, i32(64))));
 }
