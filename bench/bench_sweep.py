@@ -207,6 +207,8 @@ def sweep_attention(rows: list, quick: bool, match: str = ""):
             shapes = [(4, h, 4096, 4096)]
         if not causal:  # decode: one query against a cache, 64 heads (batch 1)
             shapes += [(1, 64, 1, s) for s in (ATTN_DECODE_S[::2] if quick else ATTN_DECODE_S)]
+        if per_group > 1:  # and small batches of them against 16k keys (16 to 32 key/value heads)
+            shapes += [(b, 64, 1, 16384) for b in (2, 3, 4)]
         for b, heads, lq, lk in shapes:
             groups = heads // per_group
             q = torch.randn(b, heads, lq, d, device="cuda", dtype=dtype)

@@ -154,7 +154,10 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     # heads of 64 decode three tiles deep over 8 clusters or fewer, or 33 to 132 (small ones)
     (64, 16, 8, 2, 600, 1, "g_decode_deep"), (64, 9, 9, 1, 300, 0, "g_decode"),
     (64, 32, 32, 1, 300, 0, "g_decode"), (64, 33, 33, 1, 300, 1, "g_decode_deep"),
-    (64, 132, 132, 1, 40, 0, "g_decode_deep"), (64, 133, 133, 1, 40, 0, "g_decode")])
+    (64, 132, 132, 1, 40, 0, "g_decode_deep"), (64, 133, 133, 1, 40, 0, "g_decode"),
+    # heads of 128 over 16 to 32 clusters: clusters of at most 4
+    (128, 30, 15, 1, 1100, 1, "g_decode128"), (128, 32, 16, 1, 1100, 0, "g_decode128_wide"),
+    (128, 32, 32, 1, 300, 0, "g_decode128_wide"), (128, 33, 33, 1, 40, 0, "g_decode128")])
 def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
     """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds: blocks of 192
     query rows on three consumers, or of 128 on two where there are few) with grouped heads,
@@ -214,6 +217,19 @@ def test_attention_reads_head_views(tmp_path, start, views, b, t):
     e = np.exp(s - s.max(-1, keepdims=True))
     ref = (e / e.sum(-1, keepdims=True) @ v).transpose(0, 2, 1, 3).reshape(b, t, 128)
     assert rel(out, ref) < 3e-3
+
+
+@pytest.mark.parametrize("m", [3, 100, 300])
+def test_matmul_reads_a_column_slice(tmp_path, m):
+    """A product of a column slice of a wider tensor (rows of 200, columns 64..127): the wgmma
+    schedules' TMA copies read it in place as a strided view, each dispatch case computes it."""
+    text = "graph g(x: f16[M, 200], w: f16[64, 48]) -> f16[M, 48] { return matmul(slice(x, axis=1, start=64, end=128), w); }\n"
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + text)
+    assert "// slice: no copy; its TMA copies read x at strides (200, 1) from here" in emulator.emit(src, arch=SM90)
+    x, w = halves(m, 200), halves(64, 48) * np.float16(1 / 8)
+    out, _ = run_variant(tmp_path, text, {"x": x, "w": w})
+    assert rel(out, x.astype(np.float64)[:, 64:128] @ w.astype(np.float64)) < 2e-3
 
 
 @pytest.mark.parametrize("n", [61, 1000, 8200, 20000, 40000, 70000, 140000])

@@ -10,231 +10,458 @@
 
 #include <algorithm>
 
+// kernel attention_wgmma_decode128_wide_k0_attention (attention_wgmma.hds:9)
+__global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_wide_k0_attention(
+        const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
+        const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
+        int G, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:34
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:35
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:36
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:37
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:38
+    auto& wo = *reinterpret_cast<float (*)[4][16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:39
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 180224);  // attention_decode.hds:40
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 181248);  // attention_decode.hds:41
+    auto& co = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 182272);  // attention_decode.hds:42
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:43
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:44
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:45
+    alignas(16) float s[4][4];  // attention_decode.hds:46
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:47
+    alignas(16) float acc[16][4];  // attention_decode.hds:48
+    alignas(16) float mx[2];  // attention_decode.hds:49
+    alignas(16) float sum[2];  // attention_decode.hds:50
+    alignas(16) float scaled[2];  // attention_decode.hds:51
+    alignas(16) float pm[8];  // attention_decode.hds:52
+    alignas(16) float pl[8];  // attention_decode.hds:53
+    alignas(16) float po[8];  // attention_decode.hds:54
+    const int split = max(1, min(4, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:56
+    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:57
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:58
+    const int head0 = kvh * (H / G);  // attention_decode.hds:59
+    const int rows = H / G * L;  // attention_decode.hds:60
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:61
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:62
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:63
+    const int g = lane / 4;  // attention_decode.hds:64
+    const int t4 = lane % 4;  // attention_decode.hds:65
+    const float qscale = 0.12751743082459868f;  // attention_decode.hds:66
+    const float lowest = -1e+30f;  // attention_decode.hds:68
+    const int tiles = (S + 127) / 128;  // attention_decode.hds:70
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:71
+    const int first = min(tiles, rank * per);  // attention_decode.hds:72
+    const int last = min(tiles, first + per);  // attention_decode.hds:73
+#pragma unroll
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:75
+        const int r = r_r * 8 + (int)threadIdx.x / 16;
+        const int c = (int)threadIdx.x % 16;
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:76
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:78
+        mx[h] = lowest;  // attention_decode.hds:79
+        sum[h] = 0.0f;  // attention_decode.hds:80
+    }
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:82
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:83
+            acc[n][e] = 0.0f;  // attention_decode.hds:84
+        }
+    }
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:89
+        if (first + it < last) {  // attention_decode.hds:90
+            const int st = it % 2;  // attention_decode.hds:91
+            const int k0 = (first + it) * 128;  // attention_decode.hds:92
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:93
+                const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
+                const int c = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < S;  // attention_decode.hds:94
+                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:95
+                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:96
+            }
+        }
+        hds::cp_async_commit();  // attention_decode.hds:99
+        if (it >= 1) {  // attention_decode.hds:100
+            const int j = first + it - 1;  // attention_decode.hds:101
+            const int st = (it - 1) % 2;  // attention_decode.hds:102
+            hds::cp_async_wait<1>();  // attention_decode.hds:103
+            __syncthreads();  // attention_decode.hds:104
+            if (it == 1) {  // attention_decode.hds:105
+#pragma unroll
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:106
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:107
+                }
+            }
+            const int kw = warp * 32;  // attention_decode.hds:111
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:112
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:113
+                    s[n][e] = 0.0f;  // attention_decode.hds:114
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:117
+#pragma unroll
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:118
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:119
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:120
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:121
+                }
+            }
+            const int key0 = j * 128 + kw;  // attention_decode.hds:124
+            if (key0 + 32 > S) {  // attention_decode.hds:125
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:126
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:127
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:128
+                        const bool seen = key < S;  // attention_decode.hds:129
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:130
+                    }
+                }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:134
+                float top = mx[h];  // attention_decode.hds:135
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:136
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:137
+                }
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:139
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:140
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:141
+                mx[h] = top;  // attention_decode.hds:142
+                sum[h] *= rescale;  // attention_decode.hds:143
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:144
+#pragma unroll
+                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:145
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:146
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:147
+                }
+            }
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:150
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:151
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:152
+                    sum[e / 2] += w;  // attention_decode.hds:153
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:154
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:158
+#pragma unroll
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:159
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:160
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:161
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:162
+                }
+            }
+            __syncthreads();  // attention_decode.hds:165
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:168
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:171
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:172
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:173
+        if (t4 == 0) {  // attention_decode.hds:174
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:175
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:176
+        }
+    }
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:179
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:180
+            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:181
+        }
+    }
+    __syncthreads();  // attention_decode.hds:184
+#pragma unroll
+    for (int c_r = 0; c_r < 16; ++c_r) {  // attention_decode.hds:185
+        const int r = (int)threadIdx.x / 8;
+        const int c = c_r * 8 + (int)threadIdx.x % 8;
+        float top = wm[0][r];  // attention_decode.hds:186
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:187
+            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:188
+        }
+        float total = 0.0f;  // attention_decode.hds:190
+        float out_2 = 0.0f;  // attention_decode.hds:191
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:192
+            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:193
+            total += weight * wl[w][r];  // attention_decode.hds:194
+            out_2 += weight * wo[w][r][c];  // attention_decode.hds:195
+        }
+        co[r][c] = out_2;  // attention_decode.hds:197
+        if (c == 0) {  // attention_decode.hds:198
+            cm[r] = top;  // attention_decode.hds:199
+            cl[r] = total;  // attention_decode.hds:200
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:203
+    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:206
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:207
+        const int r = at / 128;  // attention_decode.hds:208
+        const int c = at % 128;  // attention_decode.hds:209
+        if (r < rows) {  // attention_decode.hds:210
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:213
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:214
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:215
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:216
+            }
+            float top = pm[0];  // attention_decode.hds:218
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:219
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:220
+            }
+            float total = 0.0f;  // attention_decode.hds:222
+            float out_3 = 0.0f;  // attention_decode.hds:223
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:225
+                total += weight * pl[from];  // attention_decode.hds:226
+                out_3 += weight * po[from];  // attention_decode.hds:227
+            }
+            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_3 / total);  // attention_decode.hds:229
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:232
+}
+
 // kernel attention_wgmma_decode128_k0_attention (attention_wgmma.hds:9)
 __global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_k0_attention(
         const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
         const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
         int G, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:31
-    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:32
-    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:33
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:34
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:35
-    auto& wo = *reinterpret_cast<float (*)[4][16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:36
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 180224);  // attention_decode.hds:37
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 181248);  // attention_decode.hds:38
-    auto& co = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 182272);  // attention_decode.hds:39
-    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:40
-    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:41
-    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:42
-    alignas(16) float s[4][4];  // attention_decode.hds:43
-    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:44
-    alignas(16) float acc[16][4];  // attention_decode.hds:45
-    alignas(16) float mx[2];  // attention_decode.hds:46
-    alignas(16) float sum[2];  // attention_decode.hds:47
-    alignas(16) float scaled[2];  // attention_decode.hds:48
-    alignas(16) float pm[8];  // attention_decode.hds:49
-    alignas(16) float pl[8];  // attention_decode.hds:50
-    alignas(16) float po[8];  // attention_decode.hds:51
-    const int split = max(1, min(8, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:53
-    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:54
-    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:55
-    const int head0 = kvh * (H / G);  // attention_decode.hds:56
-    const int rows = H / G * L;  // attention_decode.hds:57
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:58
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:59
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:60
-    const int g = lane / 4;  // attention_decode.hds:61
-    const int t4 = lane % 4;  // attention_decode.hds:62
-    const float qscale = 0.12751743082459868f;  // attention_decode.hds:63
-    const float lowest = -1e+30f;  // attention_decode.hds:65
-    const int tiles = (S + 127) / 128;  // attention_decode.hds:67
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:68
-    const int first = min(tiles, rank * per);  // attention_decode.hds:69
-    const int last = min(tiles, first + per);  // attention_decode.hds:70
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:34
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:35
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:36
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:37
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:38
+    auto& wo = *reinterpret_cast<float (*)[4][16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:39
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 180224);  // attention_decode.hds:40
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 181248);  // attention_decode.hds:41
+    auto& co = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 182272);  // attention_decode.hds:42
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:43
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:44
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:45
+    alignas(16) float s[4][4];  // attention_decode.hds:46
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:47
+    alignas(16) float acc[16][4];  // attention_decode.hds:48
+    alignas(16) float mx[2];  // attention_decode.hds:49
+    alignas(16) float sum[2];  // attention_decode.hds:50
+    alignas(16) float scaled[2];  // attention_decode.hds:51
+    alignas(16) float pm[8];  // attention_decode.hds:52
+    alignas(16) float pl[8];  // attention_decode.hds:53
+    alignas(16) float po[8];  // attention_decode.hds:54
+    const int split = max(1, min(8, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:56
+    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:57
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:58
+    const int head0 = kvh * (H / G);  // attention_decode.hds:59
+    const int rows = H / G * L;  // attention_decode.hds:60
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:61
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:62
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:63
+    const int g = lane / 4;  // attention_decode.hds:64
+    const int t4 = lane % 4;  // attention_decode.hds:65
+    const float qscale = 0.12751743082459868f;  // attention_decode.hds:66
+    const float lowest = -1e+30f;  // attention_decode.hds:68
+    const int tiles = (S + 127) / 128;  // attention_decode.hds:70
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:71
+    const int first = min(tiles, rank * per);  // attention_decode.hds:72
+    const int last = min(tiles, first + per);  // attention_decode.hds:73
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:72
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:75
         const int r = r_r * 8 + (int)threadIdx.x / 16;
         const int c = (int)threadIdx.x % 16;
-        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:73
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:76
     }
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:75
-        mx[h] = lowest;  // attention_decode.hds:76
-        sum[h] = 0.0f;  // attention_decode.hds:77
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:78
+        mx[h] = lowest;  // attention_decode.hds:79
+        sum[h] = 0.0f;  // attention_decode.hds:80
     }
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:79
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:82
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:80
-            acc[n][e] = 0.0f;  // attention_decode.hds:81
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:83
+            acc[n][e] = 0.0f;  // attention_decode.hds:84
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:86
-        if (first + it < last) {  // attention_decode.hds:87
-            const int st = it % 2;  // attention_decode.hds:88
-            const int k0 = (first + it) * 128;  // attention_decode.hds:89
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:89
+        if (first + it < last) {  // attention_decode.hds:90
+            const int st = it % 2;  // attention_decode.hds:91
+            const int k0 = (first + it) * 128;  // attention_decode.hds:92
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:90
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:93
                 const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
                 const int c = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < S;  // attention_decode.hds:91
-                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:92
-                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:93
+                const bool ok = k0 + r < S;  // attention_decode.hds:94
+                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:95
+                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:96
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:96
-        if (it >= 1) {  // attention_decode.hds:97
-            const int j = first + it - 1;  // attention_decode.hds:98
-            const int st = (it - 1) % 2;  // attention_decode.hds:99
-            hds::cp_async_wait<1>();  // attention_decode.hds:100
-            __syncthreads();  // attention_decode.hds:101
-            if (it == 1) {  // attention_decode.hds:102
+        hds::cp_async_commit();  // attention_decode.hds:99
+        if (it >= 1) {  // attention_decode.hds:100
+            const int j = first + it - 1;  // attention_decode.hds:101
+            const int st = (it - 1) % 2;  // attention_decode.hds:102
+            hds::cp_async_wait<1>();  // attention_decode.hds:103
+            __syncthreads();  // attention_decode.hds:104
+            if (it == 1) {  // attention_decode.hds:105
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:103
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:104
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:106
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:107
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:108
+            const int kw = warp * 32;  // attention_decode.hds:111
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:109
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:112
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:110
-                    s[n][e] = 0.0f;  // attention_decode.hds:111
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:113
+                    s[n][e] = 0.0f;  // attention_decode.hds:114
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:114
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:117
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:115
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:116
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:117
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:118
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:118
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:119
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:120
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:121
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:121
-            if (key0 + 32 > S) {  // attention_decode.hds:122
+            const int key0 = j * 128 + kw;  // attention_decode.hds:124
+            if (key0 + 32 > S) {  // attention_decode.hds:125
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:123
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:126
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:124
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:125
-                        const bool seen = key < S;  // attention_decode.hds:126
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:127
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:127
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:128
+                        const bool seen = key < S;  // attention_decode.hds:129
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:130
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:131
-                float top = mx[h];  // attention_decode.hds:132
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:134
+                float top = mx[h];  // attention_decode.hds:135
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:133
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:134
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:136
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:137
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:136
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:137
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:138
-                mx[h] = top;  // attention_decode.hds:139
-                sum[h] *= rescale;  // attention_decode.hds:140
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:141
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:139
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:140
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:141
+                mx[h] = top;  // attention_decode.hds:142
+                sum[h] *= rescale;  // attention_decode.hds:143
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:144
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:142
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:143
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:144
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:147
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:148
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:149
-                    sum[e / 2] += w;  // attention_decode.hds:150
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:151
+                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:145
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:146
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:147
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:155
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:150
 #pragma unroll
-                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:156
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:157
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:158
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:159
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:151
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:152
+                    sum[e / 2] += w;  // attention_decode.hds:153
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:154
                 }
             }
-            __syncthreads();  // attention_decode.hds:162
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:158
+#pragma unroll
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:159
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:160
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:161
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:162
+                }
+            }
+            __syncthreads();  // attention_decode.hds:165
         }
     }
-    hds::cp_async_wait<0>();  // attention_decode.hds:165
+    hds::cp_async_wait<0>();  // attention_decode.hds:168
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:168
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:169
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:170
-        if (t4 == 0) {  // attention_decode.hds:171
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:172
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:173
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:171
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:172
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:173
+        if (t4 == 0) {  // attention_decode.hds:174
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:175
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:176
         }
     }
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:176
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:179
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:177
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:178
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:180
+            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:181
         }
     }
-    __syncthreads();  // attention_decode.hds:181
+    __syncthreads();  // attention_decode.hds:184
 #pragma unroll
-    for (int c_r = 0; c_r < 16; ++c_r) {  // attention_decode.hds:182
+    for (int c_r = 0; c_r < 16; ++c_r) {  // attention_decode.hds:185
         const int r = (int)threadIdx.x / 8;
         const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:183
+        float top = wm[0][r];  // attention_decode.hds:186
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:184
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:185
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:187
+            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:188
         }
-        float total = 0.0f;  // attention_decode.hds:187
-        float out_2 = 0.0f;  // attention_decode.hds:188
+        float total = 0.0f;  // attention_decode.hds:190
+        float out_2 = 0.0f;  // attention_decode.hds:191
 #pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:189
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:190
-            total += weight * wl[w][r];  // attention_decode.hds:191
-            out_2 += weight * wo[w][r][c];  // attention_decode.hds:192
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:192
+            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:193
+            total += weight * wl[w][r];  // attention_decode.hds:194
+            out_2 += weight * wo[w][r][c];  // attention_decode.hds:195
         }
-        co[r][c] = out_2;  // attention_decode.hds:194
-        if (c == 0) {  // attention_decode.hds:195
-            cm[r] = top;  // attention_decode.hds:196
-            cl[r] = total;  // attention_decode.hds:197
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:200
-    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:203
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:204
-        const int r = at / 128;  // attention_decode.hds:205
-        const int c = at % 128;  // attention_decode.hds:206
-        if (r < rows) {  // attention_decode.hds:207
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:210
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:211
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:212
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:213
-            }
-            float top = pm[0];  // attention_decode.hds:215
-#pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:216
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:217
-            }
-            float total = 0.0f;  // attention_decode.hds:219
-            float out_3 = 0.0f;  // attention_decode.hds:220
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:221
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:222
-                total += weight * pl[from];  // attention_decode.hds:223
-                out_3 += weight * po[from];  // attention_decode.hds:224
-            }
-            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_3 / total);  // attention_decode.hds:226
+        co[r][c] = out_2;  // attention_decode.hds:197
+        if (c == 0) {  // attention_decode.hds:198
+            cm[r] = top;  // attention_decode.hds:199
+            cl[r] = total;  // attention_decode.hds:200
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:229
+    hds::cluster_sync();  // attention_decode.hds:203
+    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:206
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:207
+        const int r = at / 128;  // attention_decode.hds:208
+        const int c = at % 128;  // attention_decode.hds:209
+        if (r < rows) {  // attention_decode.hds:210
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:213
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:214
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:215
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:216
+            }
+            float top = pm[0];  // attention_decode.hds:218
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:219
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:220
+            }
+            float total = 0.0f;  // attention_decode.hds:222
+            float out_3 = 0.0f;  // attention_decode.hds:223
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:225
+                total += weight * pl[from];  // attention_decode.hds:226
+                out_3 += weight * po[from];  // attention_decode.hds:227
+            }
+            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_3 / total);  // attention_decode.hds:229
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:232
 }
 
 // kernel attention_wgmma_any_k0_attention (attention_wgmma.hds:9)
@@ -434,6 +661,72 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
 
 extern "C" {
 
+// Workspace slots of `attention_wgmma_decode128_wide`: temporaries whose lifetimes do not overlap share one.
+static void attention_wgmma_decode128_wide_slots(int B, int H, int L, int G, int S, size_t* slot) {
+    (void)slot;
+}
+
+static size_t attention_wgmma_decode128_wide_workspace_size(int B, int H, int L, int G, int S) {
+    size_t slot[1] = {0};
+    attention_wgmma_decode128_wide_slots(B, H, L, G, S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
+                                                      const __nv_bfloat16* k,
+                                                      const __nv_bfloat16* v, __nv_bfloat16* out,
+                                                      int B, int H, int L, int G, int S,
+                                                      void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
+        v == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // `require H % G == 0` of attention (nn.hds:193), called at attention_wgmma.hds:9
+    if (!(H % G == 0))
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
+        (long long)B * (long long)G * (long long)S * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // attention (attention_wgmma.hds:9)
+    if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 190464 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
+    if (err != cudaSuccess) return err;
+    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+        err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256)))))));
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1);
+        config.blockDim = dim3((unsigned)(128), 1, 1);
+        config.dynamicSmemBytes = 190464;
+        config.stream = stream;
+        config.attrs = &cluster;
+        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, attention_wgmma_decode128_wide_k0_attention, q, k, v, out,
+                                     B, H, L, G, S);
+    }
+    if (err != cudaSuccess) return err;
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `attention_wgmma_decode128`: temporaries whose lifetimes do not overlap share one.
 static void attention_wgmma_decode128_slots(int B, int H, int L, int G, int S, size_t* slot) {
     (void)slot;
@@ -549,12 +842,16 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     return cudaSuccess;
 }
 
-// Graph `attention_wgmma` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:215)
+// Graph `attention_wgmma` runs one of 3 variants, the first whose case holds for the sizes of the call:
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:218)
+//     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:9)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:220)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:9)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:9)
 size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
+    if (H / G * L <= 16 && B * G >= 16 && B * G <= 32)
+        return attention_wgmma_decode128_wide_workspace_size(B, H, L, G, S);
     if (H / G * L <= 16)
         return attention_wgmma_decode128_workspace_size(B, H, L, G, S);
     return attention_wgmma_any_workspace_size(B, H, L, G, S);
@@ -563,6 +860,8 @@ size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
 cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
                                 const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
                                 int G, int S, void* workspace, cudaStream_t stream) {
+    if (H / G * L <= 16 && B * G >= 16 && B * G <= 32)
+        return attention_wgmma_decode128_wide_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     if (H / G * L <= 16)
         return attention_wgmma_decode128_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     return attention_wgmma_any_run(q, k, v, out, B, H, L, G, S, workspace, stream);

@@ -44,10 +44,11 @@ def run(name, dtype, b, h, lq, lk, d, causal, groups=None):
 # L <= 16 decodes on sm_90a (attention_decode.hds: the keys split over a cluster of up to 8
 # blocks, as many as B * H leaves room for, 256 keys or more each); 17 is past it. Prefill
 # with heads of 64 takes blocks of 192 query rows where B * H * ceil(L / 192) >= 264
-# (2 x 33 x 5 = 330 for the last size), else 128.
+# (2 x 33 x 5 = 330 for 777 rows), else 128. Heads of 128 decoding over 16 to 32 key/value heads
+# split them over clusters of at most 4 (2 x 12).
 SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
          (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384), (1, 1, 16, 4000), (2, 3, 5, 777),
-         (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520), (2, 33, 777, 800)]
+         (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520), (2, 33, 777, 800), (2, 12, 1, 3000)]
 CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
                 (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300), (1, 1, 16, 4000),
                 (1, 2, 7, 700), (1, 1, 16, 16), (2, 33, 777, 800)]

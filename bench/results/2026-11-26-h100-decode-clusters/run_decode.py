@@ -3,6 +3,8 @@
 not, after checking each against float64 on odd sizes. From the repository root on the GPU:
 
     python3 bench/results/2026-11-26-h100-decode-clusters/run_decode.py --out DIR --lib .devcarry/decode-variants
+
+Runs 3 and 4 (the clusters of 4): --first-run 3 --heads "2,64,8 4,64,8 2,32,8 3,64,8".
 """
 import argparse
 import json
@@ -51,6 +53,8 @@ def main():
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--lib", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--first-run", type=int, default=1)
+    ap.add_argument("--heads", default="1,64,8 1,32,8 2,64,8 1,64,64", help="B,H,G triples")
     args = ap.parse_args()
     lib = harness.Library(args.lib / "libdecode_variants.so", args.lib / "decode_variants.h")
     groups = {d: sorted(n for n in lib.launchers if n.startswith(f"d{d}_")) for d in (64, 128)}
@@ -58,10 +62,11 @@ def main():
         check(lib, names, d)
     print("every variant agrees with float64", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    for run in range(1, args.runs + 1):
+    heads = [tuple(int(x) for x in t.split(",")) for t in args.heads.split()]
+    for run in range(args.first_run, args.first_run + args.runs):
         rows = []
         for d, names in groups.items():
-            for b, h, g in ((1, 64, 8), (1, 32, 8), (2, 64, 8), (1, 64, 64)):
+            for b, h, g in heads:
                 for lk in (1024, 4096, 16384, 32768):
                     q, k, v = inputs(b, h, g, 1, lk, d)
                     outs = {n: torch.empty_like(q) for n in names}
