@@ -1,7 +1,10 @@
 // strided_view.cpp — affine views read only by TMA (see strided_view.h).
 #include "graph/strided_view.h"
 
+#include <algorithm>
+
 #include "graph/rewrite.h"
+#include "graph/schedule.h"
 #include "graph/shapes.h"
 #include "ir/builtins.h"
 #include "ir/ir_visitor.h"
@@ -17,16 +20,7 @@ bool multiple_of_16_bytes(const ir::Expr& elements, ScalarType elem) {
 }
 
 bool uses_axis(const ir::Expr& e, const std::vector<ir::Var>& axes) {
-    struct Finder : ir::IRVisitor {
-        const std::vector<ir::Var>* axes;
-        bool found = false;
-        void visit(const ir::VarNode* v) override {
-            for (const ir::Var& a : *axes) found |= a.get() == v;
-        }
-    } f;
-    f.axes = &axes;
-    f.visit_expr(e);
-    return f.found;
+    return std::any_of(axes.begin(), axes.end(), [&](const ir::Var& a) { return uses(e, a); });
 }
 
 // Whether `e` is a sum of terms each of which is one axis times a factor free of

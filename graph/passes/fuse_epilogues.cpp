@@ -208,6 +208,15 @@ bool tma_anchor(const Node& p) {
     return f.found;
 }
 
+// `p` (its body rewritten to compute `c`) takes `c`'s buffer and place: c is gone.
+void absorb(Graph& g, Node* p, Node* c) {
+    p->buffer = c->buffer;
+    p->ops += "+" + c->ops;
+    c->dead = true;
+    if (g.output == c) g.output = p;
+    move_after(g, p, c);  // p now also reads c's other inputs: it takes c's place in the order
+}
+
 // Where `c` only moves `p`'s elements, its element of each of p's: c's index d is
 // p's index whole[d], or split[d] = (hi, lo, K): p's indices hi * K + lo (a permute,
 // and a reshape that merges dimensions: c[.., i, ..] = p[.., i / K, .., i % K, ..]),
@@ -238,7 +247,8 @@ std::optional<Placement> placement_of(const Node& c, const ir::Buffer& p) {
         auto* b = ir::as<ir::Binary>(i);
         std::optional<int64_t> k = b ? ir::const_int(b->b) : std::nullopt;
         if (int d = axis_of(i); d >= 0) {
-            if (at.whole[d] >= 0 || at.hi[d] >= 0 || !same_dim(c.buffer->shape[d], extent)) return std::nullopt;
+            if (at.whole[d] >= 0 || at.hi[d] >= 0 || at.lo[d] >= 0 || !same_dim(c.buffer->shape[d], extent))
+                return std::nullopt;
             at.whole[d] = static_cast<int>(e);
         } else if (b && k && *k > 0 && (b->op == ir::BinOp::Div || b->op == ir::BinOp::Mod) && axis_of(b->a) >= 0) {
             int d = axis_of(b->a);
@@ -315,11 +325,7 @@ bool store_permuted(Graph& g, Node* p, Node* c) {
     m.to = c;
     m.at = &*place;
     p->anchor.body = m.mutate(p->anchor.body);
-    p->buffer = c->buffer;
-    p->ops += "+" + c->ops;
-    c->dead = true;
-    if (g.output == c) g.output = p;
-    move_after(g, p, c);
+    absorb(g, p, c);
     return true;
 }
 
@@ -342,11 +348,7 @@ bool fuse_one(Graph& g, Node* p) {
     } else {
         p->anchor.body = EpilogueStores(g, *p, *c).mutate(p->anchor.body);
     }
-    p->buffer = c->buffer;
-    p->ops += "+" + c->ops;
-    c->dead = true;
-    if (g.output == c) g.output = p;
-    move_after(g, p, c);  // p now also reads c's other inputs: it takes c's place in the order
+    absorb(g, p, c);
     return true;
 }
 
