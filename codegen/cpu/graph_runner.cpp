@@ -44,14 +44,20 @@ size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
 
 namespace {
 
+// The values of size expressions (dimensions, strides) for this run's sizes.
+std::vector<int64_t> evaluated(const std::vector<ir::Expr>& exprs, const std::map<std::string, int64_t>& sizes) {
+    std::vector<int64_t> out;
+    for (const ir::Expr& e : exprs) out.push_back(eval_size(e, sizes).value_or(0));
+    return out;
+}
+
 // The elements of a strided view (only TMA copies read it, and only whole
 // tensors are passed to kernels here): copied out of its source.
 Tensor gather(const Tensor& source, const graph::Program::View& v, const std::map<std::string, int64_t>& sizes) {
     Tensor t;
     t.elem = source.elem;
-    for (const ir::Expr& d : v.view->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
-    std::vector<int64_t> step;
-    for (const ir::Expr& s : v.strides) step.push_back(eval_size(s, sizes).value_or(0));
+    t.shape = evaluated(v.view->shape, sizes);
+    const std::vector<int64_t> step = evaluated(v.strides, sizes);
     const int64_t first = eval_size(v.offset, sizes).value_or(0);
     const bool floats = is_float(source.elem);
     std::vector<int64_t> index(t.shape.size(), 0);
@@ -88,10 +94,7 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
             if (it == tensors.end()) continue;
             const graph::Program::View* view = p.view_of(prm.buffer);
             Tensor t = view && view->strided() ? gather(it->second, *view, sizes) : it->second;
-            if (view && !view->strided()) {  // a reshape: the source's elements in the view's shape
-                t.shape.clear();
-                for (const ir::Expr& d : prm.buffer->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
-            }
+            if (view && !view->strided()) t.shape = evaluated(prm.buffer->shape, sizes);  // a reshape: its shape
             args.tensors[prm.buffer->name] = std::move(t);
         }
         if (auto e = run_kernel(p.module, k.name, args, opts)) return e;
@@ -101,8 +104,7 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
             Tensor& t = tensors[storage->name];
             t = std::move(args.tensors.at(prm.buffer->name));
             if (storage == prm.buffer) continue;
-            t.shape.clear();  // a view writes its storage's elements, in their shape
-            for (const ir::Expr& d : storage->shape) t.shape.push_back(eval_size(d, sizes).value_or(0));
+            t.shape = evaluated(storage->shape, sizes);  // a view writes its storage's elements, in their shape
         }
     }
     return std::nullopt;

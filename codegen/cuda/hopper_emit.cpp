@@ -124,11 +124,14 @@ std::vector<std::string> tensor_map_setup(const ir::Kernel& k, ir::ExprPrinter& 
         std::string name = cuda_ident(m.name);
         out.push_back(
             fmt::format("CUtensorMap {};  // {} in boxes of {} x {}", name, m.tensor->name, m.box_rows, m.box_cols));
-        std::string extents;
-        for (const ir::Expr& d : m.tensor->shape) extents += (extents.empty() ? "" : ", ") + launch.print(d);
+        auto list = [&](const std::vector<ir::Expr>& exprs) {
+            std::string text;
+            for (const ir::Expr& e : exprs) text += (text.empty() ? "" : ", ") + launch.print(e);
+            return text;
+        };
+        std::string extents = list(m.tensor->shape);
         if (auto s = strides.find(m.tensor.get()); s != strides.end()) {
-            std::string steps;
-            for (const ir::Expr& d : s->second) steps += (steps.empty() ? "" : ", ") + launch.print(d);
+            std::string steps = list(s->second);
             out.push_back(
                 fmt::format("if (cudaError_t e = hds::make_tensor_map_strided(&{}, {}, {{{}}}, {{{}}}, {}, "
                             "{}); e != cudaSuccess) return e;",
