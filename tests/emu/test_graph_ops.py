@@ -174,22 +174,64 @@ def test_matmul_few_rows(m, k, n):
 
 @pytest.mark.parametrize("m,k,n,variant", [
     (2016, 5, 129, "g_simt32"), (2017, 5, 129, "g_simt32x128"),  # 63 / 64 rows of 32 x 2 columns of 128
-    (128, 3, 8193, "g_simt32x128"), (129, 3, 8193, "g_any")])     # 65 / 130 tiles of 128 x 128
+    (128, 3, 8193, "g_simt32x128"), (129, 3, 8193, "g_any"),      # 65 / 130 tiles of 128 x 128
+    (4224, 3, 129, "g_simt32x128"), (4225, 3, 129, "g_any")])  # 264 / 266 tiles of 32 x 128
 def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
-    """f32 matmul past M = 16 (symbolic sizes): 128 x 128 tiles where they number 128 or more (about
-    one block per multiprocessor), else 32 x 128 where those do, else 32 x 32; the call on each
-    side of both boundaries, against float64 (partial tiles: M, N not multiples of 32 or 128)."""
-    a, b = f32(m, k), f32(k, n)
+    """f32 matmul past M = 16 (symbolic sizes) on sm_80: 128 x 128 tiles where they number 128 or
+    more (about one block per multiprocessor), else 32 x 128 where those make 128 to 264, 128 x 128
+    past that, else 32 x 32; the call on each side of every boundary, against float64 (partial
+    tiles: M, N not multiples of 32 or 128)."""
+    run_matmul(tmp_path, m, k, n, variant, [])
+
+
+# sm_90a: K split over clusters. 32 x 128 tiles (T of them) up to 132 split per call in 8 (T * 8 <=
+# 132, or <= 264 with K >= 2048), 4 (the same with 1024), 2 (T * 2 <= 132 or K >= 512), else 1;
+# 128 x 128 tiles in 2 from 48 of them (M > 96) where that takes fewer waves.
+@pytest.mark.parametrize("m,k,n,variant,split", [
+    (33, 300, 129, "g_simt32x128_split", 8),     # 4 tiles; 19 slices, 2 or 3 per block
+    (544, 40, 100, "g_simt32x128_split", 4),     # 17 tiles: 136 > 132 blocks in 8; 3 slices, a block with none
+    (544, 2048, 8, "g_simt32x128_split", 8),     # 17 tiles, K >= 2048
+    (1088, 1024, 8, "g_simt32x128_split", 4),    # 34 tiles: 272 > 264 in 8, K >= 1024
+    (1088, 40, 100, "g_simt32x128_split", 2),    # 34 tiles: 136 in 4, K < 1024
+    (2144, 40, 100, "g_simt32x128_split", 1),    # 67 tiles: 134 in 2, K < 512
+    (4224, 40, 100, "g_simt32x128_split", 1),    # 132 tiles
+    (4225, 40, 100, "g_simt32x128", 0),          # 133 tiles
+    (2944, 3, 129, "g_simt32x128", 0),           # 46 tiles of 128 x 128
+    (2945, 3, 129, "g_simt_split", 2),           # 48: one wave split in two
+    (4224, 3, 129, "g_simt_split", 2),           # 66
+    (4225, 3, 129, "g_any", 0)])          # 68: two waves split, one whole
+def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
+    """f32 matmul with K split over thread block clusters (sm_90a): each variant and each split the
+    call chooses, on both sides of every boundary, against float64; the bias and relu fuse into the
+    store of the blocks' added sums. The smaller ones under the race checker."""
+    emulator.skip_large_under_sanitizers(m * k * n)
+    tiles = (m + 31) // 32 * ((n + 127) // 128)
+    if variant == "g_simt32x128_split":  # the rule of matmul_simt.hds, as the kernel evaluates it
+        assert split == next(s for s in (8, 4, 2, 1) if s == 1 or tiles * s <= 264 and (tiles * s <= 132 or k >= 256 * s))
+    run_matmul(tmp_path, m, k, n, variant, ["--arch=sm_90a"] + (["--racecheck"] if m * k * n < 10**6 else []),
+               epilogue=True)
+
+
+def run_matmul(tmp_path, m, k, n, variant, flags, epilogue=False):
+    """`matmul(a, b)` (with `epilogue`: `relu(matmul(a, b) + c)`, fused into its stores) with symbolic
+    sizes on the emulator: the variant the dispatch chose, and the result against float64."""
+    a, b, c = f32(m, k), f32(k, n), f32(n)
     src = tmp_path / "g.hds"
-    src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
-    np.save(tmp_path / "a.npy", a)
-    np.save(tmp_path / "b.npy", b)
+    if epilogue:
+        src.write_text('import "elementwise.hds";\nimport "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] '
+                       '{ return relu(matmul(a, b) + c); }\n')
+    else:
+        src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
+    inputs = {"a": a, "b": b} | ({"c": c} if epilogue else {})
+    for name, x in inputs.items():
+        np.save(tmp_path / f"{name}.npy", x)
     proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
-                           "--inputs", f"a={tmp_path / 'a.npy'},b={tmp_path / 'b.npy'}",
-                           "--outputs", f"out={tmp_path / 'out.npy'}"], capture_output=True, text=True)
+                           "--inputs", ",".join(f"{name}={tmp_path / name}.npy" for name in inputs),
+                           "--outputs", f"out={tmp_path / 'out.npy'}", *flags], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert f"(variant {variant})" in proc.stdout, proc.stdout
-    close(np.load(tmp_path / "out.npy"), a.astype(np.float64) @ b)
+    ref = a.astype(np.float64) @ b
+    close(np.load(tmp_path / "out.npy"), np.maximum(ref + c, 0) if epilogue else ref)
 
 
 def test_matmul_few_rows_kernel(tmp_path):

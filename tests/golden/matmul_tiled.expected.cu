@@ -5,130 +5,132 @@
 #include "matmul_tiled.h"
 #include "hds/runtime.h"
 
-// kernel matmul_tiled (matmul_simt.hds:28)
+// kernel matmul_tiled (matmul_simt.hds:39)
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:50
-    const bool inside = whole && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:52
-    const int slices = (K + 15) / 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:89
+    const bool inside = whole && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:91
+    const int all = (K + 15) / 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < M && n < N) {  // matmul_simt.hds:159
-                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < M && n < N) {  // matmul_simt.hds:230
+                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:231
                 }
             }
         }

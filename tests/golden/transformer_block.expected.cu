@@ -970,151 +970,153 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k1_matmul(
         const float* __restrict__ h, const float* __restrict__ wq, float* __restrict__ matmul,
         int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int NT = 128;  // matmul_simt.hds:34
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 1;  // matmul_simt.hds:36
-    const int PB = 4;  // matmul_simt.hds:37
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
-    alignas(16) float acc[4][8];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[1][4];  // matmul_simt.hds:44
-    alignas(16) float vb[4][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int NT = 128;  // matmul_simt.hds:63
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 1;  // matmul_simt.hds:65
+    const int PB = 4;  // matmul_simt.hds:66
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
+    alignas(16) float acc[4][8];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[1][4];  // matmul_simt.hds:74
+    alignas(16) float vb[4][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                     }
                 }
             }
@@ -1127,151 +1129,153 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k2_matmul(
         const float* __restrict__ h, const float* __restrict__ wk, float* __restrict__ matmul_2,
         int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int NT = 128;  // matmul_simt.hds:34
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 1;  // matmul_simt.hds:36
-    const int PB = 4;  // matmul_simt.hds:37
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
-    alignas(16) float acc[4][8];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[1][4];  // matmul_simt.hds:44
-    alignas(16) float vb[4][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int NT = 128;  // matmul_simt.hds:63
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 1;  // matmul_simt.hds:65
+    const int PB = 4;  // matmul_simt.hds:66
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
+    alignas(16) float acc[4][8];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[1][4];  // matmul_simt.hds:74
+    alignas(16) float vb[4][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                     }
                 }
             }
@@ -1284,151 +1288,153 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k3_matmul(
         const float* __restrict__ h, const float* __restrict__ wv, float* __restrict__ matmul_3,
         int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int NT = 128;  // matmul_simt.hds:34
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 1;  // matmul_simt.hds:36
-    const int PB = 4;  // matmul_simt.hds:37
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
-    alignas(16) float acc[4][8];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[1][4];  // matmul_simt.hds:44
-    alignas(16) float vb[4][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int NT = 128;  // matmul_simt.hds:63
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 1;  // matmul_simt.hds:65
+    const int PB = 4;  // matmul_simt.hds:66
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
+    alignas(16) float acc[4][8];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[1][4];  // matmul_simt.hds:74
+    alignas(16) float vb[4][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                     }
                 }
             }
@@ -1441,152 +1447,154 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
         const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int NT = 128;  // matmul_simt.hds:34
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 1;  // matmul_simt.hds:36
-    const int PB = 4;  // matmul_simt.hds:37
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
-    alignas(16) float acc[4][8];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[1][4];  // matmul_simt.hds:44
-    alignas(16) float vb[4][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int NT = 128;  // matmul_simt.hds:63
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 1;  // matmul_simt.hds:65
+    const int PB = 4;  // matmul_simt.hds:66
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
+    alignas(16) float acc[4][8];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[1][4];  // matmul_simt.hds:74
+    alignas(16) float vb[4][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:222
                     x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:231
                         x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                     }
                 }
@@ -1601,131 +1609,133 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k8_matmul_add_ge
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:111
                     va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:222
                 const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                 gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 1024) {  // matmul_simt.hds:159
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < S && n < 1024) {  // matmul_simt.hds:230
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:231
                     const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                     gelu[m * 1024 + n] = hds::gelu(add_3);
                 }
@@ -1739,153 +1749,155 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_ad
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int NT = 128;  // matmul_simt.hds:34
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 1;  // matmul_simt.hds:36
-    const int PB = 4;  // matmul_simt.hds:37
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
-    alignas(16) float acc[4][8];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[1][4];  // matmul_simt.hds:44
-    alignas(16) float vb[4][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 64;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int NT = 128;  // matmul_simt.hds:63
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 1;  // matmul_simt.hds:65
+    const int PB = 4;  // matmul_simt.hds:66
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
+    alignas(16) float acc[4][8];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[1][4];  // matmul_simt.hds:74
+    alignas(16) float vb[4][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 64;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:222
                     const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                     out[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:231
                         const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                         out[m * 256 + n] = add_2_2 + c2[n];
                     }
@@ -1899,151 +1911,153 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_ad
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul(
         const float* __restrict__ h, const float* __restrict__ wq, float* __restrict__ matmul,
         int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 4;  // matmul_simt.hds:62
+    const int NT = 64;  // matmul_simt.hds:63
+    const int QB = 8;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
+    alignas(16) float acc[4][4];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[4];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:222
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                     }
                 }
             }
@@ -2055,151 +2069,153 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul(
         const float* __restrict__ h, const float* __restrict__ wk, float* __restrict__ matmul_2,
         int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 4;  // matmul_simt.hds:62
+    const int NT = 64;  // matmul_simt.hds:63
+    const int QB = 8;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
+    alignas(16) float acc[4][4];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[4];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:222
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                     }
                 }
             }
@@ -2211,151 +2227,153 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul(
         const float* __restrict__ h, const float* __restrict__ wv, float* __restrict__ matmul_3,
         int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 4;  // matmul_simt.hds:62
+    const int NT = 64;  // matmul_simt.hds:63
+    const int QB = 8;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
+    alignas(16) float acc[4][4];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[4];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:222
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                     }
                 }
             }
@@ -2367,152 +2385,154 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul_add(
         const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 4;  // matmul_simt.hds:62
+    const int NT = 64;  // matmul_simt.hds:63
+    const int QB = 8;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
+    alignas(16) float acc[4][4];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[4];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:222
                     x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = x[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:231
                         x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                     }
                 }
@@ -2528,156 +2548,158 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int NT = 128;  // matmul_simt.hds:34
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 1;  // matmul_simt.hds:36
-    const int PB = 4;  // matmul_simt.hds:37
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:38
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:39
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:40
-    alignas(16) float acc[4][8];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[1][4];  // matmul_simt.hds:44
-    alignas(16) float vb[4][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int NT = 128;  // matmul_simt.hds:63
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 1;  // matmul_simt.hds:65
+    const int PB = 4;  // matmul_simt.hds:66
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
+    alignas(16) float acc[4][8];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[1][4];  // matmul_simt.hds:74
+    alignas(16) float vb[4][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:111
                     va[r][1] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:222
                     const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                     gelu[(m0 + ty * 4 + i) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                    if (m < S && n < 1024) {  // matmul_simt.hds:159
-                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                    if (m < S && n < 1024) {  // matmul_simt.hds:230
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:231
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
                     }
@@ -2691,153 +2713,155 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 64;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 4;  // matmul_simt.hds:62
+    const int NT = 64;  // matmul_simt.hds:63
+    const int QB = 8;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
+    alignas(16) float acc[4][4];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[4];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 64;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:222
                     const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_6_2;  // transformer_block.hds:20
                     out[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = add_2_2 + c2[n0 + tx * 4 + j];
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 256) {  // matmul_simt.hds:159
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
+                    if (m < S && n < 256) {  // matmul_simt.hds:230
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:231
                         const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                         out[m * 256 + n] = add_2_2 + c2[n];
                     }
@@ -2853,156 +2877,158 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    const int TM = 4;  // matmul_simt.hds:32
-    const int TN = 4;  // matmul_simt.hds:33
-    const int NT = 64;  // matmul_simt.hds:34
-    const int QB = 8;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:39
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:40
-    alignas(16) float acc[4][4];  // matmul_simt.hds:41
-    alignas(16) float ra[4];  // matmul_simt.hds:42
-    alignas(16) float rb[4];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:47
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:49
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 1024;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:54
+    const int TM = 4;  // matmul_simt.hds:61
+    const int TN = 4;  // matmul_simt.hds:62
+    const int NT = 64;  // matmul_simt.hds:63
+    const int QB = 8;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
+    alignas(16) float acc[4][4];  // matmul_simt.hds:71
+    alignas(16) float ra[4];  // matmul_simt.hds:72
+    alignas(16) float rb[4];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 1024;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s * 2 + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s * 2 + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:111
                     va[r][1] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:124
-    }
-    if (g > 0) {  // matmul_simt.hds:127
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:128
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:129
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:130
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:134
-    if (g == 0) {  // matmul_simt.hds:135
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:136
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:137
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:138
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:139
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (g == 0) {  // matmul_simt.hds:147
-        if (whole) {  // matmul_simt.hds:148
+    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:175
+    if (g == 0) {  // matmul_simt.hds:176
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:218
+        if (whole) {  // matmul_simt.hds:219
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:222
                     const float add_3 = matmul_5_2 + c1[n0 + tx * 4 + j];  // transformer_block.hds:20
                     gelu[(m0 + ty * 4 + i) * 1024 + (n0 + tx * 4 + j)] = hds::gelu(add_3);
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:156
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:158
-                    if (m < S && n < 1024) {  // matmul_simt.hds:159
-                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:160
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
+                    if (m < S && n < 1024) {  // matmul_simt.hds:230
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:231
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
                     }
@@ -3015,126 +3041,128 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add
 // kernel encoder_block_any_k1_matmul (transformer_block.hds:13)
 __global__ void __launch_bounds__(256) encoder_block_any_k1_matmul(const float* __restrict__ h,
         const float* __restrict__ wq, float* __restrict__ matmul, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 256) {  // matmul_simt.hds:159
-                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < S && n < 256) {  // matmul_simt.hds:230
+                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                 }
             }
         }
@@ -3144,126 +3172,128 @@ __global__ void __launch_bounds__(256) encoder_block_any_k1_matmul(const float* 
 // kernel encoder_block_any_k2_matmul (transformer_block.hds:14)
 __global__ void __launch_bounds__(256) encoder_block_any_k2_matmul(const float* __restrict__ h,
         const float* __restrict__ wk, float* __restrict__ matmul_2, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 256) {  // matmul_simt.hds:159
-                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < S && n < 256) {  // matmul_simt.hds:230
+                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                 }
             }
         }
@@ -3273,126 +3303,128 @@ __global__ void __launch_bounds__(256) encoder_block_any_k2_matmul(const float* 
 // kernel encoder_block_any_k3_matmul (transformer_block.hds:15)
 __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* __restrict__ h,
         const float* __restrict__ wv, float* __restrict__ matmul_3, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 256) {  // matmul_simt.hds:159
-                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < S && n < 256) {  // matmul_simt.hds:230
+                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
                 }
             }
         }
@@ -3403,127 +3435,129 @@ __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* 
 __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(
         const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 16;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 16;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:222
                 x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 256) {  // matmul_simt.hds:159
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < S && n < 256) {  // matmul_simt.hds:230
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:231
                     x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
@@ -3535,128 +3569,130 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(
 __global__ void __launch_bounds__(256) encoder_block_any_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 8;  // matmul_simt.hds:32
-    const int TN = 8;  // matmul_simt.hds:33
-    const int QB = 32;  // matmul_simt.hds:35
-    const int PA = 2;  // matmul_simt.hds:36
-    const int PB = 2;  // matmul_simt.hds:37
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:38
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:39
-    alignas(16) float acc[8][8];  // matmul_simt.hds:41
-    alignas(16) float ra[8];  // matmul_simt.hds:42
-    alignas(16) float rb[8];  // matmul_simt.hds:43
-    alignas(16) float va[2][4];  // matmul_simt.hds:44
-    alignas(16) float vb[2][4];  // matmul_simt.hds:45
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:46
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:47
-    const int g = 0;  // matmul_simt.hds:48
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:49
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:50
-    const bool inside = whole;  // matmul_simt.hds:52
-    const int slices = 64;  // matmul_simt.hds:53
-    const int steps = slices;  // matmul_simt.hds:54
+    const int TM = 8;  // matmul_simt.hds:61
+    const int TN = 8;  // matmul_simt.hds:62
+    const int QB = 32;  // matmul_simt.hds:64
+    const int PA = 2;  // matmul_simt.hds:65
+    const int PB = 2;  // matmul_simt.hds:66
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
+    alignas(16) float acc[8][8];  // matmul_simt.hds:71
+    alignas(16) float ra[8];  // matmul_simt.hds:72
+    alignas(16) float rb[8];  // matmul_simt.hds:73
+    alignas(16) float va[2][4];  // matmul_simt.hds:74
+    alignas(16) float vb[2][4];  // matmul_simt.hds:75
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
+    const int g = 0;  // matmul_simt.hds:87
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
+    const bool inside = whole;  // matmul_simt.hds:91
+    const int all = 64;  // matmul_simt.hds:92
+    const int s0 = 0;  // matmul_simt.hds:93
+    const int slices = all;  // matmul_simt.hds:94
+    const int steps = slices;  // matmul_simt.hds:95
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:56
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:57
-            acc[i][j] = 0.0f;  // matmul_simt.hds:58
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
+            acc[i][j] = 0.0f;  // matmul_simt.hds:99
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:61
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:64
-        const int slice = s + g;  // matmul_simt.hds:65
-        if (s < steps && slice < slices) {  // matmul_simt.hds:66
-            const int k1 = slice * 16;  // matmul_simt.hds:67
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:68
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
+        const int slice = s + g;  // matmul_simt.hds:106
+        if (s < steps && slice < slices) {  // matmul_simt.hds:107
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
+            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:109
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:69
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:70
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:72
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:73
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
                 }
             } else {
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:76
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:77
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
+                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:78
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:79
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:80
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
+                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
+                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:121
                     }
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:83
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:84
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
+                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:85
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:86
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:87
-                    }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:92
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:93
-#pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:94
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:95
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:96
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:99
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:104
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:105
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:106
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:107
+                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
+                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
+                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:112
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:114
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:115
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:118
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:120
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:124
+        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:165
     }
-    if (whole) {  // matmul_simt.hds:148
+    if (whole) {  // matmul_simt.hds:219
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:149
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:150
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:151
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:222
                 const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                 out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:155
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:156
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:157
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:158
-                if (m < S && n < 256) {  // matmul_simt.hds:159
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:160
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
+                if (m < S && n < 256) {  // matmul_simt.hds:230
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:231
                     const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                     out[m * 256 + n] = add_2_2 + c2[n];
                 }
@@ -4351,7 +4387,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128` of matmul's schedule 'simt32x128', nn.hds:127)
+//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:146)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4362,8 +4398,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
-//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128` of matmul's schedule 'simt32x128', nn.hds:127)
+//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:149)
+//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:146)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4374,8 +4410,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
-//                                and (S + 127) / 128 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
+//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:149)
+//                                and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:149)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4386,7 +4422,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:129)
+//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:149)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4411,13 +4447,13 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 size_t encoder_block_workspace_size(int S) {
     if (S <= 16)
         return encoder_block_skinny_simt_narrow_workspace_size(S);
-    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264)
         return encoder_block_simt32x128_workspace_size(S);
-    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264)
         return encoder_block_simt32_simt32x128_workspace_size(S);
-    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128)
         return encoder_block_simt32_simt32_workspace_size(S);
-    if ((S + 127) / 128 * 2 < 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128)
         return encoder_block_simt32_workspace_size(S);
     return encoder_block_any_workspace_size(S);
 }
@@ -4430,16 +4466,16 @@ cudaError_t encoder_block_run(const float* x, const float* g1, const float* b1, 
     if (S <= 16)
         return encoder_block_skinny_simt_narrow_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out,
                                                 S, workspace, stream);
-    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264)
         return encoder_block_simt32x128_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
                                         workspace, stream);
-    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264)
         return encoder_block_simt32_simt32x128_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out,
                                                S, workspace, stream);
-    if ((S + 127) / 128 * 2 < 128 && (S + 127) / 128 * 8 < 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 && (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128)
         return encoder_block_simt32_simt32_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
                                            workspace, stream);
-    if ((S + 127) / 128 * 2 < 128)
+    if ((S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128)
         return encoder_block_simt32_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S,
                                     workspace, stream);
     return encoder_block_any_run(x, g1, b1, wq, wk, wv, wo, g2, b2, w1, c1, w2, c2, out, S, workspace,

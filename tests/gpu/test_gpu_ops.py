@@ -368,6 +368,22 @@ def test_matmul_f32_few_rows(m, k, n):
 
 
 @gpu
+@pytest.mark.parametrize("m,k,n", [(32, 4096, 4096), (33, 300, 129), (77, 1000, 1003), (256, 1000, 1003),
+                                   (544, 2048, 8), (1088, 1024, 8), (544, 40, 100), (2144, 40, 100),
+                                   (4224, 40, 100), (4225, 40, 100), (2944, 3, 129), (2945, 3, 129),
+                                   (256, 4096, 4096), (4224, 3, 129), (4225, 3, 129), (512, 4093, 11001)])
+def test_matmul_f32_split_sm90(m, k, n):
+    """sm_90a, f32 past M = 16: 32 x 128 tiles with K split over clusters of 8, 4, 2 or 1 (chosen per
+    call; some blocks with no k-slice at K = 40), 128 x 128 tiles split in 2, and the unsplit tiles on
+    each side of the boundaries (tests/emu/test_graph_ops.py::test_matmul_simt_split has the same
+    cases), the bias and relu fused into the store of the added sums."""
+    a, b, c = rnd(m, k), rnd(k, n), rnd(n)
+    pre = a.double() @ b.double() + c.double()
+    out = run("op_matmul_f32_split_sm90", {"a": a, "b": b, "c": c}, {"M": m, "K": k, "N": n}, (m, n), torch.float32)
+    check(out, torch.relu(pre), 1e-5, scale=float(pre.norm()))
+
+
+@gpu
 @pytest.mark.parametrize("b,t", [(1, 5), (3, 77), (2, 300)])
 def test_reshape_views_sm90(b, t):
     """Reshapes read by TMA are views (of the input x, of w2, of the layer norm's slot), and the
