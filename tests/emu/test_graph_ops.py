@@ -186,9 +186,15 @@ def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
 
 # sm_90a: K split over clusters. 32 x 128 tiles (T of them) up to 132 split per call in 8 (T * 8 <=
 # 132, or <= 264 with K >= 2048), 4 (the same with 1024), 2 (T * 2 <= 132 or K >= 512), else 1;
+# 100 to 132 tiles of 32 x 32 (K <= 2048 or M <= 64) with four k-groups in 2 (K >= 512) or 1;
 # 128 x 128 tiles in 2 from 48 of them (M > 96) where that takes fewer waves.
 @pytest.mark.parametrize("m,k,n,variant,split", [
-    (33, 300, 129, "g_simt32x128_split", 8),     # 4 tiles; 19 slices, 2 or 3 per block
+    (3168, 3, 32, "g_simt32x128_split", 1),      # 99 tiles of 32 x 32
+    (3169, 3, 32, "g_simt32_split", 1),          # 100
+    (320, 520, 320, "g_simt32_split", 2),        # 100, K >= 512
+    (4224, 3, 32, "g_simt32_split", 1),          # 132
+    (4225, 3, 32, "g_simt32x128", 0),            # 133
+    (33, 300, 129, "g_simt32x128_split", 8),     # 4 tiles of 32 x 128; 19 slices, 2 or 3 per block
     (544, 40, 100, "g_simt32x128_split", 4),     # 17 tiles: 136 > 132 blocks in 8; 3 slices, a block with none
     (544, 2048, 8, "g_simt32x128_split", 8),     # 17 tiles, K >= 2048
     (1088, 1024, 8, "g_simt32x128_split", 4),    # 34 tiles: 272 > 264 in 8, K >= 1024
@@ -206,8 +212,12 @@ def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
     store of the blocks' added sums. The smaller ones under the race checker."""
     emulator.skip_large_under_sanitizers(m * k * n)
     tiles = (m + 31) // 32 * ((n + 127) // 128)
-    if variant == "g_simt32x128_split":  # the rule of matmul_simt.hds, as the kernel evaluates it
-        assert split == next(s for s in (8, 4, 2, 1) if s == 1 or tiles * s <= 264 and (tiles * s <= 132 or k >= 256 * s))
+    if variant in ("g_simt32x128_split", "g_simt32_split"):  # the rule of matmul_simt.hds, as the kernel evaluates it
+        if variant == "g_simt32_split":
+            tiles = (m + 31) // 32 * ((n + 31) // 32)
+        most = 8 if variant == "g_simt32x128_split" else 2
+        assert split == next(s for s in (8, 4, 2, 1) if s == 1 or s <= most and tiles * s <= 264
+                             and (tiles * s <= 132 or k >= 256 * s))
     run_matmul(tmp_path, m, k, n, variant, ["--arch=sm_90a"] + (["--racecheck"] if m * k * n < 10**6 else []),
                epilogue=True)
 

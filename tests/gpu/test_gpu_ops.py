@@ -371,10 +371,13 @@ def test_matmul_f32_few_rows(m, k, n):
 @pytest.mark.parametrize("m,k,n", [(32, 4096, 4096), (33, 300, 129), (77, 1000, 1003), (256, 1000, 1003),
                                    (544, 2048, 8), (1088, 1024, 8), (544, 40, 100), (2144, 40, 100),
                                    (4224, 40, 100), (4225, 40, 100), (2944, 3, 129), (2945, 3, 129),
-                                   (256, 4096, 4096), (4224, 3, 129), (4225, 3, 129), (512, 4093, 11001)])
+                                   (256, 4096, 4096), (4224, 3, 129), (4225, 3, 129), (512, 4093, 11001),
+                                   (128, 1000, 1003), (128, 2048, 1000), (128, 2049, 1000), (96, 4096, 1200),
+                                   (3168, 3, 32), (3169, 3, 32), (320, 520, 320)])
 def test_matmul_f32_split_sm90(m, k, n):
     """sm_90a, f32 past M = 16: 32 x 128 tiles with K split over clusters of 8, 4, 2 or 1 (chosen per
-    call; some blocks with no k-slice at K = 40), 128 x 128 tiles split in 2, and the unsplit tiles on
+    call; some blocks with no k-slice at K = 40), 32 x 32 tiles with four k-groups split in 2 or 1
+    (from 100 to 132 of them, where K <= 2048: 2048 / 2049), 128 x 128 tiles split in 2, and the unsplit tiles on
     each side of the boundaries (tests/emu/test_graph_ops.py::test_matmul_simt_split has the same
     cases), the bias and relu fused into the store of the added sums."""
     a, b, c = rnd(m, k), rnd(k, n), rnd(n)
