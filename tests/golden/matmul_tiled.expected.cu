@@ -26,111 +26,127 @@ __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:89
-    const bool inside = whole && K % 4 == 0 && N % 4 == 0;  // matmul_simt.hds:91
-    const int all = (K + 15) / 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= M && K % 4 == 0;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= N && N % 4 == 0;  // matmul_simt.hds:93
+    const int all = (K + 15) / 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= K) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= K;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < M && n < N) {  // matmul_simt.hds:230
-                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < M && n < N) {  // matmul_simt.hds:245
+                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         }

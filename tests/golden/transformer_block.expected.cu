@@ -989,134 +989,150 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k1_matmul(
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                     }
                 }
             }
@@ -1148,134 +1164,150 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k2_matmul(
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                     }
                 }
             }
@@ -1307,134 +1339,150 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k3_matmul(
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                     }
                 }
             }
@@ -1466,135 +1514,151 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:237
                     x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
                         x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                     }
                 }
@@ -1626,116 +1690,135 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k8_matmul_add_ge
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 1024;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:114
                     va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:122
+                        va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                        va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                        va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:237
                 const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                 gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < S && n < 1024) {  // matmul_simt.hds:230
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < S && n < 1024) {  // matmul_simt.hds:245
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
                     const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                     gelu[m * 1024 + n] = hds::gelu(add_3);
                 }
@@ -1768,136 +1851,152 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_ad
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 64;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 64;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:237
                     const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                     out[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
                         const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                         out[m * 256 + n] = add_2_2 + c2[n];
                     }
@@ -1930,134 +2029,150 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:237
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                     }
                 }
             }
@@ -2088,134 +2203,150 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:237
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                     }
                 }
             }
@@ -2246,134 +2377,150 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:237
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                     }
                 }
             }
@@ -2404,135 +2551,151 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:237
                     x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = x[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
                         x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                     }
                 }
@@ -2567,139 +2730,158 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 1024;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:114
                     va[r][1] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:122
+                        va[r][1] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                        va[r][2] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                        va[r][3] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:237
                     const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                     gelu[(m0 + ty * 4 + i) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                    if (m < S && n < 1024) {  // matmul_simt.hds:230
-                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                    if (m < S && n < 1024) {  // matmul_simt.hds:245
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
                     }
@@ -2732,136 +2914,152 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k9_matmul
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 64;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
+    const int all = 64;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:237
                     const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_6_2;  // transformer_block.hds:20
                     out[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = add_2_2 + c2[n0 + tx * 4 + j];
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
-                    if (m < S && n < 256) {  // matmul_simt.hds:230
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
+                    if (m < S && n < 256) {  // matmul_simt.hds:245
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
                         const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                         out[m * 256 + n] = add_2_2 + c2[n];
                     }
@@ -2896,139 +3094,158 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add
     const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
     const bool whole = m0 + 32 <= S && n0 + 32 <= 1024;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:95
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 32 <= 1024;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s * 2 + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s * 2 + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:114
                     va[r][1] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:122
+                        va[r][1] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
+                        va[r][2] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
+                        va[r][3] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
                 }
-            }
-        }
-        __syncthreads();  // matmul_simt.hds:165
-    }
-    if (g > 0) {  // matmul_simt.hds:168
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:170
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:171
-            }
-        }
-    }
-    __syncthreads();  // matmul_simt.hds:175
-    if (g == 0) {  // matmul_simt.hds:176
-#pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:177
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:178
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:179
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:180
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (g == 0) {  // matmul_simt.hds:218
-        if (whole) {  // matmul_simt.hds:219
+    if (g > 0) {  // matmul_simt.hds:183
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            }
+        }
+    }
+    __syncthreads();  // matmul_simt.hds:190
+    if (g == 0) {  // matmul_simt.hds:191
+#pragma unroll
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                }
+            }
+        }
+    }
+    if (g == 0) {  // matmul_simt.hds:233
+        if (whole) {  // matmul_simt.hds:234
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:237
                     const float add_3 = matmul_5_2 + c1[n0 + tx * 4 + j];  // transformer_block.hds:20
                     gelu[(m0 + ty * 4 + i) * 1024 + (n0 + tx * 4 + j)] = hds::gelu(add_3);
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:227
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:229
-                    if (m < S && n < 1024) {  // matmul_simt.hds:230
-                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:231
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
+                    if (m < S && n < 1024) {  // matmul_simt.hds:245
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
                     }
@@ -3058,111 +3275,127 @@ __global__ void __launch_bounds__(256) encoder_block_any_k1_matmul(const float* 
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < S && n < 256) {  // matmul_simt.hds:230
-                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < S && n < 256) {  // matmul_simt.hds:245
+                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         }
@@ -3189,111 +3422,127 @@ __global__ void __launch_bounds__(256) encoder_block_any_k2_matmul(const float* 
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < S && n < 256) {  // matmul_simt.hds:230
-                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < S && n < 256) {  // matmul_simt.hds:245
+                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         }
@@ -3320,111 +3569,127 @@ __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* 
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < S && n < 256) {  // matmul_simt.hds:230
-                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < S && n < 256) {  // matmul_simt.hds:245
+                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         }
@@ -3452,112 +3717,128 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 16;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 16;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 256) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:237
                 x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < S && n < 256) {  // matmul_simt.hds:230
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < S && n < 256) {  // matmul_simt.hds:245
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
                     x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
@@ -3586,113 +3867,129 @@ __global__ void __launch_bounds__(256) encoder_block_any_k9_matmul_add_add(
     const int g = 0;  // matmul_simt.hds:87
     const int t = (int)threadIdx.x;  // matmul_simt.hds:88
     const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool inside = whole;  // matmul_simt.hds:91
-    const int all = 64;  // matmul_simt.hds:92
-    const int s0 = 0;  // matmul_simt.hds:93
-    const int slices = all;  // matmul_simt.hds:94
-    const int steps = slices;  // matmul_simt.hds:95
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
+    const int all = 64;  // matmul_simt.hds:94
+    const int s0 = 0;  // matmul_simt.hds:95
+    const int slices = all;  // matmul_simt.hds:96
+    const int steps = slices;  // matmul_simt.hds:97
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:97
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:98
-            acc[i][j] = 0.0f;  // matmul_simt.hds:99
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
+            acc[i][j] = 0.0f;  // matmul_simt.hds:101
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:102
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:105
-        const int slice = s + g;  // matmul_simt.hds:106
-        if (s < steps && slice < slices) {  // matmul_simt.hds:107
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:108
-            if (inside && k1 + 16 <= 1024) {  // matmul_simt.hds:109
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
+        const int slice = s + g;  // matmul_simt.hds:108
+        if (s < steps && slice < slices) {  // matmul_simt.hds:109
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
+            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:111
+            if (avec && bvec && full) {  // matmul_simt.hds:112
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:110
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:111
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
                 }
             } else {
+                if (avec && full) {  // matmul_simt.hds:120
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:117
-                    const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:118
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
+                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    }
+                } else {
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:119
-                        const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:120
-                        va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:121
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
+                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:129
+                        }
                     }
                 }
+                if (bvec && full) {  // matmul_simt.hds:133
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:124
-                    const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:125
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:126
-                        const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:127
-                        vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:128
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
+                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
                     }
-                }
-            }
-        }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:133
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:134
+                } else {
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
 #pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:136
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:137
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:139
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:140
-                }
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:145
-#pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:146
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:147
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:148
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
+                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        }
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:153
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:154
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:155
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:156
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
                 }
-            }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:159
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
+                }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:160
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:161
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                    }
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:165
+        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+#pragma unroll
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                }
+            }
+        }
+        __syncthreads();  // matmul_simt.hds:180
     }
-    if (whole) {  // matmul_simt.hds:219
+    if (whole) {  // matmul_simt.hds:234
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:220
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:221
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:222
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:237
                 const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                 out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:226
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:227
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:228
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:229
-                if (m < S && n < 256) {  // matmul_simt.hds:230
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:231
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
+                if (m < S && n < 256) {  // matmul_simt.hds:245
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
                     const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                     out[m * 256 + n] = add_2_2 + c2[n];
                 }
