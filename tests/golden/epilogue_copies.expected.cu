@@ -117,123 +117,123 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:78
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
-    const int ktiles = 1;  // matmul_wgmma.hds:87
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
-    const int tiles = mtiles;  // matmul_wgmma.hds:89
-    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:94
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:97
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
+    const int ST = 6;  // matmul_wgmma.hds:80
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
+    const int ktiles = 1;  // matmul_wgmma.hds:89
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
+    const int tiles = mtiles;  // matmul_wgmma.hds:91
+    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:114
+        hds::fence_barrier_init();  // matmul_wgmma.hds:116
     }
-    __syncthreads();  // matmul_wgmma.hds:119
-    if (wg == 0) {  // matmul_wgmma.hds:125
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
-            int it = 0;  // matmul_wgmma.hds:128
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:129
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:137
-                    const int s = it % ST;  // matmul_wgmma.hds:138
-                    if (it >= ST) {  // matmul_wgmma.hds:139
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
+    __syncthreads();  // matmul_wgmma.hds:121
+    if (wg == 0) {  // matmul_wgmma.hds:127
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
+            int it = 0;  // matmul_wgmma.hds:130
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
+                    const int s = it % ST;  // matmul_wgmma.hds:140
+                    if (it >= ST) {  // matmul_wgmma.hds:141
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
                     }
-                    it += 1;  // matmul_wgmma.hds:162
+                    it += 1;  // matmul_wgmma.hds:164
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:166
-            hds::cluster_sync();  // matmul_wgmma.hds:167
-            hds::cluster_sync();  // matmul_wgmma.hds:168
+        if (split > 1) {  // matmul_wgmma.hds:168
+            hds::cluster_sync();  // matmul_wgmma.hds:169
+            hds::cluster_sync();  // matmul_wgmma.hds:170
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
-        alignas(16) float acc[64];  // matmul_wgmma.hds:172
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
-        int it = 0;  // matmul_wgmma.hds:175
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:176
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
+        alignas(16) float acc[64];  // matmul_wgmma.hds:174
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
+        int it = 0;  // matmul_wgmma.hds:177
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
-                acc[i] = 0.0f;  // matmul_wgmma.hds:184
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
+                acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:186
-                const int s = it % ST;  // matmul_wgmma.hds:187
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
-                hds::wgmma_fence();  // matmul_wgmma.hds:189
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
+                const int s = it % ST;  // matmul_wgmma.hds:189
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
+                hds::wgmma_fence();  // matmul_wgmma.hds:191
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:200
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:202
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
+                hds::wgmma_commit();  // matmul_wgmma.hds:202
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
                 }
-                it += 1;  // matmul_wgmma.hds:209
+                it += 1;  // matmul_wgmma.hds:211
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
-            if (t < 1) {  // matmul_wgmma.hds:212
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
+            if (t < 1) {  // matmul_wgmma.hds:214
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            if (split > 1) {  // matmul_wgmma.hds:219
+            if (split > 1) {  // matmul_wgmma.hds:221
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:220
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:221
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:223
+                hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
-            const int lane = t % 32;  // matmul_wgmma.hds:242
-            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
+            const int lane = t % 32;  // matmul_wgmma.hds:244
+            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:245
-                    if (split > 1) {  // matmul_wgmma.hds:246
-                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:247
-                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:248
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
+                    if (split > 1) {  // matmul_wgmma.hds:248
+                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:249
+                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:250
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:249
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:250
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
                     }
-                    __syncwarp();  // matmul_wgmma.hds:257
-                    if (whole) {  // matmul_wgmma.hds:258
+                    __syncwarp();  // matmul_wgmma.hds:259
+                    if (whole) {  // matmul_wgmma.hds:260
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
-                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
-                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:261
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
+                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
+                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:263
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r_3][lane % 8 * 8]);
                                 alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                                 hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -256,13 +256,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                         }
                     } else {
 #pragma unroll
-                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:266
+                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:268
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
-                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:268
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
-                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:270
-                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:271
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
+                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:270
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
+                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:272
+                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:273
                                     const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                     const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                     const float to_f32_2 = hds::cast<float>(relu_2);
@@ -271,11 +271,11 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:276
+                    __syncwarp();  // matmul_wgmma.hds:278
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:279
-                hds::cluster_sync();  // matmul_wgmma.hds:280
+            if (split > 1) {  // matmul_wgmma.hds:281
+                hds::cluster_sync();  // matmul_wgmma.hds:282
             }
         }
     }
@@ -288,99 +288,99 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:78
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:80
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:83
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
-    const int ktiles = 1;  // matmul_wgmma.hds:87
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:88
-    const int tiles = mtiles;  // matmul_wgmma.hds:89
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:112
+    const int ST = 6;  // matmul_wgmma.hds:80
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
+    const int ktiles = 1;  // matmul_wgmma.hds:89
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
+    const int tiles = mtiles;  // matmul_wgmma.hds:91
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:114
+        hds::fence_barrier_init();  // matmul_wgmma.hds:116
     }
-    __syncthreads();  // matmul_wgmma.hds:119
-    if (wg == 0) {  // matmul_wgmma.hds:125
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
-            int it = 0;  // matmul_wgmma.hds:128
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:130
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:131
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:132
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
-                    const int s = it % ST;  // matmul_wgmma.hds:138
-                    if (it >= ST) {  // matmul_wgmma.hds:139
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
+    __syncthreads();  // matmul_wgmma.hds:121
+    if (wg == 0) {  // matmul_wgmma.hds:127
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
+            int it = 0;  // matmul_wgmma.hds:130
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
+                    const int s = it % ST;  // matmul_wgmma.hds:140
+                    if (it >= ST) {  // matmul_wgmma.hds:141
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:142
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:154
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
                     }
-                    it += 1;  // matmul_wgmma.hds:162
+                    it += 1;  // matmul_wgmma.hds:164
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
-        alignas(16) float acc[64];  // matmul_wgmma.hds:172
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
-        int it = 0;  // matmul_wgmma.hds:175
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:180
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:181
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:182
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
+        alignas(16) float acc[64];  // matmul_wgmma.hds:174
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
+        int it = 0;  // matmul_wgmma.hds:177
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:183
-                acc[i] = 0.0f;  // matmul_wgmma.hds:184
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
+                acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
-                const int s = it % ST;  // matmul_wgmma.hds:187
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
-                hds::wgmma_fence();  // matmul_wgmma.hds:189
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
+                const int s = it % ST;  // matmul_wgmma.hds:189
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
+                hds::wgmma_fence();  // matmul_wgmma.hds:191
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:192
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:200
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
+                hds::wgmma_commit();  // matmul_wgmma.hds:202
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
                 }
-                it += 1;  // matmul_wgmma.hds:209
+                it += 1;  // matmul_wgmma.hds:211
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
-            if (t < 1) {  // matmul_wgmma.hds:212
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
+            if (t < 1) {  // matmul_wgmma.hds:214
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
-            const int lane = t % 32;  // matmul_wgmma.hds:242
-            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
+            const int lane = t % 32;  // matmul_wgmma.hds:244
+            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:244
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
                 }
-                __syncwarp();  // matmul_wgmma.hds:257
-                if (whole) {  // matmul_wgmma.hds:258
+                __syncwarp();  // matmul_wgmma.hds:259
+                if (whole) {  // matmul_wgmma.hds:260
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:261
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:263
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -403,13 +403,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:266
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:268
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:270
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:271
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:270
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:272
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:273
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -418,7 +418,7 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:276
+                __syncwarp();  // matmul_wgmma.hds:278
             }
         }
     }
@@ -431,99 +431,99 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:78
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:79
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:80
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:81
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:82
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:83
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:86
-    const int ktiles = 1;  // matmul_wgmma.hds:87
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:88
-    const int tiles = mtiles;  // matmul_wgmma.hds:89
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:109
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:110
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:111
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:112
+    const int ST = 4;  // matmul_wgmma.hds:80
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
+    const int ktiles = 1;  // matmul_wgmma.hds:89
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
+    const int tiles = mtiles;  // matmul_wgmma.hds:91
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:114
+        hds::fence_barrier_init();  // matmul_wgmma.hds:116
     }
-    __syncthreads();  // matmul_wgmma.hds:119
-    if (wg == 0) {  // matmul_wgmma.hds:125
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:126
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:127
-            int it = 0;  // matmul_wgmma.hds:128
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:129
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:130
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:131
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:132
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:137
-                    const int s = it % ST;  // matmul_wgmma.hds:138
-                    if (it >= ST) {  // matmul_wgmma.hds:139
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:140
+    __syncthreads();  // matmul_wgmma.hds:121
+    if (wg == 0) {  // matmul_wgmma.hds:127
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
+            int it = 0;  // matmul_wgmma.hds:130
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
+                    const int s = it % ST;  // matmul_wgmma.hds:140
+                    if (it >= ST) {  // matmul_wgmma.hds:141
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:142
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:144
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:154
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:156
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
                     }
-                    it += 1;  // matmul_wgmma.hds:162
+                    it += 1;  // matmul_wgmma.hds:164
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:171
-        alignas(16) float acc[128];  // matmul_wgmma.hds:172
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:173
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:174
-        int it = 0;  // matmul_wgmma.hds:175
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:176
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:180
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:181
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:182
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
+        alignas(16) float acc[128];  // matmul_wgmma.hds:174
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
+        int it = 0;  // matmul_wgmma.hds:177
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:183
-                acc[i] = 0.0f;  // matmul_wgmma.hds:184
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
+                acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:186
-                const int s = it % ST;  // matmul_wgmma.hds:187
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:188
-                hds::wgmma_fence();  // matmul_wgmma.hds:189
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
+                const int s = it % ST;  // matmul_wgmma.hds:189
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
+                hds::wgmma_fence();  // matmul_wgmma.hds:191
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:190
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:192
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:193
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:200
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:201
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:202
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:204
+                hds::wgmma_commit();  // matmul_wgmma.hds:202
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
                 }
-                it += 1;  // matmul_wgmma.hds:209
+                it += 1;  // matmul_wgmma.hds:211
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:211
-            if (t < 1) {  // matmul_wgmma.hds:212
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:214
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
+            if (t < 1) {  // matmul_wgmma.hds:214
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:241
-            const int lane = t % 32;  // matmul_wgmma.hds:242
-            const bool whole = n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:243
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
+            const int lane = t % 32;  // matmul_wgmma.hds:244
+            const bool whole = n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:244
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:254
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:255
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
                 }
-                __syncwarp();  // matmul_wgmma.hds:257
-                if (whole) {  // matmul_wgmma.hds:258
+                __syncwarp();  // matmul_wgmma.hds:259
+                if (whole) {  // matmul_wgmma.hds:260
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:259
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:260
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:261
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:262
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:263
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -546,13 +546,13 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:266
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:267
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:268
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:269
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:270
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:271
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:270
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:272
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:273
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -561,7 +561,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:276
+                __syncwarp();  // matmul_wgmma.hds:278
             }
         }
     }
