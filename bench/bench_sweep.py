@@ -76,7 +76,8 @@ def sweep_gemm(rows: list, quick: bool):
     plans = [("gemm_f16", torch.float16, GEMM_SHAPES, GEMM_M),
              ("gemm_bf16", torch.bfloat16, GEMM_SHAPES[:2], GEMM_M),
              ("gemm_f16_default", torch.float16, GEMM_SHAPES[:1], [1, 128, 2048]),
-             ("gemm_f32", torch.float32, [(4096, 4096), (1000, 1003), (4096, 11008)], [1, 16, 32, 77, 128, 256, 1024, 4096])]
+             ("gemm_f32", torch.float32, [(4096, 4096), (1000, 1003), (4096, 11008)],
+              [1, 16, 32, 77, 128, 256, 1024, 4096])]
     for name, dtype, shapes, ms in plans:
         graph = harness.build_graph(f"bench/sweep/sweep_{name}.hds")
         for k, n in shapes[:2] if quick else shapes:

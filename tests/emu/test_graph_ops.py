@@ -175,7 +175,7 @@ def test_matmul_few_rows(m, k, n):
 @pytest.mark.parametrize("m,k,n,variant", [
     (2016, 5, 129, "g_simt32"), (2017, 5, 129, "g_simt32x128"),  # 63 / 64 rows of 32 x 2 columns of 128
     (128, 3, 8193, "g_simt32x128"), (129, 3, 8193, "g_any"),      # 65 / 130 tiles of 128 x 128
-    (4224, 3, 129, "g_simt32x128"), (4225, 3, 129, "g_any")])  # 264 / 266 tiles of 32 x 128
+    (4224, 3, 129, "g_simt32x128"), (4225, 3, 129, "g_any")])     # 264 / 266 tiles of 32 x 128
 def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
     """f32 matmul past M = 16 (symbolic sizes) on sm_80: 128 x 128 tiles where they number 128 or
     more (about one block per multiprocessor), else 32 x 128 where those make 128 to 264, 128 x 128
@@ -205,7 +205,7 @@ def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
     (2944, 3, 129, "g_simt32x128", 0),           # 46 tiles of 128 x 128
     (2945, 3, 129, "g_simt_split", 2),           # 48: one wave split in two
     (4224, 3, 129, "g_simt_split", 2),           # 66
-    (4225, 3, 129, "g_any", 0)])          # 68: two waves split, one whole
+    (4225, 3, 129, "g_any", 0)])                 # 68: two waves split, one whole
 def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
     """f32 matmul with K split over thread block clusters (sm_90a): each variant and each split the
     call chooses, on both sides of every boundary, against float64; the bias and relu fuse into the
@@ -228,8 +228,8 @@ def run_matmul(tmp_path, m, k, n, variant, flags, epilogue=False):
     a, b, c = f32(m, k), f32(k, n), f32(n)
     src = tmp_path / "g.hds"
     if epilogue:
-        src.write_text('import "elementwise.hds";\nimport "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] '
-                       '{ return relu(matmul(a, b) + c); }\n')
+        src.write_text('import "elementwise.hds";\nimport "nn.hds";\n'
+                       'graph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] { return relu(matmul(a, b) + c); }\n')
     else:
         src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
     inputs = {"a": a, "b": b} | ({"c": c} if epilogue else {})
