@@ -211,11 +211,9 @@ def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
     call chooses, on both sides of every boundary, against float64; the bias and relu fuse into the
     store of the blocks' added sums. The smaller ones under the race checker."""
     emulator.skip_large_under_sanitizers(m * k * n)
-    tiles = (m + 31) // 32 * ((n + 127) // 128)
     if variant in ("g_simt32x128_split", "g_simt32_split"):  # the rule of matmul_simt.hds, as the kernel evaluates it
-        if variant == "g_simt32_split":
-            tiles = (m + 31) // 32 * ((n + 31) // 32)
-        most = 8 if variant == "g_simt32x128_split" else 2
+        bn, most = (128, 8) if variant == "g_simt32x128_split" else (32, 2)
+        tiles = (m + 31) // 32 * ((n + bn - 1) // bn)
         assert split == next(s for s in (8, 4, 2, 1) if s == 1 or s <= most and tiles * s <= 264
                              and (tiles * s <= 132 or k >= 256 * s))
     run_matmul(tmp_path, m, k, n, variant, ["--arch=sm_90a"] + (["--racecheck"] if m * k * n < 10**6 else []),

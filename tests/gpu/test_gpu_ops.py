@@ -377,9 +377,9 @@ def test_matmul_f32_few_rows(m, k, n):
 def test_matmul_f32_split_sm90(m, k, n):
     """sm_90a, f32 past M = 16: 32 x 128 tiles with K split over clusters of 8, 4, 2 or 1 (chosen per
     call; some blocks with no k-slice at K = 40), 32 x 32 tiles with four k-groups split in 2 or 1
-    (from 100 to 132 of them, where K <= 2048: 2048 / 2049), 128 x 128 tiles split in 2, and the unsplit tiles on
-    each side of the boundaries (tests/emu/test_graph_ops.py::test_matmul_simt_split has the same
-    cases), the bias and relu fused into the store of the added sums."""
+    (from 100 to 132 of them, where K <= 2048: 2048 / 2049), 128 x 128 tiles split in 2, and the
+    unsplit tiles on each side of the boundaries (tests/emu/test_graph_ops.py::test_matmul_simt_split
+    has the same cases), the bias and relu fused into the store of the added sums."""
     a, b, c = rnd(m, k), rnd(k, n), rnd(n)
     pre = a.double() @ b.double() + c.double()
     out = run("op_matmul_f32_split_sm90", {"a": a, "b": b, "c": c}, {"M": m, "K": k, "N": n}, (m, n), torch.float32)
