@@ -268,7 +268,8 @@ struct KernelDecl : Decl {
     std::vector<Param> params;
     std::vector<ExprPtr> grid, block;
     SourceRange grid_range, block_range;
-    ExprPtr cluster;  // `cluster(n)`: blocks per thread block cluster (sm_90), or null
+    ExprPtr cluster;     // `cluster(n)`: blocks per thread block cluster (sm_90), or null
+    ExprPtr min_blocks;  // `min_blocks_per_sm(n)`: __launch_bounds__'s second argument, or null
     std::unique_ptr<BlockStmt> body;
     std::vector<Symbol*> sizes;  // symbolic sizes in order of first appearance (sema)
     // `kernel name = generic<f16>;`: until instantiated (module_loader), only these are set.

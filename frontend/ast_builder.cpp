@@ -195,7 +195,8 @@ class Builder {
         d->block = expr_list(lc->exprList(1));
         d->grid_range = range(lc->exprList(0));
         d->block_range = range(lc->exprList(1));
-        if (lc->expr()) d->cluster = expr(lc->expr());
+        if (lc->cluster) d->cluster = expr(lc->cluster);
+        if (lc->minBlocks) d->min_blocks = expr(lc->minBlocks);
         d->body = block(ctx->block());
         return d;
     }

@@ -273,6 +273,7 @@ std::unique_ptr<KernelDecl> clone_kernel(const KernelDecl& k, const std::string&
     o->grid_range = k.grid_range;
     o->block_range = k.block_range;
     if (k.cluster) o->cluster = clone_expr(*k.cluster, map);
+    if (k.min_blocks) o->min_blocks = clone_expr(*k.min_blocks, map);
     o->body = clone_block(*k.body, map);
     return o;
 }

@@ -62,6 +62,10 @@ class Printer {
                         head("Cluster", k.cluster->range, "");
                         child([&] { expr(*k.cluster); });
                     }
+                    if (k.min_blocks) {
+                        head("MinBlocksPerSM", k.min_blocks->range, "");
+                        child([&] { expr(*k.min_blocks); });
+                    }
                     stmt(*k.body);
                 });
                 break;

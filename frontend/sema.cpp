@@ -308,6 +308,7 @@ void Sema::check_kernel(KernelDecl& k) {
     kernel_ = &k;
     shared_arrays_.clear();
     sm90_calls_ = false;
+    setmaxnreg_call_ = SourceRange{};
     unused_candidates_.clear();
     pruned_branch_ = false;
     for (Param& p : k.params) {
@@ -340,6 +341,7 @@ void Sema::check_kernel(KernelDecl& k) {
     if (constant && threads > 1024) diags_.error(DiagId::block_too_large, k.block_range, threads);
     if (k.cluster) check_cluster(*k.cluster);
     check_block(*k.body, false);
+    if (k.min_blocks) check_min_blocks(k, constant ? threads : 0);
     // As the emitted code lays them out, each at a multiple of ir::shared_array_align.
     int64_t shared = 0;
     for (auto [bytes, elem] : shared_arrays_)

@@ -99,6 +99,7 @@ class Sema {
     bool check_int(Expr& e, const char* what);
     std::optional<int64_t> check_const_int(Expr& e, const char* what);
     void check_cluster(Expr& e);
+    void check_min_blocks(KernelDecl& k, int64_t threads);
 
     // calls (sema_call.cpp)
     SemaType check_call(CallExpr& e);
@@ -139,6 +140,7 @@ class Sema {
     DeviceFnDecl* fn_ = nullptr;
     std::vector<int64_t> block_dims_;                            // constant block sizes (0 when symbolic)
     std::vector<std::pair<int64_t, ScalarType>> shared_arrays_;  // bytes and element of each shared array
+    SourceRange setmaxnreg_call_;                                // the kernel's first setmaxnreg call, if any
     bool sm90_calls_ = false;                 // it calls sm_90 built-ins (1024-byte aligned shared arrays)
     std::vector<Symbol*> unused_candidates_;  // its parameters and locals, for -Wunused-*
     bool pruned_branch_ = false;              // an instance's constant condition left a branch unchecked

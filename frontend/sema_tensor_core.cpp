@@ -108,6 +108,8 @@ std::vector<Operand> operands(Builtin b) {
 
 SemaType Sema::check_tensor_core_call(CallExpr& e, const BuiltinInfo& b) {
     if (builtin_min_arch(b.id) >= 90) sm90_calls_ = true;
+    if ((b.id == Builtin::SetMaxNRegInc || b.id == Builtin::SetMaxNRegDec) && !setmaxnreg_call_.valid())
+        setmaxnreg_call_ = e.callee_range;
     require_arch(builtin_min_arch(b.id), e.callee_range, DiagId::builtin_needs_arch, std::string("'") + b.name + "'");
     std::vector<Operand> ops = operands(b.id);
     std::optional<ScalarType> first;  // the type "same" refers to, once an operand gave it
@@ -200,6 +202,28 @@ void Sema::check_cluster(Expr& e) {
     if (!e.value) return;
     int64_t n = e.value->i;
     if (n != 1 && n != 2 && n != 4 && n != 8) diags_.error(DiagId::cluster_size, e.range, n);
+}
+
+// `min_blocks_per_sm(n)`: __launch_bounds__(threads, n), so that ptxas keeps each thread's
+// registers within what n blocks leave it. Checked after the body (its setmaxnreg calls).
+void Sema::check_min_blocks(KernelDecl& k, int64_t threads) {
+    Expr& e = *k.min_blocks;
+    if (!check_int(e, "a block count")) return;
+    if (!e.value) {
+        diags_.error(DiagId::not_constant, e.range, "min_blocks_per_sm's count");
+        return;
+    }
+    int64_t n = e.value->i;
+    if (n < 1 || n > 32) {
+        diags_.error(DiagId::min_blocks_count, e.range, n);
+    } else if (threads <= 0) {
+        diags_.error(DiagId::min_blocks_block, e.range);
+    } else if (n * threads > 2048) {
+        diags_.error(DiagId::min_blocks_threads, e.range, n, threads);
+    } else if (n > 1 && setmaxnreg_call_.valid()) {
+        diags_.error(DiagId::min_blocks_setmaxnreg, e.range, n);
+        diags_.note(setmaxnreg_call_, "setmaxnreg is called here");
+    }
 }
 
 // TMA boxes are the destination's last two dimensions with rows of 32, 64 or

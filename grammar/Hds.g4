@@ -29,7 +29,8 @@ typeParams   : '<' typeParam (',' typeParam)* '>' ;
 typeParam    : ID (':' scalarType ('=' expr ('in' '{' exprList '}')?)?)? ;
 // `kernel matmul_f16 = matmul_mma<f16, 4>;` instantiates a generic kernel.
 kernelInstance : 'kernel' ID '=' ID '<' expr (',' expr)* '>' ';' ;
-launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ('cluster' '(' expr ')')? ;
+launchConfig : 'grid' '(' exprList ')' 'block' '(' exprList ')' ('cluster' '(' cluster=expr ')')?
+               ('min_blocks_per_sm' '(' minBlocks=expr ')')? ;
 deviceFnDecl : 'device' 'fn' ID '(' paramList? ')' ('->' typeRef)? block ;
 
 paramList : param (',' param)* ;

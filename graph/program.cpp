@@ -83,6 +83,7 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
         k.block = n.anchor.block;
         k.cluster = n.anchor.cluster;
         k.cluster_per_call = n.anchor.cluster_per_call;
+        k.min_blocks = n.anchor.min_blocks;
     } else if (n.kind == Node::Kind::RowGroup) {
         schedule_row_group(n, k, g.arch);
     } else if (n.compute.injective()) {

@@ -235,10 +235,12 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
         params.push_back("const __grid_constant__ CUtensorMap " + cuda_ident(t.name));
     int64_t threads = constant_threads(k);
     // One block per multiprocessor fixes the register budget at entry, which
-    // setmaxnreg needs (the sm_90 kernels are sized for one block per SM).
-    std::string bounds = threads <= 0   ? ""
-                         : uses_sm90(k) ? fmt::format("__launch_bounds__({}, 1) ", threads)
-                                        : fmt::format("__launch_bounds__({}) ", threads);
+    // setmaxnreg needs (the sm_90 kernels are sized for one block per SM), unless the
+    // kernel asks for more (`min_blocks_per_sm(n)`: sema refuses it beside setmaxnreg).
+    int min_blocks = k.min_blocks > 0 ? k.min_blocks : uses_sm90(k) ? 1 : 0;
+    std::string bounds = threads <= 0     ? ""
+                         : min_blocks > 0 ? fmt::format("__launch_bounds__({}, {}) ", threads, min_blocks)
+                                          : fmt::format("__launch_bounds__({}) ", threads);
     if (k.cluster > 1) bounds += fmt::format("__cluster_dims__({}, 1, 1) ", k.cluster);
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
     w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));

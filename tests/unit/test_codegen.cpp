@@ -40,6 +40,16 @@ TEST_CASE("symbolic blocks are validated at launch", "[codegen]") {
     CHECK_FALSE(contains(c.cu, "__launch_bounds__"));
 }
 
+TEST_CASE("min_blocks_per_sm becomes launch bounds' second argument", "[codegen]") {
+    auto c = compile(
+        "kernel k<B: i32 = 3>(a: f32[N]) grid(N) block(128) min_blocks_per_sm(B - 1) { a[threadIdx.x] = 0.0; }\n"
+        "kernel k2 = k<3>;\n"
+        "kernel plain(a: f32[N]) grid(N) block(128) { a[threadIdx.x] = 0.0; }");
+    REQUIRE(c.errors.empty());
+    CHECK(contains(c.cu, "__global__ void __launch_bounds__(128, 2) k2("));
+    CHECK(contains(c.cu, "__global__ void __launch_bounds__(128) plain("));
+}
+
 TEST_CASE("literals are spelled with their type", "[codegen]") {
     auto c = compile(
         "kernel k(f: f32[N], d: f64[N], h: f16[N], l: i64[N], u: u32[N]) grid(1) block(1) {\n"
