@@ -70,6 +70,30 @@ def test_conv2d_mma3x3(tmp_path):
     assert rel(out, ref) < 2e-3
 
 
+@pytest.mark.parametrize("kernel,c,r,o", [("conv2d_mma3x3", 16, 3, 64), ("conv2d_mma3x3", 16, 3, 70),
+                                          ("conv2d_mma", 3, 7, 64), ("conv2d_mma", 3, 7, 40)])
+def test_conv2d_mma_residual_stores(tmp_path, kernel, c, r, o):
+    """The tensor-core convolutions store a warp's 32 channels untested where all are inside O, a
+    fused residual's loads then issued together: O symbolic, 64 (every warp inside), 70 and 40 (the
+    last warps partly outside), with a residual and ReLU fused into the store."""
+    pad = r // 2
+    text = (f"graph g(x: f16[N, {c}, 9, 11], w: f16[O, {c}, {r}, {r}], res: f16[N, O, 9, 11]) -> f16[N, O, 9, 11] "
+            f"{{ return relu(conv2d(x, w, pad={pad}) + res); }}\n")
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
+    code = emulator.emit(src)
+    assert f"{kernel}.hds" in code and "o0 + wo + 32 <= O" in code
+    x, w, res = halves(2, c, 9, 11), halves(o, c, r, r) * np.float16(0.2), halves(2, o, 9, 11)
+    out = emulator.run_graph(text, "g", {"x": x, "w": w, "res": res}, imports=("nn.hds", "elementwise.hds"),
+                             racecheck=True)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ref = res.astype(np.float64)
+    for i in range(r):
+        for j in range(r):
+            ref = ref + np.einsum("nchw,oc->nohw", xp[:, :, i:i + 9, j:j + 11], w[:, :, i, j].astype(np.float64))
+    assert rel(out, np.maximum(ref, 0)) < 2e-3
+
+
 @pytest.mark.parametrize("m,n,variant", [(5, 24, "g_skinny"), (77, 24, "g_rows16"), (77, 23, "g_any"),
                                          (16, 23, "g_skinny"), (17, 24, "g_rows16")])
 def test_dispatch_as_on_the_gpu(tmp_path, m, n, variant):
