@@ -124,169 +124,168 @@ __global__ void __launch_bounds__(256, 2) stem_block_k0_conv2d_mul_add(
 }
 
 // kernel stem_block_k1_conv2d_add_relu (conv_f16.hds:12)
-__global__ void __launch_bounds__(256) stem_block_k1_conv2d_add_relu(const __half* __restrict__ y1,
-        const __half* __restrict__ w2, const __half* __restrict__ res, __half* __restrict__ out,
-        int N, int O) {
+__global__ void __launch_bounds__(256, 2) stem_block_k1_conv2d_add_relu(
+        const __half* __restrict__ y1, const __half* __restrict__ w2,
+        const __half* __restrict__ res, __half* __restrict__ out, int N, int O) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TH = 4;  // conv2d_mma3x3.hds:68
-    const int HW = 34;  // conv2d_mma3x3.hds:69
-    const int HP = 204;  // conv2d_mma3x3.hds:70
-    const int HU = 2;  // conv2d_mma3x3.hds:71
-    const int WCH = 18;  // conv2d_mma3x3.hds:72
-    const int WC = 5;  // conv2d_mma3x3.hds:73
-    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:75
-    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:76
-    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:77
-    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:78
-    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:79
-    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:80
-    auto& cs = *reinterpret_cast<__half (*)[8][32][40]>(hds_dynamic_smem + 77952);  // conv2d_mma3x3.hds:81
-    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:82
-    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:84
-    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:85
-    const int tiles_q = 1;  // conv2d_mma3x3.hds:86
-    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:87
-    const int slices = 4;  // conv2d_mma3x3.hds:88
-    const int split = 1;  // conv2d_mma3x3.hds:90
-    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:93
-    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:94
-    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:95
-    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:96
-    const int n = tile / tiles;  // conv2d_mma3x3.hds:97
-    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:98
-    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:99
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:100
-    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:101
-    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:102
-    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:103
-    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:104
-    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:105
-    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:106
+    const int TH = 4;  // conv2d_mma3x3.hds:73
+    const int HW = 34;  // conv2d_mma3x3.hds:74
+    const int HP = 204;  // conv2d_mma3x3.hds:75
+    const int HU = 2;  // conv2d_mma3x3.hds:76
+    const int WCH = 18;  // conv2d_mma3x3.hds:77
+    const int WC = 5;  // conv2d_mma3x3.hds:78
+    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:80
+    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:81
+    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:82
+    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:83
+    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:84
+    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:85
+    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:86
+    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:88
+    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:89
+    const int tiles_q = 1;  // conv2d_mma3x3.hds:90
+    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:91
+    const int slices = 4;  // conv2d_mma3x3.hds:92
+    const int split = 1;  // conv2d_mma3x3.hds:94
+    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:97
+    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:98
+    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:99
+    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:100
+    const int n = tile / tiles;  // conv2d_mma3x3.hds:101
+    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:102
+    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:103
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:104
+    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:105
+    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:106
+    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:107
+    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:108
+    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:109
+    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:110
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:109
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:113
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:110
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:114
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:111
-                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:112
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:115
+                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:116
             }
         }
     }
-    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:117
-        const int st = t % 2;  // conv2d_mma3x3.hds:118
-        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:119
-        if (t < count) {  // conv2d_mma3x3.hds:120
+    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:121
+        const int st = t % 2;  // conv2d_mma3x3.hds:122
+        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:123
+        if (t < count) {  // conv2d_mma3x3.hds:124
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:122
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:123
-                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:124
-                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:125
-                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:126
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:126
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:127
+                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:128
+                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:129
+                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:130
 #pragma unroll
-                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:127
-                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:128
-                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:129
+                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:131
+                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:132
+                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:133
                 }
             }
 #pragma unroll
-            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:133
-                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:134
-                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:135
-                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:136
-                if (id < 1152) {  // conv2d_mma3x3.hds:137
-                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:138
-                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:139
+            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:137
+                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:138
+                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:139
+                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:140
+                if (id < 1152) {  // conv2d_mma3x3.hds:141
+                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:142
+                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:143
                 } else {
                 }
             }
-            hds::cp_async_commit();  // conv2d_mma3x3.hds:148
+            hds::cp_async_commit();  // conv2d_mma3x3.hds:152
         }
-        if (t > 0) {  // conv2d_mma3x3.hds:150
-            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:151
+        if (t > 0) {  // conv2d_mma3x3.hds:154
+            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:155
 #pragma unroll
-            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:152
+            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:156
 #pragma unroll
-                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:153
+                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:157
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:154
-                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:155
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:158
+                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:159
                     }
 #pragma unroll
-                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:158
-                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:159
-                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:160
-                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:161
+                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:162
+                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:163
+                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:164
+                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:165
                     }
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:163
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:167
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:164
-                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:165
+                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:168
+                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:169
                         }
                     }
                 }
             }
         }
-        if (t < count) {  // conv2d_mma3x3.hds:171
+        if (t < count) {  // conv2d_mma3x3.hds:175
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:172
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:173
-                if (u < 408) {  // conv2d_mma3x3.hds:174
-                    hds::copy<16>(&hx[st][u % HP][u / HP * 8], &rh[i][0]);  // conv2d_mma3x3.hds:175
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:176
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:177
+                if (u < 408) {  // conv2d_mma3x3.hds:178
+                    hds::copy<16>(&hx[st][u % HP][u / HP * 8], &rh[i][0]);  // conv2d_mma3x3.hds:179
                 }
             }
-            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:178
+            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:182
         }
-        __syncthreads();  // conv2d_mma3x3.hds:180
-        if (t < count) {  // conv2d_mma3x3.hds:181
+        __syncthreads();  // conv2d_mma3x3.hds:184
+        if (t < count) {  // conv2d_mma3x3.hds:185
 #pragma unroll
-            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:184
-                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:185
+            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:188
+                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:189
 #pragma unroll
-                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:186
-                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:187
+                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:190
+                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:191
                 }
 #pragma unroll
-                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:189
+                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:193
 #pragma unroll
-                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:190
-                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:191
+                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:194
+                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:195
                     }
-                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:193
+                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:197
                 }
             }
         }
-        __syncthreads();  // conv2d_mma3x3.hds:197
+        __syncthreads();  // conv2d_mma3x3.hds:201
     }
-    const int g = lane / 4;  // conv2d_mma3x3.hds:202
-    const int t4 = lane % 4;  // conv2d_mma3x3.hds:203
+    const int g = lane / 4;  // conv2d_mma3x3.hds:206
+    const int t4 = lane % 4;  // conv2d_mma3x3.hds:207
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:231
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:235
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:232
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:236
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:233
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:234
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:237
+                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:239
             }
         }
     }
-    __syncwarp();  // conv2d_mma3x3.hds:238
-    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:239
-    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:240
-    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:241
-        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:245
+    __syncwarp();  // conv2d_mma3x3.hds:243
+    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:244
+    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:245
+    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:246
+        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:250
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:246
-                const __half conv2d_2_2 = cs[warp][r][lane];  // conv2d_mma3x3.hds:247
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:251
+                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:252
                 const __half add_2_2 = conv2d_2_2 + res[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq];  // conv_f16.hds:12
                 out[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
             }
         } else {
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:250
-                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:251
-                if (o < O) {  // conv2d_mma3x3.hds:252
-                    const __half conv2d_2_2 = cs[warp][r][lane];  // conv2d_mma3x3.hds:253
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:255
+                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:256
+                if (o < O) {  // conv2d_mma3x3.hds:257
+                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:258
                     const __half add_2_2 = conv2d_2_2 + res[((n * O + o) * 32 + yp) * 32 + yq];  // conv_f16.hds:12
                     out[((n * O + o) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
                 }
@@ -341,10 +340,10 @@ cudaError_t stem_block_run(const __half* x, const __half* w1, const __half* s1, 
     // conv2d+add+relu (conv_f16.hds:12)
     if (((long long)N * 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
     if ((((long long)O + 63) / 64) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 98432 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(stem_block_k1_conv2d_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 98432);
+    // 77952 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(stem_block_k1_conv2d_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 77952);
     if (err != cudaSuccess) return err;
-    stem_block_k1_conv2d_add_relu<<<dim3((unsigned)((long long)N * 8), (unsigned)(((long long)O + 63) / 64), 1), dim3((unsigned)(256), 1, 1), 98432, stream>>>(
+    stem_block_k1_conv2d_add_relu<<<dim3((unsigned)((long long)N * 8), (unsigned)(((long long)O + 63) / 64), 1), dim3((unsigned)(256), 1, 1), 77952, stream>>>(
             y1, w2, res, out, N, O);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
