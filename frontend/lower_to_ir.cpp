@@ -43,7 +43,7 @@ class Lowerer {
             out.cluster = static_cast<int>(k.cluster->value->i);
         else if (k.cluster)  // over sizes: chosen per call
             out.cluster_per_call = expr(*k.cluster, ScalarType::I32);
-        if (k.min_blocks && k.min_blocks->value) out.min_blocks = static_cast<int>(k.min_blocks->value->i);
+        if (k.min_blocks) out.min_blocks = expr(*k.min_blocks, ScalarType::I32);
         out.body = block(*k.body);
         return out;
     }

@@ -381,6 +381,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     for (ir::Expr& g : ik.grid) g = substitute(g, sizes);
     for (ir::Expr& bl : ik.block) bl = substitute(bl, sizes);
     if (ik.cluster_per_call) ik.cluster_per_call = substitute(ik.cluster_per_call, sizes);
+    if (ik.min_blocks) ik.min_blocks = substitute(ik.min_blocks, sizes);
     ik.params.clear();  // recomputed when the node becomes a kernel
     ik.sizes.clear();
     anchor->kind = Node::Kind::Anchor;

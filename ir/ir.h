@@ -280,7 +280,7 @@ struct Kernel {
     std::vector<Expr> grid, block;    // over sizes and constants, 1 to 3 each
     int cluster = 1;                  // blocks per cluster along x (sm_90 thread block clusters)
     Expr cluster_per_call;            // or so many, over sizes, chosen at launch (null: `cluster`)
-    int min_blocks = 0;               // `min_blocks_per_sm(n)`: blocks per multiprocessor asked for (0: none)
+    Expr min_blocks;                  // `min_blocks_per_sm(n)`: asked for where a constant (null: none)
     Stmt body;
 };
 

@@ -174,7 +174,7 @@ void print_module(const Module& m, std::ostream& os) {
         std::string cluster = k.cluster_per_call ? fmt::format(" cluster({})", p.e_.print(k.cluster_per_call))
                               : k.cluster > 1    ? fmt::format(" cluster({})", k.cluster)
                                                  : "";
-        if (k.min_blocks > 0) cluster += fmt::format(" min_blocks_per_sm({})", k.min_blocks);
+        if (k.min_blocks) cluster += fmt::format(" min_blocks_per_sm({})", p.e_.print(k.min_blocks));
         os << fmt::format("kernel {}({}) sizes({}) grid({}) block({}){} {{\n", k.name, fmt::join(params, ", "),
                           fmt::join(sizes, ", "), fmt::join(grid, ", "), fmt::join(block, ", "), cluster);
         p.body(k.body, 0);

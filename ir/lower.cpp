@@ -75,6 +75,7 @@ void run_pipeline(Module& m, const PipelineOptions& opts) {
             for (Expr& g : k.grid) g = simplify(g);
             for (Expr& b : k.block) b = simplify(b);
             if (k.cluster_per_call) k.cluster_per_call = simplify(k.cluster_per_call);
+            if (k.min_blocks) k.min_blocks = simplify(k.min_blocks);
         }
         VerifyStage stage = p.stage_after;
         stage.indices_flattened &= opts.flatten;

@@ -44,10 +44,12 @@ TEST_CASE("min_blocks_per_sm becomes launch bounds' second argument", "[codegen]
     auto c = compile(
         "kernel k<B: i32 = 3>(a: f32[N]) grid(N) block(128) min_blocks_per_sm(B - 1) { a[threadIdx.x] = 0.0; }\n"
         "kernel k2 = k<3>;\n"
-        "kernel plain(a: f32[N]) grid(N) block(128) { a[threadIdx.x] = 0.0; }");
+        "kernel plain(a: f32[N]) grid(N) block(128) { a[threadIdx.x] = 0.0; }\n"
+        "kernel sized(a: f32[N]) grid(N) block(128) min_blocks_per_sm(N > 0 ? 2 : 1) { a[threadIdx.x] = 0.0; }");
     REQUIRE(c.errors.empty());
     CHECK(contains(c.cu, "__global__ void __launch_bounds__(128, 2) k2("));
     CHECK(contains(c.cu, "__global__ void __launch_bounds__(128) plain("));
+    CHECK(contains(c.cu, "__global__ void __launch_bounds__(128) sized("));  // N is symbolic: nothing asked
 }
 
 TEST_CASE("literals are spelled with their type", "[codegen]") {
