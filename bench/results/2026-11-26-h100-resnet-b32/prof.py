@@ -22,8 +22,8 @@ from bench_core import graphs_ms  # noqa: E402
 def tensors(text: str) -> dict:
     sig = re.search(r"graph \w+\((.*?)\) ->", text, re.S).group(1)
     out = {}
-    for name, dims in re.findall(r"(\w+): f16\[([\d, ]+)\]", sig):
-        shape = [int(d) for d in dims.split(",")]
+    for name, dims in re.findall(r"(\w+): f16\[([\dN, ]+)\]", sig):
+        shape = [32 if d.strip() == "N" else int(d) for d in dims.split(",")]  # resnet18_bN: N = 32
         if len(shape) == 1:  # batch norm's vectors: means, variances, scales, shifts all positive
             t = torch.rand(shape, device="cuda") + 0.5
         elif len(shape) == 4 and name != "arg1_1":  # conv weights
@@ -46,24 +46,25 @@ def main():
     text = (HERE / f"{args.name}.hds").read_text()
     g = harness.Graph(args.lib / f"lib{args.build or args.name}.so", args.lib / f"{args.name}.h")
     ts = tensors(text)
-    out_name = [n for c, n in g.params if n not in ts][0]
+    out_name = [n for c, n in g.params if n not in ts and c.endswith("*")][0]
     ts[out_name] = torch.empty(32, 1000, device="cuda", dtype=torch.half)
-    ws = g.workspace({})
-    assert g.run(ts, {}, ws) == 0
+    sizes = {n: 32 for c, n in g.params if not c.endswith("*")}  # resnet18_bN: the batch N
+    ws = g.workspace(sizes)
+    assert g.run(ts, sizes, ws) == 0
     torch.cuda.synchronize()
     print("output finite:", bool(torch.isfinite(ts[out_name]).all()), "std", float(ts[out_name].float().std()))
     if args.once:
         return
-    fns = {"hds": lambda s: g.run(ts, {}, ws, s)}
+    fns = {"hds": lambda s: g.run(ts, sizes, ws, s)}
     ref = ts[out_name].clone()
     for v in filter(None, args.variants.split(",")):
         gv = harness.Graph(args.lib / f"lib{v}.so", args.lib / f"{args.name}.h")
-        assert gv.run(ts, {}, ws) == 0
+        assert gv.run(ts, sizes, ws) == 0
         torch.cuda.synchronize()
         err = float((ts[out_name].float() - ref.float()).norm() / ref.float().norm())
         print(f"{v}: relative difference to {args.name}: {err:.2e}")
         assert err < 1e-2, v
-        fns[v] = lambda s, gv=gv: gv.run(ts, {}, ws, s)
+        fns[v] = lambda s, gv=gv: gv.run(ts, sizes, ws, s)
     convs = re.findall(r"let (\w+) = conv2d\((\w+), (\w+), stride=(\d), pad=(\d)\)", text)
     side = {3: 224, 64: 56, 128: 28, 256: 14, 512: 7}  # ResNet-18: an input's size by its channels
     refs = {}
