@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include "ir/builtins.h"
+#include "ir/ir.h"
 
 namespace hds {
 
@@ -212,11 +213,11 @@ void Sema::check_min_blocks(KernelDecl& k, int64_t threads) {
     Expr& e = *k.min_blocks;
     if (!check_int(e, "a block count") || !e.value) return;
     int64_t n = e.value->i;
-    if (n < 1 || n > 32) {
+    if (n < 1 || n > ir::kMaxMinBlocks) {
         diags_.error(DiagId::min_blocks_count, e.range, n);
     } else if (threads <= 0) {
         diags_.error(DiagId::min_blocks_block, e.range);
-    } else if (n * threads > 2048) {
+    } else if (n * threads > ir::kMaxThreadsPerSM) {
         diags_.error(DiagId::min_blocks_threads, e.range, n, threads);
     } else if (n > 1 && setmaxnreg_call_.valid()) {
         diags_.error(DiagId::min_blocks_setmaxnreg, e.range, n);

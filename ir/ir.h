@@ -272,6 +272,11 @@ struct KernelParam {
     bool written = false;  // the kernel stores to (or atomically updates) the tensor
 };
 
+// `min_blocks_per_sm(n)` asks for 1 to kMaxMinBlocks blocks of at most kMaxThreadsPerSM
+// threads together: sema checks a constant n, codegen one that sizes made constant.
+inline constexpr int64_t kMaxMinBlocks = 32;
+inline constexpr int64_t kMaxThreadsPerSM = 2048;
+
 struct Kernel {
     std::string name;
     SourceLoc loc;

@@ -237,10 +237,10 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     // One block per multiprocessor fixes the register budget at entry, which
     // setmaxnreg needs (the sm_90 kernels are sized for one block per SM), unless the
     // kernel asks for more (`min_blocks_per_sm(n)`: sema refuses it beside setmaxnreg).
-    // n over sizes counts only where they are constants (and it is 1 to 32, within 2048 threads).
+    // n over sizes counts only where they are constants (and within ir::kMaxMinBlocks, kMaxThreadsPerSM).
     int64_t min_blocks = uses_sm90(k) ? 1 : 0;
     if (const auto* n = k.min_blocks ? ir::as<ir::IntImm>(k.min_blocks) : nullptr;
-        n && n->value >= 1 && n->value <= 32 && n->value * threads <= 2048)
+        n && n->value >= 1 && n->value <= ir::kMaxMinBlocks && n->value * threads <= ir::kMaxThreadsPerSM)
         min_blocks = n->value;
     std::string bounds = threads <= 0     ? ""
                          : min_blocks > 0 ? fmt::format("__launch_bounds__({}, {}) ", threads, min_blocks)
