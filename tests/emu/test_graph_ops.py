@@ -185,9 +185,10 @@ def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
 
 
 # sm_90a: K split over clusters. 32 x 128 tiles (T of them) up to 132 split per call in 8 (T * 8 <=
-# 132, or <= 264 with K >= 2048), 4 (the same with 1024), 2 (T * 2 <= 132 or K >= 512), else 1;
-# 100 to 132 tiles of 32 x 32 (K <= 2048 or M <= 64) with four k-groups in 2 (K >= 512) or 1;
-# 128 x 128 tiles in 2 from 48 of them (M > 96) where that takes fewer waves.
+# 132, or <= 240 with K >= 2048), 4 (<= 132, or <= 248 with K >= 1024), 2 (T * 2 <= 132 or K >=
+# 512), else 1, and 133 to 186 in 4 where K >= 1024; 100 to 132 tiles of 32 x 32 (K <= 2048 or M <= 64) with four k-groups in 2 (K >=
+# 512) or 1; 128 x 128 tiles from 48 of them (M > 96) where that takes fewer waves, in 4
+# (simt_split4) where waves of 120 quarters take less than waves of 132 halves, else in 2.
 @pytest.mark.parametrize("m,k,n,variant,split", [
     (3168, 3, 32, "g_simt32x128_split", 1),      # 99 tiles of 32 x 32
     (3169, 3, 32, "g_simt32_split", 1),          # 100
@@ -197,15 +198,26 @@ def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
     (33, 300, 129, "g_simt32x128_split", 8),     # 4 tiles of 32 x 128; 19 slices, 2 or 3 per block
     (544, 40, 100, "g_simt32x128_split", 4),     # 17 tiles: 136 > 132 blocks in 8; 3 slices, a block with none
     (544, 2048, 8, "g_simt32x128_split", 8),     # 17 tiles, K >= 2048
-    (1088, 1024, 8, "g_simt32x128_split", 4),    # 34 tiles: 272 > 264 in 8, K >= 1024
+    (960, 2048, 8, "g_simt32x128_split", 8),     # 30 tiles: 240 blocks in clusters of 8
+    (961, 2048, 8, "g_simt32x128_split", 4),     # 31 tiles: 248 > 240 in 8
+    (1088, 1024, 8, "g_simt32x128_split", 4),    # 34 tiles: 272 > 240 in 8, K >= 1024
+    (1984, 1024, 8, "g_simt32x128_split", 4),    # 62 tiles: 248 in clusters of 4
+    (1985, 1024, 8, "g_simt32x128_split", 2),    # 63 tiles: 252 > 248 in 4
     (1088, 40, 100, "g_simt32x128_split", 2),    # 34 tiles: 136 in 4, K < 1024
     (2144, 40, 100, "g_simt32x128_split", 1),    # 67 tiles: 134 in 2, K < 512
     (4224, 40, 100, "g_simt32x128_split", 1),    # 132 tiles
     (4225, 40, 100, "g_simt32x128", 0),          # 133 tiles
+    (4256, 1024, 8, "g_simt32x128_split", 4),    # 133 tiles, K >= 1024: three waves of quarters
+    # (186 / 187 tiles: 5952 / 5953 rows, in tests/gpu/test_gpu_ops.py::test_matmul_f32_split_sm90)
+    (4256, 1023, 8, "g_simt32x128", 0),          # 133, K < 1024
     (2944, 3, 129, "g_simt32x128", 0),           # 46 tiles of 128 x 128
     (2945, 3, 129, "g_simt_split", 2),           # 48: one wave split in two
-    (4224, 3, 129, "g_simt_split", 2),           # 66
-    (4225, 3, 129, "g_any", 0)])                 # 68: two waves split, one whole
+    (4224, 3, 129, "g_simt_split", 2),           # 66: one wave of halves, three of quarters
+    (4225, 3, 129, "g_simt_split4", 4),          # 68: two waves of halves, three of quarters
+    (5760, 3, 129, "g_simt_split4", 4),          # 90
+    (5761, 3, 129, "g_any", 0),                  # 92: four waves of quarters, one whole
+    (8576, 3, 129, "g_simt_split4", 4),          # 134: five of quarters, three of halves, two of two whole
+    (9728, 3, 129, "g_simt_split", 2)])          # 152: six of quarters, three of halves
 def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
     """f32 matmul with K split over thread block clusters (sm_90a): each variant and each split the
     call chooses, on both sides of every boundary, against float64; the bias and relu fuse into the
@@ -214,8 +226,14 @@ def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
     if variant in ("g_simt32x128_split", "g_simt32_split"):  # the rule of matmul_simt.hds, as the kernel evaluates it
         bn, most = (128, 8) if variant == "g_simt32x128_split" else (32, 2)
         tiles = (m + 31) // 32 * ((n + bn - 1) // bn)
-        assert split == next(s for s in (8, 4, 2, 1) if s == 1 or s <= most and tiles * s <= 264
-                             and (tiles * s <= 132 or k >= 256 * s))
+        fits = {8: 240, 4: 248, 2: 264}  # blocks of two per multiprocessor that clusters of s hold at once
+        rule = next((s for s in (8, 4, 2) if s <= most and tiles * s <= fits[s] and (tiles * s <= 132 or k >= 256 * s)),
+                    4 if most >= 4 and tiles * 4 <= 744 and k >= 1024 else 1)
+        assert split == rule
+    if variant in ("g_simt_split", "g_simt_split4"):  # waves of 120 quarters (clusters of 4) against 132 halves
+        tiles = (m + 127) // 128 * ((n + 127) // 128)
+        assert split == (4 if -(-tiles * 4 // 120) * 25 < -(-tiles * 2 // 132) * 50 else 2)
+        assert variant == f"g_simt_split{'4' if split == 4 else ''}"
     run_matmul(tmp_path, m, k, n, variant, ["--arch=sm_90a"] + (["--racecheck"] if m * k * n < 10**6 else []),
                epilogue=True)
 

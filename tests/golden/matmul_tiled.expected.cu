@@ -5,148 +5,148 @@
 #include "matmul_tiled.h"
 #include "hds/runtime.h"
 
-// kernel matmul_tiled (matmul_simt.hds:39)
+// kernel matmul_tiled (matmul_simt.hds:45)
 __global__ void __launch_bounds__(256) matmul_tiled(const float* __restrict__ a,
                                                     const float* __restrict__ b,
                                                     float* __restrict__ c, int M, int K, int N) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= M && K % 4 == 0;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= N && N % 4 == 0;  // matmul_simt.hds:93
-    const int all = (K + 15) / 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= M && n0 + 128 <= N;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= M && K % 4 == 0;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= N && N % 4 == 0;  // matmul_simt.hds:102
+    const int all = (K + 15) / 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= K;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= K;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &a[(m0 + r * 64 + t / 4) * K + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < M && k < K ? a[m * K + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &b[(k1 + r * 8 + t / QB) * N + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < K && n < N ? b[k * N + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                c[(m0 + i / 4 * 64 + ty * 4 + i % 4) * N + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < M && n < N) {  // matmul_simt.hds:245
-                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < M && n < N) {  // matmul_simt.hds:254
+                    c[m * N + n] = acc[i][j];  // matmul_simt.hds:255
                 }
             }
         }

@@ -970,169 +970,169 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k1_matmul(
         const float* __restrict__ h, const float* __restrict__ wq, float* __restrict__ matmul,
         int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int NT = 128;  // matmul_simt.hds:63
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 1;  // matmul_simt.hds:65
-    const int PB = 4;  // matmul_simt.hds:66
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
-    alignas(16) float acc[4][8];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[1][4];  // matmul_simt.hds:74
-    alignas(16) float vb[4][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int NT = 128;  // matmul_simt.hds:71
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 1;  // matmul_simt.hds:73
+    const int PB = 4;  // matmul_simt.hds:74
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:75
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:76
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:77
+    alignas(16) float acc[4][8];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[1][4];  // matmul_simt.hds:82
+    alignas(16) float vb[4][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                     }
                 }
             }
@@ -1145,169 +1145,169 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k2_matmul(
         const float* __restrict__ h, const float* __restrict__ wk, float* __restrict__ matmul_2,
         int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int NT = 128;  // matmul_simt.hds:63
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 1;  // matmul_simt.hds:65
-    const int PB = 4;  // matmul_simt.hds:66
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
-    alignas(16) float acc[4][8];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[1][4];  // matmul_simt.hds:74
-    alignas(16) float vb[4][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int NT = 128;  // matmul_simt.hds:71
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 1;  // matmul_simt.hds:73
+    const int PB = 4;  // matmul_simt.hds:74
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:75
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:76
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:77
+    alignas(16) float acc[4][8];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[1][4];  // matmul_simt.hds:82
+    alignas(16) float vb[4][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                     }
                 }
             }
@@ -1320,169 +1320,169 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k3_matmul(
         const float* __restrict__ h, const float* __restrict__ wv, float* __restrict__ matmul_3,
         int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int NT = 128;  // matmul_simt.hds:63
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 1;  // matmul_simt.hds:65
-    const int PB = 4;  // matmul_simt.hds:66
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
-    alignas(16) float acc[4][8];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[1][4];  // matmul_simt.hds:74
-    alignas(16) float vb[4][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int NT = 128;  // matmul_simt.hds:71
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 1;  // matmul_simt.hds:73
+    const int PB = 4;  // matmul_simt.hds:74
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:75
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:76
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:77
+    alignas(16) float acc[4][8];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[1][4];  // matmul_simt.hds:82
+    alignas(16) float vb[4][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                     }
                 }
             }
@@ -1495,170 +1495,170 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
         const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int NT = 128;  // matmul_simt.hds:63
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 1;  // matmul_simt.hds:65
-    const int PB = 4;  // matmul_simt.hds:66
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
-    alignas(16) float acc[4][8];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[1][4];  // matmul_simt.hds:74
-    alignas(16) float vb[4][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int NT = 128;  // matmul_simt.hds:71
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 1;  // matmul_simt.hds:73
+    const int PB = 4;  // matmul_simt.hds:74
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:75
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:76
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:77
+    alignas(16) float acc[4][8];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[1][4];  // matmul_simt.hds:82
+    alignas(16) float vb[4][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
                     x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:255
                         x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                     }
                 }
@@ -1673,152 +1673,152 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k8_matmul_add_ge
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 1024;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 1024;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:123
                     va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        va[r][0] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:131
                         va[r][1] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                         va[r][2] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                         va[r][3] = (x1[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 64 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 64 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
                 const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                 gelu[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < S && n < 1024) {  // matmul_simt.hds:245
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < S && n < 1024) {  // matmul_simt.hds:254
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:255
                     const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                     gelu[m * 1024 + n] = hds::gelu(add_3);
                 }
@@ -1832,171 +1832,171 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_ad
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int NT = 128;  // matmul_simt.hds:63
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 1;  // matmul_simt.hds:65
-    const int PB = 4;  // matmul_simt.hds:66
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
-    alignas(16) float acc[4][8];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[1][4];  // matmul_simt.hds:74
-    alignas(16) float vb[4][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 64;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int NT = 128;  // matmul_simt.hds:71
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 1;  // matmul_simt.hds:73
+    const int PB = 4;  // matmul_simt.hds:74
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:75
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:76
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:77
+    alignas(16) float acc[4][8];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[1][4];  // matmul_simt.hds:82
+    alignas(16) float vb[4][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 64;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 32 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 4 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
                     const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                     out[(m0 + ty * 4 + i) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:255
                         const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                         out[m * 256 + n] = add_2_2 + c2[n];
                     }
@@ -2010,169 +2010,169 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_ad
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul(
         const float* __restrict__ h, const float* __restrict__ wq, float* __restrict__ matmul,
         int S) {
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 4;  // matmul_simt.hds:62
-    const int NT = 64;  // matmul_simt.hds:63
-    const int QB = 8;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
-    alignas(16) float acc[4][4];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[4];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 4;  // matmul_simt.hds:70
+    const int NT = 64;  // matmul_simt.hds:71
+    const int QB = 8;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:76
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:77
+    alignas(16) float acc[4][4];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[4];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    matmul[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                     }
                 }
             }
@@ -2184,169 +2184,169 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul(
         const float* __restrict__ h, const float* __restrict__ wk, float* __restrict__ matmul_2,
         int S) {
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 4;  // matmul_simt.hds:62
-    const int NT = 64;  // matmul_simt.hds:63
-    const int QB = 8;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
-    alignas(16) float acc[4][4];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[4];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 4;  // matmul_simt.hds:70
+    const int NT = 64;  // matmul_simt.hds:71
+    const int QB = 8;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:76
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:77
+    alignas(16) float acc[4][4];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[4];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    matmul_2[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                     }
                 }
             }
@@ -2358,169 +2358,169 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul(
         const float* __restrict__ h, const float* __restrict__ wv, float* __restrict__ matmul_3,
         int S) {
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 4;  // matmul_simt.hds:62
-    const int NT = 64;  // matmul_simt.hds:63
-    const int QB = 8;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
-    alignas(16) float acc[4][4];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[4];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 4;  // matmul_simt.hds:70
+    const int NT = 64;  // matmul_simt.hds:71
+    const int QB = 8;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:76
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:77
+    alignas(16) float acc[4][4];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[4];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    matmul_3[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = acc[i][j];  // matmul_simt.hds:246
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                     }
                 }
             }
@@ -2532,170 +2532,170 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul_add(
         const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 4;  // matmul_simt.hds:62
-    const int NT = 64;  // matmul_simt.hds:63
-    const int QB = 8;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
-    alignas(16) float acc[4][4];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[4];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 4;  // matmul_simt.hds:70
+    const int NT = 64;  // matmul_simt.hds:71
+    const int QB = 8;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:76
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:77
+    alignas(16) float acc[4][4];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[4];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
                     x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = x[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:255
                         x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                     }
                 }
@@ -2711,177 +2711,177 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int NT = 128;  // matmul_simt.hds:63
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 1;  // matmul_simt.hds:65
-    const int PB = 4;  // matmul_simt.hds:66
-    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:67
-    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:68
-    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:69
-    alignas(16) float acc[4][8];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[1][4];  // matmul_simt.hds:74
-    alignas(16) float vb[4][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 1024;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int NT = 128;  // matmul_simt.hds:71
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 1;  // matmul_simt.hds:73
+    const int PB = 4;  // matmul_simt.hds:74
+    auto& sa = *reinterpret_cast<float (*)[2][2][16][36]>(hds_dynamic_smem + 0);  // matmul_simt.hds:75
+    auto& sb = *reinterpret_cast<float (*)[2][2][16][128]>(hds_dynamic_smem + 9216);  // matmul_simt.hds:76
+    auto& red = *reinterpret_cast<float (*)[1][32][128]>(hds_dynamic_smem + 41984);  // matmul_simt.hds:77
+    alignas(16) float acc[4][8];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[1][4];  // matmul_simt.hds:82
+    alignas(16) float vb[4][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 128 <= 1024;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 1024;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:123
                     va[r][1] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        va[r][0] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:131
                         va[r][1] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                         va[r][2] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                         va[r][3] = (x1[(m0 + r * 32 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 32 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 32 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 32 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 4 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 4 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 32 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 4 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
                     const float add_3 = matmul_5_2 + c1[n0 + j / 4 * 64 + tx * 4 + j % 4];  // transformer_block.hds:20
                     gelu[(m0 + ty * 4 + i) * 1024 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = hds::gelu(add_3);
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                    if (m < S && n < 1024) {  // matmul_simt.hds:245
-                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                    if (m < S && n < 1024) {  // matmul_simt.hds:254
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:255
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
                     }
@@ -2895,171 +2895,171 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul
 __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 4;  // matmul_simt.hds:62
-    const int NT = 64;  // matmul_simt.hds:63
-    const int QB = 8;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
-    alignas(16) float acc[4][4];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[4];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:93
-    const int all = 64;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 4;  // matmul_simt.hds:70
+    const int NT = 64;  // matmul_simt.hds:71
+    const int QB = 8;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:76
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:77
+    alignas(16) float acc[4][4];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[4];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 32 <= 256;  // matmul_simt.hds:102
+    const int all = 64;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 16 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
                     const float add_2_2 = x1[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] + matmul_6_2;  // transformer_block.hds:20
                     out[(m0 + ty * 4 + i) * 256 + (n0 + tx * 4 + j)] = add_2_2 + c2[n0 + tx * 4 + j];
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
-                    if (m < S && n < 256) {  // matmul_simt.hds:245
-                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:253
+                    if (m < S && n < 256) {  // matmul_simt.hds:254
+                        const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:255
                         const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                         out[m * 256 + n] = add_2_2 + c2[n];
                     }
@@ -3075,177 +3075,177 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add
         const float* __restrict__ layer_norm_v_2, const float* __restrict__ g2,
         const float* __restrict__ b2, const float* __restrict__ w1, const float* __restrict__ c1,
         float* __restrict__ gelu, int S) {
-    const int TM = 4;  // matmul_simt.hds:61
-    const int TN = 4;  // matmul_simt.hds:62
-    const int NT = 64;  // matmul_simt.hds:63
-    const int QB = 8;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:68
-    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:69
-    alignas(16) float acc[4][4];  // matmul_simt.hds:71
-    alignas(16) float ra[4];  // matmul_simt.hds:72
-    alignas(16) float rb[4];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:86
-    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:88
-    const bool whole = m0 + 32 <= S && n0 + 32 <= 1024;  // matmul_simt.hds:89
-    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 32 <= 1024;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = (slices + 1) / 2;  // matmul_simt.hds:97
+    const int TM = 4;  // matmul_simt.hds:69
+    const int TN = 4;  // matmul_simt.hds:70
+    const int NT = 64;  // matmul_simt.hds:71
+    const int QB = 8;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[2][2][16][36];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[2][2][16][32];  // matmul_simt.hds:76
+    __shared__ alignas(16) float red[1][16][64];  // matmul_simt.hds:77
+    alignas(16) float acc[4][4];  // matmul_simt.hds:79
+    alignas(16) float ra[4];  // matmul_simt.hds:80
+    alignas(16) float rb[4];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 32;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 32;  // matmul_simt.hds:95
+    const int g = (int)threadIdx.x / NT;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x % NT;  // matmul_simt.hds:97
+    const bool whole = m0 + 32 <= S && n0 + 32 <= 1024;  // matmul_simt.hds:98
+    const bool avec = m0 + 32 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 32 <= 1024;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = (slices + 1) / 2;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s * 2 + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s * 2 + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:123
                     va[r][1] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                     va[r][2] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                     va[r][3] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        va[r][0] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4] + b2[k1 + t % 4 * 4];  // matmul_simt.hds:131
                         va[r][1] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 1)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 1] + b2[k1 + t % 4 * 4 + 1];
                         va[r][2] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 2)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 2] + b2[k1 + t % 4 * 4 + 2];
                         va[r][3] = (x1[(m0 + r * 16 + t / 4) * 256 + (k1 + t % 4 * 4 + 3)] - layer_norm_mu_2[m0 + r * 16 + t / 4]) * rsqrtf(layer_norm_v_2[m0 + r * 16 + t / 4] + 1e-05f) * g2[k1 + t % 4 * 4 + 3] + b2[k1 + t % 4 * 4 + 3];
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 16 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? (x1[m * 256 + k] - layer_norm_mu_2[m]) * rsqrtf(layer_norm_v_2[m] + 1e-05f) * g2[k] + b2[k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &w1[(k1 + r * 8 + t / QB) * 1024 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 1024 ? w1[k * 1024 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 2 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][ty * 4 + i];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][tx * 4 + j];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 3 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 16 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (g > 0) {  // matmul_simt.hds:183
+    if (g > 0) {  // matmul_simt.hds:192
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:184
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:185
-                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:186
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
+                red[g - 1][i * TN + j][t] = acc[i][j];  // matmul_simt.hds:195
             }
         }
     }
-    __syncthreads();  // matmul_simt.hds:190
-    if (g == 0) {  // matmul_simt.hds:191
+    __syncthreads();  // matmul_simt.hds:199
+    if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:192
+        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:193
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:194
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:195
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
                 }
             }
         }
     }
-    if (g == 0) {  // matmul_simt.hds:233
-        if (whole) {  // matmul_simt.hds:234
+    if (g == 0) {  // matmul_simt.hds:242
+        if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:237
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                    const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
                     const float add_3 = matmul_5_2 + c1[n0 + tx * 4 + j];  // transformer_block.hds:20
                     gelu[(m0 + ty * 4 + i) * 1024 + (n0 + tx * 4 + j)] = hds::gelu(add_3);
                 }
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:242
+            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+                const int m = m0 + ty * 4 + i;  // matmul_simt.hds:251
 #pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:244
-                    if (m < S && n < 1024) {  // matmul_simt.hds:245
-                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:246
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                    const int n = n0 + tx * 4 + j;  // matmul_simt.hds:253
+                    if (m < S && n < 1024) {  // matmul_simt.hds:254
+                        const float matmul_5_2 = acc[i][j];  // matmul_simt.hds:255
                         const float add_3 = matmul_5_2 + c1[n];  // transformer_block.hds:20
                         gelu[m * 1024 + n] = hds::gelu(add_3);
                     }
@@ -3258,144 +3258,144 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add
 // kernel encoder_block_any_k1_matmul (transformer_block.hds:13)
 __global__ void __launch_bounds__(256) encoder_block_any_k1_matmul(const float* __restrict__ h,
         const float* __restrict__ wq, float* __restrict__ matmul, int S) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wq[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wq[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                matmul[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < S && n < 256) {  // matmul_simt.hds:245
-                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < S && n < 256) {  // matmul_simt.hds:254
+                    matmul[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                 }
             }
         }
@@ -3405,144 +3405,144 @@ __global__ void __launch_bounds__(256) encoder_block_any_k1_matmul(const float* 
 // kernel encoder_block_any_k2_matmul (transformer_block.hds:14)
 __global__ void __launch_bounds__(256) encoder_block_any_k2_matmul(const float* __restrict__ h,
         const float* __restrict__ wk, float* __restrict__ matmul_2, int S) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wk[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wk[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                matmul_2[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < S && n < 256) {  // matmul_simt.hds:245
-                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < S && n < 256) {  // matmul_simt.hds:254
+                    matmul_2[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                 }
             }
         }
@@ -3552,144 +3552,144 @@ __global__ void __launch_bounds__(256) encoder_block_any_k2_matmul(const float* 
 // kernel encoder_block_any_k3_matmul (transformer_block.hds:15)
 __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* __restrict__ h,
         const float* __restrict__ wv, float* __restrict__ matmul_3, int S) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &h[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? h[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wv[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wv[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                matmul_3[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = acc[i][j];  // matmul_simt.hds:246
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < S && n < 256) {  // matmul_simt.hds:245
-                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < S && n < 256) {  // matmul_simt.hds:254
+                    matmul_3[m * 256 + n] = acc[i][j];  // matmul_simt.hds:255
                 }
             }
         }
@@ -3700,145 +3700,145 @@ __global__ void __launch_bounds__(256) encoder_block_any_k3_matmul(const float* 
 __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(
         const float* __restrict__ merged, const float* __restrict__ wo, const float* __restrict__ x,
         float* __restrict__ x1, int S) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 16;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 16;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 256;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &merged[(m0 + r * 64 + t / 4) * 256 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 256 ? merged[m * 256 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &wo[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 256 && n < 256 ? wo[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
                 x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = x[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_4_2;  // transformer_block.hds:18
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < S && n < 256) {  // matmul_simt.hds:245
-                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < S && n < 256) {  // matmul_simt.hds:254
+                    const float matmul_4_2 = acc[i][j];  // matmul_simt.hds:255
                     x1[m * 256 + n] = x[m * 256 + n] + matmul_4_2;  // transformer_block.hds:18
                 }
             }
@@ -3850,146 +3850,146 @@ __global__ void __launch_bounds__(256) encoder_block_any_k5_matmul_add(
 __global__ void __launch_bounds__(256) encoder_block_any_k9_matmul_add_add(
         const float* __restrict__ gelu, const float* __restrict__ w2, const float* __restrict__ x1,
         const float* __restrict__ c2, float* __restrict__ out, int S) {
-    const int TM = 8;  // matmul_simt.hds:61
-    const int TN = 8;  // matmul_simt.hds:62
-    const int QB = 32;  // matmul_simt.hds:64
-    const int PA = 2;  // matmul_simt.hds:65
-    const int PB = 2;  // matmul_simt.hds:66
-    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:67
-    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:68
-    alignas(16) float acc[8][8];  // matmul_simt.hds:71
-    alignas(16) float ra[8];  // matmul_simt.hds:72
-    alignas(16) float rb[8];  // matmul_simt.hds:73
-    alignas(16) float va[2][4];  // matmul_simt.hds:74
-    alignas(16) float vb[2][4];  // matmul_simt.hds:75
-    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:76
-    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:86
-    const int g = 0;  // matmul_simt.hds:87
-    const int t = (int)threadIdx.x;  // matmul_simt.hds:88
-    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:89
-    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:92
-    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:93
-    const int all = 64;  // matmul_simt.hds:94
-    const int s0 = 0;  // matmul_simt.hds:95
-    const int slices = all;  // matmul_simt.hds:96
-    const int steps = slices;  // matmul_simt.hds:97
+    const int TM = 8;  // matmul_simt.hds:69
+    const int TN = 8;  // matmul_simt.hds:70
+    const int QB = 32;  // matmul_simt.hds:72
+    const int PA = 2;  // matmul_simt.hds:73
+    const int PB = 2;  // matmul_simt.hds:74
+    __shared__ alignas(16) float sa[1][2][16][132];  // matmul_simt.hds:75
+    __shared__ alignas(16) float sb[1][2][16][128];  // matmul_simt.hds:76
+    alignas(16) float acc[8][8];  // matmul_simt.hds:79
+    alignas(16) float ra[8];  // matmul_simt.hds:80
+    alignas(16) float rb[8];  // matmul_simt.hds:81
+    alignas(16) float va[2][4];  // matmul_simt.hds:82
+    alignas(16) float vb[2][4];  // matmul_simt.hds:83
+    const int m0 = (int)blockIdx.y * 128;  // matmul_simt.hds:84
+    const int n0 = (int)blockIdx.x * 128;  // matmul_simt.hds:95
+    const int g = 0;  // matmul_simt.hds:96
+    const int t = (int)threadIdx.x;  // matmul_simt.hds:97
+    const bool whole = m0 + 128 <= S && n0 + 128 <= 256;  // matmul_simt.hds:98
+    const bool avec = m0 + 128 <= S;  // matmul_simt.hds:101
+    const bool bvec = n0 + 128 <= 256;  // matmul_simt.hds:102
+    const int all = 64;  // matmul_simt.hds:103
+    const int s0 = 0;  // matmul_simt.hds:104
+    const int slices = all;  // matmul_simt.hds:105
+    const int steps = slices;  // matmul_simt.hds:106
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:99
+    for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:108
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:100
-            acc[i][j] = 0.0f;  // matmul_simt.hds:101
+        for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:109
+            acc[i][j] = 0.0f;  // matmul_simt.hds:110
         }
     }
-    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:104
+    const int ty = t / 32 / 2 * 4 + t % 32 / 8;  // matmul_simt.hds:113
     const int tx = t / 32 % 2 * 8 + t % 32 % 8;
-    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:107
-        const int slice = s + g;  // matmul_simt.hds:108
-        if (s < steps && slice < slices) {  // matmul_simt.hds:109
-            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:110
-            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:111
-            if (avec && bvec && full) {  // matmul_simt.hds:112
+    for (int s = 0; s < steps + 1; ++s) {  // matmul_simt.hds:116
+        const int slice = s + g;  // matmul_simt.hds:117
+        if (s < steps && slice < slices) {  // matmul_simt.hds:118
+            const int k1 = (s0 + slice) * 16;  // matmul_simt.hds:119
+            const bool full = k1 + 16 <= 1024;  // matmul_simt.hds:120
+            if (avec && bvec && full) {  // matmul_simt.hds:121
 #pragma unroll
-                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:113
-                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:114
+                for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:122
+                    hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:123
                 }
 #pragma unroll
-                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:116
-                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:117
+                for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:125
+                    hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:126
                 }
             } else {
-                if (avec && full) {  // matmul_simt.hds:120
+                if (avec && full) {  // matmul_simt.hds:129
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:121
-                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:122
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:130
+                        hds::copy<16>(&va[r][0], &gelu[(m0 + r * 64 + t / 4) * 1024 + (k1 + t % 4 * 4)]);  // matmul_simt.hds:131
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:125
-                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:126
+                    for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:134
+                        const int m = m0 + r * 64 + t / 4;  // matmul_simt.hds:135
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:127
-                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:128
-                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:129
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:136
+                            const int k = k1 + t % 4 * 4 + i;  // matmul_simt.hds:137
+                            va[r][i] = m < S && k < 1024 ? gelu[m * 1024 + k] : 0.0f;  // matmul_simt.hds:138
                         }
                     }
                 }
-                if (bvec && full) {  // matmul_simt.hds:133
+                if (bvec && full) {  // matmul_simt.hds:142
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:134
-                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:135
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:143
+                        hds::copy<16>(&vb[r][0], &w2[(k1 + r * 8 + t / QB) * 256 + (n0 + t % QB * 4)]);  // matmul_simt.hds:144
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:138
-                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:139
+                    for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:147
+                        const int k = k1 + r * 8 + t / QB;  // matmul_simt.hds:148
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:140
-                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:141
-                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:142
+                        for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:149
+                            const int n = n0 + t % QB * 4 + i;  // matmul_simt.hds:150
+                            vb[r][i] = k < 1024 && n < 256 ? w2[k * 256 + n] : 0.0f;  // matmul_simt.hds:151
                         }
                     }
                 }
             }
         }
-        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:148
-            const int cur = (s - 1) % 2;  // matmul_simt.hds:149
+        if (s > 0 && slice - 1 < slices) {  // matmul_simt.hds:157
+            const int cur = (s - 1) % 2;  // matmul_simt.hds:158
 #pragma unroll
-            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:150
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:151
-                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:152
-                }
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:154
-                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:155
-                }
+            for (int kk = 0; kk < 16; ++kk) {  // matmul_simt.hds:159
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:160
+                    ra[i] = sa[g][cur][kk][i / 4 * 64 + ty * 4 + i % 4];  // matmul_simt.hds:161
+                }
 #pragma unroll
-                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:161
-                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:162
-                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:163
+                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:163
+                    rb[j] = sb[g][cur][kk][j / 4 * 64 + tx * 4 + j % 4];  // matmul_simt.hds:164
+                }
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:169
+#pragma unroll
+                    for (int jj = 0; jj < TN; ++jj) {  // matmul_simt.hds:170
+                        const int j = i % 2 == 0 ? jj : 7 - jj;  // matmul_simt.hds:171
+                        acc[i][j] += ra[i] * rb[j];  // matmul_simt.hds:172
                     }
                 }
             }
         }
-        if (s < steps && slice < slices) {  // matmul_simt.hds:168
+        if (s < steps && slice < slices) {  // matmul_simt.hds:177
 #pragma unroll
-            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:169
+            for (int r = 0; r < PA; ++r) {  // matmul_simt.hds:178
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:170
-                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:171
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:179
+                    sa[g][s % 2][t % 4 * 4 + i][r * 64 + t / 4] = va[r][i];  // matmul_simt.hds:180
                 }
             }
 #pragma unroll
-            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:174
+            for (int r = 0; r < PB; ++r) {  // matmul_simt.hds:183
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:175
-                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:176
+                for (int i = 0; i < 4; ++i) {  // matmul_simt.hds:184
+                    sb[g][s % 2][r * 8 + t / QB][t % QB * 4 + i] = vb[r][i];  // matmul_simt.hds:185
                 }
             }
         }
-        __syncthreads();  // matmul_simt.hds:180
+        __syncthreads();  // matmul_simt.hds:189
     }
-    if (whole) {  // matmul_simt.hds:234
+    if (whole) {  // matmul_simt.hds:243
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:235
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:244
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:236
-                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:237
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:245
+                const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
                 const float add_2_2 = x1[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] + matmul_6_2;  // transformer_block.hds:20
                 out[(m0 + i / 4 * 64 + ty * 4 + i % 4) * 256 + (n0 + j / 4 * 64 + tx * 4 + j % 4)] = add_2_2 + c2[n0 + j / 4 * 64 + tx * 4 + j % 4];
             }
         }
     } else {
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:241
-            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:242
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:250
+            const int m = m0 + i / 4 * 64 + ty * 4 + i % 4;  // matmul_simt.hds:251
 #pragma unroll
-            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:243
-                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:244
-                if (m < S && n < 256) {  // matmul_simt.hds:245
-                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:246
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:252
+                const int n = n0 + j / 4 * 64 + tx * 4 + j % 4;  // matmul_simt.hds:253
+                if (m < S && n < 256) {  // matmul_simt.hds:254
+                    const float matmul_6_2 = acc[i][j];  // matmul_simt.hds:255
                     const float add_2_2 = x1[m * 256 + n] + matmul_6_2;  // transformer_block.hds:20
                     out[m * 256 + n] = add_2_2 + c2[n];
                 }
@@ -4684,7 +4684,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:153)
+//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:167)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4695,8 +4695,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:156)
-//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:153)
+//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:170)
+//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:167)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4707,8 +4707,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:156)
-//                                and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:156)
+//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:170)
+//                                and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:170)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4719,7 +4719,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:156)
+//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:170)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)

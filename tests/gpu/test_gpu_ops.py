@@ -373,11 +373,14 @@ def test_matmul_f32_few_rows(m, k, n):
                                    (4224, 40, 100), (4225, 40, 100), (2944, 3, 129), (2945, 3, 129),
                                    (256, 4096, 4096), (4224, 3, 129), (4225, 3, 129), (512, 4093, 11001),
                                    (128, 1000, 1003), (128, 2048, 1000), (128, 2049, 1000), (96, 4096, 1200),
-                                   (3168, 3, 32), (3169, 3, 32), (320, 520, 320)])
+                                   (3168, 3, 32), (3169, 3, 32), (320, 520, 320), (960, 2048, 8), (961, 2048, 8),
+                                   (1984, 1024, 8), (1985, 1024, 8), (5760, 3, 129), (5761, 3, 129),
+                                   (8576, 3, 129), (9728, 3, 129), (128, 4096, 11008), (100, 2000, 11001),
+                                   (4256, 1024, 8), (5952, 1024, 8), (5953, 1024, 8), (64, 4096, 11008), (33, 1500, 9001)])
 def test_matmul_f32_split_sm90(m, k, n):
     """sm_90a, f32 past M = 16: 32 x 128 tiles with K split over clusters of 8, 4, 2 or 1 (chosen per
-    call; some blocks with no k-slice at K = 40), 32 x 32 tiles with four k-groups split in 2 or 1
-    (from 100 to 132 of them, where K <= 2048: 2048 / 2049), 128 x 128 tiles split in 2, and the
+    call; some blocks with no k-slice at K = 40; in 4 from 133 to 186 tiles), 32 x 32 tiles with four k-groups split in 2 or 1
+    (from 100 to 132 of them, where K <= 2048: 2048 / 2049), 128 x 128 tiles split in 4 or 2, and the
     unsplit tiles on each side of the boundaries (tests/emu/test_graph_ops.py::test_matmul_simt_split
     has the same cases), the bias and relu fused into the store of the added sums."""
     a, b, c = rnd(m, k), rnd(k, n), rnd(n)
