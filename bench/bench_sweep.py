@@ -109,6 +109,25 @@ def compiled(fn):
     return torch.compile(fn, dynamic=False)
 
 
+def row_inputs(name: str, x, g, b) -> dict:
+    """The inputs of the row sweep's graph `name` (softmax_f32, layer_norm_f32, rms_norm_f16)."""
+    return {"x": x} | ({"g": g} if name != "softmax_f32" else {}) | ({"b": b} if name == "layer_norm_f32" else {})
+
+
+def row_reference(name: str, x, g, b):
+    """torch eager's version of the row sweep's graph `name`, as a function of no arguments."""
+    n = x.shape[-1]
+    if name == "softmax_f32":
+        return lambda: torch.softmax(x, -1)
+    if name == "layer_norm_f32":
+        return lambda: torch.nn.functional.layer_norm(x, (n,), g, b, 1e-5)
+
+    def rms_norm():
+        xf = x.float()
+        return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(x.dtype)
+    return rms_norm
+
+
 def sweep_rows(rows: list, quick: bool):
     for name, dtype in (("softmax_f32", torch.float32), ("layer_norm_f32", torch.float32),
                         ("rms_norm_f16", torch.float16)):
@@ -120,22 +139,8 @@ def sweep_rows(rows: list, quick: bool):
             g = torch.randn(n, device="cuda", dtype=dtype)
             b = torch.randn(n, device="cuda", dtype=dtype)
             out = torch.empty_like(x)
-            if name == "softmax_f32":
-                tensors = {"x": x, "out": out}
-
-                def eager():
-                    return torch.softmax(x, -1)
-            elif name == "layer_norm_f32":
-                tensors = {"x": x, "g": g, "b": b, "out": out}
-
-                def eager():
-                    return torch.nn.functional.layer_norm(x, (n,), g, b, 1e-5)
-            else:
-                tensors = {"x": x, "g": g, "out": out}
-
-                def eager():
-                    xf = x.float()
-                    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(x.dtype)
+            tensors = row_inputs(name, x, g, b) | {"out": out}
+            eager = row_reference(name, x, g, b)
             comp = compiled(eager)
             p = Point(graph, tensors, {"R": r, "N": n})
             p.run(torch.cuda.current_stream().cuda_stream)

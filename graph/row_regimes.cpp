@@ -32,6 +32,7 @@
 #include "graph/row_group.h"
 #include "graph/schedule.h"
 #include "graph/shapes.h"
+#include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
 
 namespace hds::graph {
@@ -167,6 +168,28 @@ ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, con
     return substitute(x, {{walk.get(), col}});
 }
 
+// The output's V values of the chunk at column `first` (slot c * v + e of the staged rows):
+// the other rows the output reads along the row (a norm's weight and bias, a residual) copied 16
+// bytes at a time into registers first, into `stmts`. They start aligned where the output's rows
+// do (their rows are as long: N % V == 0 in this branch); others stay one element at a time.
+// (One element at a time, f16 rms_norm's weight took 8 two-byte loads per 16-byte chunk of x.)
+ir::Expr out_chunk(const Holding& h, const RowPasses& p, const ir::Expr& slot, const ir::Var& first, const ir::Var& e,
+                   std::vector<ir::Stmt>& stmts, SourceLoc loc) {
+    ir::Expr held = replace_loads(p.out, [&](const ir::Load& l) -> ir::Expr {
+        auto r = h.regs.find(l.buffer.get());
+        if (r == h.regs.end() || !row_load(l, p.row_axes, p.col)) return nullptr;
+        return ir::Load::make(r->second, {slot}, l.loc);
+    });
+    std::vector<ir::Stmt> copies;
+    VectorLoads loads = vectorize_loads(held, p.col, h.v, first, e, false, copies, loc);
+    std::optional<bool> known = ir::const_bool(loads.aligned);
+    bool implied = known == std::optional<bool>(true) ||
+                   ir::to_string(loads.aligned) == ir::to_string(ir::simplify(divisible(h.width, h.v)));
+    if (!implied) return substitute(held, {{p.col.get(), ir::add(first, e)}});
+    stmts.insert(stmts.end(), copies.begin(), copies.end());
+    return loads.value;
+}
+
 // Each reduction across the block (block_reduce), then across the blocks of
 // the cluster: thread 0 leaves the block's part in shared memory and, after a
 // cluster_sync, every thread combines the parts of all `parts` blocks (at most
@@ -265,8 +288,11 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
         h,
         [&](const ir::Expr& c, const ir::Var& first) {
             ir::Var e = ir::make_var(ScalarType::I32, "e");
-            ir::Expr value = at_element(h, p, p.out, p.col, ir::add(ir::mul(c, ir::i32(h.v)), e), ir::add(first, e));
-            return ir::Block::make(loc, store_vector(n.buffer, row_at(first), value, e, h.v, loc));
+            ir::Expr slot = ir::add(ir::mul(c, ir::i32(h.v)), e);
+            std::vector<ir::Stmt> stmts;
+            ir::Expr value = out_chunk(h, p, slot, first, e, stmts, loc);
+            for (ir::Stmt& s : store_vector(n.buffer, row_at(first), value, e, h.v, loc)) stmts.push_back(s);
+            return ir::Block::make(loc, stmts);
         },
         loc));
 }

@@ -135,6 +135,34 @@ def test_kernel_shape(tmp_path):
     assert "} else if (N % 4 == 0 && N <= 512) {" in cu, cu
 
 
+def test_weights_and_residual_in_chunks(tmp_path):
+    """Where rows are read 16 bytes at a time, so are the other rows the output reads once (the
+    weight and bias, a residual): one copy per chunk into registers, not V one-element loads."""
+    src = tmp_path / "r.hds"
+    src.write_text('import "elementwise.hds";\nimport "nn.hds";\n'
+                   "graph r(x: f32[R, N], y: f32[R, N], g: f32[N], b: f32[N]) -> f32[R, N] "
+                   "{ return layer_norm(x, g, b) + y; }\n")
+    cu = emulator.emit(src, arch="sm_90a")
+    for copy in ("hds::copy<16>(&v_g[0], &g[first]);", "hds::copy<16>(&v_b[0], &b[first]);",
+                 "hds::copy<16>(&v_y[0], &y[i0 * N + first]);"):
+        assert cu.count(copy) == 4, (copy, cu)  # 8 threads per row, a warp, a block, a cluster
+    assert "* v_g[e] + v_b[e] + v_y[e];" in cu, cu
+    # Rows that are not multiples of 16 bytes: one element at a time.
+    assert "* g[col] + b[col] + y[i0 * N + col];" in cu, cu
+    assert "(uintptr_t)g % 16 != 0 || (uintptr_t)b % 16 != 0" in cu, cu
+
+
+@pytest.mark.parametrize("n", [64, 65, 1024, 1025, 8192, 8193, 16384, 16388])
+def test_weights_and_residual_numerics(n):
+    """The same on each side of each regime, on sm_90a (past 8192: clusters of 2 and 4 blocks)."""
+    x, y = rng.standard_normal((3, n)).astype(np.float32), rng.standard_normal((3, n)).astype(np.float32)
+    g, b = (rng.standard_normal(n) + 1).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    src = "graph r(x: f32[R, N], y: f32[R, N], g: f32[N], b: f32[N]) -> f32[R, N] { return layer_norm(x, g, b) + y; }\n"
+    out = emulator.run_graph(src, "r", {"x": x, "y": y, "g": g, "b": b}, arch="sm_90a")
+    f64 = lambda a: a.astype(np.float64)
+    close(out, layer_norm(f64(x), f64(g), f64(b)) + f64(y), 1e-5)
+
+
 @pytest.mark.parametrize("shape", [(3, 13, 61), (2, 1, 5), (40, 64)])
 def test_short_rows_through_shared_memory(shape):
     """Rows of up to 64 values by 8 threads each, N not a multiple of 16 bytes: the block's 32 rows go

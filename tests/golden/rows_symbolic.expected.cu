@@ -55,10 +55,12 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             if (first >= cols) {
                 break;
             }
+            alignas(16) __half v_g[8];
+            hds::copy<16>(&v_g[0], &g[first]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[first + e]));
+                v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -178,10 +180,12 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
                 if (first >= N) {
                     break;
                 }
+                alignas(16) __half v_g[8];
+                hds::copy<16>(&v_g[0], &g[first]);
                 alignas(16) __half v_out[8];
 #pragma unroll
                 for (int e = 0; e < 8; ++e) {
-                    v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[first + e]));
+                    v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
                 }
                 hds::copy<16>(&out[i0 * N + first], &v_out[0]);
             }
@@ -295,10 +299,12 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             if (first >= N) {
                 break;
             }
+            alignas(16) __half v_g[8];
+            hds::copy<16>(&v_g[0], &g[first]);
             alignas(16) __half v_out[8];
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[first + e]));
+                v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -424,7 +430,8 @@ cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g,
     if (T <= 0 || N <= 0 || x == nullptr || r == nullptr || g == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)x % 16 != 0 || (uintptr_t)r % 16 != 0 || (uintptr_t)out % 16 != 0)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)r % 16 != 0 || (uintptr_t)g % 16 != 0 ||
+        (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)T * (long long)N > 2147483647LL || (long long)N > 2147483647LL)

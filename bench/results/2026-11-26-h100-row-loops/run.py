@@ -1,6 +1,7 @@
 """Rows of 16k to 128k values, symbolic N, sm_90a: a cluster of blocks per row (this tree) against a
 block per row reading the row again for each pass (loops: no-clusters.patch), over row counts from 32
-to 2048, side by side (CUDA-graph replay, alternating samples); torch eager beside them. After build.sh:
+to 2048, side by side (CUDA-graph replay, alternating samples); torch eager beside them. After
+../2026-11-26-h100-row-weights/build.sh clusters=... loops=... here:
 
     python3 bench/results/2026-11-26-h100-row-loops/run.py --out DIR   (on the GPU machine)
 """
@@ -16,21 +17,10 @@ sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
 from bench_core import graphs_ms  # noqa: E402
-from bench_sweep import Point, rel_err  # noqa: E402
+from bench_sweep import Point, rel_err, row_inputs, row_reference  # noqa: E402
 
 OPS = {"softmax_f32": torch.float32, "layer_norm_f32": torch.float32, "rms_norm_f16": torch.float16}
 
-
-def eager_of(name, x, g, b, n):
-    if name == "softmax_f32":
-        return lambda: torch.softmax(x, -1)
-    if name == "layer_norm_f32":
-        return lambda: torch.nn.functional.layer_norm(x, (n,), g, b, 1e-5)
-
-    def rms():
-        xf = x.float()
-        return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(x.dtype)
-    return rms
 
 
 def main():
@@ -49,10 +39,10 @@ def main():
                         continue
                     x = torch.randn(r, n, device="cuda", dtype=dtype)
                     g, b = torch.randn(n, device="cuda", dtype=dtype), torch.randn(n, device="cuda", dtype=dtype)
-                    tensors = {"x": x} | ({"g": g} if name != "softmax_f32" else {}) | ({"b": b} if name == "layer_norm_f32" else {})
+                    tensors = row_inputs(name, x, g, b)
                     outs = {w: torch.empty_like(x) for w in graphs}
                     pts = {w: Point(gr, tensors | {"out": outs[w]}, {"R": r, "N": n}) for w, gr in graphs.items()}
-                    eager = eager_of(name, x, g, b, n)
+                    eager = row_reference(name, x, g, b)
                     fns = {w: p.run for w, p in pts.items()} | {"eager": lambda s: eager()}
                     t = graphs_ms(fns, calls=10, reps=15)
                     ref = eager()
