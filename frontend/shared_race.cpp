@@ -189,6 +189,7 @@ class Walker {
         switch (b->id) {
             case Builtin::MbarrierWait:
             case Builtin::ClusterSync:
+            case Builtin::ClusterSyncRelaxed:
             case Builtin::BarrierSync:  // (orders the threads that meet there; assumed to be the writers)
                 p.clear();
                 return;

@@ -439,8 +439,11 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         mine.push_back(ir::Decl::make(loc, end, ir::Select::make(lt(stop, width), stop, width), true));
         Holding h{kThreads, g.per_thread, v, tid(), width, end, {}, start, parts};
         row_in_registers(n, h, row_passes(n, axes), mine);
-        // No block leaves while the others may still read its parts.
-        mine.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSync, {})));
+        // No block leaves while the others may still read its parts. Relaxed: every thread has
+        // used the parts it read, and a release here waited for the row's stores to complete
+        // (membar stalls: rms_norm f16 at N = 32768 0.84 -> 0.89x torch.compile, H200;
+        // bench/results/2026-11-26-h100-row-profile).
+        mine.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSyncRelaxed, {})));
         return ir::Block::make(loc, mine);
     }
     if (group && g.lanes < 32) {

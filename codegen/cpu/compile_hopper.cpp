@@ -167,6 +167,7 @@ Eval Compiler::hopper(const ir::Call* c) {
             };
         }
         case Builtin::ClusterSync:
+        case Builtin::ClusterSyncRelaxed:  // (the emulator's memory is sequentially consistent: the same)
             p_.needs_sync = true;
             return [loc](Thread& t) {
                 t.state = ThreadState::AtClusterSync;

@@ -100,6 +100,8 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
             return fmt::format("hds::mbarrier_arrive_cluster(&{}, {})", args[0], args[1]);
         case Builtin::ClusterSync:
             return "hds::cluster_sync()";
+        case Builtin::ClusterSyncRelaxed:
+            return "hds::cluster_sync_relaxed()";
         case Builtin::ClusterLoad:
             return fmt::format("hds::cluster_load(&{}, {})", args[0], args[1]);
         case Builtin::WgmmaFence:

@@ -186,6 +186,17 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
+// The same barrier without memory ordering (arrive.relaxed): no fence waits for this
+// thread's earlier stores to global memory. For a block's last barrier, which only keeps
+// it from leaving while the others may still read its shared memory: their reads must be
+// complete by then (their values used), as they are once a thread has combined them.
+__device__ __forceinline__ void cluster_sync_relaxed() {
+    HDS_SM90_ONLY
+#if HDS_SM90_ASM
+    asm volatile("barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\n" ::: "memory");
+#endif
+}
+
 // The value at s's offset in the shared memory of block `rank` of the cluster
 // (distributed shared memory: mapa to the other block's shared::cluster address,
 // 32 bits like a local shared address, then ld.shared::cluster). Order it after

@@ -547,7 +547,7 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::cluster_sync();
+        hds::cluster_sync_relaxed();
     } else if (N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers
         const int parts = N <= 16384 ? 2 : N <= 32768 ? 4 : N <= 65536 ? 8 : 16;
         const int row = (int)blockIdx.x / parts;
@@ -653,7 +653,7 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
             }
             out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
         }
-        hds::cluster_sync();
+        hds::cluster_sync_relaxed();
     } else {
         const int row = (int)blockIdx.x;
         const int i0 = row;
