@@ -157,15 +157,20 @@ ir::Stmt elements(const Holding& h, const std::function<ir::Stmt(const ir::Expr&
         loc);
 }
 
-// `e` (a pass walking the row along `walk`) at this thread's element `slot`, column `col`.
-ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk, const ir::Expr& slot,
-                    const ir::Expr& col) {
-    ir::Expr x = replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
+// `e` (a pass walking the row along `walk`) with the staged rows read from this thread's element `slot`.
+ir::Expr from_registers(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk,
+                        const ir::Expr& slot) {
+    return replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
         auto r = h.regs.find(l.buffer.get());
         if (r == h.regs.end() || !row_load(l, p.row_axes, walk)) return nullptr;
         return ir::Load::make(r->second, {slot}, l.loc);
     });
-    return substitute(x, {{walk.get(), col}});
+}
+
+// `e` at this thread's element `slot`, column `col`.
+ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk, const ir::Expr& slot,
+                    const ir::Expr& col) {
+    return substitute(from_registers(h, p, e, walk, slot), {{walk.get(), col}});
 }
 
 // The output's V values of the chunk at column `first` (slot c * v + e of the staged rows):
@@ -175,11 +180,7 @@ ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, con
 // (One element at a time, f16 rms_norm's weight took 8 two-byte loads per 16-byte chunk of x.)
 ir::Expr out_chunk(const Holding& h, const RowPasses& p, const ir::Expr& slot, const ir::Var& first, const ir::Var& e,
                    std::vector<ir::Stmt>& stmts, SourceLoc loc) {
-    ir::Expr held = replace_loads(p.out, [&](const ir::Load& l) -> ir::Expr {
-        auto r = h.regs.find(l.buffer.get());
-        if (r == h.regs.end() || !row_load(l, p.row_axes, p.col)) return nullptr;
-        return ir::Load::make(r->second, {slot}, l.loc);
-    });
+    ir::Expr held = from_registers(h, p, p.out, p.col, slot);
     std::vector<ir::Stmt> copies;
     VectorLoads loads = vectorize_loads(held, p.col, h.v, first, e, false, copies, loc);
     std::optional<bool> known = ir::const_bool(loads.aligned);

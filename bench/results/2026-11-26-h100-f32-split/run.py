@@ -1,8 +1,10 @@
-"""f32 GEMM with symbolic sizes (X
-of this commit (after) and of the commit before it (before), side by side with cuBLAS fp32 (no TF32) in
-one process. The two graphs' .cu are emitted beforehand (emit.sh) into .devcarry/f32-tiles/{after,before}.
+"""f32 GEMM with symbolic sizes (bench/sweep/sweep_gemm_f32.hds, sm_90a) with the stdlib of this
+commit (after) and of the commit before it (before), side by side with cuBLAS fp32 (no TF32) in one
+process. The two graphs' .cu are emitted beforehand (emit.sh) into .devcarry/DIR/{after,before}.
 
-    python3 bench/results/2026-11-26-h100-f32-tile-rule/run.py --out DIR   (on the GPU machine)
+    python3 bench/results/2026-11-26-h100-f32-split/run.py --out DIR [--dir f32-split] [--m 32,77,...]
+        (on the GPU machine; 2026-11-26-h100-f32-split4 ran it with --dir f32-split4
+         --m 32,64,77,96,128,200,256,512,1024,2048,4096)
 """
 import argparse
 import json
@@ -21,8 +23,8 @@ from bench_core import graphs_ms  # noqa: E402
 from bench_sweep import Point, rel_err  # noqa: E402
 
 
-def build(which: str) -> harness.Graph:
-    d = ROOT / ".devcarry" / "f32-split" / which
+def build(folder: str, which: str) -> harness.Graph:
+    d = ROOT / ".devcarry" / folder / which
     so = d / "libsweep_gemm_f32.so"
     if not so.exists():
         subprocess.run(["nvcc", "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
@@ -34,15 +36,17 @@ def build(which: str) -> harness.Graph:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--dir", default="f32-split", help="the folder under .devcarry emit.sh wrote")
+    ap.add_argument("--m", default="32,77,128,256,512,1024,2048,4096", help="the rows, comma-separated")
     args = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
-    graphs = {w: build(w) for w in ("after", "before")}
+    graphs = {w: build(args.dir, w) for w in ("after", "before")}
     args.out.mkdir(parents=True, exist_ok=True)
     for run in (1, 2):
         rows = []
         for k, n in ((4096, 4096), (1000, 1003), (4096, 11008)):
             b = torch.randn(k, n, device="cuda") / math.sqrt(k)
-            for m in (32, 77, 128, 256, 512, 1024, 2048, 4096):
+            for m in map(int, args.m.split(",")):
                 a = torch.randn(m, k, device="cuda")
                 outs = {w: torch.empty(m, n, device="cuda") for w in graphs}
                 pts = {w: Point(g, {"a": a, "b": b, "out": outs[w]}, {"M": m, "K": k, "N": n}) for w, g in graphs.items()}

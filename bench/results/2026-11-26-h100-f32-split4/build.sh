@@ -1,4 +1,4 @@
-# Here (no GPU needed): emits and builds points.hds into .devcarry/f32-split4 for run.py, with
+# Here (no GPU needed): emits and builds points.hds into .devcarry/f32-split4 for ../2026-11-26-h100-f32-split/run_points.py, with
 # ptxas's register report.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
