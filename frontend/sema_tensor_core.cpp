@@ -36,9 +36,11 @@ std::vector<Operand> wgmma_operands(WgmmaForm form) {
                                                         "an f16 or bf16 register element (this thread's 8 values of A)"}
                                               : Operand{MemSpace::Shared, "half", false,
                                                         "an f16 or bf16 shared element (A: 64 rows of 64 values)"};
+    if (form == WgmmaForm::BothTransposed)
+        a.what = "an f16 or bf16 shared element (A's 64 rows: the columns of a [.., K, 64] tile)";
     Operand b{MemSpace::Shared, "same", false,
-              form == WgmmaForm::BTransposed ? "a shared element of A's type (B's columns: [.., N, 64] rows)"
-                                             : "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"};
+              form == WgmmaForm::Shared ? "a shared element of A's type (B: [.., N / 64, K, 64] tiles)"
+                                        : "a shared element of A's type (B's columns: [.., N, 64] rows)"};
     return {acc, a, b};
 }
 
@@ -258,10 +260,13 @@ bool Sema::check_async_layout(CallExpr& e, const BuiltinInfo& b, const std::vect
     if (form == WgmmaForm::ARegisters) {
         int64_t row = trailing_dim(*refs[1], 1);
         if (row < 8 || row % 8 != 0) return need(1, "a register array whose rows hold a multiple of 8 values");
+    } else if (form == WgmmaForm::BothTransposed) {
+        if (trailing_dim(*refs[1], 1) != 64 || trailing_dim(*refs[1], 2) < 16)
+            return need(1, "a shared tile [.., K, 64] (M-major rows of 128 bytes, 16 rows or more)");
     } else if (trailing_dim(*refs[1], 1) != 64 || trailing_dim(*refs[1], 2) < 64) {
         return need(1, "a shared tile [.., rows, 64] (rows of 128 bytes, 64 rows or more)");
     }
-    if (form == WgmmaForm::BTransposed) {
+    if (form == WgmmaForm::BTransposed || form == WgmmaForm::BothTransposed) {
         if (trailing_dim(*refs[2], 1) != 64 || trailing_dim(*refs[2], 2) < n)
             return need(2, "a shared tile [.., N, 64] (K-major rows of 128 bytes, N rows or more)");
     } else if (trailing_dim(*refs[2], 1) != 64 || trailing_dim(*refs[2], 2) < 16 ||

@@ -79,17 +79,39 @@ WgmmaForm wgmma_form(Builtin id) {
         case Builtin::WgmmaRa128:
         case Builtin::WgmmaRa256:
             return WgmmaForm::ARegisters;
+        case Builtin::WgmmaAt16:
+        case Builtin::WgmmaAt32:
+        case Builtin::WgmmaAt48:
+        case Builtin::WgmmaAt64:
+        case Builtin::WgmmaAt80:
+        case Builtin::WgmmaAt96:
+        case Builtin::WgmmaAt112:
+        case Builtin::WgmmaAt128:
+            return WgmmaForm::BothTransposed;
         default:
             return WgmmaForm::None;
     }
 }
 
 int64_t wgmma_b_leading_bytes(WgmmaForm form, int64_t rows, int64_t cols, int elem_bytes) {
-    return form == WgmmaForm::BTransposed ? 16 : rows * cols * elem_bytes;
+    return form == WgmmaForm::BTransposed || form == WgmmaForm::BothTransposed ? 16 : rows * cols * elem_bytes;
 }
 
 int wgmma_n(Builtin id) {
     switch (id) {
+        case Builtin::WgmmaAt16:
+            return 16;
+        case Builtin::WgmmaAt32:
+            return 32;
+        case Builtin::WgmmaAt48:
+            return 48;
+        case Builtin::WgmmaAt80:
+            return 80;
+        case Builtin::WgmmaAt96:
+            return 96;
+        case Builtin::WgmmaAt112:
+            return 112;
+        case Builtin::WgmmaAt64:
         case Builtin::Wgmma64:
         case Builtin::WgmmaBt64:
         case Builtin::WgmmaRa64:
@@ -97,6 +119,7 @@ int wgmma_n(Builtin id) {
         case Builtin::Wgmma128:
         case Builtin::WgmmaBt128:
         case Builtin::WgmmaRa128:
+        case Builtin::WgmmaAt128:
             return 128;
         case Builtin::Wgmma256:
         case Builtin::WgmmaBt256:

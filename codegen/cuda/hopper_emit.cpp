@@ -65,9 +65,18 @@ std::string hopper_call(const ir::Call* c, const std::vector<std::string>& args,
         const ir::Buffer& a = ref(c, 1).buffer;
         const ir::Buffer& b = ref(c, 2).buffer;
         int64_t b_tile = wgmma_b_leading_bytes(form, trailing(b, 2), trailing(b, 1), byte_size(b->elem));
-        std::string a_operand =
-            form == WgmmaForm::ARegisters ? "&" + args[1] : fmt::format("hds::wgmma_desc(&{}, 16, 1024)", args[1]);
-        const char* suffix = form == WgmmaForm::BTransposed ? "_bt" : form == WgmmaForm::ARegisters ? "_ra" : "";
+        // A given transposed (M-major) is laid out as N-major B: one 64-column tile, so its
+        // leading bytes are those of B's.
+        std::string a_operand = form == WgmmaForm::ARegisters ? "&" + args[1]
+                                : form == WgmmaForm::BothTransposed
+                                    ? fmt::format("hds::wgmma_desc(&{}, {}, 1024)", args[1],
+                                                  wgmma_b_leading_bytes(WgmmaForm::Shared, trailing(a, 2),
+                                                                        trailing(a, 1), byte_size(a->elem)))
+                                    : fmt::format("hds::wgmma_desc(&{}, 16, 1024)", args[1]);
+        const char* suffix = form == WgmmaForm::BTransposed      ? "_bt"
+                             : form == WgmmaForm::ARegisters     ? "_ra"
+                             : form == WgmmaForm::BothTransposed ? "_at"
+                                                                 : "";
         return fmt::format("hds::wgmma_m64n{}k16{}<{}>(&{}, {}, hds::wgmma_desc(&{}, {}, 1024))", wgmma_n(c->builtin),
                            suffix, cuda_type(a->elem), args[0], a_operand, args[2], b_tile);
     }

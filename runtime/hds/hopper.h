@@ -401,6 +401,27 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 #define HDS_REST_RA_64 "{%32, %33, %34, %35}, %36, p, 1, 1, 1;", "%37"
 #define HDS_REST_RA_128 "{%64, %65, %66, %67}, %68, p, 1, 1, 1;", "%69"
 #define HDS_REST_RA_256 "{%128, %129, %130, %131}, %132, p, 1, 1, 1;", "%133"
+// The swapped product (_at: A M-major, B K-major, trans-a 1, trans-b 0), N a multiple of 16 up to 128.
+#define HDS_OUTS_16 HDS_F8(0)
+#define HDS_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define HDS_OUTS_32 HDS_F8(0), HDS_F8(8)
+#define HDS_REGS_32 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define HDS_OUTS_48 HDS_F8(0), HDS_F8(8), HDS_F8(16)
+#define HDS_REGS_48 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" ", " "%16, %17, %18, %19, %20, %21, %22, %23"
+#define HDS_OUTS_80 HDS_F32(0), HDS_F8(32)
+#define HDS_REGS_80 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" ", " "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" ", " "%32, %33, %34, %35, %36, %37, %38, %39"
+#define HDS_OUTS_96 HDS_F32(0), HDS_F8(32), HDS_F8(40)
+#define HDS_REGS_96 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" ", " "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" ", " "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+#define HDS_OUTS_112 HDS_F32(0), HDS_F8(32), HDS_F8(40), HDS_F8(48)
+#define HDS_REGS_112 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" ", " "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" ", " "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47" ", " "%48, %49, %50, %51, %52, %53, %54, %55"
+#define HDS_REST_AT_16 "%8, %9, p, 1, 1, 1, 0;", "%10"
+#define HDS_REST_AT_32 "%16, %17, p, 1, 1, 1, 0;", "%18"
+#define HDS_REST_AT_48 "%24, %25, p, 1, 1, 1, 0;", "%26"
+#define HDS_REST_AT_80 "%40, %41, p, 1, 1, 1, 0;", "%42"
+#define HDS_REST_AT_96 "%48, %49, p, 1, 1, 1, 0;", "%50"
+#define HDS_REST_AT_112 "%56, %57, p, 1, 1, 1, 0;", "%58"
+#define HDS_REST_AT_64 "%32, %33, p, 1, 1, 1, 0;", "%34"
+#define HDS_REST_AT_128 "%64, %65, p, 1, 1, 1, 0;", "%66"
 #define HDS_WGMMA_PTX(N, TY, REST, SCALE) \
     "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TY "." TY \
     " {" HDS_REGS_##N "}, " REST "\n}\n"
@@ -412,10 +433,13 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 #define HDS_WGMMA_RA_ASM(N, TY) \
     asm volatile(HDS_WGMMA_PTX_(N, TY, HDS_REST_RA_##N) : HDS_OUTS_##N : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), \
                  "l"(db), "r"(1))
+#define HDS_WGMMA_AT_ASM(N, TY) \
+    asm volatile(HDS_WGMMA_PTX_(N, TY, HDS_REST_AT_##N) : HDS_OUTS_##N : "l"(da), "l"(db), "r"(1))
 #else
 #define HDS_WGMMA_ASM(N, TY)
 #define HDS_WGMMA_BT_ASM(N, TY)
 #define HDS_WGMMA_RA_ASM(N, TY)
+#define HDS_WGMMA_AT_ASM(N, TY)
 #endif
 #define HDS_WGMMA_TYPED(ASM, N) \
     HDS_SM90A_ONLY \
@@ -441,11 +465,26 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 HDS_WGMMA(64)
 HDS_WGMMA(128)
 HDS_WGMMA(256)
+#define HDS_WGMMA_AT(N) \
+    template <typename T> \
+    __device__ __forceinline__ void wgmma_m64n##N##k16_at(float* d, uint64_t da, uint64_t db) { \
+        HDS_WGMMA_TYPED(HDS_WGMMA_AT_ASM, N) \
+    }
+HDS_WGMMA_AT(16)
+HDS_WGMMA_AT(32)
+HDS_WGMMA_AT(48)
+HDS_WGMMA_AT(64)
+HDS_WGMMA_AT(80)
+HDS_WGMMA_AT(96)
+HDS_WGMMA_AT(112)
+HDS_WGMMA_AT(128)
+#undef HDS_WGMMA_AT
 #undef HDS_WGMMA
 #undef HDS_WGMMA_TYPED
 #undef HDS_WGMMA_ASM
 #undef HDS_WGMMA_BT_ASM
 #undef HDS_WGMMA_RA_ASM
+#undef HDS_WGMMA_AT_ASM
 #undef HDS_WGMMA_PTX_
 #undef HDS_WGMMA_PTX
 #undef HDS_OUTS_64
@@ -463,6 +502,26 @@ HDS_WGMMA(256)
 #undef HDS_REST_RA_64
 #undef HDS_REST_RA_128
 #undef HDS_REST_RA_256
+#undef HDS_OUTS_16
+#undef HDS_REGS_16
+#undef HDS_OUTS_32
+#undef HDS_REGS_32
+#undef HDS_OUTS_48
+#undef HDS_REGS_48
+#undef HDS_OUTS_80
+#undef HDS_REGS_80
+#undef HDS_OUTS_96
+#undef HDS_REGS_96
+#undef HDS_OUTS_112
+#undef HDS_REGS_112
+#undef HDS_REST_AT_16
+#undef HDS_REST_AT_32
+#undef HDS_REST_AT_48
+#undef HDS_REST_AT_80
+#undef HDS_REST_AT_96
+#undef HDS_REST_AT_112
+#undef HDS_REST_AT_64
+#undef HDS_REST_AT_128
 #undef HDS_F32
 #undef HDS_F8
 // clang-format on
