@@ -176,6 +176,31 @@ def test_skinny_split(kernel, m, k, n, split):
     np.testing.assert_allclose(from_bits(c), from_bits(a) @ from_bits(b), rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("kernel,bms,wgs,m,k,n,cons,split", [
+    ("swap16", 16, 1, 9, 1024, 72, 1, 2), ("swap16", 16, 1, 40, 64, 200, 1, 1),
+    ("swap48_2", 48, 2, 40, 1536, 72, 1, 3), ("swap48_2", 48, 2, 20, 64, 4296, 2, 1),
+    ("swap80", 80, 2, 77, 1024, 64, 1, 2), ("swap80", 80, 2, 170, 96, 64, 1, 1),
+    ("swap128_nosplit", 128, 2, 130, 128, 104, 1, 1)])
+def test_stdlib_wgmma_swap(kernel, bms, wgs, m, k, n, cons, split):
+    """matmul_wgmma_swap: c^T = b^T a^T on wgmma with both operands given transposed (b's
+    columns as A, M-major; a's rows as B), BMS rows of a per tile (a partial last tile computes
+    the BMS rows before M: M = 170 in tiles of 80), columns past N; per call one consumer (and
+    the other idle through the split's cluster barriers) or two past 66 tiles of 64 columns,
+    and K split over a cluster of `split` blocks or not at all (the kernel's rules)."""
+    skip_large_under_sanitizers(max(m, bms) * k * n, limit=15_000_000)
+    tiles64 = -(-m // bms) * -(-n // 64)
+    rule = 1 if tiles64 > 66 else max(1, min(k // 512, next(s for lim, s in ((15, 8), (30, 4), (39, 3)) if tiles64 <= lim)
+                                                        if tiles64 <= 39 else 2))
+    assert cons == (2 if wgs > 1 and tiles64 > 66 else 1)
+    assert split == (1 if kernel.endswith("nosplit") else rule)
+    dtype = "bf16" if kernel == "swap48_2" else "f16"
+    a = round_to(rng.standard_normal((m, k)), dtype)
+    b = round_to(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
+    c = emulator.run(HOPPER, kernel, {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    tol = 2e-3 if dtype == "f16" else 1e-2
+    np.testing.assert_allclose(from_bits(c), from_bits(a) @ from_bits(b), rtol=tol, atol=tol)
+
+
 def attention_ref(q, k, v, scale, causal):
     h, g = q.shape[1], k.shape[1]
     k, v = np.repeat(k, h // g, axis=1), np.repeat(v, h // g, axis=1)
