@@ -8,6 +8,7 @@
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
+#include "ir/polynomial.h"
 
 namespace hds::graph {
 
@@ -41,6 +42,17 @@ constexpr int64_t kSampleSizes[] = {1,    2,    3,    4,    7,    8,     13,    
                                     1000, 1023, 1024, 1025, 1300, 1536,  2048,  2049,  2304,  3072,  4095,  4096,
                                     4097, 5000, 6144, 8192, 8193, 11008, 12288, 14336, 16384, 32768, 65536, 131072};
 
+// Whether two conditions are one: the same text, or the same comparison of sides that are
+// equal as polynomials (`K * N >= c` of one matmul and `N * K >= c` of another, over the
+// same two sizes).
+bool same_condition(const ir::Expr& a, const std::string& a_text, const ir::Expr& b) {
+    if (ir::to_string(b) == a_text) return true;
+    auto* x = ir::as<ir::Binary>(a);
+    auto* y = ir::as<ir::Binary>(b);
+    return x && y && x->op == y->op && ir::is_comparison(x->op) && is_int(x->a->type) && is_int(y->a->type) &&
+           ir::same_value(x->a, y->a) && ir::same_value(x->b, y->b);
+}
+
 std::vector<std::string> conjunct_texts(const ir::Expr& e) {
     std::vector<std::string> out;
     for (const ir::Expr& p : conjuncts(e)) out.push_back(ir::to_string(p));
@@ -72,7 +84,7 @@ std::optional<bool> Decisions::known(const ir::Expr& e, int depth) const {
         // A false && says nothing of its parts.
         std::vector<ir::Expr> parts = m.value ? conjuncts(m.condition.expr) : std::vector<ir::Expr>{m.condition.expr};
         for (const ir::Expr& p : parts) {
-            if (ir::to_string(p) == text) return m.value;
+            if (same_condition(e, text, p)) return m.value;
             auto other = upper_bound(p);
             if (!bound || !other || other->first != bound->first) continue;
             if (m.value && other->second <= bound->second) return true;
@@ -111,7 +123,7 @@ bool Decisions::decide(const Condition& c) {
 std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
     std::string text = ir::to_string(e);
     for (const Made& m : made_) {
-        if (m.text == text) return m.value;
+        if (m.text == text || same_condition(e, text, m.condition.expr)) return m.value;
         if (!m.value) continue;
         for (const ir::Expr& p : conjuncts(m.condition.expr))  // `!e` taken as true
             if (auto* u = ir::as<ir::Unary>(p); u && u->op == ir::UnOp::Not && ir::to_string(u->a) == text)

@@ -150,3 +150,26 @@ TEST_CASE("a condition no sampled size lets hold with the earlier ones is false,
     CHECK(e.decide(two));
     CHECK(e.taken().size() == 1);
 }
+
+TEST_CASE("comparisons of sides equal as polynomials are one condition", "[graph]") {
+    // Two matmuls of one graph, x @ w1 ([T, D] x [D, F]) and h @ w2 ([T, F] x [F, D]): the weight
+    // sizes of their schedules' conditions are D * F and F * D.
+    ir::Expr d = ir::make_var(ScalarType::I32, "D"), f = ir::make_var(ScalarType::I32, "F");
+    auto big = [](ir::Expr a, ir::Expr b) {
+        return Condition{ir::Binary::make(ir::BinOp::Ge, ir::Binary::make(ir::BinOp::Mul, a, b), ir::i32(4194304)),
+                         "test", "big"};
+    };
+    for (bool value : {true, false}) {
+        Decisions ds({value});
+        CHECK(ds.decide(big(d, f)) == value);
+        CHECK(ds.decide(big(f, d)) == value);  // the same condition: no decision of its own
+        CHECK(ds.next() == (value ? std::optional<std::vector<bool>>(std::vector<bool>{false}) : std::nullopt));
+    }
+    // A different bound is a different condition.
+    Decisions other({true});
+    CHECK(other.decide(big(d, f)));
+    auto small = Condition{ir::Binary::make(ir::BinOp::Ge, ir::Binary::make(ir::BinOp::Mul, f, d), ir::i32(65536)),
+                           "test", "small"};
+    CHECK(other.decide(small));
+    CHECK(other.taken().size() == 2);
+}
