@@ -59,6 +59,7 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
+    (5, 4096, 1024, "g_rows16_swap16"), (20, 2048, 2048, "g_rows16_swap32"), (70, 512, 8192, "g_rows16_swap80"),
 ])
 def test_matmul_dispatch(tmp_path, m, k, n, variant):
     """Every branch of the sm_90a dispatch of a matmul with symbolic sizes (the `if` chain of
@@ -67,8 +68,9 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     past it 64 x 128 only where 128 x 128 tiles number fewer than 100), and of K, N % 8:
     TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies; decoding
-    against a narrow weight with a long K (matmul_skinny_split). (The decode tiles need a weight
-    of 2^24 elements: test_matmul_dispatch_choice.)"""
+    against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
+    weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 8192).
+    (Their other bounds: test_matmul_dispatch_choice.)"""
     skip_large_under_sanitizers(m * k * n)
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
@@ -80,19 +82,23 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
 
 
 @pytest.mark.parametrize("m,k,n,variant", [
-    (65, 4096, 4224, "g_rows16_wgmma_split"), (65, 4096, 4352, "g_rows16_wgmma64x128"),
-    (32, 4096, 4096, "g_rows16_decode_tiles"), (33, 4096, 4096, "g_rows16_wgmma_split"),
-    (16, 4096, 4088, "g_rows16_skinny"), (3, 4096, 4096, "g_rows16_decode_tiles"),
-    (2, 4096, 4096, "g_rows16_skinny"), (2, 4096, 4104, "g_rows16_decode_tiles"),
-    (1, 14336, 4096, "g_rows16_skinny"), (1, 4096, 14336, "g_rows16_decode_tiles"),
-    (16, 4096, 1024, "g_rows16_skinny_split"), (17, 4096, 1024, "g_rows16_wgmma_split"),
-    (16, 2048, 1032, "g_rows16_skinny"), (16, 4095, 4096, "g_skinny")])
+    (100, 4096, 4224, "g_rows16_wgmma_split"), (100, 4096, 4352, "g_rows16_wgmma64x128"),
+    (1, 4096, 4096, "g_rows16_swap16"), (16, 4096, 4096, "g_rows16_swap16"), (17, 4096, 4096, "g_rows16_swap32"),
+    (32, 4096, 4096, "g_rows16_swap32"), (33, 4096, 4096, "g_rows16_swap48"), (48, 4096, 4096, "g_rows16_swap48"),
+    (49, 4096, 4096, "g_rows16_wgmma_split"), (64, 4096, 4096, "g_rows16_wgmma_split"),
+    (65, 4096, 4096, "g_rows16_swap80"), (80, 4096, 4096, "g_rows16_swap80"), (81, 4096, 4096, "g_rows16_swap96"),
+    (96, 4096, 4096, "g_rows16_swap96"), (97, 4096, 4096, "g_rows16_wgmma_split"),
+    (1, 14336, 4096, "g_rows16_swap16"), (16, 4096, 1024, "g_rows16_swap16"),
+    (16, 4096, 1016, "g_rows16_skinny_split"), (16, 2048, 1032, "g_rows16_skinny"),
+    (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
+    (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny"), (77, 4096, 4097, "g_wgmma_split")])
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
-    """Both sides of the split's 66 tiles and of the decode tiles' weight of 2^24 elements
-    (M <= 32, not at M <= 2 where N <= 4096; K, N % 8), where running them costs a billion
-    multiply-adds (minutes under the sanitizers): the variant the manifest's conditions choose
-    (the same conditions as the emitted `if`s). The split variant's numerics past M = 64 are
-    checked above at 100 x 4096 x 136, the decode tiles' (ABOX) in test_hopper.py."""
+    """Both sides of the split's 66 tiles, of each bound of M of the swapped product (16, 32,
+    48, 64, 80, 96 rows) and of its weight of 2^22 elements, and of K, N % 8, where running them
+    costs a billion multiply-adds (minutes under the sanitizers): the variant the manifest's
+    conditions choose (the same conditions as the emitted `if`s). The split variant's numerics
+    past M = 64 are checked above at 100 x 4096 x 136, the swapped product's above and in
+    test_hopper.py."""
     import json
     from hds._manifest import Graph
     src = tmp_path / "e.hds"

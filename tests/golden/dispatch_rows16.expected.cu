@@ -10,188 +10,727 @@
 
 #include <algorithm>
 
-// kernel dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu(
+// kernel dispatch_rows16_rows16_swap16_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int K, int N,
-        const __grid_constant__ CUtensorMap tmap_x_8x64,
         const __grid_constant__ CUtensorMap tmap_x_16x64,
-        const __grid_constant__ CUtensorMap tmap_x_32x64,
-        const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:91
-    const int split = max(1, min(K / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if (M < 64) {  // matmul_wgmma.hds:101
-        alignas(16) __half zeros[8];  // matmul_wgmma.hds:102
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {  // matmul_wgmma.hds:103
-            zeros[e] = __half(0.0f);  // matmul_wgmma.hds:104
+    const int ST = 6;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[6][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 12288);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 110592);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 110640);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 111616);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 116736);  // matmul_wgmma_swap.hds:62
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
+    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:66
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:69
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:70
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:71
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:73
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:74
+    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:75
+    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:76
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:77
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:78
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:81
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:82
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:83
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:84
         }
-        for (int i = (int)threadIdx.x; i < 3072; i += 256) {  // matmul_wgmma.hds:106
-            hds::copy<16>(&sa[i / 512][i / 8 % 64][i % 8 * 8], &zeros[0]);  // matmul_wgmma.hds:107
-        }
-        hds::fence_proxy_async();  // matmul_wgmma.hds:109
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:86
     }
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
-        }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
-    }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                const int abox = M - m0 <= 8 ? 8 : M - m0 <= 16 ? 16 : M - m0 <= 32 ? 32 : 64;  // matmul_wgmma.hds:138
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
-                    }
-                    hds::mbarrier_arrive_expect_tx(&full[s], (abox + 128) * 128);  // matmul_wgmma.hds:144
-                    if (abox == 8) {  // matmul_wgmma.hds:147
-                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_8x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:148
-                    } else if (abox == 16) {  // matmul_wgmma.hds:149
-                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:150
-                    } else if (abox == 32) {  // matmul_wgmma.hds:151
-                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:152
-                    } else {
-                        hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:154
-                    }
+    __syncthreads();  // matmul_wgmma_swap.hds:88
+    if (wg == 0) {  // matmul_wgmma_swap.hds:90
+        if (t == 0) {  // matmul_wgmma_swap.hds:91
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:92
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:93
+                const int s = it % ST;  // matmul_wgmma_swap.hds:94
+                if (it >= ST) {  // matmul_wgmma_swap.hds:95
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:96
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], (16 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:98
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:99
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:100
+                    if (j < cons) {  // matmul_wgmma_swap.hds:101
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:102
                     }
-                    it += 1;  // matmul_wgmma.hds:164
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:108
+        if (split > 1) {  // matmul_wgmma_swap.hds:109
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:110
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:111
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:114
+        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:115
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:116
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
+            const int s = it % ST;  // matmul_wgmma_swap.hds:121
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:122
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:123
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:124
+                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:126
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:143
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:153
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:154
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:155
+            }
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:157
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:158
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:159
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:160
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:161
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:162
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
-                }
-                it += 1;  // matmul_wgmma.hds:211
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
-            }
-            if (split > 1) {  // matmul_wgmma.hds:221
+        }
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
-                }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
-            }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:169
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:249
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:250
+        for (int r16 = 0; r16 < 1; ++r16) {  // matmul_wgmma_swap.hds:176
+            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
+            if (r < 16 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
+                if (whole) {  // matmul_wgmma_swap.hds:180
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
+                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
-                            }
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
+                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
                     }
-#pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
-#pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
-                                hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
-#pragma unroll
-                                for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                    v_add[e_2] = v_matmul[e_2] + b[n0 + q * 64 + lane % 8 * 8 + e_2];
-                                }
-                                alignas(16) __half v_out[8];
-#pragma unroll
-                                for (int e_3 = 0; e_3 < 8; ++e_3) {
-                                    v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
-                                }
-                                hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
-                            }
-                        }
-                    } else {
-#pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
-#pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
-                                    const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
-                                    out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-                                }
-                            }
-                        }
-                    }
-                    __syncwarp();  // matmul_wgmma.hds:278
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:191
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_swap32_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_32x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[6][32][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 24576);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122880);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122928);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[2][32][72]>(hds_dynamic_smem + 123904);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 133120);  // matmul_wgmma_swap.hds:62
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
+    const int mtiles = (M + 31) / 32;  // matmul_wgmma_swap.hds:66
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:69
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:70
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:71
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:73
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:74
+    const int mt = tile % mtiles * 32;  // matmul_wgmma_swap.hds:75
+    const int m0 = M > 32 && mt + 32 > M ? M - 32 : mt;  // matmul_wgmma_swap.hds:76
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:77
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:78
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:81
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:82
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:83
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:84
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:86
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:88
+    if (wg == 0) {  // matmul_wgmma_swap.hds:90
+        if (t == 0) {  // matmul_wgmma_swap.hds:91
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:92
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:93
+                const int s = it % ST;  // matmul_wgmma_swap.hds:94
+                if (it >= ST) {  // matmul_wgmma_swap.hds:95
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:96
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], (32 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:98
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:99
+#pragma unroll
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:100
+                    if (j < cons) {  // matmul_wgmma_swap.hds:101
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                    }
+                }
             }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:108
+        if (split > 1) {  // matmul_wgmma_swap.hds:109
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:110
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:111
+        }
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:114
+        alignas(16) float acc[16];  // matmul_wgmma_swap.hds:115
+#pragma unroll
+        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:116
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
+            const int s = it % ST;  // matmul_wgmma_swap.hds:121
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:122
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:123
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:124
+                hds::wgmma_m64n32k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:128
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:143
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:153
+#pragma unroll
+            for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:154
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:155
+            }
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:157
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:158
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:159
+#pragma unroll
+                for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:160
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:161
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:162
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:169
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+#pragma unroll
+        for (int r16 = 0; r16 < 2; ++r16) {  // matmul_wgmma_swap.hds:176
+            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
+            if (r < 32 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
+                if (whole) {  // matmul_wgmma_swap.hds:180
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
+                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
+                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:191
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_swap48_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_48x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[6][48][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 36864);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135216);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[2][48][72]>(hds_dynamic_smem + 136192);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 150528);  // matmul_wgmma_swap.hds:62
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
+    const int mtiles = (M + 47) / 48;  // matmul_wgmma_swap.hds:66
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:69
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:70
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:71
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:73
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:74
+    const int mt = tile % mtiles * 48;  // matmul_wgmma_swap.hds:75
+    const int m0 = M > 48 && mt + 48 > M ? M - 48 : mt;  // matmul_wgmma_swap.hds:76
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:77
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:78
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:81
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:82
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:83
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:84
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:86
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:88
+    if (wg == 0) {  // matmul_wgmma_swap.hds:90
+        if (t == 0) {  // matmul_wgmma_swap.hds:91
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:92
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:93
+                const int s = it % ST;  // matmul_wgmma_swap.hds:94
+                if (it >= ST) {  // matmul_wgmma_swap.hds:95
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:96
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], (48 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:98
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_48x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:99
+#pragma unroll
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:100
+                    if (j < cons) {  // matmul_wgmma_swap.hds:101
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:108
+        if (split > 1) {  // matmul_wgmma_swap.hds:109
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:110
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:111
+        }
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:114
+        alignas(16) float acc[24];  // matmul_wgmma_swap.hds:115
+#pragma unroll
+        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:116
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
+            const int s = it % ST;  // matmul_wgmma_swap.hds:121
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:122
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:123
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:124
+                hds::wgmma_m64n48k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:130
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:143
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:153
+#pragma unroll
+            for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:154
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:155
+            }
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:157
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:158
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:159
+#pragma unroll
+                for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:160
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:161
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:162
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:169
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+#pragma unroll
+        for (int r16 = 0; r16 < 3; ++r16) {  // matmul_wgmma_swap.hds:176
+            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
+            if (r < 48 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
+                if (whole) {  // matmul_wgmma_swap.hds:180
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
+                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
+                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:191
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_swap80_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_80x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[6][80][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 61440);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159744);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159792);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[2][80][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 184320);  // matmul_wgmma_swap.hds:62
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
+    const int mtiles = (M + 79) / 80;  // matmul_wgmma_swap.hds:66
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:69
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:70
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:71
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:73
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:74
+    const int mt = tile % mtiles * 80;  // matmul_wgmma_swap.hds:75
+    const int m0 = M > 80 && mt + 80 > M ? M - 80 : mt;  // matmul_wgmma_swap.hds:76
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:77
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:78
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:81
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:82
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:83
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:84
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:86
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:88
+    if (wg == 0) {  // matmul_wgmma_swap.hds:90
+        if (t == 0) {  // matmul_wgmma_swap.hds:91
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:92
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:93
+                const int s = it % ST;  // matmul_wgmma_swap.hds:94
+                if (it >= ST) {  // matmul_wgmma_swap.hds:95
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:96
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], (80 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:98
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_80x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:99
+#pragma unroll
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:100
+                    if (j < cons) {  // matmul_wgmma_swap.hds:101
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:108
+        if (split > 1) {  // matmul_wgmma_swap.hds:109
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:110
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:111
+        }
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:114
+        alignas(16) float acc[40];  // matmul_wgmma_swap.hds:115
+#pragma unroll
+        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:116
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
+            const int s = it % ST;  // matmul_wgmma_swap.hds:121
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:122
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:123
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:124
+                hds::wgmma_m64n80k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:134
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:143
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:153
+#pragma unroll
+            for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:154
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:155
+            }
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:157
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:158
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:159
+#pragma unroll
+                for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:160
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:161
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:162
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:169
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+#pragma unroll
+        for (int r16 = 0; r16 < 5; ++r16) {  // matmul_wgmma_swap.hds:176
+            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
+            if (r < 80 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
+                if (whole) {  // matmul_wgmma_swap.hds:180
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
+                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
+                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:191
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_swap96_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_96x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 5;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[5][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[5][2][64][64]>(hds_dynamic_smem + 61440);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143360);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143408);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[2][96][72]>(hds_dynamic_smem + 144384);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 172032);  // matmul_wgmma_swap.hds:62
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
+    const int mtiles = (M + 95) / 96;  // matmul_wgmma_swap.hds:66
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:69
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:70
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:71
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:73
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:74
+    const int mt = tile % mtiles * 96;  // matmul_wgmma_swap.hds:75
+    const int m0 = M > 96 && mt + 96 > M ? M - 96 : mt;  // matmul_wgmma_swap.hds:76
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:77
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:78
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:81
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:82
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:83
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:84
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:86
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:88
+    if (wg == 0) {  // matmul_wgmma_swap.hds:90
+        if (t == 0) {  // matmul_wgmma_swap.hds:91
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:92
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:93
+                const int s = it % ST;  // matmul_wgmma_swap.hds:94
+                if (it >= ST) {  // matmul_wgmma_swap.hds:95
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:96
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], (96 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:98
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_96x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:99
+#pragma unroll
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:100
+                    if (j < cons) {  // matmul_wgmma_swap.hds:101
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:108
+        if (split > 1) {  // matmul_wgmma_swap.hds:109
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:110
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:111
+        }
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:114
+        alignas(16) float acc[48];  // matmul_wgmma_swap.hds:115
+#pragma unroll
+        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:116
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
+            const int s = it % ST;  // matmul_wgmma_swap.hds:121
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:122
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:123
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:124
+                hds::wgmma_m64n96k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:136
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:143
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:153
+#pragma unroll
+            for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:154
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:155
+            }
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:157
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:158
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:159
+#pragma unroll
+                for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:160
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:161
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:162
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:169
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+#pragma unroll
+        for (int r16 = 0; r16 < 6; ++r16) {  // matmul_wgmma_swap.hds:176
+            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
+            if (r < 96 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
+                if (whole) {  // matmul_wgmma_swap.hds:180
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
+                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
+                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:191
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
         }
     }
 }
@@ -2060,23 +2599,22 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
 
 extern "C" {
 
-// Workspace slots of `dispatch_rows16_rows16_decode_tiles`: temporaries whose lifetimes do not overlap share one.
-static void dispatch_rows16_rows16_decode_tiles_slots(int M, int K, int N, size_t* slot) {
+// Workspace slots of `dispatch_rows16_rows16_swap16`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap16_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
 }
 
-static size_t dispatch_rows16_rows16_decode_tiles_workspace_size(int M, int K, int N) {
+static size_t dispatch_rows16_rows16_swap16_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
-    dispatch_rows16_rows16_decode_tiles_slots(M, K, N, slot);
+    dispatch_rows16_rows16_swap16_slots(M, K, N, slot);
     size_t total = 0;
     for (int i = 0; i < 0; ++i) total += slot[i];
     return total;
 }
 
-static cudaError_t dispatch_rows16_rows16_decode_tiles_run(const __half* x, const __half* w,
-                                                           const __half* b, __half* out, int M,
-                                                           int K, int N, void* workspace,
-                                                           cudaStream_t stream) {
+static cudaError_t dispatch_rows16_rows16_swap16_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
@@ -2091,32 +2629,26 @@ static cudaError_t dispatch_rows16_rows16_decode_tiles_run(const __half* x, cons
     cudaError_t err = cudaSuccess;
     // matmul+add+relu (dispatch_rows16.hds:13)
     {  // tensor maps of the TMA copies
-        CUtensorMap tmap_x_8x64;  // x in boxes of 8 x 64
-        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_8x64, x, (long long)M, (long long)K, 8, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_x_16x64;  // x in boxes of 16 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_16x64, x, (long long)M, (long long)K, 16, 64); e != cudaSuccess) return e;
-        CUtensorMap tmap_x_32x64;  // x in boxes of 32 x 64
-        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_32x64, x, (long long)M, (long long)K, 32, 64); e != cudaSuccess) return e;
-        CUtensorMap tmap_x_64x64;  // x in boxes of 64 x 64
-        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_64x64, x, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-        if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 190464 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
+        if ((((long long)M + 15) / 16 * (((long long)N + 64 * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 120832 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap16_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 120832);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
-            err = cudaFuncSetAttribute(dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap16_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
             if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
             cudaLaunchAttribute cluster;
             cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1)))));
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
             cluster.val.clusterDim.y = 1;
             cluster.val.clusterDim.z = 1;
             cudaLaunchConfig_t config = {};
-            config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) * max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 15 ? 8 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 30 ? 4 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 39 ? 3 : ((long long)M + 63) / 64 * (((long long)N + 127) / 128) <= 66 ? 2 : 1))))))), 1, 1);
-            config.blockDim = dim3((unsigned)(256), 1, 1);
-            config.dynamicSmemBytes = 190464;
+            config.gridDim = dim3((unsigned)(((long long)M + 15) / 16 * (((long long)N + 64 * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(384), 1, 1);
+            config.dynamicSmemBytes = 120832;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2124,9 +2656,272 @@ static cudaError_t dispatch_rows16_rows16_decode_tiles_run(const __half* x, cons
             if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
                 err = cudaErrorInvalidConfiguration;
             else
-                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu, x,
-                                         w, b, out, M, K, N, tmap_x_8x64, tmap_x_16x64, tmap_x_32x64,
-                                         tmap_x_64x64, tmap_w_64x64);
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap16_k0_matmul_add_relu, x, w, b,
+                                         out, M, K, N, tmap_x_16x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap32`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap32_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap32_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap32_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap32_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_32x64;  // x in boxes of 32 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_32x64, x, (long long)M, (long long)K, 32, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 31) / 32 * (((long long)N + 64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 141312 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap32_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 141312);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap32_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(((long long)M + 31) / 32 * (((long long)N + 64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(384), 1, 1);
+            config.dynamicSmemBytes = 141312;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap32_k0_matmul_add_relu, x, w, b,
+                                         out, M, K, N, tmap_x_32x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap48`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap48_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap48_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap48_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap48_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_48x64;  // x in boxes of 48 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_48x64, x, (long long)M, (long long)K, 48, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 47) / 48 * (((long long)N + 64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 162816 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap48_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 162816);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap48_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(((long long)M + 47) / 48 * (((long long)N + 64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(384), 1, 1);
+            config.dynamicSmemBytes = 162816;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap48_k0_matmul_add_relu, x, w, b,
+                                         out, M, K, N, tmap_x_48x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap80`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap80_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap80_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap80_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap80_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_80x64;  // x in boxes of 80 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_80x64, x, (long long)M, (long long)K, 80, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 79) / 80 * (((long long)N + 64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 204800 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 204800);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(((long long)M + 79) / 80 * (((long long)N + 64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(384), 1, 1);
+            config.dynamicSmemBytes = 204800;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap80_k0_matmul_add_relu, x, w, b,
+                                         out, M, K, N, tmap_x_80x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap96`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap96_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap96_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap96_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap96_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_96x64;  // x in boxes of 96 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_96x64, x, (long long)M, (long long)K, 96, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 95) / 96 * (((long long)N + 64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 196608 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap96_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 196608);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap96_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(((long long)M + 95) / 96 * (((long long)N + 64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(384), 1, 1);
+            config.dynamicSmemBytes = 196608;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap96_k0_matmul_add_relu, x, w, b,
+                                         out, M, K, N, tmap_x_96x64, tmap_w_64x64);
         }
         if (err != cudaSuccess) return err;
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
@@ -2997,53 +3792,65 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 16 variants, the first whose case holds for the sizes of the call:
-//   dispatch_rows16_rows16_decode_tiles: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 16777216 && !(M <= 2 && N <= 4096) (`when M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 16777216 && !(M <= 2 && N <= 4096)` of matmul's schedule 'decode_tiles', nn.hds:60)
-//     dispatch_rows16_rows16_decode_tiles_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+// Graph `dispatch_rows16` runs one of 20 variants, the first whose case holds for the sizes of the call:
+//   dispatch_rows16_rows16_swap16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:65)
+//     dispatch_rows16_rows16_swap16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap32: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:67)
+//     dispatch_rows16_rows16_swap32_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap48: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:69)
+//     dispatch_rows16_rows16_swap48_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap80', nn.hds:71)
+//     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap96', nn.hds:73)
+//     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:65)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:79)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:72)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:86)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:78)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:92)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:96)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:110)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:106)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:120)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:114)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:128)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:117)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:131)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:77)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:91)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:78)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:92)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:96)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:110)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:106)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:120)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:114)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:128)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:117)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:131)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -3054,8 +3861,16 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_any_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 size_t dispatch_rows16_workspace_size(int M, int K, int N) {
-    if (K % 8 == 0 && N % 8 == 0 && M <= 32 && K * N >= 16777216 && !(M <= 2 && N <= 4096))
-        return dispatch_rows16_rows16_decode_tiles_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap16_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 16 && M <= 32 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap32_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 32 && M <= 48 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap48_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap80_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap96_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K >= 2048 && N <= 1024)
         return dispatch_rows16_rows16_skinny_split_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)
@@ -3089,8 +3904,16 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
 
 cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* b, __half* out,
                                 int M, int K, int N, void* workspace, cudaStream_t stream) {
-    if (K % 8 == 0 && N % 8 == 0 && M <= 32 && K * N >= 16777216 && !(M <= 2 && N <= 4096))
-        return dispatch_rows16_rows16_decode_tiles_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap16_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 16 && M <= 32 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap32_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 32 && M <= 48 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap48_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap80_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304)
+        return dispatch_rows16_rows16_swap96_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K >= 2048 && N <= 1024)
         return dispatch_rows16_rows16_skinny_split_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && N >= 10240)

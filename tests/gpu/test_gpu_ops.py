@@ -251,26 +251,35 @@ def test_matmul_epilogue_widened_sm90():
     (1, 4095, 4097),   # one row, K and N odd: matmul_gemv, a partial column strip
     (2, 520, 264),     # M <= 2, 16-byte rows: matmul_skinny (cp.async)
     (16, 72, 10240),   # M <= 16, N >= 10240 (40 tiles of 256): wgmma 64 x 256
-    (1, 520, 10248),   # one row, the same
+    (1, 520, 10248),   # one row, a weight of 2^22 elements or more: the swapped product (matmul_wgmma_swap), two consumers
     (16, 72, 10232),   # N just under 10240: matmul_skinny
     (17, 72, 10240),   # M just past 16: 64 x 128 tiles (K < 1024: not split)
-    (3, 4096, 4096),   # M <= 32, a weight of 2^24: 64 x 128 tiles split over 4-8 blocks, a in a box of 8 rows
-    (2, 4096, 4104),   # M <= 2 where N > 4096: the same
-    (2, 4096, 4096),   # M <= 2, N <= 4096: matmul_skinny
-    (13, 2048, 8200),  # a box of 16 rows; a partial column tile
-    (32, 4104, 4096),  # a box of 32 rows
-    (33, 4096, 4096),  # M just past 32: 64 x 128 tiles split, a's box of 64 rows
-    (16, 4096, 4088),  # a weight just under 2^24: matmul_skinny
-    (16, 4096, 1024),  # N <= 1024, K >= 2048: matmul_skinny_split, K split over clusters of 8
+    (3, 4096, 4096),   # M <= 16, a weight of 2^24: the swapped product in 16-row tiles, K split over 2 blocks
+    (2, 4096, 4104),   # the same, a partial column tile
+    (7, 8192, 512),    # a weight of 2^22: 8 tiles of 64 columns, K split over 8 blocks
+    (13, 2048, 8200),  # 129 tiles of 64 columns: two consumers, not split; a partial column tile
+    (24, 4096, 4096),  # 17-32 rows: 32-row tiles, rows past M (TMA's zeros)
+    (32, 4104, 4096),  # 32 rows
+    (33, 4096, 4096),  # 33-48 rows: 48-row tiles
+    (40, 4096, 1024),  # 16 tiles: K split over 4 blocks
+    (16, 4096, 4088),  # a partial column tile
+    (16, 4096, 1024),  # N <= 1024 (matmul_skinny_split's) at 2^22 elements: the swapped product
+    (77, 4096, 4096),  # 65-80 rows: 80-row tiles, K split over 2 blocks
+    (80, 4096, 1032),  # 17 tiles: split over 4, a partial column tile
+    (81, 2048, 4096),  # 81-96 rows: 96-row tiles
+    (90, 2048, 11000), # 172 tiles of 64: two consumers, the second's columns partial
+    (96, 4096, 4096),  # 96 rows
+    (97, 4096, 4096),  # M just past 96: 64 x 128 tiles, K split over 2 blocks
+    (16, 4088, 1024),  # a weight just under 2^22: matmul_skinny_split, K split over clusters of 8
     (5, 2048, 1000),   # the same, a partial 128-column strip, clusters of 8 (K >= 2048)
     (16, 2040, 1024),  # K just under 2048: matmul_skinny
-    (16, 4096, 1032),  # N just past 1024: matmul_skinny
+    (16, 2048, 1032),  # N just past 1024: matmul_skinny
     (50, 1100, 264),   # M <= 64, 3 tiles of 64 x 128: K split over clusters of K / 512 = 2 blocks
     (40, 1016, 264),   # K just under 1024: not split
     (50, 2100, 520),   # 5 tiles: K split over 4 blocks, two of which store (2 groups of 64 columns)
     (60, 4100, 1000),  # 8 tiles, K padded to 4104: 8 blocks, a partial column tile
     (64, 4100, 2048),  # 16 tiles: 4 blocks (30 clusters of 4 are resident, 16 of 8 would not be)
-    (33, 1600, 4352),  # 34 tiles: 3 blocks
+    (50, 1600, 4352),  # 34 tiles: 3 blocks
     (64, 1100, 8448),  # 66 tiles: 2 blocks
     (64, 1100, 8456),  # 67 tiles: too many to split
     (65, 1100, 264),   # M just past 64: never split; the second row tile starts at M - 64 = 1
