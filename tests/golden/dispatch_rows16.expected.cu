@@ -112,20 +112,23 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                 }
             }
         }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:173
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:169
-            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
-        }
-        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:174
+            if (p > 0) {  // matmul_wgmma_swap.hds:175
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:176
+            }
 #pragma unroll
-        for (int r16 = 0; r16 < 1; ++r16) {  // matmul_wgmma_swap.hds:176
-            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
-            if (r < 16 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
-                if (whole) {  // matmul_wgmma_swap.hds:180
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
-                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:178
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:179
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:181
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:182
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:183
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:184
+                if (whole) {  // matmul_wgmma_swap.hds:185
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
@@ -139,9 +142,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
-                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:188
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:189
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:190
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -149,8 +152,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:191
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        if (split > 1) {  // matmul_wgmma_swap.hds:196
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:197
         }
     }
 }
@@ -167,8 +170,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 24576);  // matmul_wgmma_swap.hds:57
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122880);  // matmul_wgmma_swap.hds:58
     auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122928);  // matmul_wgmma_swap.hds:59
-    auto& cs = *reinterpret_cast<__half (*)[2][32][72]>(hds_dynamic_smem + 123904);  // matmul_wgmma_swap.hds:60
-    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 133120);  // matmul_wgmma_swap.hds:62
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 123904);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 129024);  // matmul_wgmma_swap.hds:62
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
     const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
     const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
@@ -257,20 +260,23 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                 }
             }
         }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:173
 #pragma unroll
-        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:169
-            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
-        }
-        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+        for (int p = 0; p < 2; ++p) {  // matmul_wgmma_swap.hds:174
+            if (p > 0) {  // matmul_wgmma_swap.hds:175
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:176
+            }
 #pragma unroll
-        for (int r16 = 0; r16 < 2; ++r16) {  // matmul_wgmma_swap.hds:176
-            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
-            if (r < 32 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
-                if (whole) {  // matmul_wgmma_swap.hds:180
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
-                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:178
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:179
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:181
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:182
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:183
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:184
+                if (whole) {  // matmul_wgmma_swap.hds:185
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
@@ -284,9 +290,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
-                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:188
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:189
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:190
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -294,8 +300,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:191
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        if (split > 1) {  // matmul_wgmma_swap.hds:196
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:197
         }
     }
 }
@@ -312,8 +318,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 36864);  // matmul_wgmma_swap.hds:57
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:58
     auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135216);  // matmul_wgmma_swap.hds:59
-    auto& cs = *reinterpret_cast<__half (*)[2][48][72]>(hds_dynamic_smem + 136192);  // matmul_wgmma_swap.hds:60
-    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 150528);  // matmul_wgmma_swap.hds:62
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 136192);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 141312);  // matmul_wgmma_swap.hds:62
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
     const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
     const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
@@ -402,20 +408,23 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                 }
             }
         }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:173
 #pragma unroll
-        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:169
-            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
-        }
-        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+        for (int p = 0; p < 3; ++p) {  // matmul_wgmma_swap.hds:174
+            if (p > 0) {  // matmul_wgmma_swap.hds:175
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:176
+            }
 #pragma unroll
-        for (int r16 = 0; r16 < 3; ++r16) {  // matmul_wgmma_swap.hds:176
-            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
-            if (r < 48 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
-                if (whole) {  // matmul_wgmma_swap.hds:180
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
-                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:178
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:179
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:181
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:182
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:183
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:184
+                if (whole) {  // matmul_wgmma_swap.hds:185
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
@@ -429,9 +438,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
-                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:188
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:189
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:190
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -439,8 +448,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:191
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        if (split > 1) {  // matmul_wgmma_swap.hds:196
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:197
         }
     }
 }
@@ -457,8 +466,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_k0_matmu
     auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 61440);  // matmul_wgmma_swap.hds:57
     auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159744);  // matmul_wgmma_swap.hds:58
     auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159792);  // matmul_wgmma_swap.hds:59
-    auto& cs = *reinterpret_cast<__half (*)[2][80][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:60
-    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 184320);  // matmul_wgmma_swap.hds:62
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 165888);  // matmul_wgmma_swap.hds:62
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
     const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
     const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
@@ -547,20 +556,23 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 }
             }
         }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:173
 #pragma unroll
-        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:169
-            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
-        }
-        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+        for (int p = 0; p < 5; ++p) {  // matmul_wgmma_swap.hds:174
+            if (p > 0) {  // matmul_wgmma_swap.hds:175
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:176
+            }
 #pragma unroll
-        for (int r16 = 0; r16 < 5; ++r16) {  // matmul_wgmma_swap.hds:176
-            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
-            if (r < 80 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
-                if (whole) {  // matmul_wgmma_swap.hds:180
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
-                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:178
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:179
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:181
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:182
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:183
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:184
+                if (whole) {  // matmul_wgmma_swap.hds:185
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
@@ -574,9 +586,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
-                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:188
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:189
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:190
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -584,8 +596,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:191
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        if (split > 1) {  // matmul_wgmma_swap.hds:196
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:197
         }
     }
 }
@@ -597,13 +609,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_k0_matmu
         const __grid_constant__ CUtensorMap tmap_x_96x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 5;  // matmul_wgmma_swap.hds:55
-    auto& sa = *reinterpret_cast<__half (*)[5][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
-    auto& sb = *reinterpret_cast<__half (*)[5][2][64][64]>(hds_dynamic_smem + 61440);  // matmul_wgmma_swap.hds:57
-    auto& full = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143360);  // matmul_wgmma_swap.hds:58
-    auto& empty = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143408);  // matmul_wgmma_swap.hds:59
-    auto& cs = *reinterpret_cast<__half (*)[2][96][72]>(hds_dynamic_smem + 144384);  // matmul_wgmma_swap.hds:60
-    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 172032);  // matmul_wgmma_swap.hds:62
+    const int ST = 6;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[6][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 73728);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 172032);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 172080);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 173056);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 178176);  // matmul_wgmma_swap.hds:62
     const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
     const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
     const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
@@ -692,20 +704,23 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 }
             }
         }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:173
 #pragma unroll
-        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:169
-            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:170
-        }
-        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:172
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:175
+        for (int p = 0; p < 6; ++p) {  // matmul_wgmma_swap.hds:174
+            if (p > 0) {  // matmul_wgmma_swap.hds:175
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:176
+            }
 #pragma unroll
-        for (int r16 = 0; r16 < 6; ++r16) {  // matmul_wgmma_swap.hds:176
-            const int r = r16 * 16 + t / 8;  // matmul_wgmma_swap.hds:177
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:178
-            if (r < 96 && (r16 * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:179
-                if (whole) {  // matmul_wgmma_swap.hds:180
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:181
-                    hds::copy<16>(&v_matmul[0], &cs[j][r][t % 8 * 8]);
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:178
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:179
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:181
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:182
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:183
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:184
+                if (whole) {  // matmul_wgmma_swap.hds:185
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
@@ -719,9 +734,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:183
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:184
-                            const __half matmul_2 = cs[j][r][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:185
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:188
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:189
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:190
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -729,8 +744,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:191
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:192
+        if (split > 1) {  // matmul_wgmma_swap.hds:196
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:197
         }
     }
 }
@@ -2700,8 +2715,8 @@ static cudaError_t dispatch_rows16_rows16_swap32_run(const __half* x, const __ha
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 31) / 32 * (((long long)N + 64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 141312 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap32_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 141312);
+        // 137216 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap32_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 137216);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap32_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2714,7 +2729,7 @@ static cudaError_t dispatch_rows16_rows16_swap32_run(const __half* x, const __ha
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(((long long)M + 31) / 32 * (((long long)N + 64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
             config.blockDim = dim3((unsigned)(384), 1, 1);
-            config.dynamicSmemBytes = 141312;
+            config.dynamicSmemBytes = 137216;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2766,8 +2781,8 @@ static cudaError_t dispatch_rows16_rows16_swap48_run(const __half* x, const __ha
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 47) / 48 * (((long long)N + 64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 162816 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap48_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 162816);
+        // 153600 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap48_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 153600);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap48_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2780,7 +2795,7 @@ static cudaError_t dispatch_rows16_rows16_swap48_run(const __half* x, const __ha
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(((long long)M + 47) / 48 * (((long long)N + 64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 47) / 48 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
             config.blockDim = dim3((unsigned)(384), 1, 1);
-            config.dynamicSmemBytes = 162816;
+            config.dynamicSmemBytes = 153600;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2832,8 +2847,8 @@ static cudaError_t dispatch_rows16_rows16_swap80_run(const __half* x, const __ha
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 79) / 80 * (((long long)N + 64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 204800 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 204800);
+        // 186368 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 186368);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2846,7 +2861,7 @@ static cudaError_t dispatch_rows16_rows16_swap80_run(const __half* x, const __ha
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(((long long)M + 79) / 80 * (((long long)N + 64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
             config.blockDim = dim3((unsigned)(384), 1, 1);
-            config.dynamicSmemBytes = 204800;
+            config.dynamicSmemBytes = 186368;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -2898,8 +2913,8 @@ static cudaError_t dispatch_rows16_rows16_swap96_run(const __half* x, const __ha
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
         if ((((long long)M + 95) / 96 * (((long long)N + 64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        // 196608 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap96_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 196608);
+        // 202752 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap96_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 202752);
         if (err != cudaSuccess) return err;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap96_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -2912,7 +2927,7 @@ static cudaError_t dispatch_rows16_rows16_swap96_run(const __half* x, const __ha
             cudaLaunchConfig_t config = {};
             config.gridDim = dim3((unsigned)(((long long)M + 95) / 96 * (((long long)N + 64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1) - 1) / (64 * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) > 66 ? 2 : 1))) * (((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 95) / 96 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
             config.blockDim = dim3((unsigned)(384), 1, 1);
-            config.dynamicSmemBytes = 196608;
+            config.dynamicSmemBytes = 202752;
             config.stream = stream;
             config.attrs = &cluster;
             config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
