@@ -238,6 +238,30 @@ def test_matmul_reads_a_column_slice(tmp_path, m):
     assert rel(out, x.astype(np.float64)[:, 64:128] @ w.astype(np.float64)) < 2e-3
 
 
+SWIGLU = ("graph g(x: f16[M, K], wg: f16[K, N], wu: f16[K, N], r: f16[M, N]) -> f16[M, N] {\n"
+          "    return silu(matmul(x, wg)) * matmul(x, wu) + r;\n}\n")
+
+
+@pytest.mark.parametrize("m,k,n", [(3, 64, 72), (77, 40, 136), (130, 24, 200)])
+def test_epilogue_reads_rows_in_chunks(tmp_path, m, k, n):
+    """A matmul's fused epilogue that reads other tensors along the row (SwiGLU's other
+    product, a residual) with N symbolic: in the 16-byte stores of the wgmma schedules (rows of
+    16-byte multiples, a case of the dispatch) it reads them 16 bytes at a time too, as the
+    result's rows start aligned; numerics on each side of M = 16 and 64 (skinny, the K split,
+    64 x 128 tiles)."""
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + SWIGLU)
+    cu = emulator.emit(src, arch=SM90)
+    # A 16-byte chunk's values computed from elements of r or of the other product read one at a time:
+    scalar = re.findall(r"v_\w+\[e\w*\] = .*[^_a-z](?:r|matmul\w*)\[[^]]*\+ e\w*\)\]", cu)
+    assert not scalar, scalar[:2]
+    assert re.search(r"hds::copy<16>\(&v_r\w*\[0\], &r\[", cu)
+    x, wg, wu, r = halves(m, k), halves(k, n) * np.float16(0.2), halves(k, n) * np.float16(0.2), halves(m, n)
+    out, _ = run_variant(tmp_path, SWIGLU, {"x": x, "wg": wg, "wu": wu, "r": r})
+    g, u = x.astype(np.float64) @ wg, x.astype(np.float64) @ wu
+    assert rel(out, g / (1 + np.exp(-g)) * u + r) < 3e-3
+
+
 @pytest.mark.parametrize("n", [61, 1000, 8200, 20000, 40000, 70000, 140000])
 @pytest.mark.parametrize("op", ["softmax", "layer_norm", "rms_norm"])
 def test_rows_over_clusters(tmp_path, op, n):

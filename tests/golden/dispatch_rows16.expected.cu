@@ -77,6 +77,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
         for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 1; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -132,7 +139,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -225,6 +232,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
         for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[2][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 2; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -280,7 +294,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -373,6 +387,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
         for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[3][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 3; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -428,7 +449,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -573,10 +594,12 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
+                    alignas(16) __half v_add[8];
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -721,10 +744,12 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
+                    alignas(16) __half v_add[8];
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + b[n0 + j * 64 + t % 8 * 8 + e_2];
+                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -954,10 +979,12 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                                v_add[e] = v_matmul[e] + v_b[e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -1245,10 +1272,12 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                             if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                                 alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                                alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                                hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                                alignas(16) __half v_add[8];
 #pragma unroll
                                 for (int e = 0; e < 8; ++e) {
-                                    v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                                    v_add[e] = v_matmul[e] + v_b[e];
                                 }
                                 alignas(16) __half v_out[8];
 #pragma unroll
@@ -1384,10 +1413,12 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                                v_add[e] = v_matmul[e] + v_b[e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -1519,10 +1550,12 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                                v_add[e] = v_matmul[e] + v_b[e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -1655,10 +1688,12 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                                v_add[e] = v_matmul[e] + v_b[e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -1790,10 +1825,12 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + b[n0 + q * 64 + lane % 8 * 8 + e];
+                                v_add[e] = v_matmul[e] + v_b[e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -2634,7 +2671,7 @@ static cudaError_t dispatch_rows16_rows16_swap16_run(const __half* x, const __ha
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -2700,7 +2737,7 @@ static cudaError_t dispatch_rows16_rows16_swap32_run(const __half* x, const __ha
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -2766,7 +2803,7 @@ static cudaError_t dispatch_rows16_rows16_swap48_run(const __half* x, const __ha
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -2832,7 +2869,7 @@ static cudaError_t dispatch_rows16_rows16_swap80_run(const __half* x, const __ha
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -2898,7 +2935,7 @@ static cudaError_t dispatch_rows16_rows16_swap96_run(const __half* x, const __ha
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -3027,7 +3064,7 @@ static cudaError_t dispatch_rows16_rows16_skinny_wide_run(const __half* x, const
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -3113,7 +3150,7 @@ static cudaError_t dispatch_rows16_rows16_wgmma_split_run(const __half* x, const
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -3180,7 +3217,7 @@ static cudaError_t dispatch_rows16_rows16_wgmma64x128_run(const __half* x, const
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -3226,7 +3263,7 @@ static cudaError_t dispatch_rows16_rows16_wgmma128_run(const __half* x, const __
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -3272,7 +3309,7 @@ static cudaError_t dispatch_rows16_rows16_wgmma128x192_run(const __half* x, cons
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -3317,7 +3354,7 @@ static cudaError_t dispatch_rows16_rows16_run(const __half* x, const __half* w, 
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)out % 16 != 0)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
