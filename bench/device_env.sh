@@ -5,3 +5,10 @@ out=${OUT:-/tmp/hds-out}
 mkdir -p "$out"
 export HDS_EMITTED_DIR=$PWD/.devcarry/emitted PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv; nvcc --version | tail -2; } >"$out/device.txt" 2>&1
+export HDSC=$PWD/.devcarry/bin/hdsc LD_LIBRARY_PATH=$PWD/.devcarry/lib PYTHONPATH=$PWD/python
+# What a script keeps goes into $res and comes back as one archive, `pack NAME` ($out/NAME.tgz):
+# the device returns at most 8 files.
+res=/tmp/hds-results
+mkdir -p "$res"
+cp "$out/device.txt" "$res/"
+pack() { tar -czf "$out/$1.tgz" -C "$res" .; }

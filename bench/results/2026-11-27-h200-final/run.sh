@@ -4,10 +4,6 @@
 # few rows); results in one archive.
 set -uo pipefail
 source bench/device_env.sh
-export HDSC=$PWD/.devcarry/bin/hdsc LD_LIBRARY_PATH=$PWD/.devcarry/lib PYTHONPATH=$PWD/python
-res=/tmp/final-results
-mkdir -p $res
-cp "$out/device.txt" $res/
 if [ "$1" = tests ]; then
     python3 -m pytest -q --timeout 300 tests/gpu -p no:cacheprovider >$res/pytest-gpu.txt 2>&1
     tail -3 $res/pytest-gpu.txt
@@ -20,4 +16,4 @@ else
         >$res/models.log 2>&1
     tail -8 $res/models.log
 fi
-tar -czf "$out/$1.tgz" -C $res .
+pack "$1"

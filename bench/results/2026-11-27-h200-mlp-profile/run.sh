@@ -2,14 +2,10 @@
 # kernels against torch.compile's (mlp_kernels.py), then the harness's GEMM and MLP sweeps twice.
 set -uo pipefail
 source bench/device_env.sh
-export HDSC=$PWD/.devcarry/bin/hdsc LD_LIBRARY_PATH=$PWD/.devcarry/lib PYTHONPATH=$PWD/python
-res=/tmp/mlp-results
-mkdir -p $res
-cp "$out/device.txt" $res/
 python3 bench/results/2026-11-27-h200-mlp-profile/mlp_kernels.py $res >$res/kernels.txt 2>&1
 grep -E "^T=|k[0-9]_" $res/kernels.txt | cut -c1-110
 for run in 1 2; do
     python3 bench/bench_sweep.py --out $res/sweep$run --only gemm mlp >$res/sweep$run.log 2>&1
     grep llama $res/sweep$run/sweep.md | awk -F'|' '{print $3, $7}' | paste -sd';'
 done
-tar -czf "$out/mlp.tgz" -C $res .
+pack mlp

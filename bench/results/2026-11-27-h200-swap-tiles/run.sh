@@ -3,10 +3,6 @@
 #   bash bench/results/2026-11-27-h200-swap-tiles/run.sh
 set -uo pipefail
 source bench/device_env.sh
-export HDSC=$PWD/.devcarry/bin/hdsc LD_LIBRARY_PATH=$PWD/.devcarry/lib PYTHONPATH=$PWD/python
-res=/tmp/swap-results
-mkdir -p $res
-cp "$out/device.txt" $res/
 python3 -m pytest -q --timeout 300 tests/gpu/test_gpu_ops.py -k "matmul" -p no:cacheprovider >$res/pytest-matmul.txt 2>&1
 tail -1 $res/pytest-matmul.txt
 for run in 1 2; do
@@ -14,4 +10,4 @@ for run in 1 2; do
     grep -E "gemm_(f16|bf16) |llama" $res/sweep$run/sweep.md | awk -F'|' '{print $2, $3, $7}' | tr -s ' ' | paste -sd ';' | head -c 3000
     echo
 done
-tar -czf "$out/results.tgz" -C $res .
+pack results
