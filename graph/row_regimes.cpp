@@ -32,7 +32,6 @@
 #include "graph/row_group.h"
 #include "graph/schedule.h"
 #include "graph/shapes.h"
-#include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
 
 namespace hds::graph {
@@ -183,10 +182,7 @@ ir::Expr out_chunk(const Holding& h, const RowPasses& p, const ir::Expr& slot, c
     ir::Expr held = from_registers(h, p, p.out, p.col, slot);
     std::vector<ir::Stmt> copies;
     VectorLoads loads = vectorize_loads(held, p.col, h.v, first, e, false, copies, loc);
-    std::optional<bool> known = ir::const_bool(loads.aligned);
-    bool implied = known == std::optional<bool>(true) ||
-                   ir::to_string(loads.aligned) == ir::to_string(ir::simplify(divisible(h.width, h.v)));
-    if (!implied) return substitute(held, {{p.col.get(), ir::add(first, e)}});
+    if (!loads.aligned_with(h.width, h.v)) return substitute(held, {{p.col.get(), ir::add(first, e)}});
     stmts.insert(stmts.end(), copies.begin(), copies.end());
     return loads.value;
 }

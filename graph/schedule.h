@@ -32,6 +32,10 @@ bool vectorize_injective(const Node& n, ir::Kernel& k);
 struct VectorLoads {
     ir::Expr value;
     ir::Expr aligned;
+    // Whether the copies are aligned wherever rows of `width` elements start on 16 bytes:
+    // `aligned` is true, or is that very condition (the rows read are as long). Where a kernel
+    // writes such rows 16 bytes at a time, they are then aligned whenever it runs.
+    bool aligned_with(const ir::Expr& width, int64_t v) const;
 };
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,

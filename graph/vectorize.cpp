@@ -77,6 +77,11 @@ std::set<const ir::Load*> loads_under_selects(const ir::Expr& e) {
 
 }  // namespace
 
+bool VectorLoads::aligned_with(const ir::Expr& width, int64_t v) const {
+    return ir::const_bool(aligned) == std::optional<bool>(true) ||
+           ir::to_string(aligned) == ir::to_string(ir::simplify(divisible(width, v)));
+}
+
 VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t v, const ir::Expr& first,
                             const ir::Var& e, bool shared, std::vector<ir::Stmt>& out, SourceLoc loc,
                             const RegisterRows* rows, const ir::Expr& it, ir::NameGen* names) {

@@ -277,14 +277,13 @@ std::string run_warpgroup_op(const std::vector<Thread*>& threads) {
     if (form != WgmmaForm::ARegisters) {
         op->a_shared = f.a_shared;
         // K-major rows; or, given transposed, M-major as N-major B is (64 rows: one 64-column tile).
-        std::string wrong =
-            form == WgmmaForm::BothTransposed
-                ? operand_elements(
-                      op->block->shared[f.a_shared], p.shared_names[f.a_shared], f.a_at, eb, 64, 16, "A",
-                      [eb](int64_t m, int64_t k) { return k / 8 * 1024 + k % 8 * 128 + m * eb; }, op->a_elems)
-                : operand_elements(
-                      op->block->shared[f.a_shared], p.shared_names[f.a_shared], f.a_at, eb, 64, 16, "A",
-                      [eb](int64_t m, int64_t k) { return m / 8 * 1024 + m % 8 * 128 + k * eb; }, op->a_elems);
+        bool m_major = form == WgmmaForm::BothTransposed;
+        std::string wrong = operand_elements(
+            op->block->shared[f.a_shared], p.shared_names[f.a_shared], f.a_at, eb, 64, 16, "A",
+            [eb, m_major](int64_t m, int64_t k) {
+                return m_major ? k / 8 * 1024 + k % 8 * 128 + m * eb : m / 8 * 1024 + m % 8 * 128 + k * eb;
+            },
+            op->a_elems);
         if (!wrong.empty()) return wrong;
     }
     op->b_shared = f.b_shared;
