@@ -1,6 +1,7 @@
-"""Per-kernel GPU times of the Llama MLP graph (bench/sweep/sweep_llama_mlp.hds, every size
-symbolic) against torch.compile's kernels for the same MLP, at token counts where hds trails.
-On the GPU machine, after scripts/emit_for_device.sh here, with .devcarry carried:
+"""Per-kernel GPU times (bench/profile_graphs.py's kernel_table) of the Llama MLP graph
+(bench/sweep/sweep_llama_mlp.hds, every size symbolic) against torch.compile's kernels for the same
+MLP, at token counts where hds trails. On the GPU machine, after scripts/emit_for_device.sh here,
+with .devcarry carried:
 
     python3 bench/results/2026-11-27-h200-mlp-profile/mlp_kernels.py OUT_DIR
 """
@@ -10,11 +11,11 @@ import sys
 from pathlib import Path
 
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "bench"))
 import bench_sweep  # noqa: E402
+from profile_graphs import kernel_table  # noqa: E402
 
 out = Path(sys.argv[1])
 d, f, dt = 4096, 11008, torch.float16
@@ -29,27 +30,6 @@ def eager(x):
     return x + (torch.nn.functional.silu(h @ wg) * (h @ wu)) @ wd
 
 
-def kernels(fn, reps=20):
-    """Mean GPU time per call of each kernel fn launches (name, microseconds)."""
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(reps):
-            fn()
-        torch.cuda.synchronize()
-    trace = out / "trace.json"
-    prof.export_chrome_trace(str(trace))
-    events = [e for e in json.loads(trace.read_text())["traceEvents"] if e.get("cat") == "kernel"]
-    trace.unlink()
-    per = {}
-    for e in events:
-        per.setdefault(e["name"][:90], []).append(e["dur"])
-    return sorted(((n, sum(v) / reps, len(v) // reps, e_grid) for n, v in per.items()
-                   for e_grid in [next(e["args"].get("grid") for e in events if e["name"][:90] == n)]),
-                  key=lambda r: -r[1])
-
-
 graph = bench_sweep.harness.build_graph("bench/sweep/sweep_llama_mlp.hds")
 comp = bench_sweep.compiled(eager)
 res = {}
@@ -59,10 +39,10 @@ for t in (16, 128, 512):
     p = bench_sweep.Point(graph, {"x": x, "g": g, "wg": wg, "wu": wu, "wd": wd, "out": o}, {"T": t, "D": d, "F": f})
     stream = torch.cuda.current_stream().cuda_stream
     comp(x)
-    res[t] = {"hds": kernels(lambda: p.run(stream)), "compile": kernels(lambda: comp(x))}
+    res[t] = {"hds": kernel_table(lambda: p.run(stream)), "compile": kernel_table(lambda: comp(x))}
     for side in ("hds", "compile"):
         total = sum(r[1] for r in res[t][side])
         print(f"T={t} {side}: {total:.1f} us in all")
-        for name, us, calls, grid in res[t][side]:
-            print(f"    {us:7.1f} us  x{calls}  grid {grid}  {name}")
+        for name, us, calls in res[t][side]:
+            print(f"    {us:7.1f} us  x{calls}  {name[:90]}")
 (out / "profile.json").write_text(json.dumps(res, indent=1))
