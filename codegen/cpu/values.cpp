@@ -268,6 +268,10 @@ Value apply_math(Builtin b, ScalarType t, const Value* args) {
             case Builtin::Gelu:
                 r = static_cast<float>(gelu(x));
                 break;
+            case Builtin::Sigmoid:  // rcp.approx.ftz: results below 2^-126 are 0
+                r = static_cast<float>(1.0 / (1.0 + std::exp(-static_cast<double>(x))));
+                r = r < 0x1p-126f ? 0.0f : r;
+                break;
             case Builtin::Sin:
                 r = std::sin(x);
                 break;
@@ -340,6 +344,10 @@ Value apply_math(Builtin b, ScalarType t, const Value* args) {
             break;
         case Builtin::Gelu:
             r = f32(gelu(x));
+            break;
+        case Builtin::Sigmoid:  // f16/bf16 in f32 on the unit (flushed below 2^-126); f64 exactly
+            r = f32(1.0 / (1.0 + std::exp(-x)));
+            r = half && r < 0x1p-126 ? 0.0 : r;
             break;
         case Builtin::Sin:
             r = f32(std::sin(x));

@@ -20,7 +20,8 @@ std::string math_name(Builtin b, ScalarType t) {
         if (b == Builtin::Abs) return t == ScalarType::I64 ? "llabs" : "abs";
         return base;  // min / max have integer overloads in CUDA
     }
-    if (is_half(t) || b == Builtin::Gelu || b == Builtin::Exp2Fast) return "hds::" + base;  // hds/runtime.h, hds/math.h
+    bool hds_only = b == Builtin::Gelu || b == Builtin::Sigmoid || b == Builtin::Exp2Fast;  // hds/math.h
+    if (is_half(t) || hds_only) return "hds::" + base;  // hds/runtime.h for f16/bf16
     if (b == Builtin::Abs) base = "fabs";
     if (b == Builtin::Min) base = "fmin";
     if (b == Builtin::Max) base = "fmax";

@@ -84,9 +84,9 @@ std::string cuda_ident(const std::string& name) {
         "abs",     "hds",      "stream",    "std",       "INFINITY", "NAN"};
     if (reserved.count(name) || name.rfind("__", 0) == 0) return name + "_";
     // CUDA's math functions (exp, expf, ...) are overloaded globals: a device function or
-    // variable of the same name would clash with them. (`gelu` is hds::gelu only.)
+    // variable of the same name would clash with them. (`gelu` and `sigmoid` are hds:: only.)
     for (const BuiltinInfo& b : all_builtins()) {
-        if (b.id == Builtin::Gelu) continue;
+        if (b.id == Builtin::Gelu || b.id == Builtin::Sigmoid) continue;
         std::string f = b.name;
         if (name == f || name == f + "f" || (f == "abs" && (name == "fabs" || name == "fabsf"))) return name + "_";
     }

@@ -72,6 +72,7 @@ HDS_HALF_UNARY(rsqrt, rsqrtf)
 HDS_HALF_UNARY(tanh, tanhf)
 HDS_HALF_UNARY(erf, erff)
 HDS_HALF_UNARY(gelu, gelu)            // hds/math.h
+HDS_HALF_UNARY(sigmoid, sigmoid)      // hds/math.h
 HDS_HALF_UNARY(exp2_fast, exp2_fast)  // hds/math.h
 HDS_HALF_UNARY(sin, sinf)
 HDS_HALF_UNARY(cos, cosf)

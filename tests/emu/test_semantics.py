@@ -98,6 +98,28 @@ def test_vector_copies():
     np.testing.assert_array_equal(out, v[::-1])
 
 
+def test_sigmoid_flushes_results_below_normal():
+    """sigmoid is 1 / (1 + e^-x) in f64 rounded once, 0 below 2^-126 (rcp.approx.ftz), for f32
+    and for bf16 (computed in f32, same exponent range)."""
+    x = np.array([0.0, 2.5, -3.0, 30.0, -87.0, -87.5, -100.0, np.inf, -np.inf, np.nan], dtype=np.float32)
+    out = emulator.run(SEM, "sigmoid_f32", {"x": x}, ["y", "h"])
+    with np.errstate(over="ignore"):
+        expected = 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+    expected[expected < 2.0**-126] = 0.0
+    np.testing.assert_array_equal(out["y"], expected.astype(np.float32))
+    assert out["y"][4] > 0 and out["y"][5] == 0.0 and out["y"][6] == 0.0
+    xb = ((x.view(np.uint32).astype(np.uint64) + 0x7FFF + ((x.view(np.uint32) >> 16) & 1)) >> 16)  # bf16(x)
+    xb = (xb.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    with np.errstate(over="ignore"):
+        hb = (1.0 / (1.0 + np.exp(-xb))).astype(np.float32)
+    hb[hb < 2.0**-126] = 0.0
+    bits = hb.view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    bits[np.isnan(hb)] = out["h"][np.isnan(hb)]  # NaN: any NaN's bits
+    np.testing.assert_array_equal(out["h"], bits)
+    assert out["h"][6] == 0 and np.isnan((out["h"][9:].astype(np.uint32) << 16).view(np.float32)).all()
+
+
 def test_exp2_fast_flushes_subnormal_results():
     """exp2_fast is 2^x where the result is normal, 0 below 2^-126 (ex2.approx.ftz); f16
     computes in f32 and rounds once."""

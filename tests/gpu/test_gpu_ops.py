@@ -71,6 +71,30 @@ def test_gelu_f32_accuracy():
 
 
 @gpu
+def test_sigmoid_and_silu_f32_accuracy():
+    """hds::sigmoid (runtime/hds/math.h: ex2.approx of -x log2 e, rcp.approx) and silu = x * sigmoid
+    against float64 over [-80, 80] in steps of 8e-5: the bound its comment states (4 ulp + |x| 2^-23
+    relative), results below 2^-126 flushed to 0, and the special values."""
+    specials = [0.0, -0.0, -87.0, -88.0, -100.0, 100.0, float("inf"), float("-inf"), float("nan")]
+    x = torch.cat([torch.linspace(-80, 80, 2_000_001), torch.tensor(specials)]).cuda()
+    n = 2_000_001
+    xd = x.double()[:n]
+    exact = torch.sigmoid(xd)
+    bound = 4 * 2**-23 + xd.abs() * 2**-23
+    sig = run("op_sigmoid_f32", {"x": x}, {"N": x.numel()}, (x.numel(),), torch.float32).double()
+    assert float(((sig[:n] - exact).abs() / exact - bound).max()) <= 0
+    silu = run("op_silu_f32", {"x": x}, {"N": x.numel()}, (x.numel(),), torch.float32).double()
+    nonzero = xd != 0
+    rel = (silu[:n] - xd * exact).abs()[nonzero] / (xd * exact).abs()[nonzero]
+    assert float((rel - bound[nonzero] - 2**-24).max()) <= 0
+    got = sig[n:].tolist()
+    want = [0.5, 0.5, float(torch.sigmoid(torch.tensor(-87.0, dtype=torch.float64))), 0.0, 0.0, 1.0, 1.0, 0.0]
+    assert got[:8] == pytest.approx(want, rel=2e-5, abs=0), got  # -88: below 2^-126, flushed
+    assert got[8] != got[8]  # NaN stays NaN
+    assert silu[n:n + 6].tolist() == pytest.approx([0.0, 0.0, -87.0 * want[2], 0.0, 0.0, 100.0], rel=2e-5, abs=0)
+
+
+@gpu
 def test_f16_arith_matches_torch_bit_for_bit():
     """a * b - a + b in f16 as torch eager computes it (each op rounded to f16), over magnitudes
     from subnormal products to overflow: the same bits, NaN where torch has NaN."""
