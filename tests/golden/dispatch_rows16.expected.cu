@@ -10,6 +10,144 @@
 
 #include <algorithm>
 
+// kernel dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_64x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma.hds:80
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
+    auto& sb = *reinterpret_cast<__half (*)[6][3][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196656);  // matmul_wgmma.hds:84
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
+    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:91
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+    }
+    __syncthreads();  // matmul_wgmma.hds:121
+    if (wg == 0) {  // matmul_wgmma.hds:127
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
+            int it = 0;  // matmul_wgmma.hds:130
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:134
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
+                    const int s = it % ST;  // matmul_wgmma.hds:140
+                    if (it >= ST) {  // matmul_wgmma.hds:141
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+#pragma unroll
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:156
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    }
+                    it += 1;  // matmul_wgmma.hds:164
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
+        alignas(16) float acc[96];  // matmul_wgmma.hds:174
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
+        int it = 0;  // matmul_wgmma.hds:177
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:184
+#pragma unroll
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
+                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
+                const int s = it % ST;  // matmul_wgmma.hds:189
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
+                hds::wgmma_fence();  // matmul_wgmma.hds:191
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    }
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:199
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:202
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                }
+                it += 1;  // matmul_wgmma.hds:211
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
+            if (t < 1) {  // matmul_wgmma.hds:214
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
+            const int lane = t % 32;  // matmul_wgmma.hds:244
+            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                }
+                __syncwarp();  // matmul_wgmma.hds:259
+                if (whole) {  // matmul_wgmma.hds:260
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
+                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
+                            alignas(16) __half v_add[8];
+#pragma unroll
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + v_b[e];
+                            }
+                            alignas(16) __half v_out[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+                            hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                                const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+                                out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:278
+            }
+        }
+    }
+}
+
 // kernel dispatch_rows16_rows16_swap16_k0_matmul_add_relu (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
@@ -1861,65 +1999,6 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
     }
 }
 
-// kernel dispatch_rows16_gemv_k0_matmul_add_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_k0_matmul_add_relu(
-        const __half* __restrict__ w, const __half* __restrict__ x, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int K, int N) {
-    const int MR = 4;  // matmul_gemv.hds:21
-    __shared__ alignas(16) float part[4][32][33];  // matmul_gemv.hds:22
-    alignas(16) float acc[4];  // matmul_gemv.hds:23
-    alignas(16) __half vb[8];  // matmul_gemv.hds:24
-    alignas(16) __half va[8];  // matmul_gemv.hds:25
-    const int m0 = (int)blockIdx.y * MR;  // matmul_gemv.hds:26
-    const int lane = (int)threadIdx.x % 32;  // matmul_gemv.hds:27
-    const int warp = (int)threadIdx.x / 32;  // matmul_gemv.hds:28
-    const int n = (int)blockIdx.x * 32 + lane;  // matmul_gemv.hds:29
-    const int nc = min(n, N - 1);  // matmul_gemv.hds:30
-    const int per = (K + 31) / 32;  // matmul_gemv.hds:31
-    const int k0 = warp * per;  // matmul_gemv.hds:32
-    const int k1 = min(K, k0 + per);  // matmul_gemv.hds:33
-#pragma unroll
-    for (int r = 0; r < MR; ++r) {  // matmul_gemv.hds:35
-        acc[r] = 0.0f;  // matmul_gemv.hds:36
-    }
-    for (int k = k0; k < k1; k += 8) {  // matmul_gemv.hds:38
-#pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_gemv.hds:40
-            vb[u] = w[min(k + u, k1 - 1) * N + nc];  // matmul_gemv.hds:41
-        }
-#pragma unroll
-        for (int r = 0; r < MR; ++r) {  // matmul_gemv.hds:43
-            if (m0 + r < M) {  // matmul_gemv.hds:44
-#pragma unroll
-                for (int u = 0; u < 8; ++u) {  // matmul_gemv.hds:45
-                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv.hds:46
-                }
-#pragma unroll
-                for (int u = 0; u < 8; ++u) {  // matmul_gemv.hds:48
-                    acc[r] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u]);  // matmul_gemv.hds:49
-                }
-            }
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < MR; ++r) {  // matmul_gemv.hds:54
-        part[r][warp][lane] = acc[r];  // matmul_gemv.hds:55
-    }
-    __syncthreads();  // matmul_gemv.hds:57
-    if (warp < MR && m0 + warp < M) {  // matmul_gemv.hds:58
-        float sum = 0.0f;  // matmul_gemv.hds:59
-#pragma unroll
-        for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv.hds:60
-            sum += part[warp][w_2][lane];  // matmul_gemv.hds:61
-        }
-        if (n < N) {  // matmul_gemv.hds:63
-            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_gemv.hds:64
-            const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
-            out[(m0 + warp) * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-        }
-    }
-}
-
 // kernel dispatch_rows16_k0_pad (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(256) dispatch_rows16_k0_pad(const __half* __restrict__ x,
         __half* __restrict__ x_padded, int M, int K) {
@@ -1980,6 +2059,217 @@ __global__ void __launch_bounds__(256) dispatch_rows16_k1_pad(const __half* __re
                 v_out[e] = i0 < K && vec * 8 + e < N ? w[i0 * N + (vec * 8 + e)] : __half(0.0f);
             }
             hds::copy<16>(&w_padded[i0 * ((N + 7) / 8 * 8) + vec * 8], &v_out[0]);
+        }
+    }
+}
+
+// kernel dispatch_rows16_wgmma64x192_k2_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x192_k2_matmul(
+        const __half* __restrict__ x_padded, const __half* __restrict__ w_padded,
+        __half* __restrict__ matmul_padded, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_padded_64x64,
+        const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma.hds:80
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
+    auto& sb = *reinterpret_cast<__half (*)[6][3][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196656);  // matmul_wgmma.hds:84
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:91
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+    }
+    __syncthreads();  // matmul_wgmma.hds:121
+    if (wg == 0) {  // matmul_wgmma.hds:127
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
+            int it = 0;  // matmul_wgmma.hds:130
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:134
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
+                    const int s = it % ST;  // matmul_wgmma.hds:140
+                    if (it >= ST) {  // matmul_wgmma.hds:141
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+#pragma unroll
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:156
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    }
+                    it += 1;  // matmul_wgmma.hds:164
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
+        alignas(16) float acc[96];  // matmul_wgmma.hds:174
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
+        int it = 0;  // matmul_wgmma.hds:177
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:184
+#pragma unroll
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
+                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
+                const int s = it % ST;  // matmul_wgmma.hds:189
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
+                hds::wgmma_fence();  // matmul_wgmma.hds:191
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    }
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:199
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:202
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                }
+                it += 1;  // matmul_wgmma.hds:211
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
+            if (t < 1) {  // matmul_wgmma.hds:214
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
+            const int lane = t % 32;  // matmul_wgmma.hds:244
+            const bool whole = n0 + 192 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                }
+                __syncwarp();  // matmul_wgmma.hds:259
+                if (whole) {  // matmul_wgmma.hds:260
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:278
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_k3_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_k3_relu(
+        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int N) {
+    if (N % 8 == 0) {  // dispatch_rows16.hds:13
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < M * (N / 8)) {
+            const int i0 = idx / (N / 8);
+            const int vec = idx % (N / 8);
+            alignas(16) __half v_matmul_padded[8];
+            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
+            alignas(16) __half v_b[8];
+            hds::copy<16>(&v_b[0], &b[vec * 8]);
+            alignas(16) __half v_out[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
+            }
+            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
+        }
+    } else {
+        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
+        if (idx < M * N) {
+            const int i0 = idx / N;
+            const int i1 = idx % N;
+            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
+        }
+    }
+}
+
+// kernel dispatch_rows16_gemv_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_k0_matmul_add_relu(
+        const __half* __restrict__ w, const __half* __restrict__ x, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N) {
+    const int MR = 4;  // matmul_gemv.hds:21
+    __shared__ alignas(16) float part[4][32][33];  // matmul_gemv.hds:22
+    alignas(16) float acc[4];  // matmul_gemv.hds:23
+    alignas(16) __half vb[8];  // matmul_gemv.hds:24
+    alignas(16) __half va[8];  // matmul_gemv.hds:25
+    const int m0 = (int)blockIdx.y * MR;  // matmul_gemv.hds:26
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv.hds:27
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv.hds:28
+    const int n = (int)blockIdx.x * 32 + lane;  // matmul_gemv.hds:29
+    const int nc = min(n, N - 1);  // matmul_gemv.hds:30
+    const int per = (K + 31) / 32;  // matmul_gemv.hds:31
+    const int k0 = warp * per;  // matmul_gemv.hds:32
+    const int k1 = min(K, k0 + per);  // matmul_gemv.hds:33
+#pragma unroll
+    for (int r = 0; r < MR; ++r) {  // matmul_gemv.hds:35
+        acc[r] = 0.0f;  // matmul_gemv.hds:36
+    }
+    for (int k = k0; k < k1; k += 8) {  // matmul_gemv.hds:38
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {  // matmul_gemv.hds:40
+            vb[u] = w[min(k + u, k1 - 1) * N + nc];  // matmul_gemv.hds:41
+        }
+#pragma unroll
+        for (int r = 0; r < MR; ++r) {  // matmul_gemv.hds:43
+            if (m0 + r < M) {  // matmul_gemv.hds:44
+#pragma unroll
+                for (int u = 0; u < 8; ++u) {  // matmul_gemv.hds:45
+                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv.hds:46
+                }
+#pragma unroll
+                for (int u = 0; u < 8; ++u) {  // matmul_gemv.hds:48
+                    acc[r] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u]);  // matmul_gemv.hds:49
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < MR; ++r) {  // matmul_gemv.hds:54
+        part[r][warp][lane] = acc[r];  // matmul_gemv.hds:55
+    }
+    __syncthreads();  // matmul_gemv.hds:57
+    if (warp < MR && m0 + warp < M) {  // matmul_gemv.hds:58
+        float sum = 0.0f;  // matmul_gemv.hds:59
+#pragma unroll
+        for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv.hds:60
+            sum += part[warp][w_2][lane];  // matmul_gemv.hds:61
+        }
+        if (n < N) {  // matmul_gemv.hds:63
+            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_gemv.hds:64
+            const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+            out[(m0 + warp) * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
         }
     }
 }
@@ -2129,36 +2419,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
             if (split > 1) {  // matmul_wgmma.hds:281
                 hds::cluster_sync();  // matmul_wgmma.hds:282
             }
-        }
-    }
-}
-
-// kernel dispatch_rows16_k3_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_k3_relu(
-        const __half* __restrict__ matmul_padded, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    if (N % 8 == 0) {  // dispatch_rows16.hds:13
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * (N / 8)) {
-            const int i0 = idx / (N / 8);
-            const int vec = idx % (N / 8);
-            alignas(16) __half v_matmul_padded[8];
-            hds::copy<16>(&v_matmul_padded[0], &matmul_padded[i0 * ((N + 7) / 8 * 8) + vec * 8]);
-            alignas(16) __half v_b[8];
-            hds::copy<16>(&v_b[0], &b[vec * 8]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul_padded[e] + v_b[e]), 0.0f));
-            }
-            hds::copy<16>(&out[i0 * N + vec * 8], &v_out[0]);
-        }
-    } else {
-        const int idx = (int)blockIdx.x * 256 + (int)threadIdx.x;
-        if (idx < M * N) {
-            const int i0 = idx / N;
-            const int i1 = idx % N;
-            out[i0 * N + i1] = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_padded[i0 * ((N + 7) / 8 * 8) + i1] + b[i1]), 0.0f));
         }
     }
 }
@@ -2650,6 +2910,52 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
 
 
 extern "C" {
+
+// Workspace slots of `dispatch_rows16_rows16_wgmma64x192`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_wgmma64x192_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_wgmma64x192_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_wgmma64x192_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_wgmma64x192_run(const __half* x, const __half* w,
+                                                          const __half* b, __half* out, int M,
+                                                          int K, int N, void* workspace,
+                                                          cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_64x64;  // x in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_64x64, x, (long long)M, (long long)K, 64, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 191) / 192)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 206848 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 206848);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * (((long long)N + 191) / 192)))), 1, 1), dim3((unsigned)(256), 1, 1), 206848, stream>>>(
+                x, w, b, out, M, K, N, tmap_x_64x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
 
 // Workspace slots of `dispatch_rows16_rows16_swap16`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_rows16_swap16_slots(int M, int K, int N, size_t* slot) {
@@ -3379,6 +3685,80 @@ static cudaError_t dispatch_rows16_rows16_run(const __half* x, const __half* w, 
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_wgmma64x192`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_wgmma64x192_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)M * ((long long)K + 7) / 8 * 8) + 255) / 256 * 256;
+    slot[1] = ((size_t)(sizeof(__half) * ((long long)K + 7) / 8 * 8 * ((long long)N + 7) / 8 * 8) + 255) / 256 * 256;
+    slot[2] = ((size_t)(sizeof(__half) * (long long)M * ((long long)N + 7) / 8 * 8) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_wgmma64x192_workspace_size(int M, int K, int N) {
+    size_t slot[3] = {0};
+    dispatch_rows16_wgmma64x192_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 3; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_wgmma64x192_run(const __half* x, const __half* w,
+                                                   const __half* b, __half* out, int M, int K,
+                                                   int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0 || (uintptr_t)b % 16 != 0 ||
+        (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        (long long)M * ((long long)K + 7) / 8 * 8 > 2147483647LL ||
+        ((long long)K + 7) / 8 * 8 * ((long long)N + 7) / 8 * 8 > 2147483647LL ||
+        (long long)M * ((long long)N + 7) / 8 * 8 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[3];
+    dispatch_rows16_wgmma64x192_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[3] = {0};
+    for (int i = 1; i < 3; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    __half* x_padded = reinterpret_cast<__half*>(base + offset[0]);
+    __half* w_padded = reinterpret_cast<__half*>(base + offset[1]);
+    __half* matmul_padded = reinterpret_cast<__half*>(base + offset[2]);
+    cudaError_t err = cudaSuccess;
+    // pad (dispatch_rows16.hds:13)
+    if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, x_padded, M, K);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // pad (dispatch_rows16.hds:13)
+    if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            w, w_padded, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_padded_64x64;  // x_padded in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_padded_64x64, x_padded, (long long)M, ((long long)K + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 206848 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma64x192_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 206848);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_wgmma64x192_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 63) / 64 * ((((long long)N + 7) / 8 * 8 + 191) / 192)))), 1, 1), dim3((unsigned)(256), 1, 1), 206848, stream>>>(
+                x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_64x64, tmap_w_padded_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    // relu (dispatch_rows16.hds:13)
+    if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            matmul_padded, b, out, M, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_gemv`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_gemv_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
@@ -3844,65 +4224,73 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 20 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 22 variants, the first whose case holds for the sizes of the call:
+//   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:63)
+//     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:65)
+//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:82)
 //     dispatch_rows16_rows16_swap16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:67)
+//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:84)
 //     dispatch_rows16_rows16_swap32_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:69)
+//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:86)
 //     dispatch_rows16_rows16_swap48_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap80', nn.hds:71)
+//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132) (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132)` of matmul's schedule 'swap80', nn.hds:88)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap96', nn.hds:73)
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132) (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132)` of matmul's schedule 'swap96', nn.hds:91)
 //     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:79)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:98)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:86)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:105)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:92)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:111)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:110)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:129)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:120)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:139)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:128)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:147)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:131)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:150)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:91)
+//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:63)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:110)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:92)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:111)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:110)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:129)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:120)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:139)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:128)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:147)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:131)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:150)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -3913,15 +4301,17 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_any_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 size_t dispatch_rows16_workspace_size(int M, int K, int N) {
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_rows16_wgmma64x192_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap16_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 16 && M <= 32 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap32_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 32 && M <= 48 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap48_workspace_size(M, K, N);
-    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304)
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132))
         return dispatch_rows16_rows16_swap80_workspace_size(M, K, N);
-    if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304)
+    if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132))
         return dispatch_rows16_rows16_swap96_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K >= 2048 && N <= 1024)
         return dispatch_rows16_rows16_skinny_split_workspace_size(M, K, N);
@@ -3939,6 +4329,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_wgmma128x192_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0)
         return dispatch_rows16_rows16_workspace_size(M, K, N);
+    if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_wgmma64x192_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0))
         return dispatch_rows16_gemv_workspace_size(M, K, N);
     if (M <= 16)
@@ -3956,15 +4348,17 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
 
 cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* b, __half* out,
                                 int M, int K, int N, void* workspace, cudaStream_t stream) {
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap16_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 16 && M <= 32 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap32_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 32 && M <= 48 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap48_run(x, w, b, out, M, K, N, workspace, stream);
-    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304)
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132))
         return dispatch_rows16_rows16_swap80_run(x, w, b, out, M, K, N, workspace, stream);
-    if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304)
+    if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304 && ((M + 63) / 64 * ((N + 127) / 128) <= 66 || (M + 63) / 64 * ((N + 127) / 128) > 132))
         return dispatch_rows16_rows16_swap96_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K >= 2048 && N <= 1024)
         return dispatch_rows16_rows16_skinny_split_run(x, w, b, out, M, K, N, workspace, stream);
@@ -3982,6 +4376,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_wgmma128x192_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0)
         return dispatch_rows16_rows16_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0))
         return dispatch_rows16_gemv_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 16)
