@@ -59,7 +59,7 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
-    (5, 4096, 1024, "g_rows16_swap16"), (20, 2048, 2048, "g_rows16_swap32"), (70, 320, 13312, "g_rows16_swap80"),
+    (5, 4096, 1024, "g_rows16_swap16"), (20, 2048, 2048, "g_rows16_swap32"), (70, 320, 13312, "g_rows16_swap80_wide"),
     (65, 8, 8456, "g_rows16_wgmma64x192"), (129, 8, 6144, "g_rows16_wgmma64x192"), (65, 13, 8450, "g_wgmma64x192"),
 ])
 def test_matmul_dispatch(tmp_path, m, k, n, variant):
@@ -70,7 +70,8 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies; decoding
     against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
-    weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312);
+    weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312, the
+    kernel of two warp groups);
     64 x 192 tiles (one wave of 90 where 64 x 128 ones take two; 129 rows: a third row tile
     from row 65; padded).
     (Their other bounds: test_matmul_dispatch_choice.)"""
@@ -99,7 +100,7 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),
     (128, 4096, 12672, "g_rows16_wgmma64x192"), (128, 4096, 12680, "g_rows16_wgmma128"),
-    (77, 4096, 13312, "g_rows16_swap80"), (192, 4096, 8192, "g_rows16_wgmma64x192"),
+    (77, 4096, 13312, "g_rows16_swap80_wide"), (96, 4096, 13312, "g_rows16_swap96_wide"), (192, 4096, 8192, "g_rows16_wgmma64x192"),
     (193, 4096, 8192, "g_rows16_wgmma128"), (128, 4095, 11007, "g_wgmma64x192")])
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     """Both sides of the split's 66 tiles, of each bound of M of the swapped product (16, 32,

@@ -288,10 +288,11 @@ def test_matmul_epilogue_widened_sm90():
     (40, 4096, 1024),  # 16 tiles: K split over 4 blocks
     (16, 4096, 4088),  # a partial column tile
     (16, 4096, 1024),  # N <= 1024 (matmul_skinny_split's) at 2^22 elements: the swapped product
-    (77, 4096, 4096),  # 65-80 rows: 80-row tiles, K split over 2 blocks
+    (77, 4096, 4096),  # 65-80 rows: 80-row tiles, one consumer alone (8 stages), K split over 2 blocks
     (80, 4096, 1032),  # 17 tiles: split over 4, a partial column tile
     (81, 2048, 4096),  # 81-96 rows: 96-row tiles
-    (90, 2048, 11000), # 172 tiles of 64: two consumers, the second's columns partial
+    (90, 2048, 11000), # 65-192 rows, one wave of 64 x 192 tiles (116), the last one partial
+    (90, 2048, 13304), # 208 tiles of 64: the swap's two consumers, the second's columns partial
     (96, 4096, 4096),  # 96 rows
     (97, 4096, 4096),  # M just past 96: 64 x 128 tiles, K split over 2 blocks
     (128, 1100, 11008),  # 65-192 rows where 64 x 192 tiles make one wave (116) and 64 x 128 two
