@@ -86,12 +86,16 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
 
 
 @pytest.mark.parametrize("m,k,n,variant", [
-    (100, 4096, 4224, "g_rows16_wgmma_split"), (100, 4096, 4352, "g_rows16_wgmma64x128"),
+    (100, 4096, 4224, "g_rows16_swap112"), (100, 4096, 4352, "g_rows16_wgmma64x128"),
     (1, 4096, 4096, "g_rows16_swap16"), (16, 4096, 4096, "g_rows16_swap16"), (17, 4096, 4096, "g_rows16_swap32"),
     (32, 4096, 4096, "g_rows16_swap32"), (33, 4096, 4096, "g_rows16_swap48"), (48, 4096, 4096, "g_rows16_swap48"),
     (49, 4096, 4096, "g_rows16_wgmma_split"), (64, 4096, 4096, "g_rows16_wgmma_split"),
     (65, 4096, 4096, "g_rows16_swap80"), (80, 4096, 4096, "g_rows16_swap80"), (81, 4096, 4096, "g_rows16_swap96"),
-    (96, 4096, 4096, "g_rows16_swap96"), (97, 4096, 4096, "g_rows16_wgmma_split"),
+    (96, 4096, 4096, "g_rows16_swap96"), (97, 4096, 4096, "g_rows16_swap112"),
+    (112, 11008, 4096, "g_rows16_swap112"), (113, 4096, 4096, "g_rows16_swap128"),
+    (128, 11008, 4096, "g_rows16_swap128"), (129, 4096, 4096, "g_rows16_wgmma64x128"),
+    (128, 4096, 2496, "g_rows16_wgmma_split"), (128, 4096, 2504, "g_rows16_swap128"),
+    (100, 1024, 4096, "g_rows16_swap112"), (100, 1016, 4096, "g_rows16_wgmma64x128"),
     (1, 14336, 4096, "g_rows16_swap16"), (16, 4096, 1024, "g_rows16_swap16"),
     (16, 4096, 1016, "g_rows16_skinny_split"), (16, 2048, 1032, "g_rows16_skinny"),
     (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
@@ -104,7 +108,8 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     (193, 4096, 8192, "g_rows16_wgmma128"), (128, 4095, 11007, "g_wgmma64x192")])
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     """Both sides of the split's 66 tiles, of each bound of M of the swapped product (16, 32,
-    48, 64, 80, 96 rows), of its weight of 2^22 elements and of its band of N where 64 x 128 tiles
+    48, 64, 80, 96, 112, 128 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
+    and of its band of N where 64 x 128 tiles
     make one wave of more than 66, of the 64 x 192 tiles' wave (64, 128, 192 rows; 88 to 132
     tiles), and of K, N % 8, where running them
     costs a billion multiply-adds (minutes under the sanitizers): the variant the manifest's

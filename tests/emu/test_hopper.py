@@ -181,6 +181,7 @@ def test_skinny_split(kernel, m, k, n, split):
     ("swap48_2", 48, 2, 40, 1536, 72, 1, 3), ("swap48_2", 48, 2, 20, 64, 4296, 2, 1),
     ("swap80", 80, 2, 77, 1024, 64, 1, 2), ("swap80", 80, 2, 170, 96, 64, 1, 1),
     ("swap80_1", 80, 1, 77, 1536, 72, 1, 3),
+    ("swap112_1", 112, 1, 100, 1024, 72, 1, 2),
     ("swap128_nosplit", 128, 2, 130, 128, 104, 1, 1)])
 def test_stdlib_wgmma_swap(kernel, bms, wgs, m, k, n, cons, split):
     """matmul_wgmma_swap: c^T = b^T a^T on wgmma with both operands given transposed (b's

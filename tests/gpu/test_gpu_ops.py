@@ -294,7 +294,9 @@ def test_matmul_epilogue_widened_sm90():
     (90, 2048, 11000), # 65-192 rows, one wave of 64 x 192 tiles (116), the last one partial
     (90, 2048, 13304), # 208 tiles of 64: the swap's two consumers, the second's columns partial
     (96, 4096, 4096),  # 96 rows
-    (97, 4096, 4096),  # M just past 96: 64 x 128 tiles, K split over 2 blocks
+    (97, 4096, 4096),  # 97-112 rows at N = 4096: 112-row tiles, one consumer, rows past M TMA's zeros
+    (128, 2048, 4104), # 113-128 rows: 128-row tiles, a partial column tile (65 of them)
+    (100, 4096, 2048), # 32 tiles of 64 columns past 96 rows: 64 x 128 tiles, K split over 3 blocks
     (128, 1100, 11008),  # 65-192 rows where 64 x 192 tiles make one wave (116) and 64 x 128 two
     (77, 1100, 8448),  # 65-96 rows, 64 x 128 tiles in one wave of 132: those, not the swap
     (150, 517, 6001),  # padded to 520 x 6008: 64 x 192 tiles, the third row tile from row 86
