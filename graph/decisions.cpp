@@ -153,19 +153,48 @@ bool Decisions::possible(const Condition& c) const {
     size_names(c.expr, names);
     for (const Made& m : made_) size_names(m.condition.expr, names);
     if (names.empty()) return true;
-    constexpr size_t n = sizeof(kSampleSizes) / sizeof(kSampleSizes[0]);
-    // Every sample for one or two sizes; past that a fixed pseudo-random 20000 of the combinations.
-    size_t points = names.size() == 1 ? n : names.size() == 2 ? n * n : 20000;
-    uint64_t state = 0x9E3779B97F4A7C15ull;
+    // Each size's samples, less those that a conjunct over that size alone of a condition that
+    // must hold rules out (`M > 112 && M <= 128 && ...` leaves M two of them): three sizes with
+    // narrow bands each would otherwise rarely meet in a random pick of their combinations.
+    std::vector<ir::Expr> must = conjuncts(c.expr);
+    for (const Made& m : made_)
+        if (m.value)
+            for (const ir::Expr& p : conjuncts(m.condition.expr)) must.push_back(p);
+    std::vector<std::vector<int64_t>> domain(names.size());
     std::map<std::string, int64_t> sizes;
-    for (size_t p = 0; p < points; ++p) {
-        for (size_t i = 0; i < names.size(); ++i) {
-            size_t pick = names.size() == 1 ? p : names.size() == 2 ? (i == 0 ? p / n : p % n) : 0;
-            if (names.size() > 2) {
-                state = state * 6364136223846793005ull + 1442695040888963407ull;
-                pick = static_cast<size_t>(state >> 33) % n;
+    for (size_t i = 0; i < names.size(); ++i) {
+        std::vector<const ir::Expr*> own;  // the conjuncts over this size alone
+        for (const ir::Expr& p : must) {
+            std::vector<std::string> of;
+            size_names(p, of);
+            if (of.size() == 1 && of[0] == names[i]) own.push_back(&p);
+        }
+        for (int64_t v : kSampleSizes) {
+            std::map<std::string, int64_t> one = {{names[i], v}};
+            bool ok = true;
+            for (const ir::Expr* p : own) {
+                std::optional<int64_t> r = ir::evaluate(*p, one);
+                ok = ok && (!r || *r != 0);
             }
-            sizes[names[i]] = kSampleSizes[pick];
+            if (ok) domain[i].push_back(v);
+        }
+        if (domain[i].empty()) return false;
+    }
+    // Every combination where they number at most 20000; past that a fixed pseudo-random 20000.
+    size_t total = 1;
+    for (const auto& d : domain) total = std::min<size_t>(total * d.size(), 20001);
+    size_t points = std::min<size_t>(total, 20000);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (size_t p = 0; p < points; ++p) {
+        size_t rest = p;
+        for (size_t i = 0; i < names.size(); ++i) {
+            size_t pick = rest % domain[i].size();
+            rest /= domain[i].size();
+            if (total > 20000) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                pick = static_cast<size_t>(state >> 33) % domain[i].size();
+            }
+            sizes[names[i]] = domain[i][pick];
         }
         auto holds = [&](const ir::Expr& e, bool want) {
             std::optional<int64_t> v = ir::evaluate(e, sizes);

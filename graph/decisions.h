@@ -54,7 +54,8 @@ class Decisions {
   private:
     // Whether `c` could hold together with the decisions made so far, at some size of a
     // fixed sample (1 ... 131072, boundaries of powers of two and
-    // of common model widths): a condition no sampled size lets hold is taken as false
+    // of common model widths; each size's samples narrowed by the conditions over it alone,
+    // then every combination or a fixed 20000 of them): a condition no sampled size lets hold is taken as false
     // without a decision, so that conditions of several ops over one size (each matmul's
     // tiles by its N) do not multiply into cases that never occur. Taking a condition as
     // false is always safe (the op's next schedule runs for any sizes).

@@ -25,7 +25,7 @@ struct Variant {
 };
 
 // At most this many variants before the one for any sizes; further cases run that one.
-constexpr int kMaxVariants = 128;
+constexpr int kMaxVariants = 256;
 
 // The builds of `decl` for `target` (its `decisions` is ignored), one per case,
 // the last for any sizes (every condition false, `when` empty): a single build

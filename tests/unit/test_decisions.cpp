@@ -173,3 +173,26 @@ TEST_CASE("comparisons of sides equal as polynomials are one condition", "[graph
     CHECK(other.decide(small));
     CHECK(other.taken().size() == 2);
 }
+
+TEST_CASE("a case of three sizes in narrow bands is found among the samples", "[graph]") {
+    // T in 113 ... 128, N = F's band of one sample, D one sample, and a condition over all three:
+    // one combination in 60^3, which a random 20000 of them would likely miss; each size's
+    // samples are first narrowed by the conditions over it alone.
+    ir::Expr t = ir::make_var(ScalarType::I32, "T"), f = ir::make_var(ScalarType::I32, "F"),
+             d = ir::make_var(ScalarType::I32, "D");
+    auto band = [](ir::Expr s, int64_t lo, int64_t hi, const char* tag) {
+        return Condition{ir::Binary::make(ir::BinOp::And, ir::Binary::make(ir::BinOp::Gt, s, ir::i32(lo)),
+                                          ir::Binary::make(ir::BinOp::Le, s, ir::i32(hi))),
+                         "test", tag};
+    };
+    auto all = [&](int64_t sum) {
+        return Condition{ir::Binary::make(ir::BinOp::Eq, ir::add(ir::add(t, f), d), ir::i32(sum)), "test", "all"};
+    };
+    Decisions ds(std::vector<bool>{});
+    CHECK(ds.decide(band(t, 127, 128, "t")));
+    CHECK(ds.decide(band(f, 10000, 11008, "f")));
+    CHECK(ds.decide(band(d, 4095, 4096, "d")));
+    CHECK(ds.decide(all(128 + 11008 + 4096)));            // T = 128, F = 11008, D = 4096: decided true
+    CHECK_FALSE(ds.decide(all(128 + 11008 + 4096 + 1)));  // no sample reaches it: false, no decision
+    CHECK(ds.taken().size() == 4);
+}
