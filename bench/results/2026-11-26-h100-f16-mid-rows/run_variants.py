@@ -3,6 +3,7 @@ side by side with cuBLAS, f16, after checking each against float32 matmul. From 
 root on the GPU, after build.sh here:
 
     python3 bench/results/2026-11-26-h100-f16-mid-rows/run_variants.py --out DIR --lib .devcarry/f16-mid
+        [--ms M,... --kn K:N,...]   (--kn added by ../2026-11-27-h200-split4)
 """
 import argparse
 import json
@@ -26,13 +27,15 @@ def main():
     ap.add_argument("--lib", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--ms", default="65,77,96,128,160,192,256")
+    ap.add_argument("--kn", default=None, help="K:N pairs, comma-separated (default: KN above)")
     args = ap.parse_args()
     lib = harness.Library(args.lib / "libvariants.so", args.lib / "variants.h")
     names = sorted(lib.launchers)
     args.out.mkdir(parents=True, exist_ok=True)
     for run in range(1, args.runs + 1):
         rows = []
-        for k, n in KN:
+        kn = [tuple(int(v) for v in p.split(":")) for p in args.kn.split(",")] if args.kn else KN
+        for k, n in kn:
             b = torch.randn(k, n, device="cuda", dtype=torch.float16) / k ** 0.5
             for m in (int(x) for x in args.ms.split(",")):
                 a = torch.randn(m, k, device="cuda", dtype=torch.float16)

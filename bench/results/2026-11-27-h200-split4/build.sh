@@ -1,5 +1,5 @@
 # Here (no GPU needed): emits and builds VARIANTS (variants.hds) into .devcarry/OUT (split4) for
-# run_variants.py here: bash build.sh [VARIANTS OUT].
+# ../2026-11-26-h100-f16-mid-rows/run_variants.py: bash build.sh [VARIANTS OUT].
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 here=$root/bench/results/2026-11-27-h200-split4
