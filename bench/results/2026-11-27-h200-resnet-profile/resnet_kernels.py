@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 import hds.dynamo  # noqa: E402
 import torch_models as models  # noqa: E402
-from profile_graphs import kernel_table  # noqa: E402
+from profile_graphs import kernel_table, section  # noqa: E402
 
 out = Path(sys.argv[1])
 res = {}
@@ -38,8 +38,5 @@ for batch in (32, 1):
         torch.cuda.synchronize()
         res[batch] = {"hds": kernel_table(lambda: ours(x)), "compile": kernel_table(lambda: comp(x))}
     for side in ("hds", "compile"):
-        total = sum(r[1] for r in res[batch][side])
-        print(f"batch={batch} {side}: {total:.1f} us in all, {sum(r[2] for r in res[batch][side])} kernels")
-        for name, us, calls in res[batch][side]:
-            print(f"    {us:7.1f} us  x{calls}  {name[:100]}")
+        print(section(f"batch {batch}, {side}", res[batch][side]))
 (out / "profile.json").write_text(json.dumps(res, indent=1))

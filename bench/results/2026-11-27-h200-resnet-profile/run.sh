@@ -3,7 +3,7 @@
 set -uo pipefail
 source bench/device_env.sh
 python3 bench/results/2026-11-27-h200-resnet-profile/resnet_kernels.py $res >$res/kernels.txt 2>&1
-grep -E "^batch=|^ +[0-9]" $res/kernels.txt | cut -c1-120 | head -90
+grep -E "^###" $res/kernels.txt
 python3 bench/bench_torch.py --out $res/models >$res/models.log 2>&1
 cat $res/models/torch.md 2>/dev/null || tail -20 $res/models.log
 rm -rf $res/debug-b1
