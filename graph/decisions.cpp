@@ -156,24 +156,25 @@ bool Decisions::possible(const Condition& c) const {
     // Each size's samples, less those that a conjunct over that size alone of a condition that
     // must hold rules out (`M > 112 && M <= 128 && ...` leaves M two of them): three sizes with
     // narrow bands each would otherwise rarely meet in a random pick of their combinations.
-    std::vector<ir::Expr> must = conjuncts(c.expr);
+    std::map<std::string, std::vector<ir::Expr>> own;  // per size, the conjuncts over it alone
+    auto add_own = [&](const ir::Expr& e) {
+        for (const ir::Expr& p : conjuncts(e)) {
+            std::vector<std::string> of;
+            size_names(p, of);
+            if (of.size() == 1) own[of[0]].push_back(p);
+        }
+    };
+    add_own(c.expr);
     for (const Made& m : made_)
-        if (m.value)
-            for (const ir::Expr& p : conjuncts(m.condition.expr)) must.push_back(p);
+        if (m.value) add_own(m.condition.expr);
     std::vector<std::vector<int64_t>> domain(names.size());
     std::map<std::string, int64_t> sizes;
     for (size_t i = 0; i < names.size(); ++i) {
-        std::vector<const ir::Expr*> own;  // the conjuncts over this size alone
-        for (const ir::Expr& p : must) {
-            std::vector<std::string> of;
-            size_names(p, of);
-            if (of.size() == 1 && of[0] == names[i]) own.push_back(&p);
-        }
         for (int64_t v : kSampleSizes) {
             std::map<std::string, int64_t> one = {{names[i], v}};
             bool ok = true;
-            for (const ir::Expr* p : own) {
-                std::optional<int64_t> r = ir::evaluate(*p, one);
+            for (const ir::Expr& p : own[names[i]]) {
+                std::optional<int64_t> r = ir::evaluate(p, one);
                 ok = ok && (!r || *r != 0);
             }
             if (ok) domain[i].push_back(v);

@@ -37,23 +37,6 @@ __device__ __forceinline__ double gelu(double x) {
     return 0.5 * x * erfc(-x * 0.70710678118654752440);
 }
 
-// sigmoid(x) = 1 / (1 + e^-x), as the `sigmoid` built-in (stdlib's sigmoid and silu): e^-x is
-// 2^(-x log2 e) on the special function unit, and so is the reciprocal (rcp.approx.ftz, 1 ulp),
-// where expf and a division take some 40 instructions (the silu epilogue of an MLP's gate
-// projection spent a fifth of its time there). Relative error at most 4 ulp + |x| 2^-23 (the
-// rounding of x log2 e); results below 2^-126 (x < -87.3) are 0; sigmoid(-inf) = 0,
-// sigmoid(inf) = 1, NaN stays NaN. torch.compile's generated sigmoid uses the same two units.
-__device__ __forceinline__ float sigmoid(float x) {
-    float e, r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * -1.44269504088896341f));
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
-    return r;
-}
-
-__device__ __forceinline__ double sigmoid(double x) {
-    return 1.0 / (1.0 + exp(-x));
-}
-
 // exp2_fast(x) = 2^x as the special function unit computes it: one MUFU.EX2 where exp2f
 // adds instructions to keep subnormal results (2 ulp; results below 2^-126 are 0, as
 // softmax weights may be). f64 has no such unit: exp2.
@@ -65,6 +48,22 @@ __device__ __forceinline__ float exp2_fast(float x) {
 
 __device__ __forceinline__ double exp2_fast(double x) {
     return exp2(x);
+}
+
+// sigmoid(x) = 1 / (1 + e^-x), as the `sigmoid` built-in (stdlib's sigmoid and silu): e^-x is
+// 2^(-x log2 e) on the special function unit, and so is the reciprocal (rcp.approx.ftz, 1 ulp),
+// where expf and a division take some 40 instructions (the silu epilogue of an MLP's gate
+// projection spent a fifth of its time there). Relative error at most 4 ulp + |x| 2^-23 (the
+// rounding of x log2 e); results below 2^-126 (x < -87.3) are 0; sigmoid(-inf) = 0,
+// sigmoid(inf) = 1, NaN stays NaN. torch.compile's generated sigmoid uses the same two units.
+__device__ __forceinline__ float sigmoid(float x) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + exp2_fast(x * -1.44269504088896341f)));
+    return r;
+}
+
+__device__ __forceinline__ double sigmoid(double x) {
+    return 1.0 / (1.0 + exp(-x));
 }
 
 }  // namespace hds
