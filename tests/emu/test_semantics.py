@@ -24,12 +24,16 @@ def test_f32_to_f16_rounds_like_the_device():
     np.testing.assert_array_equal(y.view(np.uint16), expected.view(np.uint16))
 
 
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """The bits of f32 values rounded to bf16 (to nearest even)."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
 def test_f32_to_bf16_rounds_to_nearest_even():
     x = special_floats()
     y = emulator.run(SEM, "to_bf16", {"x": x}, ["y"])["y"]
-    bits = x.view(np.uint32).astype(np.uint64)
-    expected = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
-    np.testing.assert_array_equal(y.view(np.uint16), expected)
+    np.testing.assert_array_equal(y.view(np.uint16), bf16_bits(x))
 
 
 def test_f16_arithmetic_is_correctly_rounded():
@@ -108,13 +112,11 @@ def test_sigmoid_flushes_results_below_normal():
     expected[expected < 2.0**-126] = 0.0
     np.testing.assert_array_equal(out["y"], expected.astype(np.float32))
     assert out["y"][4] > 0 and out["y"][5] == 0.0 and out["y"][6] == 0.0
-    xb = ((x.view(np.uint32).astype(np.uint64) + 0x7FFF + ((x.view(np.uint32) >> 16) & 1)) >> 16)  # bf16(x)
-    xb = (xb.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    xb = (bf16_bits(x).astype(np.uint32) << 16).view(np.float32).astype(np.float64)  # bf16(x)
     with np.errstate(over="ignore"):
         hb = (1.0 / (1.0 + np.exp(-xb))).astype(np.float32)
     hb[hb < 2.0**-126] = 0.0
-    bits = hb.view(np.uint32).astype(np.uint64)
-    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    bits = bf16_bits(hb)
     bits[np.isnan(hb)] = out["h"][np.isnan(hb)]  # NaN: any NaN's bits
     np.testing.assert_array_equal(out["h"], bits)
     assert out["h"][6] == 0 and np.isnan((out["h"][9:].astype(np.uint32) << 16).view(np.float32)).all()
