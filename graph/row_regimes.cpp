@@ -368,11 +368,9 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     ir::Var span = ir::make_var(ScalarType::I32, "span"), base = ir::make_var(ScalarType::I32, "base");
     before.push_back(ir::Decl::make(loc, base, ir::mul(r0, h.width), true));
     before.push_back(ir::Decl::make(loc, span, ir::mul(count, h.width), true));
-    // for (q < held / 256) unrolled: i = q * 256 + threadIdx.x; if (i < span) copy(i)
-    auto copies = [&](const std::function<ir::Stmt(const ir::Expr& i, const std::vector<ir::Expr>& at)>& copy) {
-        ir::Var q = ir::make_var(ScalarType::I32, "q"), i = ir::make_var(ScalarType::I32, "i");
-        // The indices of flat element base + i, each dimension divided off in turn, so that the
-        // flattened index folds back to base + i (simplify's x / c * c + x % c).
+    // The indices of flat element base + i, each dimension divided off in turn, so that the
+    // flattened index folds back to base + i (simplify's x / c * c + x % c).
+    auto element = [&](const ir::Expr& i) {
         std::vector<ir::Expr> at(shape.size());
         ir::Expr rest = ir::add(base, i);
         for (size_t d = shape.size() - 1; d > 0; --d) {
@@ -380,26 +378,69 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
             rest = ir::div(rest, shape[d]);
         }
         at[0] = rest;
+        return at;
+    };
+    // Copies the block's span between `global` (at `element`) and its shared copy `stage`, 16
+    // bytes at a time (V elements), the last block's last few elements one at a time:
+    //   i = threadIdx.x * V; if (i + V <= span) copy 16 bytes; else if (i < span) copy i .. span
+    // or, where each thread copies several chunks (held > 256 V),
+    //   for (q < held / (256 V)) unrolled: i = (q * 256 + threadIdx.x) * V; if (i + V <= span) copy
+    //   if (threadIdx.x < span % V) copy element span - span % V + threadIdx.x
+    // A block's rows start 16-byte aligned where rows_per_block elements are a multiple of 16
+    // bytes (always for 32 rows). f16 rms_norm at N = 61 read one element per load: 0.87x
+    // torch.compile, 0.96x by 16 bytes (0.93x with the second form). With the first form's
+    // `else` in the loop, f32's two copies per thread were not in flight together: layer_norm
+    // 0.93 -> 0.83x, 1.04x with the second (H200, bench/results/2026-11-27-h200-short-rows).
+    auto copies = [&](const ir::Buffer& global, const ir::Buffer& stage, bool in) {
+        int64_t size = byte_size(global->elem);
+        int64_t v = 16 / size;
+        if (v < 2 || g.rows_per_block() * size % 16 != 0 || byte_size(stage->elem) != size) v = 1;
+        int64_t steps = (held + kThreads * v - 1) / (kThreads * v);
+        auto one = [&](const ir::Expr& i) {
+            return in ? ir::Store::make(loc, stage, {i}, ir::Load::make(global, element(i)))
+                      : ir::Store::make(loc, global, element(i), ir::Load::make(stage, {i}));
+        };
+        ir::Var q = ir::make_var(ScalarType::I32, "q"), i = ir::make_var(ScalarType::I32, "i");
+        ir::Var at = ir::make_var(ScalarType::I32, "at");
+        ir::Stmt each = ir::If::make(loc, lt(i, span), one(i), nullptr);
+        if (v > 1) {
+            ir::Expr s = ir::Load::make(stage, {i}), m = ir::Load::make(global, element(i));
+            ir::Stmt whole = ir::Evaluate::make(
+                loc,
+                ir::Call::make_void(Builtin::Copy16, in ? std::vector<ir::Expr>{s, m} : std::vector<ir::Expr>{m, s}));
+            ir::Stmt tail = nullptr;
+            if (steps == 1) {  // for (e < V) unrolled: at = i + e; if (at < span) copy at
+                ir::Var e = ir::make_var(ScalarType::I32, "e");
+                tail = ir::Block::make(loc, {ir::Decl::make(loc, at, ir::add(i, e), true),
+                                             ir::If::make(loc, lt(at, span), one(at), nullptr)});
+                tail = ir::If::make(loc, lt(i, span),
+                                    ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, tail), nullptr);
+            }
+            each = ir::If::make(loc, le(ir::add(i, ir::i32(v)), span), whole, tail);
+        }
+        ir::Expr at_q = steps == 1 ? ir::i32(0) : ir::Expr(q);  // one step: no loop
+        ir::Expr first = ir::simplify(ir::add(ir::mul(at_q, ir::i32(kThreads)), tid()));
         ir::Stmt body =
-            ir::Block::make(loc, {ir::Decl::make(loc, i, ir::add(ir::mul(q, ir::i32(kThreads)), tid()), true),
-                                  ir::If::make(loc, lt(i, span), copy(i, at), nullptr)});
-        return ir::For::make(loc, q, ir::i32(0), ir::i32((held + kThreads - 1) / kThreads), ir::i32(1), true, body);
+            ir::Block::make(loc, {ir::Decl::make(loc, i, v > 1 ? ir::mul(first, ir::i32(v)) : first, true), each});
+        if (steps == 1) return body;
+        ir::Stmt loop = ir::For::make(loc, q, ir::i32(0), ir::i32(steps), ir::i32(1), true, body);
+        if (v == 1) return loop;
+        ir::Expr rest = ir::mod(span, ir::i32(v));
+        ir::Stmt tail =
+            ir::Block::make(loc, {ir::Decl::make(loc, at, ir::add(ir::sub(span, rest), tid()), true), one(at)});
+        return ir::Block::make(loc, {loop, ir::If::make(loc, lt(tid(), rest), tail, nullptr)});
     };
     for (const ir::Buffer& b : rows) {
         ir::Buffer s = ir::make_buffer("stage_" + b->name, b->elem, {ir::i32(held)}, ir::Scope::Shared);
         before.push_back(ir::Alloc::make(loc, s));
-        before.push_back(copies([&](const ir::Expr& i, const std::vector<ir::Expr>& at) {
-            return ir::Store::make(loc, s, {i}, ir::Load::make(b, at));
-        }));
+        before.push_back(copies(b, s, true));
         h.stage[b.get()] = s;
     }
     h.out_stage = ir::make_buffer("stage_" + n.buffer->name, n.buffer->elem, {ir::i32(held)}, ir::Scope::Shared);
     before.push_back(ir::Alloc::make(loc, h.out_stage));
     before.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     after.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
-    after.push_back(copies([&](const ir::Expr& i, const std::vector<ir::Expr>& at) {
-        return ir::Store::make(loc, n.buffer, at, ir::Load::make(h.out_stage, {i}));
-    }));
+    after.push_back(copies(n.buffer, h.out_stage, false));
     h.local = ir::div(tid(), ir::i32(g.lanes));
     return true;
 }

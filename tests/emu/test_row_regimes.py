@@ -125,8 +125,11 @@ def test_kernel_shape(tmp_path):
     assert ("(long long)N <= 64 ? ((long long)R + 31) / 32 : (long long)N <= 1024 ? ((long long)R + 7) / 8 : "
             "(long long)R") in cu, cu
     assert "float row_x[32];" in cu and "float row_x[8];" in cu, cu
-    # Short rows: the block's 32 rows, contiguous, copied in and out by consecutive threads.
-    assert "stage_x[i] = x[base + i];" in cu and "out[base + i] = stage_out[i];" in cu, cu
+    # Short rows: the block's 32 rows, contiguous (and 16-byte aligned), copied in and out by
+    # consecutive threads 16 bytes at a time, the last block's few last elements one at a time.
+    for whole, tail in (("hds::copy<16>(&stage_x[i], &x[base + i]);", "stage_x[at] = x[base + at];"),
+                        ("hds::copy<16>(&out[base + i], &stage_out[i]);", "out[base + at] = stage_out[at];")):
+        assert whole in cu and tail in cu, (whole, cu)
     assert "row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];" in cu, cu
     cu = emit(tmp_path, "softmax(x * y + x)")
     assert "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread" in cu, cu

@@ -76,11 +76,15 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
         const int span = (R - (int)blockIdx.x * 32 < 32 ? R - (int)blockIdx.x * 32 : 32) * N;
         __shared__ alignas(1024) float stage_x[2048];
 #pragma unroll
-        for (int q = 0; q < 8; ++q) {
-            const int i = q * 256 + (int)threadIdx.x;
-            if (i < span) {
-                stage_x[i] = x[base + i];
+        for (int q = 0; q < 2; ++q) {
+            const int i = (q * 256 + (int)threadIdx.x) * 4;
+            if (i + 4 <= span) {
+                hds::copy<16>(&stage_x[i], &x[base + i]);
             }
+        }
+        if ((int)threadIdx.x < span % 4) {
+            const int at = span - span % 4 + (int)threadIdx.x;
+            stage_x[at] = x[base + at];
         }
         __shared__ alignas(1024) float stage_out[2048];
         __syncthreads();
@@ -131,11 +135,15 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
         }
         __syncthreads();
 #pragma unroll
-        for (int q = 0; q < 8; ++q) {
-            const int i = q * 256 + (int)threadIdx.x;
-            if (i < span) {
-                out[base + i] = stage_out[i];
+        for (int q = 0; q < 2; ++q) {
+            const int i = (q * 256 + (int)threadIdx.x) * 4;
+            if (i + 4 <= span) {
+                hds::copy<16>(&out[base + i], &stage_out[i]);
             }
+        }
+        if ((int)threadIdx.x < span % 4) {
+            const int at = span - span % 4 + (int)threadIdx.x;
+            out[base + at] = stage_out[at];
         }
     } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers, 4 at a time
         const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;

@@ -68,19 +68,31 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
         const int base = (int)blockIdx.x * 32 * N;
         const int span = (T - (int)blockIdx.x * 32 < 32 ? T - (int)blockIdx.x * 32 : 32) * N;
         __shared__ alignas(16) __half stage_x[2048];
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
+        } else if (i < span) {
 #pragma unroll
-        for (int q = 0; q < 8; ++q) {
-            const int i = q * 256 + (int)threadIdx.x;
-            if (i < span) {
-                stage_x[i] = x[base + i];
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    stage_x[at] = x[base + at];
+                }
             }
         }
         __shared__ alignas(16) __half stage_r[2048];
+        {
+            const int i = (int)threadIdx.x * 8;
+            if (i + 8 <= span) {
+                hds::copy<16>(&stage_r[i], &r[base + i]);
+            } else if (i < span) {
 #pragma unroll
-        for (int q = 0; q < 8; ++q) {
-            const int i = q * 256 + (int)threadIdx.x;
-            if (i < span) {
-                stage_r[i] = r[base + i];
+                for (int e = 0; e < 8; ++e) {
+                    const int at = i + e;
+                    if (at < span) {
+                        stage_r[at] = r[base + at];
+                    }
+                }
             }
         }
         __shared__ alignas(16) __half stage_out[2048];
@@ -127,11 +139,18 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             stage_out[(int)threadIdx.x / 8 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
         }
         __syncthreads();
+        {
+            const int i = (int)threadIdx.x * 8;
+            if (i + 8 <= span) {
+                hds::copy<16>(&out[base + i], &stage_out[i]);
+            } else if (i < span) {
 #pragma unroll
-        for (int q = 0; q < 8; ++q) {
-            const int i = q * 256 + (int)threadIdx.x;
-            if (i < span) {
-                out[base + i] = stage_out[i];
+                for (int e = 0; e < 8; ++e) {
+                    const int at = i + e;
+                    if (at < span) {
+                        out[base + at] = stage_out[at];
+                    }
+                }
             }
         }
     } else if (N % 8 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 8 at a time
