@@ -9,8 +9,9 @@ HDS_BUILD=${HDS_BUILD:-$HDS_ROOT/build}
 HDS_DEBIAN_PACKAGES=(antlr4 libantlr4-runtime-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
                      cmake ninja-build g++ python3-venv)
 # torch (from PyPI; here it runs on the CPU) for the Python package's custom ops and
-# torch.compile backend and their tests; the package itself (python/, editable).
-HDS_PYTHON_PACKAGES=(pytest numpy torch)
+# torch.compile backend and their tests; the package itself (python/, editable); pytest-xdist
+# runs the emulator's and the package's tests on every core.
+HDS_PYTHON_PACKAGES=(pytest pytest-xdist numpy torch)
 
 hds_log() { printf '\033[1m[hds]\033[0m %s\n' "$*"; }
 
@@ -36,7 +37,7 @@ hds_install_python() {
         hds_log "creating Python venv in .venv/"
         python3 -m venv "$venv"
     fi
-    if ! "$venv/bin/python" -c "import pytest, numpy, torch, hds" 2>/dev/null; then
+    if ! "$venv/bin/python" -c "import pytest, xdist, numpy, torch, hds" 2>/dev/null; then
         hds_log "installing Python packages into .venv/: ${HDS_PYTHON_PACKAGES[*]} and hds (python/)"
         "$venv/bin/python" -m pip install -q --disable-pip-version-check "${HDS_PYTHON_PACKAGES[@]}"
         "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$HDS_ROOT/python"

@@ -30,8 +30,10 @@ fi
 hds_log "ctest"
 (cd "$HDS_BUILD" && ctest --output-on-failure -j"$(nproc)")
 
-hds_log "pytest (CPU emulator, the Python package, then GPU: skipped without one)"
-HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs "$HDS_ROOT/tests/emu" "$HDS_ROOT/tests/python" "$HDS_ROOT/tests/gpu"
+hds_log "pytest: CPU emulator and the Python package, on $(nproc) cores"
+HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs -n "$(nproc)" --dist worksteal "$HDS_ROOT/tests/emu" "$HDS_ROOT/tests/python"
+hds_log "pytest: GPU (skipped without one)"
+HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs "$HDS_ROOT/tests/gpu"
 
 if [[ $fuzz -eq 1 ]]; then
     hds_log "fuzzing for 60 s"
