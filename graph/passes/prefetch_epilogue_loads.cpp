@@ -13,7 +13,9 @@
 // then goes into a register array `pf_b[q, 0..8]`, under the same conditions,
 // and the original copy reads that array; where the copy was all that wrote its
 // destination `v` (a row of registers declared in the same unrolled loop), the
-// copy goes and the reads of `v[e]` read `pf_b[q, e]` instead.
+// copy goes and the reads of `v[e]` read `pf_b[q, e]` instead. Copies past the
+// budget for registers held across the main loop go right after it instead
+// (kMaxLateBytes): the epilogue's reads are then all in flight together.
 #include <functional>
 #include <map>
 #include <set>
@@ -32,6 +34,28 @@ namespace {
 
 // At most this many bytes of prefetched values per kernel (registers held across the main loop).
 constexpr int64_t kMaxBytes = 64;
+// Copies past that budget, up to this many bytes per kernel, are issued right after the main
+// loop instead, all at once, before the epilogue's first pass: the epilogues of the wgmma
+// schedules go over their tile in passes through shared memory (3 of 64 columns at BN = 192, 8
+// of 16 rows in the swapped product), and each pass waited for its own reads (the Llama MLP's
+// up projection with silu * mul, its down projection with the residual;
+// bench/results/2026-11-27-h200-late-prefetch). 192 bytes: 48 registers, next to a 64 x 192
+// tile's 96 accumulators; a 128 x 256 tile's 16 row chunks are not taken. Only in kernels that
+// issue wgmma (one block of up to 384 threads per multiprocessor: registers to spare); where
+// several blocks share one, more registers would hold fewer of them.
+constexpr int64_t kMaxLateBytes = 192;
+
+// Whether a kernel issues wgmma (every wgmma schedule fences its accumulators first).
+class IssuesWgmma : public ir::IRVisitor {
+  public:
+    bool found = false;
+
+  protected:
+    void visit(const ir::Call* op) override {
+        found |= op->builtin == Builtin::WgmmaFence;
+        ir::IRVisitor::visit(op);
+    }
+};
 
 // Variables that some assignment changes anywhere in the kernel.
 class AssignedVars : public ir::IRVisitor {
@@ -99,9 +123,15 @@ struct Forward {
 class Epilogue {
   public:
     Epilogue(const std::set<const ir::BufferNode*>& read_only, const std::map<const ir::BufferNode*, int>& writes,
-             const std::set<const ir::VarNode*>& assigned, ir::NameGen& names, int64_t& budget,
+             const std::set<const ir::VarNode*>& assigned, ir::NameGen& names, int64_t& budget, int64_t& late_budget,
              std::set<const ir::BufferNode*>& made)
-        : read_only_(read_only), writes_(writes), assigned_(assigned), names_(names), budget_(budget), made_(made) {}
+        : read_only_(read_only),
+          writes_(writes),
+          assigned_(assigned),
+          names_(names),
+          budget_(budget),
+          late_budget_(late_budget),
+          made_(made) {}
 
     ir::Stmt walk(const ir::Stmt& s) {
         if (stop_ || !s) return s;
@@ -151,8 +181,9 @@ class Epilogue {
         return s;
     }
 
-    // What goes before the main loop: the register arrays and their copies.
+    // What goes before the main loop: the register arrays and their copies; and right after it.
     std::vector<ir::Stmt> prefetches;
+    std::vector<ir::Stmt> late;
     // The copies removed: their destinations' reads to redirect.
     std::vector<Forward> forwards;
 
@@ -191,8 +222,9 @@ class Epilogue {
             if (declared_.count(v) || assigned_.count(v)) return self;
         int64_t total = bytes;
         for (const UnrolledLoop* l : dims) total *= l->trips;
-        if (total > budget_) return self;
-        budget_ -= total;
+        bool early = total <= budget_;
+        if (!early && total > late_budget_) return self;
+        (early ? budget_ : late_budget_) -= total;
 
         int64_t per_row = bytes / byte_size(src->buffer->elem);
         std::vector<ir::Expr> shape;
@@ -221,8 +253,9 @@ class Epilogue {
         for (size_t d = dims.size(); d-- > 0;)
             load = ir::For::make(e.loc, ds[d], ir::i32(0), ir::i32(dims[d]->trips), ir::i32(1), true, load);
         made_.insert(pf.get());
-        prefetches.push_back(ir::Alloc::make(e.loc, pf));
-        prefetches.push_back(load);
+        std::vector<ir::Stmt>& where = early ? prefetches : late;
+        where.push_back(ir::Alloc::make(e.loc, pf));
+        where.push_back(load);
         if (forwardable(*dst, per_row)) {
             row_there.pop_back();
             forwards.push_back({dst->buffer.get(), pf, row_there});
@@ -249,6 +282,7 @@ class Epilogue {
     const std::set<const ir::VarNode*>& assigned_;
     ir::NameGen& names_;
     int64_t& budget_;
+    int64_t& late_budget_;
     std::set<const ir::BufferNode*>& made_;
     VarMap lets_;
     std::set<const ir::VarNode*> declared_;                // declared after the main loop (visible or not)
@@ -266,6 +300,9 @@ class Prefetch : public ir::IRMutator {
         AssignedVars a;
         a.visit_stmt(body);
         assigned_ = std::move(a.vars);
+        IssuesWgmma w;
+        w.visit_stmt(body);
+        late_budget_ = w.found ? kMaxLateBytes : 0;
     }
 
   protected:
@@ -278,10 +315,10 @@ class Prefetch : public ir::IRMutator {
             if (f && !f->unroll) main = i;
         }
         if (main == b->stmts.size()) return s;
-        Epilogue ep(read_only_, writes_, assigned_, names_, budget_, made_);
+        Epilogue ep(read_only_, writes_, assigned_, names_, budget_, late_budget_, made_);
         std::vector<ir::Stmt> tail;
         for (size_t i = main + 1; i < b->stmts.size(); ++i) tail.push_back(ep.walk(b->stmts[i]));
-        if (ep.prefetches.empty()) return s;
+        if (ep.prefetches.empty() && ep.late.empty()) return s;
         for (const Forward& f : ep.forwards)
             for (ir::Stmt& t : tail)
                 t = replace_loads(t, [&](const ir::Load& l) -> ir::Expr {
@@ -293,6 +330,7 @@ class Prefetch : public ir::IRMutator {
         std::vector<ir::Stmt> out(b->stmts.begin(), b->stmts.begin() + static_cast<std::ptrdiff_t>(main));
         out.insert(out.end(), ep.prefetches.begin(), ep.prefetches.end());
         out.push_back(b->stmts[main]);
+        out.insert(out.end(), ep.late.begin(), ep.late.end());
         out.insert(out.end(), tail.begin(), tail.end());
         return ir::Block::make(b->loc, out);
     }
@@ -303,6 +341,7 @@ class Prefetch : public ir::IRMutator {
     std::set<const ir::VarNode*> assigned_;
     ir::NameGen names_;
     int64_t budget_ = kMaxBytes;
+    int64_t late_budget_ = 0;
     std::set<const ir::BufferNode*> made_;  // the register arrays prefetched into
 };
 

@@ -91,6 +91,16 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[3][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 3; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 192 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -112,12 +122,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add[8];
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + v_b[e];
+                                v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -695,6 +703,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
             }
         }
+        alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 5; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
         if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
             hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
@@ -732,12 +747,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
-                    alignas(16) __half v_add[8];
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -845,6 +858,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
             }
         }
+        alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 5; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
         if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
             hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
@@ -882,12 +902,10 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
-                    alignas(16) __half v_add[8];
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -995,6 +1013,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
             }
         }
+        alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 6; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
         if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
             hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
@@ -1032,12 +1057,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
-                    alignas(16) __half v_add[8];
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -1145,6 +1168,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
             }
         }
+        alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 6; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
         if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
             hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
@@ -1182,12 +1212,10 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
-                    alignas(16) __half v_add[8];
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -1295,6 +1323,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
             }
         }
+        alignas(16) __half pf_b[7][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 7; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
         if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
             hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
@@ -1332,12 +1367,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
-                    alignas(16) __half v_add[8];
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -1445,6 +1478,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
             }
         }
+        alignas(16) __half pf_b[8][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 8; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
         if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
             hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
@@ -1482,12 +1522,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
                 if (whole) {  // matmul_wgmma_swap.hds:185
                     alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                    hds::copy<16>(&v_b[0], &b[n0 + j * 64 + t % 8 * 8]);
-                    alignas(16) __half v_add[8];
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                     for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + v_b[e_2];
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
                     }
                     alignas(16) __half v_out[8];
 #pragma unroll
@@ -1972,6 +2010,16 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if ((split == 1 || q_2 % split == part) && (n0 + 128 <= N && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -2010,12 +2058,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                             if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                                 alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                                alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                                hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                                alignas(16) __half v_add[8];
+                                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                                 for (int e = 0; e < 8; ++e) {
-                                    v_add[e] = v_matmul[e] + v_b[e];
+                                    v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                                 }
                                 alignas(16) __half v_out[8];
 #pragma unroll
@@ -2130,6 +2176,16 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 128 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -2151,12 +2207,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add[8];
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + v_b[e];
+                                v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -2267,6 +2321,16 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 128 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -2288,12 +2352,10 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add[8];
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + v_b[e];
+                                v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll
@@ -2405,6 +2467,16 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[3][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 3; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 192 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -2426,12 +2498,10 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                         if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
-                            alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
-                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add[8];
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + v_b[e];
+                                v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                             }
                             alignas(16) __half v_out[8];
 #pragma unroll

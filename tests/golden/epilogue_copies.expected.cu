@@ -197,6 +197,16 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if ((split == 1 || q_2 % split == part) && (n0 + 128 <= 128 && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -235,12 +245,10 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                             if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:263
                                 alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r_3][lane % 8 * 8]);
-                                alignas(16) __half v_b[8];  // epilogue_copies.hds:11
-                                hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                                alignas(16) __half v_add[8];
+                                alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
                                 for (int e = 0; e < 8; ++e) {
-                                    v_add[e] = v_matmul[e] + v_b[e];
+                                    v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                                 }
                                 alignas(16) __half v_relu[8];
 #pragma unroll
@@ -361,6 +369,16 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 128 <= 128 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -382,12 +400,10 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                         if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:263
                             alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
-                            alignas(16) __half v_b[8];  // epilogue_copies.hds:11
-                            hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add[8];
+                            alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
                             for (int e = 0; e < 8; ++e) {
-                                v_add[e] = v_matmul[e] + v_b[e];
+                                v_add[e] = v_matmul[e] + pf_b[q][r4][e];
                             }
                             alignas(16) __half v_relu[8];
 #pragma unroll

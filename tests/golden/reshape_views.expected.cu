@@ -627,6 +627,16 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if ((split == 1 || q_2 % split == part) && (n0 + 128 <= 264 && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
+                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -670,12 +680,10 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                                 for (int e = 0; e < 8; ++e) {
                                     v_relu[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul[e]), 0.0f));
                                 }
-                                alignas(16) __half v_matmul_2[8];
-                                hds::copy<16>(&v_matmul_2[0], &matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)]);
                                 alignas(16) __half v_y[8];
 #pragma unroll
                                 for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                    v_y[e_2] = v_relu[e_2] + v_matmul_2[e_2];
+                                    v_y[e_2] = v_relu[e_2] + pf_matmul_2[q][r4][e_2];
                                 }
                                 hds::copy<16>(&y[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &v_y[0]);
                             }
@@ -1054,6 +1062,16 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 128 <= 264 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
+                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -1080,12 +1098,10 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                             for (int e = 0; e < 8; ++e) {
                                 v_relu[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul[e]), 0.0f));
                             }
-                            alignas(16) __half v_matmul_2[8];
-                            hds::copy<16>(&v_matmul_2[0], &matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)]);
                             alignas(16) __half v_y[8];
 #pragma unroll
                             for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_y[e_2] = v_relu[e_2] + v_matmul_2[e_2];
+                                v_y[e_2] = v_relu[e_2] + pf_matmul_2[q][r4][e_2];
                             }
                             hds::copy<16>(&y[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &v_y[0]);
                         }
@@ -1552,6 +1568,16 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
+            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + 128 <= 264 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
+                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
+                    }
+                }
+            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -1578,12 +1604,10 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                             for (int e = 0; e < 8; ++e) {
                                 v_relu[e] = hds::cast<__half>(fmaxf(hds::cast<float>(v_matmul[e]), 0.0f));
                             }
-                            alignas(16) __half v_matmul_2[8];
-                            hds::copy<16>(&v_matmul_2[0], &matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)]);
                             alignas(16) __half v_y[8];
 #pragma unroll
                             for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_y[e_2] = v_relu[e_2] + v_matmul_2[e_2];
+                                v_y[e_2] = v_relu[e_2] + pf_matmul_2[q][r4][e_2];
                             }
                             hds::copy<16>(&y[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &v_y[0]);
                         }
