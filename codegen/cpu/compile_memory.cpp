@@ -1,6 +1,8 @@
 // compile_memory.cpp — the emulator's compiler (compiler.h): buffers, bounds-
 // checked indexing, loads, stores (with race and initialization tracking),
 // atomics, local arrays.
+#include <algorithm>
+
 #include "codegen/cpu/compiler.h"
 #include "codegen/cpu/hopper_runtime.h"
 
@@ -328,8 +330,12 @@ Exec Compiler::alloc(const ir::Alloc* a) {
     }
     size_t r = (*next_register_)++;
     buffers_[a->buffer.get()] = {ir::Scope::Register, r, shape};
-    return [r, n](Thread& t) {
-        if (t.locals.size() <= r) t.locals.resize(r + 1);
+    // The thread's arrays are made all at once (the count is final when the kernel runs): a
+    // wgmma in flight holds a pointer to its accumulators' array, which growing `locals` would
+    // move (an array declared between a wgmma and its wait crashed the emulator).
+    const size_t* arrays = next_register_;
+    return [r, n, arrays](Thread& t) {
+        if (t.locals.size() <= r) t.locals.resize(std::max(r + 1, *arrays));
         t.locals[r].assign(static_cast<size_t>(n), Value{0});
         return Flow::Next;
     };
