@@ -13,9 +13,9 @@
 // then goes into a register array `pf_b[q, 0..8]`, under the same conditions,
 // and the original copy reads that array; where the copy was all that wrote its
 // destination `v` (a row of registers declared in the same unrolled loop), the
-// copy goes and the reads of `v[e]` read `pf_b[q, e]` instead. Copies past the
-// budget for registers held across the main loop go right after it instead
-// (kMaxLateBytes): the epilogue's reads are then all in flight together.
+// copy goes and the reads of `v[e]` read `pf_b[q, e]` instead. In wgmma
+// kernels, copies past the budget for registers held across the main loop go
+// right after it instead: the epilogue's reads are then all in flight together.
 #include <functional>
 #include <map>
 #include <set>
@@ -32,18 +32,21 @@ namespace hds::graph {
 
 namespace {
 
-// At most this many bytes of prefetched values per kernel (registers held across the main loop).
+// At most this many bytes of prefetched values per thread: 64 (registers held across the main
+// loop; where several blocks share a multiprocessor, more registers would hold fewer of them).
 constexpr int64_t kMaxBytes = 64;
-// Copies past that budget, up to this many bytes per kernel, are issued right after the main
-// loop instead, all at once, before the epilogue's first pass: the epilogues of the wgmma
-// schedules go over their tile in passes through shared memory (3 of 64 columns at BN = 192, 8
-// of 16 rows in the swapped product), and each pass waited for its own reads (the Llama MLP's
-// up projection with silu * mul, its down projection with the residual;
-// bench/results/2026-11-27-h200-late-prefetch). 192 bytes: 48 registers, next to a 64 x 192
-// tile's 96 accumulators; a 128 x 256 tile's 16 row chunks are not taken. Only in kernels that
-// issue wgmma (one block of up to 384 threads per multiprocessor: registers to spare); where
-// several blocks share one, more registers would hold fewer of them.
-constexpr int64_t kMaxLateBytes = 192;
+// In kernels that issue wgmma (one block of up to 384 threads per multiprocessor: registers to
+// spare), 192 bytes: the epilogues of the wgmma schedules go over their tile in passes through
+// shared memory (3 of 64 columns at BN = 192, 8 of 16 rows in the swapped product), and each
+// pass waited for its own reads of another tensor (the Llama MLP's up projection with silu *
+// mul, its down projection with the residual; bench/results/2026-11-27-h200-late-prefetch).
+// 48 registers, next to a 64 x 192 tile's 96 accumulators; a 128 x 256 tile's 16 row chunks are
+// not taken. Held across the main loop up to kMaxWgmmaEarly (blocks of up to 256 threads: 255
+// registers each) or kMaxWgmmaEarly384 (384 threads, 168 registers); past that the copies are
+// issued right after the main loop, all at once, before the epilogue's first pass.
+constexpr int64_t kMaxWgmmaBytes = 192;
+constexpr int64_t kMaxWgmmaEarly = 192;
+constexpr int64_t kMaxWgmmaEarly384 = 128;
 
 // Whether a kernel issues wgmma (every wgmma schedule fences its accumulators first).
 class IssuesWgmma : public ir::IRVisitor {
@@ -123,14 +126,14 @@ struct Forward {
 class Epilogue {
   public:
     Epilogue(const std::set<const ir::BufferNode*>& read_only, const std::map<const ir::BufferNode*, int>& writes,
-             const std::set<const ir::VarNode*>& assigned, ir::NameGen& names, int64_t& budget, int64_t& late_budget,
+             const std::set<const ir::VarNode*>& assigned, ir::NameGen& names, int64_t& budget, int64_t& early_budget,
              std::set<const ir::BufferNode*>& made)
         : read_only_(read_only),
           writes_(writes),
           assigned_(assigned),
           names_(names),
           budget_(budget),
-          late_budget_(late_budget),
+          early_budget_(early_budget),
           made_(made) {}
 
     ir::Stmt walk(const ir::Stmt& s) {
@@ -222,9 +225,10 @@ class Epilogue {
             if (declared_.count(v) || assigned_.count(v)) return self;
         int64_t total = bytes;
         for (const UnrolledLoop* l : dims) total *= l->trips;
-        bool early = total <= budget_;
-        if (!early && total > late_budget_) return self;
-        (early ? budget_ : late_budget_) -= total;
+        if (total > budget_) return self;
+        bool early = total <= early_budget_;  // else right after the main loop
+        budget_ -= total;
+        if (early) early_budget_ -= total;
 
         int64_t per_row = bytes / byte_size(src->buffer->elem);
         std::vector<ir::Expr> shape;
@@ -282,7 +286,7 @@ class Epilogue {
     const std::set<const ir::VarNode*>& assigned_;
     ir::NameGen& names_;
     int64_t& budget_;
-    int64_t& late_budget_;
+    int64_t& early_budget_;
     std::set<const ir::BufferNode*>& made_;
     VarMap lets_;
     std::set<const ir::VarNode*> declared_;                // declared after the main loop (visible or not)
@@ -295,14 +299,17 @@ class Epilogue {
 class Prefetch : public ir::IRMutator {
   public:
     Prefetch(const ir::Stmt& body, std::set<const ir::BufferNode*> read_only,
-             std::map<const ir::BufferNode*, int> writes)
+             std::map<const ir::BufferNode*, int> writes, int64_t threads)
         : read_only_(std::move(read_only)), writes_(std::move(writes)), names_(body) {
         AssignedVars a;
         a.visit_stmt(body);
         assigned_ = std::move(a.vars);
         IssuesWgmma w;
         w.visit_stmt(body);
-        late_budget_ = w.found ? kMaxLateBytes : 0;
+        if (w.found) {
+            budget_ = kMaxWgmmaBytes;
+            early_budget_ = threads <= 256 ? kMaxWgmmaEarly : kMaxWgmmaEarly384;
+        }
     }
 
   protected:
@@ -315,7 +322,7 @@ class Prefetch : public ir::IRMutator {
             if (f && !f->unroll) main = i;
         }
         if (main == b->stmts.size()) return s;
-        Epilogue ep(read_only_, writes_, assigned_, names_, budget_, late_budget_, made_);
+        Epilogue ep(read_only_, writes_, assigned_, names_, budget_, early_budget_, made_);
         std::vector<ir::Stmt> tail;
         for (size_t i = main + 1; i < b->stmts.size(); ++i) tail.push_back(ep.walk(b->stmts[i]));
         if (ep.prefetches.empty() && ep.late.empty()) return s;
@@ -341,7 +348,7 @@ class Prefetch : public ir::IRMutator {
     std::set<const ir::VarNode*> assigned_;
     ir::NameGen names_;
     int64_t budget_ = kMaxBytes;
-    int64_t late_budget_ = 0;
+    int64_t early_budget_ = kMaxBytes;
     std::set<const ir::BufferNode*> made_;  // the register arrays prefetched into
 };
 
@@ -355,7 +362,9 @@ void prefetch_epilogue_loads(Graph& g) {
         std::set<const ir::BufferNode*> read_only;
         for (const ir::Buffer& b : reads(*n))
             if (b != n->buffer && !w.writes.count(b.get())) read_only.insert(b.get());
-        n->anchor.body = Prefetch(n->anchor.body, read_only, w.writes).mutate(n->anchor.body);
+        int64_t threads = 1;  // the block's, where constant (else taken as more than 384)
+        for (const ir::Expr& d : n->anchor.block) threads *= ir::const_int(d).value_or(1024);
+        n->anchor.body = Prefetch(n->anchor.body, read_only, w.writes, threads).mutate(n->anchor.body);
     }
 }
 

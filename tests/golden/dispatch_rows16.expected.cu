@@ -72,6 +72,16 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
             for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_b[3][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 3; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -91,36 +101,26 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_b[3][4][8];  // dispatch_rows16.hds:13
-#pragma unroll
-            for (int q_2 = 0; q_2 < 3; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 192 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
-                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -137,20 +137,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -688,6 +688,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
         for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 5; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -701,13 +708,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
             hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
             if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
-            }
-        }
-        alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 5; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
@@ -843,6 +843,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
         for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 5; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -856,13 +863,6 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
             hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
             if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
-            }
-        }
-        alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 5; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
@@ -998,6 +998,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
         for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 6; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -1011,13 +1018,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
             hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
             if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
-            }
-        }
-        alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 6; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
@@ -1153,6 +1153,13 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
         for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 6; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -1166,13 +1173,6 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
             hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
             if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
-            }
-        }
-        alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 6; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
@@ -1308,6 +1308,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
         for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[7][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 7; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -1321,13 +1328,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
             hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
             if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
-            }
-        }
-        alignas(16) __half pf_b[7][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 7; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
@@ -1463,6 +1463,13 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
         for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:116
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
         }
+        alignas(16) __half pf_b[8][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 8; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
             const int s = it % ST;  // matmul_wgmma_swap.hds:121
@@ -1476,13 +1483,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
             hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
             if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
-            }
-        }
-        alignas(16) __half pf_b[8][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 8; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
         hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
@@ -1738,22 +1738,22 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -1772,20 +1772,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1992,6 +1992,16 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if ((split == 1 || q_2 % split == part) && (n0 + q_2 * 64 + 64 <= N && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -2010,16 +2020,6 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if ((split == 1 || q_2 % split == part) && (n0 + 128 <= N && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
-                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -2031,32 +2031,32 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                 }
                 hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:249
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:250
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
+                    if (split > 1) {  // matmul_wgmma.hds:253
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                     }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
+                    __syncwarp();  // matmul_wgmma.hds:264
+                    if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                                 alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2073,24 +2073,24 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                     const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                     out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:278
+                    __syncwarp();  // matmul_wgmma.hds:283
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+            if (split > 1) {  // matmul_wgmma.hds:286
+                hds::cluster_sync();  // matmul_wgmma.hds:287
             }
         }
     }
@@ -2158,6 +2158,16 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -2176,36 +2186,26 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 128 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
-                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2222,20 +2222,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -2303,6 +2303,16 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -2321,36 +2331,26 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 128 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
-                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2367,20 +2367,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -2472,7 +2472,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
             for (int q_2 = 0; q_2 < 3; ++q_2) {
 #pragma unroll
                 for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 192 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                    if (n0 + q_2 * 64 + 64 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
                         hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
                     }
                 }
@@ -2481,22 +2481,22 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2513,20 +2513,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -2616,22 +2616,22 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -2650,20 +2650,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -2818,38 +2818,38 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x192_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 192 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -3042,52 +3042,52 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
                 }
                 hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:249
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:250
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
+                    if (split > 1) {  // matmul_wgmma.hds:253
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                     }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
+                    __syncwarp();  // matmul_wgmma.hds:264
+                    if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                                hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                                hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
-                                    matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                                if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
+                                    matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:278
+                    __syncwarp();  // matmul_wgmma.hds:283
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+            if (split > 1) {  // matmul_wgmma.hds:286
+                hds::cluster_sync();  // matmul_wgmma.hds:287
             }
         }
     }
@@ -3177,38 +3177,38 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -3298,38 +3298,38 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -3420,38 +3420,38 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 192 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -3541,38 +3541,38 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:272
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }

@@ -179,6 +179,16 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if ((split == 1 || q_2 % split == part) && (n0 + q_2 * 64 + 64 <= 128 && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -197,16 +207,6 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if ((split == 1 || q_2 % split == part) && (n0 + 128 <= 128 && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
-                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -218,32 +218,32 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                 }
                 hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:249
-                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:250
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
+                    if (split > 1) {  // matmul_wgmma.hds:253
+                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:254
+                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:255
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                     }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
+                    __syncwarp();  // matmul_wgmma.hds:264
+                    if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:263
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:268
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r_3][lane % 8 * 8]);
                                 alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
@@ -264,13 +264,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                         }
                     } else {
 #pragma unroll
-                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:268
+                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:273
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:272
-                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:273
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:275
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:277
+                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:278
                                     const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                     const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                     const float to_f32_2 = hds::cast<float>(relu_2);
@@ -279,11 +279,11 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:278
+                    __syncwarp();  // matmul_wgmma.hds:283
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+            if (split > 1) {  // matmul_wgmma.hds:286
+                hds::cluster_sync();  // matmul_wgmma.hds:287
             }
         }
     }
@@ -351,6 +351,16 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= 128 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -369,36 +379,26 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 128 <= 128 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
-                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
@@ -419,13 +419,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:268
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -434,7 +434,7 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -524,22 +524,22 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -562,13 +562,13 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:268
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:272
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:277
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -577,7 +577,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }

@@ -93,38 +93,38 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_f16(const __half* __restr
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -215,38 +215,38 @@ __global__ void __launch_bounds__(384, 1) matmul_wgmma_bf16(const __nv_bfloat16*
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__nv_bfloat16>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -335,38 +335,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -452,38 +452,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -573,38 +573,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n192(const __half* __
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 192 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -690,38 +690,38 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -813,42 +813,42 @@ __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) matmul_wgmma
             if (t < 2) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive_cluster(&empty[(it - 1) % ST], t);  // matmul_wgmma.hds:218
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:272
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
+                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
-    hds::cluster_sync();  // matmul_wgmma.hds:287
+    hds::cluster_sync();  // matmul_wgmma.hds:292
 }
 
 cudaError_t launch_matmul_wgmma_f16(const __half* a, const __half* b, __half* c, int M, int K,

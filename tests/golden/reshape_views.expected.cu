@@ -489,52 +489,52 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k1_matmul(
                 }
                 hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:249
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:250
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
+                    if (split > 1) {  // matmul_wgmma.hds:253
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                     }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
+                    __syncwarp();  // matmul_wgmma.hds:264
+                    if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                                hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                                hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                    matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                    matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:278
+                    __syncwarp();  // matmul_wgmma.hds:283
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+            if (split > 1) {  // matmul_wgmma.hds:286
+                hds::cluster_sync();  // matmul_wgmma.hds:287
             }
         }
     }
@@ -609,6 +609,16 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if ((split == 1 || q_2 % split == part) && (n0 + q_2 * 64 + 64 <= 264 && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
+                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
+                    }
+                }
+            }
             for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -627,16 +637,6 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if ((split == 1 || q_2 % split == part) && (n0 + 128 <= 264 && (int)gridDim.x > 0) && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
-                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
@@ -648,32 +648,32 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                 }
                 hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:249
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:250
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
+                    if (split > 1) {  // matmul_wgmma.hds:253
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                     }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
+                    __syncwarp();  // matmul_wgmma.hds:264
+                    if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                                 alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -690,24 +690,24 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                            for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                    const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:273
+                            for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                                const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
+                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                    const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
                                     const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                     y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:278
+                    __syncwarp();  // matmul_wgmma.hds:283
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+            if (split > 1) {  // matmul_wgmma.hds:286
+                hds::cluster_sync();  // matmul_wgmma.hds:287
             }
         }
     }
@@ -810,52 +810,52 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k3_matmul(
                 }
                 hds::cluster_sync();  // matmul_wgmma.hds:225
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:247
-                    if (split > 1) {  // matmul_wgmma.hds:248
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:249
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:250
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
+                    if (split > 1) {  // matmul_wgmma.hds:253
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:251
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:252
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                     }
-                    __syncwarp();  // matmul_wgmma.hds:259
-                    if (whole) {  // matmul_wgmma.hds:260
+                    __syncwarp();  // matmul_wgmma.hds:264
+                    if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                                hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                                hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                                if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:272
-                                    matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                                if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:277
+                                    matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:278
+                    __syncwarp();  // matmul_wgmma.hds:283
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:281
-                hds::cluster_sync();  // matmul_wgmma.hds:282
+            if (split > 1) {  // matmul_wgmma.hds:286
+                hds::cluster_sync();  // matmul_wgmma.hds:287
             }
         }
     }
@@ -945,38 +945,38 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1044,6 +1044,16 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= 264 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
+                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
+                    }
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -1062,36 +1072,26 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 128 <= 264 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
-                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -1108,20 +1108,20 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                 y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1210,38 +1210,38 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:272
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:277
+                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1330,38 +1330,38 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x128_k3_matmul(
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:272
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:277
+                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1451,38 +1451,38 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k1_
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1550,6 +1550,16 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
             for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
                 acc[i] = 0.0f;  // matmul_wgmma.hds:186
             }
+            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= 264 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
+                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
+                    }
+                }
+            }
             for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
                 const int s = it % ST;  // matmul_wgmma.hds:189
                 hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
@@ -1568,36 +1578,26 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                 }
                 it += 1;  // matmul_wgmma.hds:211
             }
-            alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
-#pragma unroll
-            for (int q_2 = 0; q_2 < 2; ++q_2) {
-#pragma unroll
-                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (n0 + 128 <= 264 && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < B * T)) {
-                        hds::copy<16>(&pf_matmul_2[q_2][r4_2][0], &matmul_2[(m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8)) * 264 + (n0 + q_2 * 64 + t % 32 % 8 * 8)]);
-                    }
-                }
-            }
             hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 128 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -1614,20 +1614,20 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                 y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1717,38 +1717,38 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k1_matmul(
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
@@ -1838,22 +1838,22 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k2_matmul_r
             if (t < 1) {  // matmul_wgmma.hds:214
                 hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:243
-            const int lane = t % 32;  // matmul_wgmma.hds:244
-            const bool whole = n0 + 256 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:245
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
+            const int lane = t % 32;  // matmul_wgmma.hds:249
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:246
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:257
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
                 }
-                __syncwarp();  // matmul_wgmma.hds:259
-                if (whole) {  // matmul_wgmma.hds:260
+                __syncwarp();  // matmul_wgmma.hds:264
+                if (whole) {  // matmul_wgmma.hds:265
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:261
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:262
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:263
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:264
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -1872,20 +1872,20 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k2_matmul_r
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:268
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
 #pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:269
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:270
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:271
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:272
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:273
+                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
+                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
+                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                 y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:278
+                __syncwarp();  // matmul_wgmma.hds:283
             }
         }
     }
