@@ -1,9 +1,11 @@
-"""The row sweep's graphs (symbolic N, sm_90a) with this commit's compiler (after: a norm's weight and
-bias read 16 bytes at a time) and the one before (before), side by side with torch.compile (CUDA-graph
-replay, alternating samples), at the harness's sizes (at least 64 MB read and written) and a few more.
-After build.sh here:
+"""The row sweep's graphs (symbolic N, sm_90a) emitted by several compilers or hand edits, each in
+.devcarry/rows/NAME (build.sh NAME=HDSC ...; here "after", a norm's weight and bias read 16 bytes
+at a time, and "before"), side by side with torch.compile (CUDA-graph replay, alternating
+samples) at the harness's sizes (at least 64 MB read and written). On the GPU machine:
 
-    python3 bench/results/2026-11-26-h100-row-weights/run.py --out DIR   (on the GPU machine)
+    python3 bench/results/2026-11-26-h100-row-weights/run.py --out DIR [--ns 61,1000] [--ops rms_norm_f16]
+
+(also for ../2026-11-26-h100-row-profile and ../2026-11-27-h200-short-rows).
 """
 import argparse
 import json
@@ -23,18 +25,21 @@ OPS = {"softmax_f32": torch.float32, "layer_norm_f32": torch.float32, "rms_norm_
 NS = [61, 1000, 4096, 8192, 16384, 32768, 65536, 128256]
 
 
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--ns", default=",".join(map(str, NS)))
+    ap.add_argument("--ops", default=",".join(OPS))
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     bw = copy_gbps()
+    d = ROOT / ".devcarry" / "rows"
+    names = sorted(p.name for p in d.iterdir() if p.is_dir())
     results = {1: [], 2: []}
-    for name, dtype in OPS.items():
-        d = ROOT / ".devcarry" / "rows"
-        graphs = {w: harness.Graph(d / w / f"libsweep_{name}.so", d / w / f"sweep_{name}.h") for w in ("after", "before")}
-        for n in NS:
+    for name in args.ops.split(","):
+        dtype = OPS[name]
+        graphs = {w: harness.Graph(d / w / f"libsweep_{name}.so", d / w / f"sweep_{name}.h") for w in names}
+        for n in map(int, args.ns.split(",")):
             size = torch.tensor([], dtype=dtype).element_size()
             r = max(4, (64 << 20) // (2 * n * size))
             x = torch.randn(r, n, device="cuda", dtype=dtype)
@@ -55,11 +60,12 @@ def main():
                     row[f"{w}_of_copy_bw"] = 2 * x.numel() * size / t[w] / 1e6 / bw
                     row[f"{w}_err"] = rel_err(outs[w], ref)
                 results[run].append(row)
-                print(f"run{run} {name} R={r} N={n}: after {row['after']:.2f}x torch.compile "
-                      f"({row['after_of_copy_bw']:.2f} of copy bw), before {row['before']:.2f}x", flush=True)
+                print(f"run{run} {name} N={n}: torch.compile {row['compile_us']:.2f} us; " +
+                      "; ".join(f"{w} {row[w + '_us']:.2f} us {row[w]:.3f}x ({row[w + '_of_copy_bw']:.2f} bw)"
+                                for w in graphs), flush=True)
     for run, rows in results.items():
         (args.out / f"run{run}.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "copy_GBps": bw,
-                                                             "rows": rows}, indent=1))
+                                                             "variants": names, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":
