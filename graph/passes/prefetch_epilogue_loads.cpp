@@ -41,11 +41,10 @@ constexpr int64_t kMaxBytes = 64;
 // pass waited for its own reads of another tensor (the Llama MLP's up projection with silu *
 // mul, its down projection with the residual; bench/results/2026-11-27-h200-late-prefetch).
 // 48 registers, next to a 64 x 192 tile's 96 accumulators; a 128 x 256 tile's 16 row chunks are
-// not taken. Held across the main loop up to kMaxWgmmaEarly (blocks of up to 256 threads: 255
-// registers each) or kMaxWgmmaEarly384 (384 threads, 168 registers); past that the copies are
-// issued right after the main loop, all at once, before the epilogue's first pass.
+// not taken. All held across the main loop in blocks of up to 256 threads (255 registers each),
+// kMaxWgmmaEarly384 of them in blocks of 384 (168 registers); the rest is issued right after the
+// main loop, all at once, before the epilogue's first pass.
 constexpr int64_t kMaxWgmmaBytes = 192;
-constexpr int64_t kMaxWgmmaEarly = 192;
 constexpr int64_t kMaxWgmmaEarly384 = 128;
 
 // Whether a kernel issues wgmma (every wgmma schedule fences its accumulators first).
@@ -308,7 +307,7 @@ class Prefetch : public ir::IRMutator {
         w.visit_stmt(body);
         if (w.found) {
             budget_ = kMaxWgmmaBytes;
-            early_budget_ = threads <= 256 ? kMaxWgmmaEarly : kMaxWgmmaEarly384;
+            early_budget_ = threads <= 256 ? kMaxWgmmaBytes : kMaxWgmmaEarly384;
         }
     }
 
