@@ -238,6 +238,16 @@ std::optional<int64_t> const_int(const Expr& e) {
     return std::nullopt;
 }
 
+int64_t constant_threads(const Kernel& k) {
+    int64_t n = 1;
+    for (const Expr& b : k.block) {
+        std::optional<int64_t> c = const_int(b);
+        if (!c) return 0;
+        n *= *c;
+    }
+    return n;
+}
+
 int64_t tma_box_rows(const Call* c, int64_t buffer_rows) {
     if (c->builtin != Builtin::TmaLoad2dRows) return buffer_rows;
     std::optional<int64_t> rows = const_int(c->args.at(3));

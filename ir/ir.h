@@ -313,6 +313,8 @@ Expr div(Expr a, Expr b);
 Expr mod(Expr a, Expr b);
 std::optional<int64_t> const_int(const Expr& e);
 std::optional<bool> const_bool(const Expr& e);
+// Threads per block where the block's dimensions are constants, else 0.
+int64_t constant_threads(const Kernel& k);
 // The rows of the box a TMA load copies: its destination's (the last two dimensions of a
 // buffer with `buffer_rows` rows), or tma_load_2d_rows' constant `rows`.
 int64_t tma_box_rows(const Call* c, int64_t buffer_rows);

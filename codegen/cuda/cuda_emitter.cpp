@@ -210,16 +210,6 @@ void emit_function(CodeWriter& w, const ir::Module& m, const ir::DeviceFunction&
     w.blank();
 }
 
-int64_t constant_threads(const ir::Kernel& k) {
-    int64_t n = 1;
-    for (const ir::Expr& b : k.block) {
-        auto c = ir::const_int(b);
-        if (!c) return 0;
-        n *= *c;
-    }
-    return n;
-}
-
 void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const CudaOptions& opts) {
     std::vector<std::string> params;
     for (const ir::KernelParam& p : k.params) {
@@ -233,7 +223,7 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     for (const ir::Var& s : k.sizes) params.push_back("int " + cuda_ident(s->name));
     for (const TensorMap& t : tensor_maps(k))
         params.push_back("const __grid_constant__ CUtensorMap " + cuda_ident(t.name));
-    int64_t threads = constant_threads(k);
+    int64_t threads = ir::constant_threads(k);
     // One block per multiprocessor fixes the register budget at entry, which
     // setmaxnreg needs (the sm_90 kernels are sized for one block per SM), unless the
     // kernel asks for more (`min_blocks_per_sm(n)`: sema refuses it beside setmaxnreg).

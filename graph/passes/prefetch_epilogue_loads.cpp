@@ -298,7 +298,7 @@ class Epilogue {
 class Prefetch : public ir::IRMutator {
   public:
     Prefetch(const ir::Stmt& body, std::set<const ir::BufferNode*> read_only,
-             std::map<const ir::BufferNode*, int> writes, int64_t threads)
+             std::map<const ir::BufferNode*, int> writes, int64_t threads)  // threads: 0 where not constant
         : read_only_(std::move(read_only)), writes_(std::move(writes)), names_(body) {
         AssignedVars a;
         a.visit_stmt(body);
@@ -307,7 +307,7 @@ class Prefetch : public ir::IRMutator {
         w.visit_stmt(body);
         if (w.found) {
             budget_ = kMaxWgmmaBytes;
-            early_budget_ = threads <= 256 ? kMaxWgmmaBytes : kMaxWgmmaEarly384;
+            early_budget_ = threads > 0 && threads <= 256 ? kMaxWgmmaBytes : kMaxWgmmaEarly384;
         }
     }
 
@@ -361,9 +361,8 @@ void prefetch_epilogue_loads(Graph& g) {
         std::set<const ir::BufferNode*> read_only;
         for (const ir::Buffer& b : reads(*n))
             if (b != n->buffer && !w.writes.count(b.get())) read_only.insert(b.get());
-        int64_t threads = 1;  // the block's, where constant (else taken as more than 384)
-        for (const ir::Expr& d : n->anchor.block) threads *= ir::const_int(d).value_or(1024);
-        n->anchor.body = Prefetch(n->anchor.body, read_only, w.writes, threads).mutate(n->anchor.body);
+        n->anchor.body =
+            Prefetch(n->anchor.body, read_only, w.writes, ir::constant_threads(n->anchor)).mutate(n->anchor.body);
     }
 }
 
