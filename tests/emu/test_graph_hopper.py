@@ -52,9 +52,10 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (300, 16, 4352, "g_rows16_wgmma128"), (513, 16, 24, "g_rows16_wgmma64x128"),
     (1300, 16, 1152, "g_rows16_wgmma128"), (1000, 16, 1024, "g_rows16_wgmma64x128"),
     (1000, 16, 1152, "g_rows16_wgmma128"), (4100, 16, 128, "g_rows16_wgmma64x128"), (4100, 16, 1664, "g_rows16"), (1300, 16, 1280, "g_rows16_wgmma128"),
-    (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16_wgmma128x192"),
-    (1300, 16, 2304, "g_rows16_wgmma128x192"), (1300, 16, 2496, "g_rows16"),
-    (4096, 16, 1408, "g_rows16_wgmma128"), (4097, 16, 1408, "g_rows16"),
+    (1300, 16, 1536, "g_rows16_wgmma128"), (1300, 16, 1664, "g_rows16_wgmma192"),
+    (1300, 16, 2304, "g_rows16_wgmma192"), (1300, 16, 2496, "g_rows16"), (385, 16, 5760, "g_rows16_wgmma128x192"),
+    (768, 16, 4096, "g_rows16_wgmma192"), (769, 16, 4096, "g_rows16"),
+    (4096, 16, 1408, "g_rows16_wgmma192"), (4097, 16, 1408, "g_rows16"),
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
@@ -73,7 +74,7 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312, the
     kernel of two warp groups);
     64 x 192 tiles (one wave of 90 where 64 x 128 ones take two; 129 rows: a third row tile
-    from row 65; padded).
+    from row 65; padded); 192 x 128 tiles (one wave of 128 at M = 768, N = 4096, none at 769).
     (Their other bounds: test_matmul_dispatch_choice.)"""
     skip_large_under_sanitizers(m * k * n)
     src = tmp_path / "e.hds"

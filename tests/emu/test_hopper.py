@@ -140,6 +140,17 @@ def test_stdlib_wgmma_split_k(m, k, n):
                                atol=2e-2)
 
 
+@pytest.mark.parametrize("m,k,n", [(192, 64, 128), (200, 136, 136), (77, 64, 264), (400, 72, 128)])
+def test_stdlib_wgmma_192_rows(m, k, n):
+    """matmul_wgmma with BM = 192 (three consumer warp groups, persistent): partial tiles in both
+    directions, fewer rows than a tile, several tiles per block's loop."""
+    skip_large_under_sanitizers(max(m, 192) * k * n, limit=10_000_000)
+    a = round_to(rng.standard_normal((m, k)), "f16")
+    b = round_to(rng.standard_normal((k, n)), "f16")
+    c = emulator.run(HOPPER, "matmul_bm192", {"a": a, "b": b}, ["c"], racecheck=True)["c"]
+    np.testing.assert_allclose(from_bits(c), from_bits(a) @ from_bits(b), rtol=2e-3, atol=8e-3 * np.sqrt(k / 64))
+
+
 @pytest.mark.parametrize("kernel,m,k,n", [
     ("matmul_abox", 1, 1024, 136), ("matmul_abox", 9, 520, 64), ("matmul_abox", 17, 64, 200),
     ("matmul_abox", 31, 2048, 64), ("matmul_abox", 33, 128, 136), ("matmul_abox", 70, 128, 72),

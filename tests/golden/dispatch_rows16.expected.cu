@@ -17,60 +17,60 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][3][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196656);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][3][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196656);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[96];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[96];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_b[3][4][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -82,45 +82,45 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:199
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -137,20 +137,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1661,99 +1661,99 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -1772,20 +1772,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_wide_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1930,67 +1930,67 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:91
-    const int split = max(1, min(K / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:90
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:94
+    const int split = max(1, min(K / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:99
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:102
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+        if (split > 1) {  // matmul_wgmma.hds:171
+            hds::cluster_sync();  // matmul_wgmma.hds:172
+            hds::cluster_sync();  // matmul_wgmma.hds:173
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2002,61 +2002,61 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                     }
                 }
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            if (split > 1) {  // matmul_wgmma.hds:221
+            if (split > 1) {  // matmul_wgmma.hds:224
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:225
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:226
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
+                hds::cluster_sync();  // matmul_wgmma.hds:228
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
-                    if (split > 1) {  // matmul_wgmma.hds:253
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:255
+                    if (split > 1) {  // matmul_wgmma.hds:256
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:257
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:258
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:259
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:260
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                     }
-                    __syncwarp();  // matmul_wgmma.hds:264
-                    if (whole) {  // matmul_wgmma.hds:265
+                    __syncwarp();  // matmul_wgmma.hds:267
+                    if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                                 alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2073,24 +2073,169 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                                if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                    const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                     const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                     out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:283
+                    __syncwarp();  // matmul_wgmma.hds:286
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:286
-                hds::cluster_sync();  // matmul_wgmma.hds:287
+            if (split > 1) {  // matmul_wgmma.hds:289
+                hds::cluster_sync();  // matmul_wgmma.hds:290
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(512, 1) dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_192x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][192][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[12][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 191) / 192;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 3);  // matmul_wgmma.hds:117
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
+    }
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 192;  // matmul_wgmma.hds:135
+                const int m0 = M > 192 && mt + 192 > M ? M - 192 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_192x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
+                    }
+                    it += 1;  // matmul_wgmma.hds:167
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<152>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 192;  // matmul_wgmma.hds:185
+            const int m0 = M > 192 && mt + 192 > M ? M - 192 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
+#pragma unroll
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
+            }
+            alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
+#pragma unroll
+            for (int q_2 = 0; q_2 < 2; ++q_2) {
+#pragma unroll
+                for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
+                    if (n0 + q_2 * 64 + 64 <= N && (int)gridDim.x > 0 && (m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) >= mt && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M)) {
+                        hds::copy<16>(&pf_b[q_2][r4_2][0], &b[n0 + q_2 * 64 + t % 32 % 8 * 8]);
+                    }
+                }
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
+                    }
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
+                }
+                it += 1;  // matmul_wgmma.hds:214
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
+            }
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
+                }
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
+                            hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
+                            alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                            for (int e = 0; e < 8; ++e) {
+                                v_add[e] = v_matmul[e] + pf_b[q][r4][e];
+                            }
+                            alignas(16) __half v_out[8];
+#pragma unroll
+                            for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                v_out[e_2] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_2]), 0.0f));
+                            }
+                            hds::copy<16>(&out[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &v_out[0]);
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
+                                const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+                                out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2103,60 +2248,60 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2168,44 +2313,44 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2222,20 +2367,20 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2248,60 +2393,60 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 127) / 128);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_b[2][4][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2313,44 +2458,44 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2367,20 +2512,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2393,79 +2538,79 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 191) / 192);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[96];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[96];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:199
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
             alignas(16) __half pf_b[3][4][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2477,26 +2622,26 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                     }
                 }
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2513,20 +2658,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2539,99 +2684,99 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * ((N + 255) / 256);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // dispatch_rows16.hds:13
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -2650,20 +2795,20 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_k0_matmul_add_r
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
                                 out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2740,116 +2885,116 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x192_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_64x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][3][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196656);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][3][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 196656);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[96];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[96];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:199
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2951,143 +3096,264 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_64x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:91
-    const int split = max(1, min((K + 7) / 8 * 8 / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:90
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:94
+    const int split = max(1, min((K + 7) / 8 * 8 / 512, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:99
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:102
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+        if (split > 1) {  // matmul_wgmma.hds:171
+            hds::cluster_sync();  // matmul_wgmma.hds:172
+            hds::cluster_sync();  // matmul_wgmma.hds:173
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            if (split > 1) {  // matmul_wgmma.hds:221
+            if (split > 1) {  // matmul_wgmma.hds:224
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:225
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:226
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
+                hds::cluster_sync();  // matmul_wgmma.hds:228
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
-                    if (split > 1) {  // matmul_wgmma.hds:253
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:255
+                    if (split > 1) {  // matmul_wgmma.hds:256
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:257
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:258
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:259
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:260
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                     }
-                    __syncwarp();  // matmul_wgmma.hds:264
-                    if (whole) {  // matmul_wgmma.hds:265
+                    __syncwarp();  // matmul_wgmma.hds:267
+                    if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                                hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                                hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                                if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
-                                    matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                                if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                    matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:283
+                    __syncwarp();  // matmul_wgmma.hds:286
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:286
-                hds::cluster_sync();  // matmul_wgmma.hds:287
+            if (split > 1) {  // matmul_wgmma.hds:289
+                hds::cluster_sync();  // matmul_wgmma.hds:290
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_wgmma192_k2_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(512, 1) dispatch_rows16_wgmma192_k2_matmul(
+        const __half* __restrict__ x_padded, const __half* __restrict__ w_padded,
+        __half* __restrict__ matmul_padded, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_padded_192x64,
+        const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][192][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[12][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 191) / 192;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 3);  // matmul_wgmma.hds:117
+        }
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
+    }
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 192;  // matmul_wgmma.hds:135
+                const int m0 = M > 192 && mt + 192 > M ? M - 192 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
+                    }
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_192x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
+                    }
+                    it += 1;  // matmul_wgmma.hds:167
+                }
+            }
+        }
+    } else {
+        hds::setmaxnreg_inc<152>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 192;  // matmul_wgmma.hds:185
+            const int m0 = M > 192 && mt + 192 > M ? M - 192 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
+#pragma unroll
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
+            }
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
+#pragma unroll
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
+                    }
+                }
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
+                }
+                it += 1;  // matmul_wgmma.hds:214
+            }
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
+            }
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+#pragma unroll
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
+                }
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
+#pragma unroll
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
+                            }
+                        }
+                    }
+                }
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -3100,115 +3366,115 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_64x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -3221,115 +3487,115 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 127) / 128);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -3342,116 +3608,116 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul
         const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][3][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163840);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 163872);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 191) / 192);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 40960);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 3; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[96];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[96];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 192;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
-                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:199
+                    hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 3; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -3464,115 +3730,115 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
         const __grid_constant__ CUtensorMap tmap_x_padded_128x64,
         const __grid_constant__ CUtensorMap tmap_w_padded_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * (((N + 7) / 8 * 8 + 255) / 256);  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = ((K + 7) / 8 * 8 + 63) / 64;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * (((N + 7) / 8 * 8 + 255) / 256);  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_padded_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_padded_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= (N + 7) / 8 * 8 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_padded[(m0 + row0 + t / 32 * 16 + r) * ((N + 7) / 8 * 8) + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:277
-                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < (N + 7) / 8 * 8) {  // matmul_wgmma.hds:280
+                                matmul_padded[m * ((N + 7) / 8 * 8) + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -4438,6 +4704,52 @@ static cudaError_t dispatch_rows16_rows16_wgmma_split_run(const __half* x, const
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_rows16_wgmma192`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_wgmma192_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_wgmma192_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_wgmma192_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_wgmma192_run(const __half* x, const __half* w,
+                                                       const __half* b, __half* out, int M, int K,
+                                                       int N, void* workspace,
+                                                       cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_192x64;  // x in boxes of 192 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_192x64, x, (long long)M, (long long)K, 192, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 191) / 192 * (((long long)N + 127) / 128)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 192512 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 192512);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 191) / 192 * (((long long)N + 127) / 128)))), 1, 1), dim3((unsigned)(512), 1, 1), 192512, stream>>>(
+                x, w, b, out, M, K, N, tmap_x_192x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_rows16_wgmma64x128`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_rows16_wgmma64x128_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
@@ -4864,6 +5176,80 @@ static cudaError_t dispatch_rows16_wgmma_split_run(const __half* x, const __half
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_wgmma192`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_wgmma192_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)M * ((long long)K + 7) / 8 * 8) + 255) / 256 * 256;
+    slot[1] = ((size_t)(sizeof(__half) * ((long long)K + 7) / 8 * 8 * ((long long)N + 7) / 8 * 8) + 255) / 256 * 256;
+    slot[2] = ((size_t)(sizeof(__half) * (long long)M * ((long long)N + 7) / 8 * 8) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_wgmma192_workspace_size(int M, int K, int N) {
+    size_t slot[3] = {0};
+    dispatch_rows16_wgmma192_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 3; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_wgmma192_run(const __half* x, const __half* w, const __half* b,
+                                                __half* out, int M, int K, int N, void* workspace,
+                                                cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w % 16 != 0 || (uintptr_t)b % 16 != 0 ||
+        (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        (long long)M * ((long long)K + 7) / 8 * 8 > 2147483647LL ||
+        ((long long)K + 7) / 8 * 8 * ((long long)N + 7) / 8 * 8 > 2147483647LL ||
+        (long long)M * ((long long)N + 7) / 8 * 8 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[3];
+    dispatch_rows16_wgmma192_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[3] = {0};
+    for (int i = 1; i < 3; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    __half* x_padded = reinterpret_cast<__half*>(base + offset[0]);
+    __half* w_padded = reinterpret_cast<__half*>(base + offset[1]);
+    __half* matmul_padded = reinterpret_cast<__half*>(base + offset[2]);
+    cudaError_t err = cudaSuccess;
+    // pad (dispatch_rows16.hds:13)
+    if ((((long long)M * (((long long)K + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_k0_pad<<<dim3((unsigned)(((long long)M * (((long long)K + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            x, x_padded, M, K);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // pad (dispatch_rows16.hds:13)
+    if (((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_k1_pad<<<dim3((unsigned)((((long long)K + 7) / 8 * 8 * (((long long)N + 7) / 8) + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            w, w_padded, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_padded_192x64;  // x_padded in boxes of 192 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_padded_192x64, x_padded, (long long)M, ((long long)K + 7) / 8 * 8, 192, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_padded_64x64;  // w_padded in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_padded_64x64, w_padded, ((long long)K + 7) / 8 * 8, ((long long)N + 7) / 8 * 8, 64, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)M + 191) / 192 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 192512 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_wgmma192_k2_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 192512);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_wgmma192_k2_matmul<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)M + 191) / 192 * ((((long long)N + 7) / 8 * 8 + 127) / 128)))), 1, 1), dim3((unsigned)(512), 1, 1), 192512, stream>>>(
+                x_padded, w_padded, matmul_padded, M, K, N, tmap_x_padded_192x64, tmap_w_padded_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    // relu (dispatch_rows16.hds:13)
+    if (((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_k3_relu<<<dim3((unsigned)((long long)N % 8 == 0 ? ((long long)M * ((long long)N / 8) + 255) / 256 : ((long long)M * (long long)N + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            matmul_padded, b, out, M, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_wgmma64x128`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_wgmma64x128_slots(int M, int K, int N, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)M * ((long long)K + 7) / 8 * 8) + 255) / 256 * 256;
@@ -5160,7 +5546,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 26 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 28 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:63)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -5203,14 +5589,17 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:146)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:153)
+//     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:164)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:175)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:167)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:178)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -5228,17 +5617,22 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:153)
+//     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
+//     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:164)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:175)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:167)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:178)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -5277,6 +5671,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_skinny_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && (M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)))
         return dispatch_rows16_rows16_wgmma_split_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_rows16_wgmma192_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && ((M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)))
         return dispatch_rows16_rows16_wgmma64x128_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
@@ -5293,6 +5689,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_skinny_workspace_size(M, K, N);
     if (M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096))
         return dispatch_rows16_wgmma_split_workspace_size(M, K, N);
+    if (M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_wgmma192_workspace_size(M, K, N);
     if ((M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100))
         return dispatch_rows16_wgmma64x128_workspace_size(M, K, N);
     if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
@@ -5332,6 +5730,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && (M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)))
         return dispatch_rows16_rows16_wgmma_split_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_rows16_wgmma192_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && ((M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)))
         return dispatch_rows16_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
@@ -5348,6 +5748,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_skinny_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096))
         return dispatch_rows16_wgmma_split_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
+        return dispatch_rows16_wgmma192_run(x, w, b, out, M, K, N, workspace, stream);
     if ((M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100))
         return dispatch_rows16_wgmma64x128_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)

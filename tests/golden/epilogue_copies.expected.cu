@@ -117,67 +117,67 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 1;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles;  // matmul_wgmma.hds:91
-    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:90
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 1;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles;  // matmul_wgmma.hds:94
+    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:99
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:102
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+        if (split > 1) {  // matmul_wgmma.hds:171
+            hds::cluster_sync();  // matmul_wgmma.hds:172
+            hds::cluster_sync();  // matmul_wgmma.hds:173
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
 #pragma unroll
@@ -189,61 +189,61 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                     }
                 }
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            if (split > 1) {  // matmul_wgmma.hds:221
+            if (split > 1) {  // matmul_wgmma.hds:224
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:225
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:226
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
+                hds::cluster_sync();  // matmul_wgmma.hds:228
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
-                    if (split > 1) {  // matmul_wgmma.hds:253
-                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:254
-                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:255
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:255
+                    if (split > 1) {  // matmul_wgmma.hds:256
+                        for (int r_2 = 1; r_2 < split; ++r_2) {  // matmul_wgmma.hds:257
+                            const int from = (part + r_2) % split;  // matmul_wgmma.hds:258
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:259
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:260
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                     }
-                    __syncwarp();  // matmul_wgmma.hds:264
-                    if (whole) {  // matmul_wgmma.hds:265
+                    __syncwarp();  // matmul_wgmma.hds:267
+                    if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:268
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                            const int r_3 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                            if (m0 + row0 + t / 32 * 16 + r_3 >= mt && m0 + row0 + t / 32 * 16 + r_3 < M) {  // matmul_wgmma.hds:271
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r_3][lane % 8 * 8]);
                                 alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
@@ -264,13 +264,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                         }
                     } else {
 #pragma unroll
-                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:273
+                        for (int r_4 = 0; r_4 < 16; ++r_4) {  // matmul_wgmma.hds:276
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:275
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:277
-                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:278
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                                const int m = m0 + row0 + t / 32 * 16 + r_4;  // matmul_wgmma.hds:278
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                                if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:280
+                                    const __half matmul_2 = cs[w_2][r_4][h * 32 + lane];  // matmul_wgmma.hds:281
                                     const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                     const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                     const float to_f32_2 = hds::cast<float>(relu_2);
@@ -279,11 +279,11 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma_split_k0_matmul_
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:283
+                    __syncwarp();  // matmul_wgmma.hds:286
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:286
-                hds::cluster_sync();  // matmul_wgmma.hds:287
+            if (split > 1) {  // matmul_wgmma.hds:289
+                hds::cluster_sync();  // matmul_wgmma.hds:290
             }
         }
     }
@@ -296,60 +296,60 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
         const __grid_constant__ CUtensorMap tmap_x_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 1;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 1;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = M > 64 && mt + 64 > M ? M - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_b[2][4][8];  // epilogue_copies.hds:11
 #pragma unroll
@@ -361,44 +361,44 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_add[8];  // epilogue_copies.hds:11
 #pragma unroll
@@ -419,13 +419,13 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:273
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -434,7 +434,7 @@ __global__ void __launch_bounds__(256, 1) epilogue_copies_wgmma64x128_k0_matmul_
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -447,99 +447,99 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 1;  // matmul_wgmma.hds:89
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 1;  // matmul_wgmma.hds:92
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r_2 = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r_2 >= mt && m0 + row0 + t / 32 * 16 + r_2 < M) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r_2][lane % 8 * 8]);
                             alignas(16) __half v_b[8];  // epilogue_copies.hds:11
                             hds::copy<16>(&v_b[0], &b[n0 + q * 64 + lane % 8 * 8]);
@@ -562,13 +562,13 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                     }
                 } else {
 #pragma unroll
-                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:273
+                    for (int r_3 = 0; r_3 < 16; ++r_3) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:277
-                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r_3;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < M && n < 128) {  // matmul_wgmma.hds:280
+                                const __half matmul_2 = cs[w_2][r_3][h * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half add_2 = matmul_2 + b[n];  // epilogue_copies.hds:11
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                                 const float to_f32_2 = hds::cast<float>(relu_2);
@@ -577,7 +577,7 @@ __global__ void __launch_bounds__(384, 1) epilogue_copies_any_k0_matmul_add_relu
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -782,7 +782,7 @@ static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, con
 //     epilogue_copies_skinny_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_wgmma_split: M <= 64 (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:146)
 //     epilogue_copies_wgmma_split_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
-//   epilogue_copies_wgmma64x128: (M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//   epilogue_copies_wgmma64x128: (M > 4096 && (M + 127) / 128 < 100) || (M <= 4096 && ((M + 63) / 64 + 131) / 132 * 36 <= ((M + 127) / 128 + 131) / 132 * 52 && ((M + 63) / 64 + 131) / 132 * 36 < ((M + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     epilogue_copies_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)
 //   epilogue_copies_any: any sizes
 //     epilogue_copies_any_k0_matmul_add_relu <- matmul+add+relu+to_f32+add (epilogue_copies.hds:11)

@@ -398,143 +398,143 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k1_matmul(
         const __grid_constant__ CUtensorMap tmap_reshape_64x64,
         const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:91
-    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:90
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 3;  // matmul_wgmma.hds:94
+    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:99
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:102
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+        if (split > 1) {  // matmul_wgmma.hds:171
+            hds::cluster_sync();  // matmul_wgmma.hds:172
+            hds::cluster_sync();  // matmul_wgmma.hds:173
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            if (split > 1) {  // matmul_wgmma.hds:221
+            if (split > 1) {  // matmul_wgmma.hds:224
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:225
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:226
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
+                hds::cluster_sync();  // matmul_wgmma.hds:228
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
-                    if (split > 1) {  // matmul_wgmma.hds:253
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:255
+                    if (split > 1) {  // matmul_wgmma.hds:256
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:257
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:258
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:259
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:260
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                     }
-                    __syncwarp();  // matmul_wgmma.hds:264
-                    if (whole) {  // matmul_wgmma.hds:265
+                    __syncwarp();  // matmul_wgmma.hds:267
+                    if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                                hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                                hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                    matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                    matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:283
+                    __syncwarp();  // matmul_wgmma.hds:286
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:286
-                hds::cluster_sync();  // matmul_wgmma.hds:287
+            if (split > 1) {  // matmul_wgmma.hds:289
+                hds::cluster_sync();  // matmul_wgmma.hds:290
             }
         }
     }
@@ -547,67 +547,67 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
         const __grid_constant__ CUtensorMap tmap_h_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:91
-    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:90
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 3;  // matmul_wgmma.hds:94
+    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:99
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:102
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+        if (split > 1) {  // matmul_wgmma.hds:171
+            hds::cluster_sync();  // matmul_wgmma.hds:172
+            hds::cluster_sync();  // matmul_wgmma.hds:173
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
 #pragma unroll
@@ -619,61 +619,61 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                     }
                 }
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            if (split > 1) {  // matmul_wgmma.hds:221
+            if (split > 1) {  // matmul_wgmma.hds:224
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:225
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:226
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
+                hds::cluster_sync();  // matmul_wgmma.hds:228
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
-                    if (split > 1) {  // matmul_wgmma.hds:253
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:255
+                    if (split > 1) {  // matmul_wgmma.hds:256
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:257
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:258
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:259
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:260
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                        cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                     }
-                    __syncwarp();  // matmul_wgmma.hds:264
-                    if (whole) {  // matmul_wgmma.hds:265
+                    __syncwarp();  // matmul_wgmma.hds:267
+                    if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                                alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                                 hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                                 alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -690,24 +690,24 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                            for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                                const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
-                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                    const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
+                            for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:277
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                                const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:279
+                                if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                    const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:281
                                     const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                     y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:283
+                    __syncwarp();  // matmul_wgmma.hds:286
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:286
-                hds::cluster_sync();  // matmul_wgmma.hds:287
+            if (split > 1) {  // matmul_wgmma.hds:289
+                hds::cluster_sync();  // matmul_wgmma.hds:290
             }
         }
     }
@@ -719,143 +719,143 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k3_matmul(
         int B, int T, const __grid_constant__ CUtensorMap tmap_y_64x64,
         const __grid_constant__ CUtensorMap tmap_w2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:87
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 5;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:91
-    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:96
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:99
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    auto& sums = *reinterpret_cast<float (*)[1][64][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma.hds:90
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 5;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 2;  // matmul_wgmma.hds:94
+    const int split = max(1, min(0, tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 39 ? 3 : tiles <= 66 ? 2 : 1));  // matmul_wgmma.hds:99
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma.hds:102
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma.hds:168
-            hds::cluster_sync();  // matmul_wgmma.hds:169
-            hds::cluster_sync();  // matmul_wgmma.hds:170
+        if (split > 1) {  // matmul_wgmma.hds:171
+            hds::cluster_sync();  // matmul_wgmma.hds:172
+            hds::cluster_sync();  // matmul_wgmma.hds:173
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > ktiles * part / split && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            if (split > 1) {  // matmul_wgmma.hds:221
+            if (split > 1) {  // matmul_wgmma.hds:224
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:222
-                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:223
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:225
+                    sums[wg - 1][i][t] = acc[i];  // matmul_wgmma.hds:226
                 }
-                hds::cluster_sync();  // matmul_wgmma.hds:225
+                hds::cluster_sync();  // matmul_wgmma.hds:228
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
-                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:252
-                    if (split > 1) {  // matmul_wgmma.hds:253
-                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:254
-                            const int from = (part + r) % split;  // matmul_wgmma.hds:255
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
+                if (split == 1 || q % split == part) {  // matmul_wgmma.hds:255
+                    if (split > 1) {  // matmul_wgmma.hds:256
+                        for (int r = 1; r < split; ++r) {  // matmul_wgmma.hds:257
+                            const int from = (part + r) % split;  // matmul_wgmma.hds:258
 #pragma unroll
-                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:256
-                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:257
+                            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:259
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // matmul_wgmma.hds:260
                             }
                         }
                     }
 #pragma unroll
-                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                    for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                        cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                     }
-                    __syncwarp();  // matmul_wgmma.hds:264
-                    if (whole) {  // matmul_wgmma.hds:265
+                    __syncwarp();  // matmul_wgmma.hds:267
+                    if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                                hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                        for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                            const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                            if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                                hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                             }
                         }
                     } else {
 #pragma unroll
-                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                        for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                                if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:277
-                                    matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                            for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                                const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                                const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                                if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:280
+                                    matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                                 }
                             }
                         }
                     }
-                    __syncwarp();  // matmul_wgmma.hds:283
+                    __syncwarp();  // matmul_wgmma.hds:286
                 }
             }
-            if (split > 1) {  // matmul_wgmma.hds:286
-                hds::cluster_sync();  // matmul_wgmma.hds:287
+            if (split > 1) {  // matmul_wgmma.hds:289
+                hds::cluster_sync();  // matmul_wgmma.hds:290
             }
         }
     }
@@ -868,115 +868,115 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
         const __grid_constant__ CUtensorMap tmap_reshape_64x64,
         const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 3;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -989,60 +989,60 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
         const __grid_constant__ CUtensorMap tmap_h_64x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 3;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
 #pragma unroll
@@ -1054,44 +1054,44 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -1108,20 +1108,20 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                 y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1133,115 +1133,115 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
         int B, int T, const __grid_constant__ CUtensorMap tmap_y_64x64,
         const __grid_constant__ CUtensorMap tmap_w2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 5;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:114
+    const int ST = 6;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[6][64][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 5;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 63) / 64;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 2;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 1);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 64;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 64 && mt + 64 > B * T ? B * T - 64 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:277
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:280
+                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1253,115 +1253,115 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x128_k3_matmul(
         int B, int T, const __grid_constant__ CUtensorMap tmap_y_128x64,
         const __grid_constant__ CUtensorMap tmap_w2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 5;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 5;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_y_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 136 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_3[(m0 + row0 + t / 32 * 16 + r) * 136 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:277
-                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 136) {  // matmul_wgmma.hds:280
+                                matmul_3[m * 136 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1374,115 +1374,115 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k1_
         const __grid_constant__ CUtensorMap tmap_reshape_128x64,
         const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 3;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1495,60 +1495,60 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
         const __grid_constant__ CUtensorMap tmap_h_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 3;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][2][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 3;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 2; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[64];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[64];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 128;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
             alignas(16) __half pf_matmul_2[2][4][8];  // reshape_views.hds:10
 #pragma unroll
@@ -1560,44 +1560,44 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 2; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -1614,20 +1614,20 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                 y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1640,115 +1640,115 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k1_matmul(
         const __grid_constant__ CUtensorMap tmap_reshape_128x64,
         const __grid_constant__ CUtensorMap tmap_reshape_2_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 2;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_reshape_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_reshape_2_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            hds::copy<16>(&matmul_2[(m0 + row0 + t / 32 * 16 + r) * 264 + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
                         }
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                matmul_2[m * 264 + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -1761,99 +1761,99 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k2_matmul_r
         const __grid_constant__ CUtensorMap tmap_h_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma.hds:80
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:81
-    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:82
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:83
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:84
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:85
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:88
-    const int ktiles = 3;  // matmul_wgmma.hds:89
-    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:90
-    const int tiles = mtiles * 2;  // matmul_wgmma.hds:91
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:111
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:112
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:113
-            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:114
+    const int ST = 4;  // matmul_wgmma.hds:83
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma.hds:84
+    auto& sb = *reinterpret_cast<__half (*)[4][4][64][64]>(hds_dynamic_smem + 65536);  // matmul_wgmma.hds:85
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196608);  // matmul_wgmma.hds:86
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 196640);  // matmul_wgmma.hds:87
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 197632);  // matmul_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma.hds:91
+    const int ktiles = 3;  // matmul_wgmma.hds:92
+    const int mtiles = (B * T + 127) / 128;  // matmul_wgmma.hds:93
+    const int tiles = mtiles * 2;  // matmul_wgmma.hds:94
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:114
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma.hds:115
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma.hds:116
+            hds::mbarrier_init(&empty[s], 2);  // matmul_wgmma.hds:117
         }
-        hds::fence_barrier_init();  // matmul_wgmma.hds:116
+        hds::fence_barrier_init();  // matmul_wgmma.hds:119
     }
-    __syncthreads();  // matmul_wgmma.hds:121
-    if (wg == 0) {  // matmul_wgmma.hds:127
-        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:128
-        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:129
-            int it = 0;  // matmul_wgmma.hds:130
-            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:131
-                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:132
-                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:133
-                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:134
-                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:139
-                    const int s = it % ST;  // matmul_wgmma.hds:140
-                    if (it >= ST) {  // matmul_wgmma.hds:141
-                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:142
+    __syncthreads();  // matmul_wgmma.hds:124
+    if (wg == 0) {  // matmul_wgmma.hds:130
+        hds::setmaxnreg_dec<40>();  // matmul_wgmma.hds:131
+        if ((int)threadIdx.x == 0) {  // matmul_wgmma.hds:132
+            int it = 0;  // matmul_wgmma.hds:133
+            for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:134
+                const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:135
+                const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:136
+                const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:137
+                for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:142
+                    const int s = it % ST;  // matmul_wgmma.hds:143
+                    if (it >= ST) {  // matmul_wgmma.hds:144
+                        hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma.hds:145
                     }
-                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:144
-                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:146
+                    hds::mbarrier_arrive_expect_tx(&full[s], 49152);  // matmul_wgmma.hds:147
+                    hds::tma_load_2d(&sa[s][0][0], &tmap_h_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:156
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:158
+                    for (int j = 0; j < 4; ++j) {  // matmul_wgmma.hds:159
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
                     }
-                    it += 1;  // matmul_wgmma.hds:164
+                    it += 1;  // matmul_wgmma.hds:167
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:173
-        alignas(16) float acc[128];  // matmul_wgmma.hds:174
-        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:175
-        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:176
-        int it = 0;  // matmul_wgmma.hds:177
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:178
-            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:182
-            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:183
-            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:184
+        hds::setmaxnreg_inc<232>();  // matmul_wgmma.hds:176
+        alignas(16) float acc[128];  // matmul_wgmma.hds:177
+        const int row0 = (wg - 1) * 64;  // matmul_wgmma.hds:178
+        const int t = (int)threadIdx.x % 128;  // matmul_wgmma.hds:179
+        int it = 0;  // matmul_wgmma.hds:180
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // matmul_wgmma.hds:181
+            const int mt = tile % mtiles * 128;  // matmul_wgmma.hds:185
+            const int m0 = B * T > 128 && mt + 128 > B * T ? B * T - 128 : mt;  // matmul_wgmma.hds:186
+            const int n0 = tile / mtiles * 256;  // matmul_wgmma.hds:187
 #pragma unroll
-            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:185
-                acc[i] = 0.0f;  // matmul_wgmma.hds:186
+            for (int i = 0; i < 128; ++i) {  // matmul_wgmma.hds:188
+                acc[i] = 0.0f;  // matmul_wgmma.hds:189
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:188
-                const int s = it % ST;  // matmul_wgmma.hds:189
-                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:190
-                hds::wgmma_fence();  // matmul_wgmma.hds:191
+            for (int kt = 0; kt < ktiles; ++kt) {  // matmul_wgmma.hds:191
+                const int s = it % ST;  // matmul_wgmma.hds:192
+                hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma.hds:193
+                hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:192
+                for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
 #pragma unroll
-                    for (int h_2 = 0; h_2 < 2; ++h_2) {  // matmul_wgmma.hds:194
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:195
+                    for (int h_2 = 0; h_2 < 2; ++h_2) {  // matmul_wgmma.hds:197
+                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     }
                 }
-                hds::wgmma_commit();  // matmul_wgmma.hds:202
-                hds::wgmma_wait<1>();  // matmul_wgmma.hds:203
-                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:204
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:206
+                hds::wgmma_commit();  // matmul_wgmma.hds:205
+                hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
+                if (kt > 0 && t < 1) {  // matmul_wgmma.hds:207
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:209
                 }
-                it += 1;  // matmul_wgmma.hds:211
+                it += 1;  // matmul_wgmma.hds:214
             }
-            hds::wgmma_wait<0>();  // matmul_wgmma.hds:213
-            if (t < 1) {  // matmul_wgmma.hds:214
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:216
+            hds::wgmma_wait<0>();  // matmul_wgmma.hds:216
+            if (t < 1) {  // matmul_wgmma.hds:217
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma.hds:219
             }
-            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:248
-            const int lane = t % 32;  // matmul_wgmma.hds:249
+            const int w_2 = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
+            const int lane = t % 32;  // matmul_wgmma.hds:252
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:250
-                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:251
+            for (int q = 0; q < 4; ++q) {  // matmul_wgmma.hds:253
+                const bool whole = n0 + q * 64 + 64 <= 264 && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:261
-                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:262
+                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                    cs[w_2][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
                 }
-                __syncwarp();  // matmul_wgmma.hds:264
-                if (whole) {  // matmul_wgmma.hds:265
+                __syncwarp();  // matmul_wgmma.hds:267
+                if (whole) {  // matmul_wgmma.hds:268
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:266
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:267
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:268
-                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:269
+                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < B * T) {  // matmul_wgmma.hds:271
+                            alignas(16) __half v_matmul[8];  // matmul_wgmma.hds:272
                             hds::copy<16>(&v_matmul[0], &cs[w_2][r][lane % 8 * 8]);
                             alignas(16) __half v_relu[8];  // reshape_views.hds:10
 #pragma unroll
@@ -1872,20 +1872,20 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma64x1282_k2_matmul_r
                     }
                 } else {
 #pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:273
+                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
 #pragma unroll
-                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:274
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:275
-                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:276
-                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:277
-                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:278
+                        for (int h_3 = 0; h_3 < 2; ++h_3) {  // matmul_wgmma.hds:277
+                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                            const int n = n0 + q * 64 + h_3 * 32 + lane;  // matmul_wgmma.hds:279
+                            if (m >= mt && m < B * T && n < 264) {  // matmul_wgmma.hds:280
+                                const __half matmul_4 = cs[w_2][r][h_3 * 32 + lane];  // matmul_wgmma.hds:281
                                 const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(matmul_4), 0.0f));  // reshape_views.hds:10
                                 y[m * 264 + n] = relu_2 + matmul_2[m * 264 + n];
                             }
                         }
                     }
                 }
-                __syncwarp();  // matmul_wgmma.hds:283
+                __syncwarp();  // matmul_wgmma.hds:286
             }
         }
     }
@@ -2704,29 +2704,29 @@ static cudaError_t reshape_views_any_run(const __half* x, const __half* g, const
 //     reshape_views_wgmma_split_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma_split_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma_split_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x128_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
-//                                          and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//   reshape_views_wgmma64x128_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
+//                                          and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//   reshape_views_wgmma64x128: (B * T > 4096 && (B * T + 127) / 128 * 3 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 3 + 131) / 132 * 52 && ((B * T + 63) / 64 * 3 + 131) / 132 * 36 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:164)
-//                                       and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//   reshape_views_wgmma128_wgmma64x128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:175)
+//                                       and (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:164)
+//   reshape_views_wgmma128: B * T <= 4096 && ((B * T + 127) / 128 * 3 + 131) / 132 * 52 < ((B * T + 127) / 128 * 2 + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:175)
 //     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma128_wgmma64x128_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma128_wgmma64x128_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)
 //     reshape_views_wgmma64x128_k3_matmul <- matmul (reshape_views.hds:11)
-//   reshape_views_wgmma64x1282: (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:156)
+//   reshape_views_wgmma64x1282: (B * T > 4096 && (B * T + 127) / 128 * 2 < 100) || (B * T <= 4096 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 <= ((B * T + 127) / 128 * 2 + 131) / 132 * 52 && ((B * T + 63) / 64 * 2 + 131) / 132 * 36 < ((B * T + 127) / 128 + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:167)
 //     reshape_views_k0_layer_norm <- layer_norm (reshape_views.hds:9)
 //     reshape_views_wgmma64x1282_k1_matmul <- matmul (reshape_views.hds:10)
 //     reshape_views_wgmma64x1282_k2_matmul_relu_add <- matmul+relu+add (reshape_views.hds:10)

@@ -300,6 +300,9 @@ def test_matmul_epilogue_widened_sm90():
     (128, 1100, 11008),  # 65-192 rows where 64 x 192 tiles make one wave (116) and 64 x 128 two
     (77, 1100, 8448),  # 65-96 rows, 64 x 128 tiles in one wave of 132: those, not the swap
     (150, 517, 6001),  # padded to 520 x 6008: 64 x 192 tiles, the third row tile from row 86
+    (768, 520, 4096),  # 192 x 128 tiles: one wave of 128 (128 x 128 ones would take two)
+    (769, 520, 4096),  # one row more: 160 of them would take two waves, 128 x 128 tiles
+    (700, 517, 4097),  # padded to 520 x 4104: 132 tiles of 192 x 128, the last row tile from row 508
     (16, 4088, 1024),  # a weight just under 2^22: matmul_skinny_split, K split over clusters of 8
     (5, 2048, 1000),   # the same, a partial 128-column strip, clusters of 8 (K >= 2048)
     (16, 2040, 1024),  # K just under 2048: matmul_skinny
