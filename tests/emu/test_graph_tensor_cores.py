@@ -25,10 +25,12 @@ def halves(*shape):
 
 
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal", [(64, 4, 2, 37, 70, 1), (64, 2, 1, 65, 63, 0),
-                                                         (128, 2, 2, 17, 130, 1), (64, 3, 3, 1, 1, 0)])
+                                                         (128, 2, 2, 17, 130, 1), (128, 4, 1, 65, 33, 0),
+                                                         (64, 3, 3, 1, 1, 0)])
 def test_attention_mma(tmp_path, d, heads, groups, lq, lk, causal):
     """attention_mma.hds (FlashAttention-2's loop on mma.sync): partial query blocks and key
-    tiles, grouped heads, the causal diagonal, one key."""
+    tiles (of 64 keys for heads of 64, 32 for 128: 33 keys are a tile and one), grouped heads,
+    the causal diagonal, one key."""
     text = (f"graph g(q: f16[H, L, {d}], k: f16[G, M, {d}], v: f16[G, M, {d}]) -> f16[H, L, {d}] "
             f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
     src = tmp_path / "g.hds"
