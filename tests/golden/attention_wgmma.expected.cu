@@ -683,7 +683,7 @@ static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:296), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -748,7 +748,7 @@ static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const _
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:296), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -813,7 +813,7 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:296), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
@@ -843,9 +843,9 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
 }
 
 // Graph `attention_wgmma` runs one of 3 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:321)
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:328)
 //     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:323)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:330)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:10)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:10)
