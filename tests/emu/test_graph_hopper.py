@@ -180,9 +180,10 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     (64, 16, 8, 2, 600, 1, "g_decode_deep"), (64, 9, 9, 1, 300, 0, "g_decode"),
     (64, 32, 32, 1, 300, 0, "g_decode"), (64, 33, 33, 1, 300, 1, "g_decode_deep"),
     (64, 132, 132, 1, 40, 0, "g_decode_deep"), (64, 133, 133, 1, 40, 0, "g_decode"),
-    # heads of 128 over 16 to 32 clusters: clusters of at most 4
+    # heads of 128 over 16 to 32 clusters: clusters of at most 4 (from 25, three tiles deep)
     (128, 30, 15, 1, 1100, 1, "g_decode128"), (128, 32, 16, 1, 1100, 0, "g_decode128_wide"),
-    (128, 32, 32, 1, 300, 0, "g_decode128_wide"), (128, 33, 33, 1, 40, 0, "g_decode128")])
+    (128, 24, 24, 1, 300, 1, "g_decode128_wide"), (128, 25, 25, 1, 300, 0, "g_decode128_wide_deep"),
+    (128, 32, 32, 1, 300, 0, "g_decode128_wide_deep"), (128, 33, 33, 1, 40, 0, "g_decode128")])
 def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
     """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds: blocks of 192
     query rows on three consumers, or of 128 on two where there are few) with grouped heads,

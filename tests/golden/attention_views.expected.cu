@@ -14,446 +14,460 @@
 __global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attention_permute_reshape(
         const __half* __restrict__ qkv, __half* __restrict__ out, int B, int T) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:34
-    auto& sk = *reinterpret_cast<__half (*)[3][128][72]>(hds_dynamic_smem + 3072);  // attention_decode.hds:35
-    auto& sv = *reinterpret_cast<__half (*)[3][128][72]>(hds_dynamic_smem + 58368);  // attention_decode.hds:36
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 113664);  // attention_decode.hds:37
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 114688);  // attention_decode.hds:38
-    auto& wo = *reinterpret_cast<float (*)[4][16][68]>(hds_dynamic_smem + 115712);  // attention_decode.hds:39
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 133120);  // attention_decode.hds:40
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 134144);  // attention_decode.hds:41
-    auto& co = *reinterpret_cast<float (*)[16][64]>(hds_dynamic_smem + 135168);  // attention_decode.hds:42
-    alignas(16) __half fq[4][8];  // attention_decode.hds:43
-    alignas(16) __half fk[8];  // attention_decode.hds:44
-    alignas(16) __half fv[8];  // attention_decode.hds:45
-    alignas(16) float s[4][4];  // attention_decode.hds:46
-    alignas(16) __half p[2][8];  // attention_decode.hds:47
-    alignas(16) float acc[8][4];  // attention_decode.hds:48
-    alignas(16) float mx[2];  // attention_decode.hds:49
-    alignas(16) float sum[2];  // attention_decode.hds:50
-    alignas(16) float scaled[2];  // attention_decode.hds:51
-    alignas(16) float pm[8];  // attention_decode.hds:52
-    alignas(16) float pl[8];  // attention_decode.hds:53
-    alignas(16) float po[8];  // attention_decode.hds:54
-    const int split = max(1, min(8, min(132 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:56
-    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:57
-    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:58
-    const int head0 = kvh;  // attention_decode.hds:59
-    const int rows = T;  // attention_decode.hds:60
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:61
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:62
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:63
-    const int g = lane / 4;  // attention_decode.hds:64
-    const int t4 = lane % 4;  // attention_decode.hds:65
-    const float qscale = 0.18033688011112042f;  // attention_decode.hds:66
-    const float lowest = -1e+30f;  // attention_decode.hds:68
-    const int shift = 0;  // attention_decode.hds:69
-    const int tiles = (T + 127) / 128;  // attention_decode.hds:70
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:71
-    const int first = min(tiles, rank * per);  // attention_decode.hds:72
-    const int last = min(tiles, first + per);  // attention_decode.hds:73
-    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:75
+    auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:36
+    auto& sk = *reinterpret_cast<__half (*)[3][128][72]>(hds_dynamic_smem + 3072);  // attention_decode.hds:37
+    auto& sv = *reinterpret_cast<__half (*)[3][128][72]>(hds_dynamic_smem + 58368);  // attention_decode.hds:38
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 113664);  // attention_decode.hds:39
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 114688);  // attention_decode.hds:40
+    auto& co = *reinterpret_cast<float (*)[16][68]>(hds_dynamic_smem + 115712);  // attention_decode.hds:41
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 120832);  // attention_decode.hds:42
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 121856);  // attention_decode.hds:43
+    alignas(16) __half fq[4][8];  // attention_decode.hds:44
+    alignas(16) __half fk[8];  // attention_decode.hds:45
+    alignas(16) __half fv[8];  // attention_decode.hds:46
+    alignas(16) float s[4][4];  // attention_decode.hds:47
+    alignas(16) __half p[2][8];  // attention_decode.hds:48
+    alignas(16) float acc[8][4];  // attention_decode.hds:49
+    alignas(16) float mx[2];  // attention_decode.hds:50
+    alignas(16) float sum[2];  // attention_decode.hds:51
+    alignas(16) float scaled[2];  // attention_decode.hds:52
+    alignas(16) float wt[2];  // attention_decode.hds:53
+    alignas(16) float pm[8];  // attention_decode.hds:54
+    alignas(16) float pl[8];  // attention_decode.hds:55
+    alignas(16) float po[8];  // attention_decode.hds:56
+    const int split = max(1, min(8, min(132 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:58
+    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:59
+    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:60
+    const int head0 = kvh;  // attention_decode.hds:61
+    const int rows = T;  // attention_decode.hds:62
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:63
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:64
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:65
+    const int g = lane / 4;  // attention_decode.hds:66
+    const int t4 = lane % 4;  // attention_decode.hds:67
+    const float qscale = 0.18033688011112042f;  // attention_decode.hds:68
+    const float lowest = -1e+30f;  // attention_decode.hds:70
+    const int shift = 0;  // attention_decode.hds:71
+    const int tiles = (T + 127) / 128;  // attention_decode.hds:72
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:73
+    const int first = min(tiles, rank * per);  // attention_decode.hds:74
+    const int last = min(tiles, first + per);  // attention_decode.hds:75
+    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:77
     const int c = (int)threadIdx.x % 8;
-    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:76
+    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:78
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:78
-        mx[h] = lowest;  // attention_decode.hds:79
-        sum[h] = 0.0f;  // attention_decode.hds:80
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:80
+        mx[h] = lowest;  // attention_decode.hds:81
+        sum[h] = 0.0f;  // attention_decode.hds:82
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:82
+    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:84
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:83
-            acc[n][e] = 0.0f;  // attention_decode.hds:84
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:85
+            acc[n][e] = 0.0f;  // attention_decode.hds:86
         }
     }
-    for (int it = 0; it < last - first + 2; ++it) {  // attention_decode.hds:89
-        if (first + it < last) {  // attention_decode.hds:90
-            const int st = it % 3;  // attention_decode.hds:91
-            const int k0 = (first + it) * 128;  // attention_decode.hds:92
+    for (int it = 0; it < last - first + 2; ++it) {  // attention_decode.hds:91
+        if (first + it < last) {  // attention_decode.hds:92
+            const int st = it % 3;  // attention_decode.hds:93
+            const int k0 = (first + it) * 128;  // attention_decode.hds:94
 #pragma unroll
-            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:93
+            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:95
                 const int r = r_r * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < T;  // attention_decode.hds:94
-                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:95
-                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:96
+                const bool ok = k0 + r < T;  // attention_decode.hds:96
+                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:97
+                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:98
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:99
-        if (it >= 2) {  // attention_decode.hds:100
-            const int j = first + it - 2;  // attention_decode.hds:101
-            const int st = (it - 2) % 3;  // attention_decode.hds:102
-            hds::cp_async_wait<2>();  // attention_decode.hds:103
-            __syncthreads();  // attention_decode.hds:104
-            if (it == 2) {  // attention_decode.hds:105
+        hds::cp_async_commit();  // attention_decode.hds:101
+        if (it >= 2) {  // attention_decode.hds:102
+            const int j = first + it - 2;  // attention_decode.hds:103
+            const int st = (it - 2) % 3;  // attention_decode.hds:104
+            hds::cp_async_wait<2>();  // attention_decode.hds:105
+            __syncthreads();  // attention_decode.hds:106
+            if (it == 2) {  // attention_decode.hds:107
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:106
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:107
+                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:108
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:109
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:111
+            const int kw = warp * 32;  // attention_decode.hds:113
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:112
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:114
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:113
-                    s[n][e] = 0.0f;  // attention_decode.hds:114
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:115
+                    s[n][e] = 0.0f;  // attention_decode.hds:116
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:117
+            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:119
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:118
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:119
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:120
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:121
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:120
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:121
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:122
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:123
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:124
-            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:125
+            const int key0 = j * 128 + kw;  // attention_decode.hds:126
+            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:127
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:126
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:128
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:127
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:128
-                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:129
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:130
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:129
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:130
+                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:131
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:132
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:134
-                float top = mx[h];  // attention_decode.hds:135
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:136
+                float top = mx[h];  // attention_decode.hds:137
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:136
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:137
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:138
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:139
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:139
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:140
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:141
-                mx[h] = top;  // attention_decode.hds:142
-                sum[h] *= rescale;  // attention_decode.hds:143
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:144
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:141
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:142
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:143
+                mx[h] = top;  // attention_decode.hds:144
+                sum[h] *= rescale;  // attention_decode.hds:145
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:146
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:145
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:146
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:147
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:150
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:151
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:152
-                    sum[e / 2] += w;  // attention_decode.hds:153
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:154
+                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:147
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:148
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:149
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:158
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:152
 #pragma unroll
-                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:159
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:160
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:161
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:162
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:153
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:154
+                    sum[e / 2] += w;  // attention_decode.hds:155
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:156
                 }
             }
-            __syncthreads();  // attention_decode.hds:165
-        }
-    }
-    hds::cp_async_wait<0>();  // attention_decode.hds:168
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:171
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:172
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:173
-        if (t4 == 0) {  // attention_decode.hds:174
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:175
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:176
-        }
-    }
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:160
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:179
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:180
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:181
-        }
-    }
-    __syncthreads();  // attention_decode.hds:184
-#pragma unroll
-    for (int c_r = 0; c_r < 8; ++c_r) {  // attention_decode.hds:185
-        const int r = (int)threadIdx.x / 8;
-        const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:186
-#pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:187
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:188
-        }
-        float total = 0.0f;  // attention_decode.hds:190
-        float out_2 = 0.0f;  // attention_decode.hds:191
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:192
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:193
-            total += weight * wl[w][r];  // attention_decode.hds:194
-            out_2 += weight * wo[w][r][c];  // attention_decode.hds:195
-        }
-        co[r][c] = out_2;  // attention_decode.hds:197
-        if (c == 0) {  // attention_decode.hds:198
-            cm[r] = top;  // attention_decode.hds:199
-            cl[r] = total;  // attention_decode.hds:200
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:203
-    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:206
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:207
-        const int r = at / 64;  // attention_decode.hds:208
-        const int c = at % 64;  // attention_decode.hds:209
-        if (r < rows) {  // attention_decode.hds:210
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:213
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:214
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:215
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:216
+                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:161
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:162
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:163
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:164
+                }
             }
-            float top = pm[0];  // attention_decode.hds:218
+            __syncthreads();  // attention_decode.hds:167
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:170
 #pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:219
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:220
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:175
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:176
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:177
+        if (t4 == 0) {  // attention_decode.hds:178
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:179
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:180
+        }
+    }
+    __syncthreads();  // attention_decode.hds:183
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:184
+        float top = wm[0][g + h * 8];  // attention_decode.hds:185
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:186
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode.hds:187
+        }
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:189
+    }
+    if ((int)threadIdx.x < 16) {  // attention_decode.hds:191
+        float top = wm[0][(int)threadIdx.x];  // attention_decode.hds:192
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:193
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode.hds:194
+        }
+        float total = 0.0f;  // attention_decode.hds:196
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:197
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode.hds:198
+        }
+        cm[(int)threadIdx.x] = top;  // attention_decode.hds:200
+        cl[(int)threadIdx.x] = total;  // attention_decode.hds:201
+    }
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {  // attention_decode.hds:203
+        if (warp == w) {  // attention_decode.hds:204
+#pragma unroll
+            for (int n = 0; n < 8; ++n) {  // attention_decode.hds:205
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:206
+                    const float part = acc[n][e] * wt[e / 2];  // attention_decode.hds:207
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part;  // attention_decode.hds:208
+                }
             }
-            float total = 0.0f;  // attention_decode.hds:222
-            float out_3 = 0.0f;  // attention_decode.hds:223
+        }
+        __syncthreads();  // attention_decode.hds:212
+    }
+    hds::cluster_sync();  // attention_decode.hds:214
+    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:217
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:218
+        const int r = at / 64;  // attention_decode.hds:219
+        const int c = at % 64;  // attention_decode.hds:220
+        if (r < rows) {  // attention_decode.hds:221
 #pragma unroll
             for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:225
-                total += weight * pl[from];  // attention_decode.hds:226
-                out_3 += weight * po[from];  // attention_decode.hds:227
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:225
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:226
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:227
             }
-            out[(b * T + r % T) * 768 + ((head0 + r / T) * 64 + c)] = hds::cast<__half>(out_3 / total);  // attention_decode.hds:229
+            float top = pm[0];  // attention_decode.hds:229
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:230
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:231
+            }
+            float total = 0.0f;  // attention_decode.hds:233
+            float out_2 = 0.0f;  // attention_decode.hds:234
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:235
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:236
+                total += weight * pl[from];  // attention_decode.hds:237
+                out_2 += weight * po[from];  // attention_decode.hds:238
+            }
+            out[(b * T + r % T) * 768 + ((head0 + r / T) * 64 + c)] = hds::cast<__half>(out_2 / total);  // attention_decode.hds:240
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:232
+    hds::cluster_sync();  // attention_decode.hds:243
 }
 
 // kernel attention_views_decode_k0_attention_permute_reshape (attention_views.hds:11)
 __global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention_permute_reshape(
         const __half* __restrict__ qkv, __half* __restrict__ out, int B, int T) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:34
-    auto& sk = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 3072);  // attention_decode.hds:35
-    auto& sv = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 39936);  // attention_decode.hds:36
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 76800);  // attention_decode.hds:37
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 77824);  // attention_decode.hds:38
-    auto& wo = *reinterpret_cast<float (*)[4][16][68]>(hds_dynamic_smem + 78848);  // attention_decode.hds:39
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 96256);  // attention_decode.hds:40
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 97280);  // attention_decode.hds:41
-    auto& co = *reinterpret_cast<float (*)[16][64]>(hds_dynamic_smem + 98304);  // attention_decode.hds:42
-    alignas(16) __half fq[4][8];  // attention_decode.hds:43
-    alignas(16) __half fk[8];  // attention_decode.hds:44
-    alignas(16) __half fv[8];  // attention_decode.hds:45
-    alignas(16) float s[4][4];  // attention_decode.hds:46
-    alignas(16) __half p[2][8];  // attention_decode.hds:47
-    alignas(16) float acc[8][4];  // attention_decode.hds:48
-    alignas(16) float mx[2];  // attention_decode.hds:49
-    alignas(16) float sum[2];  // attention_decode.hds:50
-    alignas(16) float scaled[2];  // attention_decode.hds:51
-    alignas(16) float pm[8];  // attention_decode.hds:52
-    alignas(16) float pl[8];  // attention_decode.hds:53
-    alignas(16) float po[8];  // attention_decode.hds:54
-    const int split = max(1, min(8, min(264 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:56
-    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:57
-    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:58
-    const int head0 = kvh;  // attention_decode.hds:59
-    const int rows = T;  // attention_decode.hds:60
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:61
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:62
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:63
-    const int g = lane / 4;  // attention_decode.hds:64
-    const int t4 = lane % 4;  // attention_decode.hds:65
-    const float qscale = 0.18033688011112042f;  // attention_decode.hds:66
-    const float lowest = -1e+30f;  // attention_decode.hds:68
-    const int shift = 0;  // attention_decode.hds:69
-    const int tiles = (T + 127) / 128;  // attention_decode.hds:70
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:71
-    const int first = min(tiles, rank * per);  // attention_decode.hds:72
-    const int last = min(tiles, first + per);  // attention_decode.hds:73
-    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:75
+    auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode.hds:36
+    auto& sk = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 3072);  // attention_decode.hds:37
+    auto& sv = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 39936);  // attention_decode.hds:38
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 76800);  // attention_decode.hds:39
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 77824);  // attention_decode.hds:40
+    auto& co = *reinterpret_cast<float (*)[16][68]>(hds_dynamic_smem + 78848);  // attention_decode.hds:41
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 83968);  // attention_decode.hds:42
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 84992);  // attention_decode.hds:43
+    alignas(16) __half fq[4][8];  // attention_decode.hds:44
+    alignas(16) __half fk[8];  // attention_decode.hds:45
+    alignas(16) __half fv[8];  // attention_decode.hds:46
+    alignas(16) float s[4][4];  // attention_decode.hds:47
+    alignas(16) __half p[2][8];  // attention_decode.hds:48
+    alignas(16) float acc[8][4];  // attention_decode.hds:49
+    alignas(16) float mx[2];  // attention_decode.hds:50
+    alignas(16) float sum[2];  // attention_decode.hds:51
+    alignas(16) float scaled[2];  // attention_decode.hds:52
+    alignas(16) float wt[2];  // attention_decode.hds:53
+    alignas(16) float pm[8];  // attention_decode.hds:54
+    alignas(16) float pl[8];  // attention_decode.hds:55
+    alignas(16) float po[8];  // attention_decode.hds:56
+    const int split = max(1, min(8, min(264 / (B * 12), (T + 255) / 256)));  // attention_decode.hds:58
+    const int b = (int)blockIdx.x / split / 12;  // attention_decode.hds:59
+    const int kvh = (int)blockIdx.x / split % 12;  // attention_decode.hds:60
+    const int head0 = kvh;  // attention_decode.hds:61
+    const int rows = T;  // attention_decode.hds:62
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:63
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:64
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:65
+    const int g = lane / 4;  // attention_decode.hds:66
+    const int t4 = lane % 4;  // attention_decode.hds:67
+    const float qscale = 0.18033688011112042f;  // attention_decode.hds:68
+    const float lowest = -1e+30f;  // attention_decode.hds:70
+    const int shift = 0;  // attention_decode.hds:71
+    const int tiles = (T + 127) / 128;  // attention_decode.hds:72
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:73
+    const int first = min(tiles, rank * per);  // attention_decode.hds:74
+    const int last = min(tiles, first + per);  // attention_decode.hds:75
+    const int r = (int)threadIdx.x / 8;  // attention_decode.hds:77
     const int c = (int)threadIdx.x % 8;
-    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:76
+    hds::cp_async_16(&sq[r][c * 8], &qkv[(b * T + min(r, rows - 1) % T) * 2304 + ((head0 + min(r, rows - 1) / T) * 64 + c * 8)], r < rows ? 16 : 0);  // attention_decode.hds:78
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:78
-        mx[h] = lowest;  // attention_decode.hds:79
-        sum[h] = 0.0f;  // attention_decode.hds:80
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:80
+        mx[h] = lowest;  // attention_decode.hds:81
+        sum[h] = 0.0f;  // attention_decode.hds:82
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:82
+    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:84
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:83
-            acc[n][e] = 0.0f;  // attention_decode.hds:84
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:85
+            acc[n][e] = 0.0f;  // attention_decode.hds:86
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:89
-        if (first + it < last) {  // attention_decode.hds:90
-            const int st = it % 2;  // attention_decode.hds:91
-            const int k0 = (first + it) * 128;  // attention_decode.hds:92
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:91
+        if (first + it < last) {  // attention_decode.hds:92
+            const int st = it % 2;  // attention_decode.hds:93
+            const int k0 = (first + it) * 128;  // attention_decode.hds:94
 #pragma unroll
-            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:93
+            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode.hds:95
                 const int r = r_r * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < T;  // attention_decode.hds:94
-                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:95
-                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:96
+                const bool ok = k0 + r < T;  // attention_decode.hds:96
+                hds::cp_async_16(&sk[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 768)], ok ? 16 : 0);  // attention_decode.hds:97
+                hds::cp_async_16(&sv[st][r][c * 8], &qkv[(b * T + min(k0 + r, T - 1)) * 2304 + (kvh * 64 + c * 8 + 1536)], ok ? 16 : 0);  // attention_decode.hds:98
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:99
-        if (it >= 1) {  // attention_decode.hds:100
-            const int j = first + it - 1;  // attention_decode.hds:101
-            const int st = (it - 1) % 2;  // attention_decode.hds:102
-            hds::cp_async_wait<1>();  // attention_decode.hds:103
-            __syncthreads();  // attention_decode.hds:104
-            if (it == 1) {  // attention_decode.hds:105
+        hds::cp_async_commit();  // attention_decode.hds:101
+        if (it >= 1) {  // attention_decode.hds:102
+            const int j = first + it - 1;  // attention_decode.hds:103
+            const int st = (it - 1) % 2;  // attention_decode.hds:104
+            hds::cp_async_wait<1>();  // attention_decode.hds:105
+            __syncthreads();  // attention_decode.hds:106
+            if (it == 1) {  // attention_decode.hds:107
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:106
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:107
+                for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:108
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:109
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:111
+            const int kw = warp * 32;  // attention_decode.hds:113
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:112
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:114
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:113
-                    s[n][e] = 0.0f;  // attention_decode.hds:114
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:115
+                    s[n][e] = 0.0f;  // attention_decode.hds:116
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:117
+            for (int kk = 0; kk < 4; ++kk) {  // attention_decode.hds:119
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:118
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:119
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:120
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:121
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:120
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:121
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:122
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:123
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:124
-            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:125
+            const int key0 = j * 128 + kw;  // attention_decode.hds:126
+            if (key0 + 32 > T || key0 + 31 > shift) {  // attention_decode.hds:127
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:126
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:128
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:127
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:128
-                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:129
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:130
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:129
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:130
+                        const bool seen = key < T && key <= (g + e / 2 * 8) % T + shift;  // attention_decode.hds:131
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:132
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:134
-                float top = mx[h];  // attention_decode.hds:135
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:136
+                float top = mx[h];  // attention_decode.hds:137
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:136
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:137
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:138
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:139
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:139
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:140
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:141
-                mx[h] = top;  // attention_decode.hds:142
-                sum[h] *= rescale;  // attention_decode.hds:143
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:144
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:141
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:142
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:143
+                mx[h] = top;  // attention_decode.hds:144
+                sum[h] *= rescale;  // attention_decode.hds:145
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:146
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:145
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:146
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:147
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:150
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:151
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:152
-                    sum[e / 2] += w;  // attention_decode.hds:153
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:154
+                for (int n = 0; n < 8; ++n) {  // attention_decode.hds:147
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:148
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:149
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:158
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:152
 #pragma unroll
-                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:159
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:160
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:161
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:162
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:153
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:154
+                    sum[e / 2] += w;  // attention_decode.hds:155
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode.hds:156
                 }
             }
-            __syncthreads();  // attention_decode.hds:165
-        }
-    }
-    hds::cp_async_wait<0>();  // attention_decode.hds:168
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:171
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:172
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:173
-        if (t4 == 0) {  // attention_decode.hds:174
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:175
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:176
-        }
-    }
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:160
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode.hds:179
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:180
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:181
-        }
-    }
-    __syncthreads();  // attention_decode.hds:184
-#pragma unroll
-    for (int c_r = 0; c_r < 8; ++c_r) {  // attention_decode.hds:185
-        const int r = (int)threadIdx.x / 8;
-        const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:186
-#pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:187
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:188
-        }
-        float total = 0.0f;  // attention_decode.hds:190
-        float out_2 = 0.0f;  // attention_decode.hds:191
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:192
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:193
-            total += weight * wl[w][r];  // attention_decode.hds:194
-            out_2 += weight * wo[w][r][c];  // attention_decode.hds:195
-        }
-        co[r][c] = out_2;  // attention_decode.hds:197
-        if (c == 0) {  // attention_decode.hds:198
-            cm[r] = top;  // attention_decode.hds:199
-            cl[r] = total;  // attention_decode.hds:200
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:203
-    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:206
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:207
-        const int r = at / 64;  // attention_decode.hds:208
-        const int c = at % 64;  // attention_decode.hds:209
-        if (r < rows) {  // attention_decode.hds:210
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:213
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:214
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:215
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:216
+                for (int pn = 0; pn < 4; ++pn) {  // attention_decode.hds:161
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:162
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:163
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:164
+                }
             }
-            float top = pm[0];  // attention_decode.hds:218
+            __syncthreads();  // attention_decode.hds:167
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:170
 #pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:219
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:220
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:175
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:176
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:177
+        if (t4 == 0) {  // attention_decode.hds:178
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:179
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:180
+        }
+    }
+    __syncthreads();  // attention_decode.hds:183
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:184
+        float top = wm[0][g + h * 8];  // attention_decode.hds:185
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:186
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode.hds:187
+        }
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:189
+    }
+    if ((int)threadIdx.x < 16) {  // attention_decode.hds:191
+        float top = wm[0][(int)threadIdx.x];  // attention_decode.hds:192
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:193
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode.hds:194
+        }
+        float total = 0.0f;  // attention_decode.hds:196
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:197
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode.hds:198
+        }
+        cm[(int)threadIdx.x] = top;  // attention_decode.hds:200
+        cl[(int)threadIdx.x] = total;  // attention_decode.hds:201
+    }
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {  // attention_decode.hds:203
+        if (warp == w) {  // attention_decode.hds:204
+#pragma unroll
+            for (int n = 0; n < 8; ++n) {  // attention_decode.hds:205
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:206
+                    const float part = acc[n][e] * wt[e / 2];  // attention_decode.hds:207
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part;  // attention_decode.hds:208
+                }
             }
-            float total = 0.0f;  // attention_decode.hds:222
-            float out_3 = 0.0f;  // attention_decode.hds:223
+        }
+        __syncthreads();  // attention_decode.hds:212
+    }
+    hds::cluster_sync();  // attention_decode.hds:214
+    for (int i = 0; i < (1024 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:217
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:218
+        const int r = at / 64;  // attention_decode.hds:219
+        const int c = at % 64;  // attention_decode.hds:220
+        if (r < rows) {  // attention_decode.hds:221
 #pragma unroll
             for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:225
-                total += weight * pl[from];  // attention_decode.hds:226
-                out_3 += weight * po[from];  // attention_decode.hds:227
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:225
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:226
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:227
             }
-            out[(b * T + r % T) * 768 + ((head0 + r / T) * 64 + c)] = hds::cast<__half>(out_3 / total);  // attention_decode.hds:229
+            float top = pm[0];  // attention_decode.hds:229
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:230
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:231
+            }
+            float total = 0.0f;  // attention_decode.hds:233
+            float out_2 = 0.0f;  // attention_decode.hds:234
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:235
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:236
+                total += weight * pl[from];  // attention_decode.hds:237
+                out_2 += weight * po[from];  // attention_decode.hds:238
+            }
+            out[(b * T + r % T) * 768 + ((head0 + r / T) * 64 + c)] = hds::cast<__half>(out_2 / total);  // attention_decode.hds:240
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:232
+    hds::cluster_sync();  // attention_decode.hds:243
 }
 
 // kernel attention_views_flash_wgmma_few_k0_attention_permute_reshape (attention_views.hds:11)
@@ -878,8 +892,8 @@ static cudaError_t attention_views_decode_deep_run(const __half* qkv, __half* ou
     cudaError_t err = cudaSuccess;
     // attention+permute+reshape (attention_views.hds:11)
     if (((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 139264 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 139264);
+    // 121920 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 121920);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
         err = cudaFuncSetAttribute(attention_views_decode_deep_k0_attention_permute_reshape, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -892,7 +906,7 @@ static cudaError_t attention_views_decode_deep_run(const __half* qkv, __half* ou
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3((unsigned)((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))), 1, 1);
         config.blockDim = dim3((unsigned)(128), 1, 1);
-        config.dynamicSmemBytes = 139264;
+        config.dynamicSmemBytes = 121920;
         config.stream = stream;
         config.attrs = &cluster;
         config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -937,8 +951,8 @@ static cudaError_t attention_views_decode_run(const __half* qkv, __half* out, in
     cudaError_t err = cudaSuccess;
     // attention+permute+reshape (attention_views.hds:11)
     if (((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(264 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 102400 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_views_decode_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 102400);
+    // 85056 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_views_decode_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 85056);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
         err = cudaFuncSetAttribute(attention_views_decode_k0_attention_permute_reshape, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -951,7 +965,7 @@ static cudaError_t attention_views_decode_run(const __half* qkv, __half* out, in
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3((unsigned)((long long)B * 12 * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(264 / ((long long)B * 12)), (long long)(((long long)T + 255) / 256))))))), 1, 1);
         config.blockDim = dim3((unsigned)(128), 1, 1);
-        config.dynamicSmemBytes = 102400;
+        config.dynamicSmemBytes = 85056;
         config.stream = stream;
         config.attrs = &cluster;
         config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -1072,7 +1086,7 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
 //     attention_views_decode_deep_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 //   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:324)
 //     attention_views_decode_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
-//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:331)
+//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:337)
 //     attention_views_flash_wgmma_few_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 //   attention_views_any: any sizes
 //     attention_views_any_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)

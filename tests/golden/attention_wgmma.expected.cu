@@ -10,231 +10,472 @@
 
 #include <algorithm>
 
+// kernel attention_wgmma_decode128_wide_deep_k0_attention (attention_wgmma.hds:10)
+__global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_wide_deep_k0_attention(
+        const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
+        const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
+        int G, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:36
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[3][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:37
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[3][128][136]>(hds_dynamic_smem + 109568);  // attention_decode.hds:38
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 214016);  // attention_decode.hds:39
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 215040);  // attention_decode.hds:40
+    auto& co = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 216064);  // attention_decode.hds:41
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 225280);  // attention_decode.hds:42
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 226304);  // attention_decode.hds:43
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:44
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:45
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:46
+    alignas(16) float s[4][4];  // attention_decode.hds:47
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:48
+    alignas(16) float acc[16][4];  // attention_decode.hds:49
+    alignas(16) float mx[2];  // attention_decode.hds:50
+    alignas(16) float sum[2];  // attention_decode.hds:51
+    alignas(16) float scaled[2];  // attention_decode.hds:52
+    alignas(16) float wt[2];  // attention_decode.hds:53
+    alignas(16) float pm[8];  // attention_decode.hds:54
+    alignas(16) float pl[8];  // attention_decode.hds:55
+    alignas(16) float po[8];  // attention_decode.hds:56
+    const int split = max(1, min(4, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:58
+    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:59
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:60
+    const int head0 = kvh * (H / G);  // attention_decode.hds:61
+    const int rows = H / G * L;  // attention_decode.hds:62
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:63
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:64
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:65
+    const int g = lane / 4;  // attention_decode.hds:66
+    const int t4 = lane % 4;  // attention_decode.hds:67
+    const float qscale = 0.12751743082459868f;  // attention_decode.hds:68
+    const float lowest = -1e+30f;  // attention_decode.hds:70
+    const int tiles = (S + 127) / 128;  // attention_decode.hds:72
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:73
+    const int first = min(tiles, rank * per);  // attention_decode.hds:74
+    const int last = min(tiles, first + per);  // attention_decode.hds:75
+#pragma unroll
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:77
+        const int r = r_r * 8 + (int)threadIdx.x / 16;
+        const int c = (int)threadIdx.x % 16;
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:78
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:80
+        mx[h] = lowest;  // attention_decode.hds:81
+        sum[h] = 0.0f;  // attention_decode.hds:82
+    }
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:84
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:85
+            acc[n][e] = 0.0f;  // attention_decode.hds:86
+        }
+    }
+    for (int it = 0; it < last - first + 2; ++it) {  // attention_decode.hds:91
+        if (first + it < last) {  // attention_decode.hds:92
+            const int st = it % 3;  // attention_decode.hds:93
+            const int k0 = (first + it) * 128;  // attention_decode.hds:94
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:95
+                const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
+                const int c = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < S;  // attention_decode.hds:96
+                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:97
+                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:98
+            }
+        }
+        hds::cp_async_commit();  // attention_decode.hds:101
+        if (it >= 2) {  // attention_decode.hds:102
+            const int j = first + it - 2;  // attention_decode.hds:103
+            const int st = (it - 2) % 3;  // attention_decode.hds:104
+            hds::cp_async_wait<2>();  // attention_decode.hds:105
+            __syncthreads();  // attention_decode.hds:106
+            if (it == 2) {  // attention_decode.hds:107
+#pragma unroll
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:108
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:109
+                }
+            }
+            const int kw = warp * 32;  // attention_decode.hds:113
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:114
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:115
+                    s[n][e] = 0.0f;  // attention_decode.hds:116
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:119
+#pragma unroll
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:120
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:121
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:122
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:123
+                }
+            }
+            const int key0 = j * 128 + kw;  // attention_decode.hds:126
+            if (key0 + 32 > S) {  // attention_decode.hds:127
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:128
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:129
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:130
+                        const bool seen = key < S;  // attention_decode.hds:131
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:132
+                    }
+                }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:136
+                float top = mx[h];  // attention_decode.hds:137
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:138
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:139
+                }
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:141
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:142
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:143
+                mx[h] = top;  // attention_decode.hds:144
+                sum[h] *= rescale;  // attention_decode.hds:145
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:146
+#pragma unroll
+                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:147
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:148
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:149
+                }
+            }
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:152
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:153
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:154
+                    sum[e / 2] += w;  // attention_decode.hds:155
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:156
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:160
+#pragma unroll
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:161
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:162
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:163
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:164
+                }
+            }
+            __syncthreads();  // attention_decode.hds:167
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:170
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:175
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:176
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:177
+        if (t4 == 0) {  // attention_decode.hds:178
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:179
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:180
+        }
+    }
+    __syncthreads();  // attention_decode.hds:183
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:184
+        float top = wm[0][g + h * 8];  // attention_decode.hds:185
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:186
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode.hds:187
+        }
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:189
+    }
+    if ((int)threadIdx.x < 16) {  // attention_decode.hds:191
+        float top = wm[0][(int)threadIdx.x];  // attention_decode.hds:192
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:193
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode.hds:194
+        }
+        float total = 0.0f;  // attention_decode.hds:196
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:197
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode.hds:198
+        }
+        cm[(int)threadIdx.x] = top;  // attention_decode.hds:200
+        cl[(int)threadIdx.x] = total;  // attention_decode.hds:201
+    }
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {  // attention_decode.hds:203
+        if (warp == w) {  // attention_decode.hds:204
+#pragma unroll
+            for (int n = 0; n < 16; ++n) {  // attention_decode.hds:205
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:206
+                    const float part = acc[n][e] * wt[e / 2];  // attention_decode.hds:207
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part;  // attention_decode.hds:208
+                }
+            }
+        }
+        __syncthreads();  // attention_decode.hds:212
+    }
+    hds::cluster_sync();  // attention_decode.hds:214
+    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:217
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:218
+        const int r = at / 128;  // attention_decode.hds:219
+        const int c = at % 128;  // attention_decode.hds:220
+        if (r < rows) {  // attention_decode.hds:221
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:225
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:226
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:227
+            }
+            float top = pm[0];  // attention_decode.hds:229
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:230
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:231
+            }
+            float total = 0.0f;  // attention_decode.hds:233
+            float out_2 = 0.0f;  // attention_decode.hds:234
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:235
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:236
+                total += weight * pl[from];  // attention_decode.hds:237
+                out_2 += weight * po[from];  // attention_decode.hds:238
+            }
+            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_2 / total);  // attention_decode.hds:240
+        }
+    }
+    hds::cluster_sync();  // attention_decode.hds:243
+}
+
 // kernel attention_wgmma_decode128_wide_k0_attention (attention_wgmma.hds:10)
 __global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_wide_k0_attention(
         const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
         const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
         int G, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:34
-    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:35
-    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:36
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:37
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:38
-    auto& wo = *reinterpret_cast<float (*)[4][16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:39
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 180224);  // attention_decode.hds:40
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 181248);  // attention_decode.hds:41
-    auto& co = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 182272);  // attention_decode.hds:42
-    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:43
-    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:44
-    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:45
-    alignas(16) float s[4][4];  // attention_decode.hds:46
-    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:47
-    alignas(16) float acc[16][4];  // attention_decode.hds:48
-    alignas(16) float mx[2];  // attention_decode.hds:49
-    alignas(16) float sum[2];  // attention_decode.hds:50
-    alignas(16) float scaled[2];  // attention_decode.hds:51
-    alignas(16) float pm[8];  // attention_decode.hds:52
-    alignas(16) float pl[8];  // attention_decode.hds:53
-    alignas(16) float po[8];  // attention_decode.hds:54
-    const int split = max(1, min(4, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:56
-    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:57
-    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:58
-    const int head0 = kvh * (H / G);  // attention_decode.hds:59
-    const int rows = H / G * L;  // attention_decode.hds:60
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:61
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:62
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:63
-    const int g = lane / 4;  // attention_decode.hds:64
-    const int t4 = lane % 4;  // attention_decode.hds:65
-    const float qscale = 0.12751743082459868f;  // attention_decode.hds:66
-    const float lowest = -1e+30f;  // attention_decode.hds:68
-    const int tiles = (S + 127) / 128;  // attention_decode.hds:70
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:71
-    const int first = min(tiles, rank * per);  // attention_decode.hds:72
-    const int last = min(tiles, first + per);  // attention_decode.hds:73
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:36
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:37
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:38
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:39
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:40
+    auto& co = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:41
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 155648);  // attention_decode.hds:42
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 156672);  // attention_decode.hds:43
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:44
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:45
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:46
+    alignas(16) float s[4][4];  // attention_decode.hds:47
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:48
+    alignas(16) float acc[16][4];  // attention_decode.hds:49
+    alignas(16) float mx[2];  // attention_decode.hds:50
+    alignas(16) float sum[2];  // attention_decode.hds:51
+    alignas(16) float scaled[2];  // attention_decode.hds:52
+    alignas(16) float wt[2];  // attention_decode.hds:53
+    alignas(16) float pm[8];  // attention_decode.hds:54
+    alignas(16) float pl[8];  // attention_decode.hds:55
+    alignas(16) float po[8];  // attention_decode.hds:56
+    const int split = max(1, min(4, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:58
+    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:59
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:60
+    const int head0 = kvh * (H / G);  // attention_decode.hds:61
+    const int rows = H / G * L;  // attention_decode.hds:62
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:63
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:64
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:65
+    const int g = lane / 4;  // attention_decode.hds:66
+    const int t4 = lane % 4;  // attention_decode.hds:67
+    const float qscale = 0.12751743082459868f;  // attention_decode.hds:68
+    const float lowest = -1e+30f;  // attention_decode.hds:70
+    const int tiles = (S + 127) / 128;  // attention_decode.hds:72
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:73
+    const int first = min(tiles, rank * per);  // attention_decode.hds:74
+    const int last = min(tiles, first + per);  // attention_decode.hds:75
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:75
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:77
         const int r = r_r * 8 + (int)threadIdx.x / 16;
         const int c = (int)threadIdx.x % 16;
-        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:76
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:78
     }
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:78
-        mx[h] = lowest;  // attention_decode.hds:79
-        sum[h] = 0.0f;  // attention_decode.hds:80
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:80
+        mx[h] = lowest;  // attention_decode.hds:81
+        sum[h] = 0.0f;  // attention_decode.hds:82
     }
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:82
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:84
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:83
-            acc[n][e] = 0.0f;  // attention_decode.hds:84
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:85
+            acc[n][e] = 0.0f;  // attention_decode.hds:86
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:89
-        if (first + it < last) {  // attention_decode.hds:90
-            const int st = it % 2;  // attention_decode.hds:91
-            const int k0 = (first + it) * 128;  // attention_decode.hds:92
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:91
+        if (first + it < last) {  // attention_decode.hds:92
+            const int st = it % 2;  // attention_decode.hds:93
+            const int k0 = (first + it) * 128;  // attention_decode.hds:94
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:93
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:95
                 const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
                 const int c = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < S;  // attention_decode.hds:94
-                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:95
-                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:96
+                const bool ok = k0 + r < S;  // attention_decode.hds:96
+                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:97
+                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:98
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:99
-        if (it >= 1) {  // attention_decode.hds:100
-            const int j = first + it - 1;  // attention_decode.hds:101
-            const int st = (it - 1) % 2;  // attention_decode.hds:102
-            hds::cp_async_wait<1>();  // attention_decode.hds:103
-            __syncthreads();  // attention_decode.hds:104
-            if (it == 1) {  // attention_decode.hds:105
+        hds::cp_async_commit();  // attention_decode.hds:101
+        if (it >= 1) {  // attention_decode.hds:102
+            const int j = first + it - 1;  // attention_decode.hds:103
+            const int st = (it - 1) % 2;  // attention_decode.hds:104
+            hds::cp_async_wait<1>();  // attention_decode.hds:105
+            __syncthreads();  // attention_decode.hds:106
+            if (it == 1) {  // attention_decode.hds:107
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:106
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:107
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:108
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:109
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:111
+            const int kw = warp * 32;  // attention_decode.hds:113
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:112
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:114
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:113
-                    s[n][e] = 0.0f;  // attention_decode.hds:114
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:115
+                    s[n][e] = 0.0f;  // attention_decode.hds:116
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:117
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:119
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:118
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:119
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:120
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:121
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:120
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:121
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:122
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:123
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:124
-            if (key0 + 32 > S) {  // attention_decode.hds:125
+            const int key0 = j * 128 + kw;  // attention_decode.hds:126
+            if (key0 + 32 > S) {  // attention_decode.hds:127
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:126
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:128
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:127
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:128
-                        const bool seen = key < S;  // attention_decode.hds:129
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:130
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:129
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:130
+                        const bool seen = key < S;  // attention_decode.hds:131
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:132
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:134
-                float top = mx[h];  // attention_decode.hds:135
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:136
+                float top = mx[h];  // attention_decode.hds:137
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:136
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:137
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:138
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:139
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:139
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:140
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:141
-                mx[h] = top;  // attention_decode.hds:142
-                sum[h] *= rescale;  // attention_decode.hds:143
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:144
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:141
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:142
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:143
+                mx[h] = top;  // attention_decode.hds:144
+                sum[h] *= rescale;  // attention_decode.hds:145
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:146
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:145
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:146
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:147
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:150
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:151
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:152
-                    sum[e / 2] += w;  // attention_decode.hds:153
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:154
+                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:147
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:148
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:149
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:158
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:152
 #pragma unroll
-                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:159
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:160
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:161
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:162
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:153
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:154
+                    sum[e / 2] += w;  // attention_decode.hds:155
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:156
                 }
             }
-            __syncthreads();  // attention_decode.hds:165
-        }
-    }
-    hds::cp_async_wait<0>();  // attention_decode.hds:168
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:171
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:172
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:173
-        if (t4 == 0) {  // attention_decode.hds:174
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:175
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:176
-        }
-    }
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:160
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:179
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:180
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:181
-        }
-    }
-    __syncthreads();  // attention_decode.hds:184
-#pragma unroll
-    for (int c_r = 0; c_r < 16; ++c_r) {  // attention_decode.hds:185
-        const int r = (int)threadIdx.x / 8;
-        const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:186
-#pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:187
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:188
-        }
-        float total = 0.0f;  // attention_decode.hds:190
-        float out_2 = 0.0f;  // attention_decode.hds:191
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:192
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:193
-            total += weight * wl[w][r];  // attention_decode.hds:194
-            out_2 += weight * wo[w][r][c];  // attention_decode.hds:195
-        }
-        co[r][c] = out_2;  // attention_decode.hds:197
-        if (c == 0) {  // attention_decode.hds:198
-            cm[r] = top;  // attention_decode.hds:199
-            cl[r] = total;  // attention_decode.hds:200
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:203
-    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:206
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:207
-        const int r = at / 128;  // attention_decode.hds:208
-        const int c = at % 128;  // attention_decode.hds:209
-        if (r < rows) {  // attention_decode.hds:210
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:213
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:214
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:215
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:216
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:161
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:162
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:163
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:164
+                }
             }
-            float top = pm[0];  // attention_decode.hds:218
+            __syncthreads();  // attention_decode.hds:167
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:170
 #pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:219
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:220
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:175
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:176
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:177
+        if (t4 == 0) {  // attention_decode.hds:178
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:179
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:180
+        }
+    }
+    __syncthreads();  // attention_decode.hds:183
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:184
+        float top = wm[0][g + h * 8];  // attention_decode.hds:185
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:186
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode.hds:187
+        }
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:189
+    }
+    if ((int)threadIdx.x < 16) {  // attention_decode.hds:191
+        float top = wm[0][(int)threadIdx.x];  // attention_decode.hds:192
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:193
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode.hds:194
+        }
+        float total = 0.0f;  // attention_decode.hds:196
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:197
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode.hds:198
+        }
+        cm[(int)threadIdx.x] = top;  // attention_decode.hds:200
+        cl[(int)threadIdx.x] = total;  // attention_decode.hds:201
+    }
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {  // attention_decode.hds:203
+        if (warp == w) {  // attention_decode.hds:204
+#pragma unroll
+            for (int n = 0; n < 16; ++n) {  // attention_decode.hds:205
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:206
+                    const float part = acc[n][e] * wt[e / 2];  // attention_decode.hds:207
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part;  // attention_decode.hds:208
+                }
             }
-            float total = 0.0f;  // attention_decode.hds:222
-            float out_3 = 0.0f;  // attention_decode.hds:223
+        }
+        __syncthreads();  // attention_decode.hds:212
+    }
+    hds::cluster_sync();  // attention_decode.hds:214
+    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:217
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:218
+        const int r = at / 128;  // attention_decode.hds:219
+        const int c = at % 128;  // attention_decode.hds:220
+        if (r < rows) {  // attention_decode.hds:221
 #pragma unroll
             for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:225
-                total += weight * pl[from];  // attention_decode.hds:226
-                out_3 += weight * po[from];  // attention_decode.hds:227
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:225
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:226
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:227
             }
-            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_3 / total);  // attention_decode.hds:229
+            float top = pm[0];  // attention_decode.hds:229
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:230
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:231
+            }
+            float total = 0.0f;  // attention_decode.hds:233
+            float out_2 = 0.0f;  // attention_decode.hds:234
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:235
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:236
+                total += weight * pl[from];  // attention_decode.hds:237
+                out_2 += weight * po[from];  // attention_decode.hds:238
+            }
+            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_2 / total);  // attention_decode.hds:240
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:232
+    hds::cluster_sync();  // attention_decode.hds:243
 }
 
 // kernel attention_wgmma_decode128_k0_attention (attention_wgmma.hds:10)
@@ -243,225 +484,232 @@ __global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_k0_attention
         const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ out, int B, int H, int L,
         int G, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:34
-    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:35
-    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:36
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:37
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:38
-    auto& wo = *reinterpret_cast<float (*)[4][16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:39
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 180224);  // attention_decode.hds:40
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 181248);  // attention_decode.hds:41
-    auto& co = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 182272);  // attention_decode.hds:42
-    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:43
-    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:44
-    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:45
-    alignas(16) float s[4][4];  // attention_decode.hds:46
-    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:47
-    alignas(16) float acc[16][4];  // attention_decode.hds:48
-    alignas(16) float mx[2];  // attention_decode.hds:49
-    alignas(16) float sum[2];  // attention_decode.hds:50
-    alignas(16) float scaled[2];  // attention_decode.hds:51
-    alignas(16) float pm[8];  // attention_decode.hds:52
-    alignas(16) float pl[8];  // attention_decode.hds:53
-    alignas(16) float po[8];  // attention_decode.hds:54
-    const int split = max(1, min(8, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:56
-    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:57
-    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:58
-    const int head0 = kvh * (H / G);  // attention_decode.hds:59
-    const int rows = H / G * L;  // attention_decode.hds:60
-    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:61
-    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:62
-    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:63
-    const int g = lane / 4;  // attention_decode.hds:64
-    const int t4 = lane % 4;  // attention_decode.hds:65
-    const float qscale = 0.12751743082459868f;  // attention_decode.hds:66
-    const float lowest = -1e+30f;  // attention_decode.hds:68
-    const int tiles = (S + 127) / 128;  // attention_decode.hds:70
-    const int per = (tiles + split - 1) / split;  // attention_decode.hds:71
-    const int first = min(tiles, rank * per);  // attention_decode.hds:72
-    const int last = min(tiles, first + per);  // attention_decode.hds:73
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode.hds:36
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 5120);  // attention_decode.hds:37
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 74752);  // attention_decode.hds:38
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 144384);  // attention_decode.hds:39
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 145408);  // attention_decode.hds:40
+    auto& co = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 146432);  // attention_decode.hds:41
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 155648);  // attention_decode.hds:42
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 156672);  // attention_decode.hds:43
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode.hds:44
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode.hds:45
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode.hds:46
+    alignas(16) float s[4][4];  // attention_decode.hds:47
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode.hds:48
+    alignas(16) float acc[16][4];  // attention_decode.hds:49
+    alignas(16) float mx[2];  // attention_decode.hds:50
+    alignas(16) float sum[2];  // attention_decode.hds:51
+    alignas(16) float scaled[2];  // attention_decode.hds:52
+    alignas(16) float wt[2];  // attention_decode.hds:53
+    alignas(16) float pm[8];  // attention_decode.hds:54
+    alignas(16) float pl[8];  // attention_decode.hds:55
+    alignas(16) float po[8];  // attention_decode.hds:56
+    const int split = max(1, min(8, min(132 / (B * G), (S + 255) / 256)));  // attention_decode.hds:58
+    const int b = (int)blockIdx.x / split / G;  // attention_decode.hds:59
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode.hds:60
+    const int head0 = kvh * (H / G);  // attention_decode.hds:61
+    const int rows = H / G * L;  // attention_decode.hds:62
+    const int rank = (int)blockIdx.x % split;  // attention_decode.hds:63
+    const int warp = (int)threadIdx.x / 32;  // attention_decode.hds:64
+    const int lane = (int)threadIdx.x % 32;  // attention_decode.hds:65
+    const int g = lane / 4;  // attention_decode.hds:66
+    const int t4 = lane % 4;  // attention_decode.hds:67
+    const float qscale = 0.12751743082459868f;  // attention_decode.hds:68
+    const float lowest = -1e+30f;  // attention_decode.hds:70
+    const int tiles = (S + 127) / 128;  // attention_decode.hds:72
+    const int per = (tiles + split - 1) / split;  // attention_decode.hds:73
+    const int first = min(tiles, rank * per);  // attention_decode.hds:74
+    const int last = min(tiles, first + per);  // attention_decode.hds:75
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:75
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode.hds:77
         const int r = r_r * 8 + (int)threadIdx.x / 16;
         const int c = (int)threadIdx.x % 16;
-        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:76
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode.hds:78
     }
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:78
-        mx[h] = lowest;  // attention_decode.hds:79
-        sum[h] = 0.0f;  // attention_decode.hds:80
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:80
+        mx[h] = lowest;  // attention_decode.hds:81
+        sum[h] = 0.0f;  // attention_decode.hds:82
     }
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:82
+    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:84
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:83
-            acc[n][e] = 0.0f;  // attention_decode.hds:84
+        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:85
+            acc[n][e] = 0.0f;  // attention_decode.hds:86
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:89
-        if (first + it < last) {  // attention_decode.hds:90
-            const int st = it % 2;  // attention_decode.hds:91
-            const int k0 = (first + it) * 128;  // attention_decode.hds:92
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode.hds:91
+        if (first + it < last) {  // attention_decode.hds:92
+            const int st = it % 2;  // attention_decode.hds:93
+            const int k0 = (first + it) * 128;  // attention_decode.hds:94
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:93
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode.hds:95
                 const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
                 const int c = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < S;  // attention_decode.hds:94
-                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:95
-                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:96
+                const bool ok = k0 + r < S;  // attention_decode.hds:96
+                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:97
+                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode.hds:98
             }
         }
-        hds::cp_async_commit();  // attention_decode.hds:99
-        if (it >= 1) {  // attention_decode.hds:100
-            const int j = first + it - 1;  // attention_decode.hds:101
-            const int st = (it - 1) % 2;  // attention_decode.hds:102
-            hds::cp_async_wait<1>();  // attention_decode.hds:103
-            __syncthreads();  // attention_decode.hds:104
-            if (it == 1) {  // attention_decode.hds:105
+        hds::cp_async_commit();  // attention_decode.hds:101
+        if (it >= 1) {  // attention_decode.hds:102
+            const int j = first + it - 1;  // attention_decode.hds:103
+            const int st = (it - 1) % 2;  // attention_decode.hds:104
+            hds::cp_async_wait<1>();  // attention_decode.hds:105
+            __syncthreads();  // attention_decode.hds:106
+            if (it == 1) {  // attention_decode.hds:107
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:106
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:107
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:108
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode.hds:109
                 }
             }
-            const int kw = warp * 32;  // attention_decode.hds:111
+            const int kw = warp * 32;  // attention_decode.hds:113
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:112
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:114
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:113
-                    s[n][e] = 0.0f;  // attention_decode.hds:114
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:115
+                    s[n][e] = 0.0f;  // attention_decode.hds:116
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:117
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode.hds:119
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:118
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:119
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:120
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:121
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode.hds:120
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode.hds:121
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode.hds:122
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode.hds:123
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode.hds:124
-            if (key0 + 32 > S) {  // attention_decode.hds:125
+            const int key0 = j * 128 + kw;  // attention_decode.hds:126
+            if (key0 + 32 > S) {  // attention_decode.hds:127
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:126
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:128
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:127
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:128
-                        const bool seen = key < S;  // attention_decode.hds:129
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:130
+                    for (int e = 0; e < 4; ++e) {  // attention_decode.hds:129
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode.hds:130
+                        const bool seen = key < S;  // attention_decode.hds:131
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode.hds:132
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:134
-                float top = mx[h];  // attention_decode.hds:135
+            for (int h = 0; h < 2; ++h) {  // attention_decode.hds:136
+                float top = mx[h];  // attention_decode.hds:137
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:136
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:137
+                for (int n = 0; n < 4; ++n) {  // attention_decode.hds:138
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode.hds:139
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:139
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:140
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:141
-                mx[h] = top;  // attention_decode.hds:142
-                sum[h] *= rescale;  // attention_decode.hds:143
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:144
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode.hds:141
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode.hds:142
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:143
+                mx[h] = top;  // attention_decode.hds:144
+                sum[h] *= rescale;  // attention_decode.hds:145
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode.hds:146
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:145
-                    acc[n][h * 2] *= rescale;  // attention_decode.hds:146
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:147
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:150
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:151
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:152
-                    sum[e / 2] += w;  // attention_decode.hds:153
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:154
+                for (int n = 0; n < 16; ++n) {  // attention_decode.hds:147
+                    acc[n][h * 2] *= rescale;  // attention_decode.hds:148
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode.hds:149
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:158
+            for (int n = 0; n < 4; ++n) {  // attention_decode.hds:152
 #pragma unroll
-                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:159
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:160
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:161
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:162
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:153
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode.hds:154
+                    sum[e / 2] += w;  // attention_decode.hds:155
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode.hds:156
                 }
             }
-            __syncthreads();  // attention_decode.hds:165
-        }
-    }
-    hds::cp_async_wait<0>();  // attention_decode.hds:168
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:171
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:172
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:173
-        if (t4 == 0) {  // attention_decode.hds:174
-            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:175
-            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:176
-        }
-    }
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode.hds:160
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode.hds:179
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode.hds:180
-            wo[warp][g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = acc[n][e];  // attention_decode.hds:181
-        }
-    }
-    __syncthreads();  // attention_decode.hds:184
-#pragma unroll
-    for (int c_r = 0; c_r < 16; ++c_r) {  // attention_decode.hds:185
-        const int r = (int)threadIdx.x / 8;
-        const int c = c_r * 8 + (int)threadIdx.x % 8;
-        float top = wm[0][r];  // attention_decode.hds:186
-#pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:187
-            top = fmaxf(top, wm[w][r]);  // attention_decode.hds:188
-        }
-        float total = 0.0f;  // attention_decode.hds:190
-        float out_2 = 0.0f;  // attention_decode.hds:191
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:192
-            const float weight = hds::exp2_fast((wm[w][r] - top) * qscale);  // attention_decode.hds:193
-            total += weight * wl[w][r];  // attention_decode.hds:194
-            out_2 += weight * wo[w][r][c];  // attention_decode.hds:195
-        }
-        co[r][c] = out_2;  // attention_decode.hds:197
-        if (c == 0) {  // attention_decode.hds:198
-            cm[r] = top;  // attention_decode.hds:199
-            cl[r] = total;  // attention_decode.hds:200
-        }
-    }
-    hds::cluster_sync();  // attention_decode.hds:203
-    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:206
-        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:207
-        const int r = at / 128;  // attention_decode.hds:208
-        const int c = at % 128;  // attention_decode.hds:209
-        if (r < rows) {  // attention_decode.hds:210
-#pragma unroll
-            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:213
-                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:214
-                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:215
-                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:216
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode.hds:161
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode.hds:162
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode.hds:163
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode.hds:164
+                }
             }
-            float top = pm[0];  // attention_decode.hds:218
+            __syncthreads();  // attention_decode.hds:167
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode.hds:170
 #pragma unroll
-            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:219
-                top = fmaxf(top, pm[from]);  // attention_decode.hds:220
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:175
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode.hds:176
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode.hds:177
+        if (t4 == 0) {  // attention_decode.hds:178
+            wm[warp][g + h * 8] = mx[h];  // attention_decode.hds:179
+            wl[warp][g + h * 8] = sum[h];  // attention_decode.hds:180
+        }
+    }
+    __syncthreads();  // attention_decode.hds:183
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode.hds:184
+        float top = wm[0][g + h * 8];  // attention_decode.hds:185
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:186
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode.hds:187
+        }
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode.hds:189
+    }
+    if ((int)threadIdx.x < 16) {  // attention_decode.hds:191
+        float top = wm[0][(int)threadIdx.x];  // attention_decode.hds:192
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode.hds:193
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode.hds:194
+        }
+        float total = 0.0f;  // attention_decode.hds:196
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode.hds:197
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode.hds:198
+        }
+        cm[(int)threadIdx.x] = top;  // attention_decode.hds:200
+        cl[(int)threadIdx.x] = total;  // attention_decode.hds:201
+    }
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {  // attention_decode.hds:203
+        if (warp == w) {  // attention_decode.hds:204
+#pragma unroll
+            for (int n = 0; n < 16; ++n) {  // attention_decode.hds:205
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode.hds:206
+                    const float part = acc[n][e] * wt[e / 2];  // attention_decode.hds:207
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part;  // attention_decode.hds:208
+                }
             }
-            float total = 0.0f;  // attention_decode.hds:222
-            float out_3 = 0.0f;  // attention_decode.hds:223
+        }
+        __syncthreads();  // attention_decode.hds:212
+    }
+    hds::cluster_sync();  // attention_decode.hds:214
+    for (int i = 0; i < (2048 + split * 128 - 1) / (split * 128); ++i) {  // attention_decode.hds:217
+        const int at = (i * split + rank) * 128 + (int)threadIdx.x;  // attention_decode.hds:218
+        const int r = at / 128;  // attention_decode.hds:219
+        const int c = at % 128;  // attention_decode.hds:220
+        if (r < rows) {  // attention_decode.hds:221
 #pragma unroll
             for (int from = 0; from < 8; ++from) {  // attention_decode.hds:224
-                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:225
-                total += weight * pl[from];  // attention_decode.hds:226
-                out_3 += weight * po[from];  // attention_decode.hds:227
+                pm[from] = from < split ? hds::cluster_load(&cm[r], from) : lowest;  // attention_decode.hds:225
+                pl[from] = from < split ? hds::cluster_load(&cl[r], from) : 0.0f;  // attention_decode.hds:226
+                po[from] = from < split ? hds::cluster_load(&co[r][c], from) : 0.0f;  // attention_decode.hds:227
             }
-            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_3 / total);  // attention_decode.hds:229
+            float top = pm[0];  // attention_decode.hds:229
+#pragma unroll
+            for (int from = 1; from < 8; ++from) {  // attention_decode.hds:230
+                top = fmaxf(top, pm[from]);  // attention_decode.hds:231
+            }
+            float total = 0.0f;  // attention_decode.hds:233
+            float out_2 = 0.0f;  // attention_decode.hds:234
+#pragma unroll
+            for (int from = 0; from < 8; ++from) {  // attention_decode.hds:235
+                const float weight = hds::exp2_fast((pm[from] - top) * qscale);  // attention_decode.hds:236
+                total += weight * pl[from];  // attention_decode.hds:237
+                out_2 += weight * po[from];  // attention_decode.hds:238
+            }
+            out[((b * H + (head0 + r / L)) * L + r % L) * 128 + c] = hds::cast<__nv_bfloat16>(out_2 / total);  // attention_decode.hds:240
         }
     }
-    hds::cluster_sync();  // attention_decode.hds:232
+    hds::cluster_sync();  // attention_decode.hds:243
 }
 
 // kernel attention_wgmma_any_k0_attention (attention_wgmma.hds:10)
@@ -661,6 +909,75 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
 
 extern "C" {
 
+// Workspace slots of `attention_wgmma_decode128_wide_deep`: temporaries whose lifetimes do not overlap share one.
+static void attention_wgmma_decode128_wide_deep_slots(int B, int H, int L, int G, int S,
+                                                      size_t* slot) {
+    (void)slot;
+}
+
+static size_t attention_wgmma_decode128_wide_deep_workspace_size(int B, int H, int L, int G,
+        int S) {
+    size_t slot[1] = {0};
+    attention_wgmma_decode128_wide_deep_slots(B, H, L, G, S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t attention_wgmma_decode128_wide_deep_run(const __nv_bfloat16* q,
+                                                           const __nv_bfloat16* k,
+                                                           const __nv_bfloat16* v,
+                                                           __nv_bfloat16* out, int B, int H, int L,
+                                                           int G, int S, void* workspace,
+                                                           cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
+        v == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
+    if (!(H % G == 0))
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
+        (long long)B * (long long)G * (long long)S * 128 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // attention (attention_wgmma.hds:10)
+    if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 226368 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_deep_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 226368);
+    if (err != cudaSuccess) return err;
+    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+        err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_deep_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256)))))));
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1);
+        config.blockDim = dim3((unsigned)(128), 1, 1);
+        config.dynamicSmemBytes = 226368;
+        config.stream = stream;
+        config.attrs = &cluster;
+        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, attention_wgmma_decode128_wide_deep_k0_attention, q, k, v,
+                                     out, B, H, L, G, S);
+    }
+    if (err != cudaSuccess) return err;
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `attention_wgmma_decode128_wide`: temporaries whose lifetimes do not overlap share one.
 static void attention_wgmma_decode128_wide_slots(int B, int H, int L, int G, int S, size_t* slot) {
     (void)slot;
@@ -697,8 +1014,8 @@ static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
     cudaError_t err = cudaSuccess;
     // attention (attention_wgmma.hds:10)
     if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 190464 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
+    // 156736 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 156736);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
         err = cudaFuncSetAttribute(attention_wgmma_decode128_wide_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -711,7 +1028,7 @@ static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(4), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1);
         config.blockDim = dim3((unsigned)(128), 1, 1);
-        config.dynamicSmemBytes = 190464;
+        config.dynamicSmemBytes = 156736;
         config.stream = stream;
         config.attrs = &cluster;
         config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -762,8 +1079,8 @@ static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const _
     cudaError_t err = cudaSuccess;
     // attention (attention_wgmma.hds:10)
     if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 190464 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_wgmma_decode128_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 190464);
+    // 156736 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_wgmma_decode128_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 156736);
     if (err != cudaSuccess) return err;
     {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
         err = cudaFuncSetAttribute(attention_wgmma_decode128_k0_attention, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -776,7 +1093,7 @@ static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const _
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(8), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1);
         config.blockDim = dim3((unsigned)(128), 1, 1);
-        config.dynamicSmemBytes = 190464;
+        config.dynamicSmemBytes = 156736;
         config.stream = stream;
         config.attrs = &cluster;
         config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
@@ -842,14 +1159,18 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     return cudaSuccess;
 }
 
-// Graph `attention_wgmma` runs one of 3 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:328)
+// Graph `attention_wgmma` runs one of 4 variants, the first whose case holds for the sizes of the call:
+//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:332)
+//     attention_wgmma_decode128_wide_deep_k0_attention <- attention (attention_wgmma.hds:10)
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:334)
 //     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:330)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:336)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:10)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:10)
 size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
+    if (H / G * L <= 16 && B * G >= 25 && B * G <= 32)
+        return attention_wgmma_decode128_wide_deep_workspace_size(B, H, L, G, S);
     if (H / G * L <= 16 && B * G >= 16 && B * G <= 32)
         return attention_wgmma_decode128_wide_workspace_size(B, H, L, G, S);
     if (H / G * L <= 16)
@@ -860,6 +1181,8 @@ size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
 cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
                                 const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
                                 int G, int S, void* workspace, cudaStream_t stream) {
+    if (H / G * L <= 16 && B * G >= 25 && B * G <= 32)
+        return attention_wgmma_decode128_wide_deep_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     if (H / G * L <= 16 && B * G >= 16 && B * G <= 32)
         return attention_wgmma_decode128_wide_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     if (H / G * L <= 16)
