@@ -8,7 +8,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-__device__ inline float tof(__half v) { return __half2float(v); }
+// gemv<T, WARPS, U>, the element-wise GEMV of the session that wrote matmul_gemv (variant 0), and tof.
+#include "../2026-11-25-h100-short-rows-decode/gemv_proto.cu"
 
 // The 16 bytes at src (aligned to 2 bytes only) from the two aligned chunks lo, hi covering them.
 __device__ inline uint4 shift16(uint4 lo, uint4 hi, unsigned sh) {
@@ -36,34 +37,21 @@ __device__ inline uint4 load16_unaligned(const void* src) {
     return shift16(lo, hi, sh);
 }
 
-template <int WARPS, int U>
-__global__ void __launch_bounds__(WARPS * 32) gemv_elem(const __half* __restrict__ a, const __half* __restrict__ b,
-                                                         __half* __restrict__ c, int K, int N) {
-    __shared__ float part[WARPS][33];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int n = blockIdx.x * 32 + lane;
-    const int nc = min(n, N - 1);
-    const int per = (K + WARPS - 1) / WARPS;
-    const int k0 = warp * per, k1 = min(K, k0 + per);
-    float acc = 0.0f;
-    for (int k = k0; k < k1; k += U) {
-        __half vb[U], va[U];
+// The sums of a block of 1024 threads, 256 row groups of 32 columns in `part`, added and stored
+// from column n0 of c: column = t % 32, 32 slices of 8 groups each, then warp 0 adds the slices.
+__device__ inline void add_groups(float (*part)[33], __half* __restrict__ c, int n0, int N) {
+    __shared__ float part2[32][33];
+    const int col = threadIdx.x % 32, sl = threadIdx.x / 32;
+    float s = 0.0f;
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int kk = min(k + u, k1 - 1);
-            vb[u] = b[(size_t)kk * N + nc];
-            va[u] = a[kk];
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) acc += (k + u < k1 ? tof(va[u]) : 0.0f) * tof(vb[u]);
-    }
-    part[warp][lane] = acc;
+    for (int i = 0; i < 8; ++i) s += part[sl * 8 + i][col];
+    part2[sl][col] = s;
     __syncthreads();
-    if (warp == 0) {
-        float s = 0.0f;
+    if (threadIdx.x < 32) {
+        float t = 0.0f;
 #pragma unroll
-        for (int w = 0; w < WARPS; ++w) s += part[w][lane];
-        if (n < N) c[n] = __float2half_rn(s);
+        for (int i = 0; i < 32; ++i) t += part2[i][col];
+        if (n0 + col < N) c[n0 + col] = __float2half_rn(t);
     }
 }
 
@@ -121,29 +109,16 @@ __global__ void __launch_bounds__(1024) gemv_vec(const __half* __restrict__ a, c
     for (int j = 0; j < 8; ++j)
         if (j >= d) part[g][q * 8 + j - d] = acc[j];
     __syncthreads();
-    // 1024 threads: column = t % 32, 32 slices of 8 groups each, then warp 0 adds the slices.
-    __shared__ float part2[32][33];
-    const int col = threadIdx.x % 32, sl = threadIdx.x / 32;
-    float s = 0.0f;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) s += part[sl * 8 + i][col];
-    part2[sl][col] = s;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        float t = 0.0f;
-#pragma unroll
-        for (int i = 0; i < 32; ++i) t += part2[i][col];
-        if (n0 + col < N) c[n0 + col] = __float2half_rn(t);
-    }
+    add_groups(part, c, n0, N);
 }
 
-extern "C" int gemv_proto(int variant, const void* a, const void* b, void* c, int K, int N, cudaStream_t s) {
+extern "C" int gemv_proto1(int variant, const void* a, const void* b, void* c, int K, int N, cudaStream_t s) {
     const __half* A = (const __half*)a;
     const __half* B = (const __half*)b;
     __half* C = (__half*)c;
     const int blocks = (N + 31) / 32;
     switch (variant) {
-        case 0: gemv_elem<32, 8><<<blocks, 1024, 0, s>>>(A, B, C, K, N); break;
+        case 0: gemv<__half, 32, 8><<<blocks, 1024, 0, s>>>(A, B, C, K, N); break;
         case 1: gemv_vec<4, false><<<blocks, 1024, 0, s>>>(A, B, C, K, N); break;
         case 2: gemv_vec<8, false><<<blocks, 1024, 0, s>>>(A, B, C, K, N); break;
         case 3: gemv_vec<4, true><<<blocks, 1024, 0, s>>>(A, B, C, K, N); break;

@@ -12,21 +12,17 @@
 #include <stdint.h>
 namespace cg = cooperative_groups;
 
-__device__ inline float tof(__half v) { return __half2float(v); }
+// tof, shift16 (the aligned chunks shifted together) and prototype 1's kernels.
+#include "proto.cu"
 
-__device__ inline uint4 shift16(uint4 lo, uint4 hi, unsigned sh) {
-    uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-    if (sh & 8) {
-#pragma unroll
-        for (int i = 0; i < 6; ++i) w[i] = w[i + 2];
-    }
-    if (sh & 4) {
-#pragma unroll
-        for (int i = 0; i < 5; ++i) w[i] = w[i + 1];
-    }
-    const unsigned b = (sh & 3) * 8;
-    return make_uint4(__funnelshift_r(w[0], w[1], b), __funnelshift_r(w[1], w[2], b), __funnelshift_r(w[2], w[3], b),
-                      __funnelshift_r(w[3], w[4], b));
+// The words of the aligned chunk after q that a copy shifted by sh bytes uses (never past its last byte).
+__device__ inline uint4 next_words(const uint4* q, unsigned sh) {
+    const uint32_t* w = (const uint32_t*)(q + 1);
+    uint4 hi = make_uint4(w[0], 0, 0, 0);
+    if (sh > 4) hi.y = w[1];
+    if (sh > 8) hi.z = w[2];
+    if (sh > 12) hi.w = w[3];
+    return hi;
 }
 
 #if PROTO == 2
@@ -49,11 +45,7 @@ __device__ inline uint4 copy16u(const void* src, const void*) {
     hi.w = __shfl_down_sync(mask, lo.w, 1);
     const bool have = lane < 31 && ((mask >> (lane + 1)) & 1u) && peer == (unsigned long long)(uintptr_t)(q + 1);
     if (sh != 0 && !have) {
-        const uint32_t* w = (const uint32_t*)(q + 1);
-        hi.x = w[0];
-        if (sh > 4) hi.y = w[1];
-        if (sh > 8) hi.z = w[2];
-        if (sh > 12) hi.w = w[3];
+        hi = next_words(q, sh);
     }
     return shift16(lo, hi, sh);
 }
@@ -71,11 +63,7 @@ __device__ inline uint4 copy16u(const void* src, const void* end) {
         if ((const char*)(q + 2) <= (const char*)end) {
             hi = q[1];
         } else {
-            const uint32_t* w = (const uint32_t*)(q + 1);
-            hi.x = w[0];
-            if (sh > 4) hi.y = w[1];
-            if (sh > 8) hi.z = w[2];
-            if (sh > 12) hi.w = w[3];
+            hi = next_words(q, sh);
         }
     }
     return shift16(lo, hi, sh);
@@ -92,45 +80,41 @@ __device__ inline void fma8(float* acc, float av, uint4 v) {
     }
 }
 
+// Rows kb + g, kb + g + STRIDE, ... below ke of b's 8 columns from ns (U rows in flight),
+// times a's values, summed; the sums of columns ns + d ... stored at out[0 ..].
+template <int U, int STRIDE>
+__device__ inline void rows(const __half* __restrict__ a, const __half* __restrict__ b, int K, int N, int kb, int ke,
+                            int g, int ns, int d, float* out) {
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int k = kb + g; k < ke; k += STRIDE * U) {
+        uint4 v[U];
+        __half va[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int kk = min(k + STRIDE * u, ke - 1);
+            v[u] = copy16u(b + (size_t)kk * N + ns, b + (size_t)K * N);
+            va[u] = a[kk];
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) fma8(acc, k + STRIDE * u < ke ? tof(va[u]) : 0.0f, v[u]);
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+        if (j >= d) out[j - d] = acc[j];
+}
+
 template <int U>
 __global__ void __launch_bounds__(1024) gemv_a(const __half* __restrict__ a, const __half* __restrict__ b,
                                                __half* __restrict__ c, int K, int N) {
     __shared__ float part[256][33];
-    __shared__ float part2[32][33];
     const int q = threadIdx.x % 4, g = threadIdx.x / 4;
     const int n0 = blockIdx.x * 32;
     const int nq = n0 + q * 8;
     const int ns = min(nq, N - 8);
     const int d = nq - ns;
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int k = g; k < K; k += 256 * U) {
-        uint4 v[U];
-        __half va[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int kk = min(k + 256 * u, K - 1);
-            v[u] = copy16u(b + (size_t)kk * N + ns, b + (size_t)K * N);
-            va[u] = a[kk];
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) fma8(acc, k + 256 * u < K ? tof(va[u]) : 0.0f, v[u]);
-    }
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-        if (j >= d) part[g][q * 8 + j - d] = acc[j];
+    rows<U, 256>(a, b, K, N, 0, K, g, ns, d, &part[g][q * 8]);
     __syncthreads();
-    const int col = threadIdx.x % 32, sl = threadIdx.x / 32;
-    float s = 0.0f;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) s += part[sl * 8 + i][col];
-    part2[sl][col] = s;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        float t = 0.0f;
-#pragma unroll
-        for (int i = 0; i < 32; ++i) t += part2[i][col];
-        if (n0 + col < N) c[n0 + col] = __float2half_rn(t);
-    }
+    add_groups(part, c, n0, N);
 }
 
 __host__ __device__ inline int pick_split(int strips, int K, int target) {
@@ -153,22 +137,7 @@ __global__ void __launch_bounds__(64 * L) gemv_b(const __half* __restrict__ a, c
     const int ns = min(nq, N - 8);
     const int d = nq - ns;
     const int kb = (int)((long long)K * r / split), ke = (int)((long long)K * (r + 1) / split);
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int k = kb + g; k < ke; k += 64 * U) {
-        uint4 v[U];
-        __half va[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int kk = min(k + 64 * u, ke - 1);
-            v[u] = copy16u(b + (size_t)kk * N + ns, b + (size_t)K * N);
-            va[u] = a[kk];
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) fma8(acc, k + 64 * u < ke ? tof(va[u]) : 0.0f, v[u]);
-    }
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-        if (j >= d) part[g][q * 8 + j - d] = acc[j];
+    rows<U, 64>(a, b, K, N, kb, ke, g, ns, d, &part[g][q * 8]);
     __syncthreads();
     // COLS columns x 64 groups: threads t < COLS * 8 add 8 groups each, then COLS threads the 8 slices.
     __shared__ float part2[8][COLS + 1];

@@ -1,7 +1,7 @@
 """M = 1 f16 GEMMs: a prototype's variants against the sweep graph
 (bench/sweep/sweep_gemm_f16.hds as emitted in .devcarry/emitted) and cuBLAS, side by side
 in one process (alternating samples, CUDA-graph replay), twice.
-    python3 run.py OUTDIR [proto2|proto3]     (on the GPU machine; default proto)
+    python3 run.py OUTDIR [proto1|proto2|proto3]     (on the GPU machine; default proto1)
 """
 import ctypes, json, math, subprocess, sys
 from pathlib import Path
@@ -15,19 +15,19 @@ from bench_core import graphs_ms
 from bench_sweep import copy_gbps
 
 out = Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True)
-proto = sys.argv[2] if len(sys.argv) > 2 else "proto"
+proto = sys.argv[2] if len(sys.argv) > 2 else "proto1"
 so = Path(f"/tmp/gemv_{proto}.so")
-source = "proto.cu" if proto == "proto" else "proto23.cu"  # proto2, proto3: -DPROTO=2, 3
-defines = [] if proto == "proto" else [f"-DPROTO={proto[-1]}"]
+source = "proto.cu" if proto == "proto1" else "proto23.cu"  # proto2, proto3: -DPROTO=2, 3
+defines = [] if proto == "proto1" else [f"-DPROTO={proto[-1]}"]
 subprocess.run(["nvcc", "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-gencode", "arch=compute_90a,code=sm_90a",
                 *defines, str(HERE / source), "-o", str(so)], check=True)
 fn = getattr(ctypes.CDLL(str(so)), "gemv_" + proto)
 fn.argtypes = [ctypes.c_int] + [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_int, ctypes.c_void_p]
 graph = harness.build_graph(ROOT / "bench/sweep/sweep_gemm_f16.hds")
-VARIANTS = {"proto": {0: "elem", 1: "vec_u4", 2: "vec_u8", 3: "shfl_u4", 4: "vec_u2"},
+VARIANTS = {"proto1": {0: "elem", 1: "vec_u4", 2: "vec_u8", 3: "shfl_u4", 4: "vec_u2"},
             "proto3": {0: "a1024", 1: "b4_nosplit", 2: "b4_396", 3: "b4_792", 4: "b16u4_132", 5: "b16u8_132", 6: "b8_264"},
             "proto2": {0: "a1024", 1: "b4_528", 2: "b4_1056", 3: "b8_264", 4: "b8_528", 5: "b16_132", 6: "b16_264"}}[proto]
-SHAPES = {"proto": [(4095, 4097), (4096, 4096), (4095, 11007), (11007, 4095), (4096, 11008), (1000, 1003), (8191, 8193)],
+SHAPES = {"proto1": [(4095, 4097), (4096, 4096), (4095, 11007), (11007, 4095), (4096, 11008), (1000, 1003), (8191, 8193)],
           "proto3": [(4095, 4097), (4096, 4096), (4096, 11008), (11008, 4096), (4095, 11007), (11007, 4095),
                      (4096, 14336), (14336, 4096), (1000, 1003), (4096, 1024), (4096, 32000), (8191, 8193)],
           "proto2": [(4095, 4097), (4096, 4096), (4096, 11008), (11008, 4096), (4095, 11007), (11007, 4095),

@@ -5,12 +5,7 @@
 set -uo pipefail
 source bench/device_env.sh
 for run in 1 2; do
-    for w in base new; do
-        dir=$PWD/.devcarry/emitted
-        [[ $w == base ]] && dir=$PWD/.devcarry/base
-        HDS_EMITTED_DIR=$dir python3 bench/bench_sweep.py --out $res/$w$run --only attention --match sm80 >$res/$w$run.log 2>&1
-        echo "$w$run: $(grep sm80 $res/$w$run/sweep.md | awk -F'|' '{print $3, $7}' | paste -sd';')"
-    done
+    res=$res bash bench/results/2026-11-27-h200-tiles-192/sweeps.sh $run sm80 --only attention --match sm80
 done
 pack sweeps
 timeout 200 python3 -m pytest -q --timeout 100 tests/gpu/test_gpu_attention.py -p no:cacheprovider >$out/pytest-gpu-attention.txt 2>&1

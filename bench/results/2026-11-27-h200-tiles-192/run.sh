@@ -5,12 +5,7 @@
 set -uo pipefail
 source bench/device_env.sh
 run=$1
-for w in base new; do
-    dir=$PWD/.devcarry/emitted
-    [[ $w == base ]] && dir=$PWD/.devcarry/base
-    HDS_EMITTED_DIR=$dir python3 bench/bench_sweep.py --out $res/$w$run --only gemm mlp >$res/$w$run.log 2>&1
-    echo "$w$run: $(grep -E 'llama|M=512 K=4096 N=11008' $res/$w$run/sweep.md | awk -F'|' '{print $2, $3, $7}' | paste -sd';')"
-done
+res=$res bash bench/results/2026-11-27-h200-tiles-192/sweeps.sh $run 'llama|M=512 K=4096 N=11008' --only gemm mlp
 if [[ ${2:-} == tests ]]; then
     # the MLP's kernels against torch.compile's, each tree (../2026-11-27-h200-mlp-profile)
     for w in base new; do
