@@ -35,14 +35,15 @@ namespace {
 // At most this many bytes of prefetched values per thread: 64 (registers held across the main
 // loop; where several blocks share a multiprocessor, more registers would hold fewer of them).
 constexpr int64_t kMaxBytes = 64;
-// In kernels that issue wgmma (one block of up to 384 threads per multiprocessor: registers to
+// In kernels that issue wgmma (one block of up to 512 threads per multiprocessor: registers to
 // spare), 192 bytes: the epilogues of the wgmma schedules go over their tile in passes through
 // shared memory (3 of 64 columns at BN = 192, 8 of 16 rows in the swapped product), and each
 // pass waited for its own reads of another tensor (the Llama MLP's up projection with silu *
 // mul, its down projection with the residual; bench/results/2026-11-27-h200-late-prefetch).
 // 48 registers, next to a 64 x 192 tile's 96 accumulators; a 128 x 256 tile's 16 row chunks are
 // not taken. All held across the main loop in blocks of up to 256 threads (255 registers each),
-// kMaxWgmmaEarly384 of them in blocks of 384 (168 registers); the rest is issued right after the
+// kMaxWgmmaEarly384 of them in larger blocks (384 threads: 168 registers; 512, the 192-row tiles'
+// three consumers: 152 registers beside 64 accumulators); the rest is issued right after the
 // main loop, all at once, before the epilogue's first pass.
 constexpr int64_t kMaxWgmmaBytes = 192;
 constexpr int64_t kMaxWgmmaEarly384 = 128;
