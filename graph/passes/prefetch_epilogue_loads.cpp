@@ -42,11 +42,11 @@ constexpr int64_t kMaxBytes = 64;
 // mul, its down projection with the residual; bench/results/2026-11-27-h200-late-prefetch).
 // 48 registers, next to a 64 x 192 tile's 96 accumulators; a 128 x 256 tile's 16 row chunks are
 // not taken. All held across the main loop in blocks of up to 256 threads (255 registers each),
-// kMaxWgmmaEarly384 of them in larger blocks (384 threads: 168 registers; 512, the 192-row tiles'
+// kMaxWgmmaEarlyLarge of them in larger blocks (384 threads: 168 registers; 512, the 192-row tiles'
 // three consumers: 152 registers beside 64 accumulators); the rest is issued right after the
 // main loop, all at once, before the epilogue's first pass.
 constexpr int64_t kMaxWgmmaBytes = 192;
-constexpr int64_t kMaxWgmmaEarly384 = 128;
+constexpr int64_t kMaxWgmmaEarlyLarge = 128;
 
 // Whether a kernel issues wgmma (every wgmma schedule fences its accumulators first).
 class IssuesWgmma : public ir::IRVisitor {
@@ -308,7 +308,7 @@ class Prefetch : public ir::IRMutator {
         w.visit_stmt(body);
         if (w.found) {
             budget_ = kMaxWgmmaBytes;
-            early_budget_ = threads > 0 && threads <= 256 ? kMaxWgmmaBytes : kMaxWgmmaEarly384;
+            early_budget_ = threads > 0 && threads <= 256 ? kMaxWgmmaBytes : kMaxWgmmaEarlyLarge;
         }
     }
 
