@@ -73,24 +73,9 @@ std::string kernel_name(const Graph& g, size_t index, const std::string& ops) {
     return name;
 }
 
-ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
-    ir::Kernel k;
-    k.name = kernel_name(g, index, n.ops);
-    k.loc = n.loc;
-    if (n.kind == Node::Kind::Anchor) {
-        k.body = n.anchor.body;
-        k.grid = n.anchor.grid;
-        k.block = n.anchor.block;
-        k.cluster = n.anchor.cluster;
-        k.cluster_per_call = n.anchor.cluster_per_call;
-        k.min_blocks = n.anchor.min_blocks;
-    } else if (n.kind == Node::Kind::RowGroup) {
-        schedule_row_group(n, k, g.arch);
-    } else if (n.compute.injective()) {
-        schedule_injective(n, k);
-    } else {
-        schedule_reduction(n, k);
-    }
+// The kernel's parameters (the global buffers it touches, inputs first), its sizes, and
+// its locals renamed clear of them.
+void finish_kernel(const Graph& g, ir::Kernel& k) {
     Uses u;
     u.visit_stmt(k.body);
     for (const ir::Expr& e : k.grid) u.visit_expr(e);
@@ -116,7 +101,40 @@ ir::Kernel make_kernel(const Graph& g, const Node& n, size_t index) {
     for (const ir::KernelParam& p : k.params) taken.insert(p.buffer->name);
     for (const ir::Var& s : k.sizes) taken.insert(s->name);
     k.body = ir::rename_locals(k.body, taken);
-    return k;
+}
+
+// The node's kernel, or its kernels one per case (a row group's regimes), with how
+// each is launched; `index` numbers the node among those with kernels.
+std::vector<std::pair<ir::Kernel, Program::Launch>> make_kernels(const Graph& g, const Node& n, size_t index) {
+    std::vector<KernelCase> cases;
+    if (n.kind == Node::Kind::Anchor) {
+        ir::Kernel k;
+        k.body = n.anchor.body;
+        k.grid = n.anchor.grid;
+        k.block = n.anchor.block;
+        k.cluster = n.anchor.cluster;
+        k.cluster_per_call = n.anchor.cluster_per_call;
+        k.min_blocks = n.anchor.min_blocks;
+        cases.push_back({k, nullptr, "", ""});
+    } else if (n.kind == Node::Kind::RowGroup) {
+        cases = schedule_row_group(n, g.arch);
+    } else {
+        ir::Kernel k;
+        if (n.compute.injective())
+            schedule_injective(n, k);
+        else
+            schedule_reduction(n, k);
+        cases.push_back({k, nullptr, "", ""});
+    }
+    std::vector<std::pair<ir::Kernel, Program::Launch>> out;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        ir::Kernel& k = cases[i].k;
+        k.name = kernel_name(g, index, n.ops) + (cases[i].suffix.empty() ? "" : "_" + cases[i].suffix);
+        k.loc = n.loc;
+        finish_kernel(g, k);
+        out.push_back({k, {cases[i].when, i > 0, cases[i].note}});
+    }
+    return out;
 }
 
 bool materialized(const ir::Buffer& b, const Program& p) {
@@ -161,14 +179,15 @@ const Node* output_view_source(const Graph& g) {
 }
 
 // Greedy slot reuse: a temporary takes the first slot whose last reader ran
-// before the temporary's producer.
+// before the temporary's producer (the first of its kernels, where one of several
+// cases writes it).
 void plan_workspace(Program& p) {
-    std::vector<size_t> def(p.temps.size()), last(p.temps.size());
+    std::vector<size_t> def(p.temps.size(), p.module.kernels.size()), last(p.temps.size());
     for (size_t t = 0; t < p.temps.size(); ++t) {
         for (size_t k = 0; k < p.module.kernels.size(); ++k) {
             for (const ir::KernelParam& prm : p.module.kernels[k].params) {
                 if (p.storage_of(prm.buffer) != p.temps[t]) continue;  // a view's readers read its source
-                if (prm.written) def[t] = k;                           // one kernel writes each temporary
+                if (prm.written) def[t] = std::min(def[t], k);         // one node writes each temporary
                 last[t] = std::max(last[t], k);
             }
         }
@@ -202,6 +221,7 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
     p.module.functions = functions;
     p.module.file_names = file_names;
     const Node* writes_output = output_view_source(g);
+    size_t nodes = 0;  // with kernels
     for (Node* n : g.live()) {
         if (n->kind == Node::Kind::Input || n->kind == Node::Kind::Constant) continue;
         if (n == g.output && writes_output) continue;
@@ -213,11 +233,14 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
             p.views.push_back(*v);
             continue;
         }
-        p.module.kernels.push_back(make_kernel(g, *n, p.module.kernels.size()));
         std::string where = n->loc.valid() && n->loc.file <= file_names.size()
                                 ? file_names[n->loc.file - 1] + ":" + std::to_string(n->loc.line)
                                 : "";
-        p.origins.push_back(n->ops + (where.empty() ? "" : " (" + where + ")"));
+        for (auto& [k, launch] : make_kernels(g, *n, nodes++)) {
+            p.module.kernels.push_back(std::move(k));
+            p.launches.push_back(std::move(launch));
+            p.origins.push_back(n->ops + (where.empty() ? "" : " (" + where + ")"));
+        }
         if (n == writes_output)
             p.views.push_back({n->buffer, p.output, nullptr, {}});
         else if (n->buffer != p.output)

@@ -1,5 +1,6 @@
 // program.h — a scheduled graph: its kernels (an ir::Module, one kernel per
-// node that survived fusion, in launch order) and how the host runs them:
+// node that survived fusion, or one per case where the sizes pick it at run
+// time, in launch order) and how the host runs them:
 // which buffers are inputs, the output, or temporaries placed in slots of one
 // workspace. The CUDA host emitter and the CPU emulator both run a Program.
 #pragma once
@@ -33,6 +34,16 @@ struct Program {
     std::vector<View> views;
     ir::Module module;                 // kernels in launch order, plus device functions
     std::vector<std::string> origins;  // per kernel: "matmul+add+gelu (mlp.hds:4)"
+    // Per kernel: whether it runs for these sizes. A node's kernels that are one per
+    // case (a row group's regimes) run as an if / else-if chain: the first is
+    // `when`, each next one `chained` (tested only where those before it did not run),
+    // the last one with no `when` (the rest). `note`: what the case is for.
+    struct Launch {
+        ir::Expr when;  // null: always (or, chained, where no kernel before it in the chain ran)
+        bool chained = false;
+        std::string note;
+    };
+    std::vector<Launch> launches;
 
     bool is_temp(const ir::Buffer& b) const;
     // The buffer whose memory `b` is: the source of a view, else `b` itself.

@@ -63,7 +63,7 @@ ir::Buffer RowScratch::get(std::map<ScalarType, ir::Buffer>& m, ScalarType t, co
     return m[t] = b;
 }
 ir::Buffer RowScratch::partial(ScalarType t) {
-    return get(partial_, t, "partial", kThreads / 32);
+    return get(partial_, t, "partial", threads_ / 32);
 }
 ir::Buffer RowScratch::result(ScalarType t) {
     return get(result_, t, "row_value", 1);
@@ -76,7 +76,7 @@ void reduce_in_block(const RowPasses& p, RowScratch& scratch, std::vector<ir::St
         ir::Buffer res = scratch.result(pass.buf->elem);
         ir::Stmt store = ir::Store::make(loc, res, {ir::i32(0)}, pass.value);
         block_reduce(pass.r, part, {ir::If::make(loc, eq(tid(), ir::i32(0)), store, nullptr)}, loc, body, regs,
-                     accumulate ? accumulate(pass) : nullptr);
+                     accumulate ? accumulate(pass) : nullptr, scratch.threads());
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         body.push_back(ir::Decl::make(loc, pass.v, ir::Load::make(res, {ir::i32(0)}), true));
     }
@@ -147,21 +147,24 @@ ir::Stmt row_group_body(const Node& n, RegisterRows* regs) {
 
 }  // namespace
 
-void schedule_row_group(const Node& n, ir::Kernel& k, int arch) {
+std::vector<KernelCase> schedule_row_group(const Node& n, int arch) {
     Shape rows(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
+    ir::Kernel k;
     k.grid = {numel(rows)};
     k.block = {ir::i32(kThreads)};
     if (ir::const_int(n.buffer->shape.back())) {  // a constant length: its chunks in registers where they fit
         RegisterRows regs;
         regs.v = 16 / byte_size(n.buffer->elem);
-        if ((k.body = row_group_body(n, &regs))) return;
+        if ((k.body = row_group_body(n, &regs))) return {{k, nullptr, "", ""}};
     }
-    // A symbolic length, held as it turns out at run time; or a constant one that
-    // does not split into 16-byte chunks or is too long for registers: element by
-    // element where the length allows it, else (constant) staged in shared memory.
-    ir::Stmt fallback = row_group_body(n, nullptr);
-    ir::Stmt chain = row_regimes(n, k, fallback, arch);
-    k.body = chain ? chain : fallback;
+    // A symbolic length, held as it turns out at run time (a kernel per way); or a
+    // constant one that does not split into 16-byte chunks or is too long for
+    // registers: element by element where the length allows it, else (constant)
+    // staged in shared memory.
+    k.body = row_group_body(n, nullptr);
+    std::vector<KernelCase> cases = row_regimes(n, k, arch);
+    if (cases.empty()) cases.push_back({k, nullptr, "", ""});
+    return cases;
 }
 
 }  // namespace hds::graph

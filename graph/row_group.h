@@ -10,6 +10,7 @@
 
 #include "graph/graph.h"
 #include "graph/row_staging.h"
+#include "graph/schedule.h"
 
 namespace hds::graph {
 
@@ -36,7 +37,10 @@ RowPasses row_passes(const Node& n, const std::vector<ir::Var>& row_axes);
 // `out` when first asked for.
 class RowScratch {
   public:
-    RowScratch(std::vector<ir::Stmt>& out, SourceLoc loc) : out_(out), loc_(loc) {}
+    // `threads`: the block's (a `partial` per warp).
+    RowScratch(std::vector<ir::Stmt>& out, SourceLoc loc, int64_t threads = kThreads)
+        : out_(out), loc_(loc), threads_(threads) {}
+    int64_t threads() const { return threads_; }
     ir::Buffer partial(ScalarType t);
     ir::Buffer result(ScalarType t);
 
@@ -44,6 +48,7 @@ class RowScratch {
     ir::Buffer get(std::map<ScalarType, ir::Buffer>& m, ScalarType t, const std::string& base, int64_t size);
     std::vector<ir::Stmt>& out_;
     SourceLoc loc_;
+    int64_t threads_;
     std::map<ScalarType, ir::Buffer> partial_, result_;
 };
 
@@ -53,13 +58,14 @@ class RowScratch {
 void reduce_in_block(const RowPasses& p, RowScratch& scratch, std::vector<ir::Stmt>& body, SourceLoc loc,
                      const RegisterRows* regs, const std::function<ir::Stmt(const RowPass&)>& accumulate);
 
-// The body of a row group's kernel for rows of symbolic length (or of a
-// constant length the register staging of row_group.cpp does not take): an
-// `if` chain on the row length, `fallback` (a block per row) for the longest
-// rows; sets k.grid to match. Null when the passes are not of the form it
-// handles (one reduction variable from 0 to the row length each). On `arch`
-// 90 (sm_90a), rows too long for a block are split over a thread block
-// cluster (sets k.cluster_per_call).
-ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback, int arch);
+// The kernels of a row group for rows of symbolic length (or of a constant length
+// the register staging of row_group.cpp does not take), one per way of holding a
+// row, in the order the host tests the row length; `fallback` (a block per row of
+// kThreads, whose passes read the row again) last, for the longest rows. A
+// constant length: the one way it takes. Empty when the passes are not of the form
+// it handles (one reduction variable from 0 to the row length each). On `arch` 90
+// (sm_90a), rows too long for a block are split over a thread block cluster
+// (cluster_per_call).
+std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, int arch);
 
 }  // namespace hds::graph

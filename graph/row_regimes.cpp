@@ -267,7 +267,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
     } else if (h.parts) {
         reduce_in_cluster(p, h.parts, body, loc, accumulate);
     } else {
-        RowScratch scratch(body, loc);
+        RowScratch scratch(body, loc, h.lanes);  // a block per row: the block's threads
         reduce_in_block(p, scratch, body, loc, nullptr, accumulate);
     }
     if (h.v == 1) {
@@ -313,30 +313,41 @@ std::vector<ir::Var> fresh_row_axes(const Node& n) {
 }
 
 // How many threads hold a row (`lanes`: 8 or 32, a group of a warp's lanes,
-// kThreads / lanes rows per block; kThreads: a block per row) and how many
+// threads / lanes rows per block; lanes = threads: a block per row) and how many
 // values each holds in registers at most.
 struct Regime {
     int64_t lanes;
     int64_t per_thread;
-    int64_t cluster = 1;  // blocks per row (a thread block cluster)
+    int64_t cluster = 1;         // blocks per row (a thread block cluster)
+    int64_t threads = kThreads;  // per block
+    int64_t after = 0;           // the clusters: the longest rows of the regime before
     int64_t longest() const { return lanes * per_thread * cluster; }
-    int64_t rows_per_block() const { return kThreads / lanes; }
+    int64_t rows_per_block() const { return threads / lanes; }
     std::string note(int64_t v) const {
-        std::string who = cluster > 1         ? fmt::format("a cluster of up to {} blocks per row", cluster)
-                          : lanes == kThreads ? "a block per row"
+        std::string who = cluster > 1        ? fmt::format("a cluster of up to {} blocks per row", cluster)
+                          : lanes == threads ? fmt::format("a block of {} threads per row", threads)
                           : lanes == 32
                               ? "a warp per row"
                               : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
         return fmt::format("rows of up to {}: {}, {} values per thread in registers{}", longest(), who, per_thread,
                            v > 1 ? fmt::format(", {} at a time", v) : "");
     }
+    // The kernel's name: how it holds a row.
+    std::string suffix(int64_t v) const {
+        std::string who = cluster > 1        ? "cluster"
+                          : lanes == threads ? fmt::format("block{}", threads)
+                          : lanes == 32      ? "warp"
+                                             : fmt::format("lanes{}", lanes);
+        return v > 1 ? who + "_vec" : who;
+    }
 };
 
 // The blocks per row of the clusters' regime `g`: the fewest (a power of
-// two) whose threads hold `width` values, per_thread each.
+// two) whose threads hold `width` values, per_thread each (rows longer than
+// g.after: no fewer than hold more).
 ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
     ir::Expr parts = ir::i32(g.cluster);
-    for (int64_t c = g.cluster / 2; c >= 2; c /= 2)
+    for (int64_t c = g.cluster / 2; c >= 2 && c * g.lanes * g.per_thread > g.after; c /= 2)
         parts = ir::Select::make(le(width, ir::i32(c * g.lanes * g.per_thread)), ir::i32(c), parts);
     return parts;
 }
@@ -395,7 +406,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
         int64_t size = byte_size(global->elem);
         int64_t v = 16 / size;
         if (v < 2 || g.rows_per_block() * size % 16 != 0) v = 1;  // (stage has global's element type)
-        int64_t steps = (held + kThreads * v - 1) / (kThreads * v);
+        int64_t steps = (held + g.threads * v - 1) / (g.threads * v);
         auto one = [&](const ir::Expr& i) {
             return in ? ir::Store::make(loc, stage, {i}, ir::Load::make(global, element(i)))
                       : ir::Store::make(loc, global, element(i), ir::Load::make(stage, {i}));
@@ -419,7 +430,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
             each = ir::If::make(loc, le(ir::add(i, ir::i32(v)), span), whole, tail);
         }
         ir::Expr at_q = steps == 1 ? ir::i32(0) : ir::Expr(q);  // one step: no loop
-        ir::Expr first = ir::simplify(ir::add(ir::mul(at_q, ir::i32(kThreads)), tid()));
+        ir::Expr first = ir::simplify(ir::add(ir::mul(at_q, ir::i32(g.threads)), tid()));
         ir::Stmt body =
             ir::Block::make(loc, {ir::Decl::make(loc, i, v > 1 ? ir::mul(first, ir::i32(v)) : first, true), each});
         if (steps == 1) return body;
@@ -452,7 +463,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     ir::Var row = ir::make_var(ScalarType::I32, "row");
     ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
-    bool group = g.lanes < kThreads;
+    bool group = g.lanes < g.threads;
     ir::Expr first_row =
         group ? ir::add(ir::mul(bid, ir::i32(g.rows_per_block())), ir::div(tid(), ir::i32(g.lanes))) : bid;
     std::vector<ir::Stmt> mine;
@@ -475,7 +486,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         mine.push_back(ir::Decl::make(loc, start, ir::mul(part, span), true));
         ir::Expr stop = ir::add(start, span);
         mine.push_back(ir::Decl::make(loc, end, ir::Select::make(lt(stop, width), stop, width), true));
-        Holding h{kThreads, g.per_thread, v, tid(), width, end, {}, start, parts};
+        Holding h{g.threads, g.per_thread, v, tid(), width, end, {}, start, parts};
         row_in_registers(n, h, row_passes(n, axes), mine);
         // No block leaves while the others may still read its parts. Relaxed: every thread has
         // used the parts it read, and a release here waited for the row's stores to complete
@@ -511,61 +522,68 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
 
 }  // namespace
 
-ir::Stmt row_regimes(const Node& n, ir::Kernel& k, const ir::Stmt& fallback, int arch) {
-    SourceLoc loc = n.loc;
+std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, int arch) {
     ir::Expr width = n.buffer->shape.back();
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     ir::Expr rows = numel(row_shape);
     std::vector<ir::Var> probe_axes = fresh_row_axes(n);
     RowPasses probe = row_passes(n, probe_axes);
-    if (!walks_rows(probe, width)) return nullptr;
+    if (!walks_rows(probe, width)) return {};
     int64_t v = 16 / byte_size(n.buffer->elem);  // elements per 16-byte chunk
     // The register budget over the staged rows, in whole chunks (chunks() loops over per_thread / v of them).
     int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
     int64_t small = std::max<int64_t>(8, v);
     int64_t per_thread = std::max(small, kRowRegisters / staged / small * small);
-    // Short rows by 8 threads (8 values each), then by a warp, then by a block
-    // (then, on sm_90a, by a cluster of blocks: holding twice as many values
-    // per thread instead took 110 registers, for every regime of the kernel).
-    std::vector<Regime> regimes = {{8, small}, {32, per_thread}, {kThreads, per_thread}};
+    // Short rows by 8 threads (8 values each), then by a warp, then by a block of
+    // 256, 512 or 1024 threads (then, on sm_90a, by a cluster of blocks of 256:
+    // holding twice as many values per thread instead took 110 registers). Blocks of
+    // 512 and 1024 threads per row beat clusters of 2 and 4 blocks of 256: f16
+    // rms_norm at N = 16384 0.91 -> 1.09x torch.compile, 32768 0.87 -> 1.02x
+    // (bench/results/2026-11-27-h200-row-blocks).
+    std::vector<Regime> regimes = {
+        {8, small}, {32, per_thread}, {kThreads, per_thread}, {512, per_thread, 1, 512}, {1024, per_thread, 1, 1024}};
     bool clusters = arch >= 90 && !ir::const_int(width);
-    if (clusters) regimes.push_back({kThreads, per_thread, kClusterBlocks});
+    if (clusters) regimes.push_back({kThreads, per_thread, kClusterBlocks, kThreads, regimes.back().longest()});
     auto grid = [&](const Regime& g) {
         if (g.cluster > 1) return ir::simplify(ir::mul(rows, cluster_parts(g, width)));
         return ir::simplify(ir::div(ir::add(rows, ir::i32(g.rows_per_block() - 1)), ir::i32(g.rows_per_block())));
+    };
+    auto kernel = [&](const Regime& g, ir::Stmt body) {
+        ir::Kernel k;
+        k.body = std::move(body);
+        k.grid = {grid(g)};
+        k.block = {ir::i32(g.threads)};
+        if (g.cluster > 1) k.cluster_per_call = cluster_parts(g, width);
+        return k;
     };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
         for (const Regime& g : regimes) {
             if (*known > g.longest()) continue;
             v = *known % v == 0 && v > 1 ? v : 1;
-            Regime just{g.lanes, ((*known + g.lanes * v - 1) / (g.lanes * v)) * v};  // as many as it needs
-            k.grid = {grid(just)};
-            return row_by(n, just, v);
+            Regime just = g;  // as many values per thread as it needs
+            just.per_thread = ((*known + g.lanes * v - 1) / (g.lanes * v)) * v;
+            return {{kernel(just, row_by(n, just, v)), nullptr, "", ""}};
         }
-        return nullptr;
+        return {};
     }
     // Rows whose length is a multiple of V start 16-byte aligned: read (and written) 16 bytes at a time.
     ir::Expr whole = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(v)), ir::i32(0));
-    ir::Stmt chain = fallback;  // longer rows: a block per row, the passes reading the row again
-    ir::Expr grid_size = rows;
-    for (auto g = regimes.rbegin(); g != regimes.rend(); ++g) {
-        ir::Expr fits = le(width, ir::i32(g->longest()));
+    std::vector<KernelCase> cases;
+    const Regime* before = nullptr;
+    for (const Regime& g : regimes) {
+        ir::Expr fits = le(width, ir::i32(g.longest()));
         bool staged = false;
-        ir::Stmt by_element = row_by(n, *g, 1, &staged);
-        chain = ir::If::make(loc, fits, by_element, chain,
-                             g->note(1) + (staged ? ", the block's rows copied through shared memory" : ""));
-        ir::Expr aligned = ir::Binary::make(ir::BinOp::And, whole, fits);
-        chain = ir::If::make(loc, aligned, row_by(n, *g, v), chain, g->note(v));
-        if (g->lanes < kThreads || clusters) grid_size = ir::Select::make(fits, grid(*g), grid_size);
+        ir::Stmt by_element = row_by(n, g, 1, &staged);
+        cases.push_back(
+            {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+        cases.push_back({kernel(g, by_element), fits, g.suffix(1),
+                         g.note(1) + (staged ? ", the block's rows copied through shared memory" : "")});
+        before = &g;
     }
-    k.grid = {grid_size};
-    if (clusters) {  // the clusters' regime: rows past a block's, up to the clusters' longest
-        const Regime& c = regimes.back();
-        ir::Expr longer = ir::Binary::make(ir::BinOp::Gt, width, ir::i32(regimes[regimes.size() - 2].longest()));
-        ir::Expr fits = ir::Binary::make(ir::BinOp::And, longer, le(width, ir::i32(c.longest())));
-        k.cluster_per_call = ir::Select::make(fits, cluster_parts(c, width), ir::i32(1));
-    }
-    return chain;
+    cases.push_back(
+        {fallback, nullptr, "loops",
+         fmt::format("rows longer than {}: a block per row, each pass reading the row again", before->longest())});
+    return cases;
 }
 
 }  // namespace hds::graph

@@ -47,22 +47,33 @@ VectorLoads vectorize_loads(const ir::Expr& value, const ir::Var& inner, int64_t
 std::vector<ir::Stmt> store_vector(const ir::Buffer& dst, const std::vector<ir::Expr>& at, const ir::Expr& value,
                                    const ir::Var& e, int64_t v, SourceLoc loc, const std::string& regs_name = "v_out");
 void schedule_reduction(const Node& n, ir::Kernel& k);
+// One of a node's kernels where the node runs as one of several, picked per call by
+// the sizes (the row regimes: a kernel per way of holding a row, each with its own
+// registers and block size; a kernel for every regime took the most registers any
+// of them needs, for all of them: bench/results/2026-11-27-h200-row-blocks).
+struct KernelCase {
+    ir::Kernel k;        // body, grid, block, cluster_per_call
+    ir::Expr when;       // the sizes it takes, tested in order (null: the rest)
+    std::string suffix;  // of the kernel's name
+    std::string note;    // what it is for: the host's comment
+};
 // A row group: one block per row computes the row's reductions, then the row
-// (row_group.cpp; rows of symbolic length: row_regimes.cpp, which splits long
-// rows over thread block clusters when `arch` is 90).
-void schedule_row_group(const Node& n, ir::Kernel& k, int arch);
+// (row_group.cpp; rows of symbolic length: row_regimes.cpp, a kernel per way of
+// holding the row, which splits long rows over thread block clusters when `arch`
+// is 90). One case without `when`, or the regimes in the order they are tested.
+std::vector<KernelCase> schedule_row_group(const Node& n, int arch);
 
 // acc = combine(acc, shfl_xor(acc, lanes / 2)) ... down to 1: every lane holds
 // the total of its aligned group of `lanes` lanes (a power of two up to 32).
 void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc, int64_t lanes = 32);
 // Declares r.acc, accumulates r's body (`accumulate`, or a loop over r's
 // ranges strided by the block, reading the rows `regs` holds from registers),
-// and reduces across the block (warp shuffles, then `partial` in shared
-// memory, kThreads / 32 of them): afterwards every lane of warp 0 holds the
+// and reduces across the block of `threads` (warp shuffles, then `partial` in
+// shared memory, threads / 32 of them): afterwards every lane of warp 0 holds the
 // total, and `tail` runs there.
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
-                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr,
-                  const ir::Stmt& accumulate = nullptr);
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr, const ir::Stmt& accumulate = nullptr,
+                  int64_t threads = kThreads);
 
 // A reduction whose body's first load walks the innermost reduction variable
 // contiguously (its last index uses that variable and no output axis): row

@@ -290,7 +290,7 @@ class HostEmitter {
                                cuda_ident(v.source->name), what));
         }
         w.line("cudaError_t err = cudaSuccess;");
-        for (size_t i = 0; i < p_.module.kernels.size(); ++i) launch(w, p_.module.kernels[i], p_.origins[i]);
+        for (size_t i = 0; i < p_.module.kernels.size(); ++i) launch_case(w, i);
         w.line("return cudaSuccess;");
         w.dedent();
         w.line("}");
@@ -304,8 +304,31 @@ class HostEmitter {
         return fmt::format("dim3({})", fmt::join(out, ", "));
     }
 
+    // Kernel i, inside its case of an if / else-if chain where it is one of a node's
+    // kernels picked by the sizes (graph::Program::Launch).
+    void launch_case(CodeWriter& w, size_t i) {
+        const ir::Kernel& k = p_.module.kernels[i];
+        const graph::Program::Launch& l = p_.launches[i];
+        if (!l.when && !l.chained) {
+            launch(w, k, p_.origins[i]);
+            return;
+        }
+        if (!l.chained) {
+            w.line("// " + p_.origins[i] + ": a kernel per case, picked by the sizes");
+            w.line(fmt::format("if ({}) {{  // {}", host_.print(l.when), l.note));
+        } else if (l.when) {
+            w.line(fmt::format("}} else if ({}) {{  // {}", host_.print(l.when), l.note));
+        } else {
+            w.line(fmt::format("}} else {{  // {}", l.note));
+        }
+        w.indent();
+        launch(w, k, "");
+        w.dedent();
+        if (i + 1 == p_.launches.size() || !p_.launches[i + 1].chained) w.line("}");
+    }
+
     void launch(CodeWriter& w, const ir::Kernel& k, const std::string& origin) {
-        w.line("// " + origin);
+        if (!origin.empty()) w.line("// " + origin);
         std::vector<std::string> args;
         for (const ir::KernelParam& p : k.params) args.push_back(cuda_ident(p.buffer->name));
         for (const ir::Var& s : k.sizes) args.push_back(cuda_ident(s->name));

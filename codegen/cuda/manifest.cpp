@@ -65,8 +65,15 @@ nlohmann::json graph_manifest(const std::string& api, const std::vector<GraphVar
         nlohmann::json when = nlohmann::json::array();
         for (const graph::Condition& c : v.when) when.push_back({{"condition", printer.print(c.expr)}, {"why", c.why}});
         nlohmann::json kernels = nlohmann::json::array();
-        for (size_t k = 0; k < v.program->module.kernels.size(); ++k)
-            kernels.push_back({{"name", v.program->module.kernels[k].name}, {"ops", v.program->origins[k]}});
+        for (size_t k = 0; k < v.program->module.kernels.size(); ++k) {
+            nlohmann::json kernel = {{"name", v.program->module.kernels[k].name}, {"ops", v.program->origins[k]}};
+            // One of a node's kernels picked by the sizes: its case (`else`: where none before it ran).
+            const graph::Program::Launch& l = v.program->launches[k];
+            if (l.when || l.chained)
+                kernel["launch"] = {
+                    {"when", l.when ? printer.print(l.when) : "else"}, {"chained", l.chained}, {"why", l.note}};
+            kernels.push_back(kernel);
+        }
         cases.push_back({{"name", v.program->name}, {"when", when}, {"kernels", kernels}});
     }
     return {{"name", api},

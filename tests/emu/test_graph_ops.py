@@ -502,10 +502,8 @@ def test_vectorized_rows():
 @pytest.mark.parametrize("dtype,width", [("f32", 2052), ("f16", 2056), ("f32", 8196)])
 def test_staged_rows_over_several_chunks(dtype, width):
     """Layer norm over rows of several 16-byte chunks per thread (256 threads): 3 chunks with
-    the last one partial (f32 over 2052), 2 (f16 over 2056), and 9, over the register budget:
-    staged in shared memory (f32 over 8196). Under the race checker (staged 16 bytes per thread, a
-    row in shared memory is read back by the thread that copied it, so the barrier after the copy
-    guards only passes that read it otherwise)."""
+    the last one partial (f32 over 2052), 2 (f16 over 2056), and 9, over the register budget of
+    a block of 256: a block of 512 threads, 5 chunks each (f32 over 8196). Under the race checker."""
     np_t = np.float32 if dtype == "f32" else np.float16
     x = (rng.standard_normal((2, width)) * 3 + 1).astype(np_t)
     g, b = rng.standard_normal(width).astype(np_t), rng.standard_normal(width).astype(np_t)
@@ -520,19 +518,20 @@ def test_staged_rows_over_several_chunks(dtype, width):
 @pytest.mark.parametrize("width,staged", [
     (64, "alignas(16) float row_x[4];"),  # one chunk of 4 per thread, 16 threads idle
     (8192, "alignas(16) float row_x[32];"),  # 8 chunks per thread: 128 bytes, the register budget
-    (8196, "__shared__ alignas(16) float row_x[8196];"),  # 9 chunks: over the budget
+    # 9 chunks, over the budget of a block of 256: a block of 512 threads, 5 chunks each
+    (8196, "alignas(16) float row_x[20];"),
     (66, "float row_x[3];"),  # rows not of whole 16-byte chunks: a warp per row, 3 values per lane
-    (8196 + 1, "__shared__ alignas(16) float row_x[8197];"),  # neither, and too long for registers
+    (8196 + 1, "float row_x[17];"),  # neither: a block of 512 threads, 17 values each
 ])
 def test_staged_rows_kernel_shape(tmp_path, width, staged):
     src = tmp_path / "r.hds"
     src.write_text(f'import "nn.hds";\ngraph r(x: f32[N, {width}]) -> f32[N, {width}] {{ return softmax(x); }}\n')
     cu = emulator.emit(src)
     assert staged in cu, cu
+    if width > 8192:
+        assert "__launch_bounds__(512)" in cu and "dim3((unsigned)(512), 1, 1)" in cu, cu
     if width % 4:
         assert "cp_async" not in cu and "hds::copy<16>" not in cu, cu  # element by element
-    elif "__shared__" in staged:
-        assert "__syncthreads();\n    __shared__ alignas(16) float partial" in cu, cu  # the staged row is complete
     else:
         # the staging copy and the output's store; the passes read registers
         assert cu.count("hds::copy<16>") == 2 and "v_row_x" not in cu, cu

@@ -58,12 +58,13 @@ def run(op, dtype, rows, n, racecheck=False):
     close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
 
 
-@pytest.mark.parametrize("n", [1, 61, 64, 65, 1024, 1025, 8192, 8193])
+@pytest.mark.parametrize("n", [1, 61, 64, 65, 1024, 1025, 8192, 8193, 16384, 16385, 32768, 32769])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_each_side_of_each_regime(op, n):
     # 11 rows: the warp regime's last block holds 3 rows and 5 idle warps; 37 rows: the
     # 8-thread regime's last block holds 5 rows, its first warp one row and 3 idle groups
-    run(op, "f32", 37 if n <= 65 else 11 if n <= 1025 else 3, n)
+    # (past 8192: blocks of 512 and 1024 threads, then past 32768 the loops)
+    run(op, "f32", 37 if n <= 65 else 11 if n <= 1025 else 3 if n <= 8193 else 2, n)
 
 
 @pytest.mark.parametrize("n", [33, 1000, 2048, 2049])
@@ -72,7 +73,7 @@ def test_f16_rows(n):
     run("layer_norm", "f16", 3, n)
 
 
-@pytest.mark.parametrize("n", [61, 1025])
+@pytest.mark.parametrize("n", [61, 1025, 8193, 16385])
 def test_regimes_without_races(n):
     run("layer_norm", "f32", 2, n, racecheck=True)
 
@@ -106,24 +107,38 @@ def emit(tmp_path, body):
 
 
 def test_kernel_shape(tmp_path):
-    """The dispatch is readable: an `if` chain on N with a comment per regime, the grid sized to match."""
+    """The dispatch is readable: a kernel per regime, each with its own block and registers, and an
+    `if` chain on N in the host code with a comment per regime, each launch with its grid."""
     cu = emit(tmp_path, "softmax(x)")
     chain = [
         "if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per "
-        "thread in registers, 4 at a time",
+        "thread in registers, 4 at a time\n",
+        "r_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1)",
         "} else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread "
         "in registers, the block's rows copied through shared memory\n",
         "} else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in "
         "registers, 4 at a time\n",
+        "r_k0_softmax_warp_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1)",
         "} else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers\n",
-        "} else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block per row, 32 values per thread in "
-        "registers, 4 at a time\n",
-        "} else if (N <= 8192) {  // rows of up to 8192: a block per row, 32 values per thread in registers\n",
+        "} else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values "
+        "per thread in registers, 4 at a time\n",
+        "r_k0_softmax_block256_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1)",
+        "} else if (N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values per thread in "
+        "registers\n",
+        "} else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values "
+        "per thread in registers, 4 at a time\n",
+        "r_k0_softmax_block512_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1)",
+        "} else if (N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread "
+        "in registers\n",
+        "r_k0_softmax_block1024<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1)",
+        "} else {  // rows longer than 32768: a block per row, each pass reading the row again\n",
+        "r_k0_softmax_loops<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1)",
     ]
     at = [cu.find(line) for line in chain]
     assert -1 not in at and at == sorted(at), (at, cu)
-    assert ("(long long)N <= 64 ? ((long long)R + 31) / 32 : (long long)N <= 1024 ? ((long long)R + 7) / 8 : "
-            "(long long)R") in cu, cu
+    for bounds, name in ((256, "lanes8_vec"), (256, "warp"), (512, "block512_vec"), (1024, "block1024"),
+                         (256, "loops")):
+        assert f"__global__ void __launch_bounds__({bounds}) r_k0_softmax_{name}(" in cu, (name, cu)
     assert "float row_x[32];" in cu and "float row_x[8];" in cu, cu
     # Short rows: the block's 32 rows, contiguous (and 16-byte aligned), copied in and out by
     # consecutive threads 16 bytes at a time, the last block's few last elements one at a time.
@@ -131,6 +146,8 @@ def test_kernel_shape(tmp_path):
                         ("hds::copy<16>(&out[base + i], &stage_out[i]);", "out[base + at] = stage_out[at];")):
         assert whole in cu and tail in cu, (whole, cu)
     assert "row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];" in cu, cu
+    # A block of 1024 threads reduces its 32 warps' parts.
+    assert "float partial[32];" in cu, cu
     cu = emit(tmp_path, "softmax(x * y + x)")
     assert "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread" in cu, cu
     assert "float row_x[16];" in cu and "float row_y[16];" in cu, cu
@@ -148,16 +165,18 @@ def test_weights_and_residual_in_chunks(tmp_path):
     cu = emulator.emit(src, arch="sm_90a")
     for copy in ("hds::copy<16>(&v_g[0], &g[first]);", "hds::copy<16>(&v_b[0], &b[first]);",
                  "hds::copy<16>(&v_y[0], &y[i0 * N + first]);"):
-        assert cu.count(copy) == 4, (copy, cu)  # 8 threads per row, a warp, a block, a cluster
+        # 8 threads per row, a warp, blocks of 256, 512 and 1024 threads, a cluster: a kernel each
+        assert cu.count(copy) == 6, (copy, cu)
     assert "* v_g[e] + v_b[e] + v_y[e];" in cu, cu
     # Rows that are not multiples of 16 bytes: one element at a time.
     assert "* g[col] + b[col] + y[i0 * N + col];" in cu, cu
     assert "(uintptr_t)g % 16 != 0 || (uintptr_t)b % 16 != 0" in cu, cu
 
 
-@pytest.mark.parametrize("n", [64, 65, 1024, 1025, 8192, 8193, 16384, 16388])
+@pytest.mark.parametrize("n", [64, 65, 1024, 1025, 8192, 8193, 16384, 16388, 32768, 32772])
 def test_weights_and_residual_numerics(n):
-    """The same on each side of each regime, on sm_90a (past 8192: clusters of 2 and 4 blocks)."""
+    """The same on each side of each regime, on sm_90a (past 8192 blocks of 512, past 16384 of 1024
+    threads; past 32768 clusters of 8 blocks)."""
     x, y = rng.standard_normal((3, n)).astype(np.float32), rng.standard_normal((3, n)).astype(np.float32)
     g, b = (rng.standard_normal(n) + 1).astype(np.float32), rng.standard_normal(n).astype(np.float32)
     src = "graph r(x: f32[R, N], y: f32[R, N], g: f32[N], b: f32[N]) -> f32[R, N] { return layer_norm(x, g, b) + y; }\n"

@@ -10,274 +10,165 @@
 
 #include <algorithm>
 
-// kernel rows_clusters_k0_softmax (rows_clusters.hds:8)
-__global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* __restrict__ x,
+// kernel rows_clusters_k0_softmax_lanes8_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes8 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const float* __restrict__ x,
         float* __restrict__ out, int R, int N) {
-    if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 4 at a time (rows_clusters.hds:8)
-        const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
-        const int i0 = row;
-        const int cols = row < R ? N : 0;
-        alignas(16) float row_x[8];
+    const int base = (int)blockIdx.x * 32 * N;  // rows_clusters.hds:8
+    const int span = (R - (int)blockIdx.x * 32 < 32 ? R - (int)blockIdx.x * 32 : 32) * N;
+    __shared__ alignas(16) float stage_x[2048];
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
-            if (first >= cols) {
-                break;
-            }
-            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
         }
-        float softmax_m_acc = -3.4028234663852886e+38f;
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) float stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
-            if (first >= cols) {
-                break;
-            }
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
-            }
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
         }
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        const float softmax_m = softmax_m_acc;
-        float softmax_s_acc = 0.0f;
+        row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
-            if (first >= cols) {
-                break;
-            }
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
-            }
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
         }
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        const float softmax_s = softmax_s_acc;
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
-            if (first >= cols) {
-                break;
-            }
-            alignas(16) float v_out[4];
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
-            }
-            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
         }
-    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
-        const int base = (int)blockIdx.x * 32 * N;
-        const int span = (R - (int)blockIdx.x * 32 < 32 ? R - (int)blockIdx.x * 32 : 32) * N;
-        __shared__ alignas(1024) float stage_x[2048];
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
 #pragma unroll
-        for (int q = 0; q < 2; ++q) {
-            const int i = (q * 256 + (int)threadIdx.x) * 4;
-            if (i + 4 <= span) {
-                hds::copy<16>(&stage_x[i], &x[base + i]);
-            }
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
         }
-        if ((int)threadIdx.x < span % 4) {
-            const int at = span - span % 4 + (int)threadIdx.x;
-            stage_x[at] = x[base + at];
+        stage_out[(int)threadIdx.x / 8 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
         }
-        __shared__ alignas(1024) float stage_out[2048];
-        __syncthreads();
-        const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
-        const int cols = row < R ? N : 0;
-        alignas(16) float row_x[8];
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
-        }
-        float softmax_m_acc = -3.4028234663852886e+38f;
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
-        }
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        const float softmax_m = softmax_m_acc;
-        float softmax_s_acc = 0.0f;
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
-        }
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        const float softmax_s = softmax_s_acc;
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            stage_out[(int)threadIdx.x / 8 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
-        }
-        __syncthreads();
-#pragma unroll
-        for (int q = 0; q < 2; ++q) {
-            const int i = (q * 256 + (int)threadIdx.x) * 4;
-            if (i + 4 <= span) {
-                hds::copy<16>(&out[base + i], &stage_out[i]);
-            }
-        }
-        if ((int)threadIdx.x < span % 4) {
-            const int at = span - span % 4 + (int)threadIdx.x;
-            out[base + at] = stage_out[at];
-        }
-    } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers, 4 at a time
-        const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;
-        if (row < R) {
-            const int i0 = row;
-            alignas(16) float row_x[32];
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-                if (first >= N) {
-                    break;
-                }
-                hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
-            }
-            float softmax_m_acc = -3.4028234663852886e+38f;
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-                if (first >= N) {
-                    break;
-                }
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
-                }
-            }
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            const float softmax_m = softmax_m_acc;
-            float softmax_s_acc = 0.0f;
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-                if (first >= N) {
-                    break;
-                }
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
-                }
-            }
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            const float softmax_s = softmax_s_acc;
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-                if (first >= N) {
-                    break;
-                }
-                alignas(16) float v_out[4];
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
-                }
-                hds::copy<16>(&out[i0 * N + first], &v_out[0]);
-            }
-        }
-    } else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers
-        const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;
-        if (row < R) {
-            const int i0 = row;
-            alignas(16) float row_x[32];
-#pragma unroll
-            for (int c = 0; c < 32; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                row_x[c] = x[i0 * N + col];
-            }
-            float softmax_m_acc = -3.4028234663852886e+38f;
-#pragma unroll
-            for (int c = 0; c < 32; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
-            }
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            const float softmax_m = softmax_m_acc;
-            float softmax_s_acc = 0.0f;
-#pragma unroll
-            for (int c = 0; c < 32; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
-            }
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            const float softmax_s = softmax_s_acc;
-#pragma unroll
-            for (int c = 0; c < 32; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
-            }
-        }
-    } else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block per row, 32 values per thread in registers, 4 at a time
-        const int row = (int)blockIdx.x;
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
+    }
+}
+
+// kernel rows_clusters_k0_softmax_warp_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
+    if (row < R) {
         const int i0 = row;
         alignas(16) float row_x[32];
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 4;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
             }
             hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        __shared__ alignas(1024) float partial[8];
-        __shared__ alignas(1024) float row_value[1];
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 4;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
             }
@@ -291,27 +182,11 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_m_acc;
-        }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = softmax_m_acc;
-            }
-        }
-        __syncthreads();
-        const float softmax_m = row_value[0];
+        const float softmax_m = softmax_m_acc;
         float softmax_s_acc = 0.0f;
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 4;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
             }
@@ -325,26 +200,10 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_s_acc;
-        }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = softmax_s_acc;
-            }
-        }
-        __syncthreads();
-        const float softmax_s = row_value[0];
+        const float softmax_s = softmax_s_acc;
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 4;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
             }
@@ -355,24 +214,28 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-    } else if (N <= 8192) {  // rows of up to 8192: a block per row, 32 values per thread in registers
-        const int row = (int)blockIdx.x;
+    }
+}
+
+// kernel rows_clusters_k0_softmax_warp (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float* __restrict__ x,
+        float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
+    if (row < R) {
         const int i0 = row;
         alignas(16) float row_x[32];
 #pragma unroll
         for (int c = 0; c < 32; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
             row_x[c] = x[i0 * N + col];
         }
-        __shared__ alignas(1024) float partial[8];
-        __shared__ alignas(1024) float row_value[1];
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
         for (int c = 0; c < 32; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
@@ -383,27 +246,11 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_m_acc;
-        }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = softmax_m_acc;
-            }
-        }
-        __syncthreads();
-        const float softmax_m = row_value[0];
+        const float softmax_m = softmax_m_acc;
         float softmax_s_acc = 0.0f;
 #pragma unroll
         for (int c = 0; c < 32; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
@@ -414,316 +261,873 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax(const float* 
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_s_acc;
-        }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = softmax_s_acc;
-            }
-        }
-        __syncthreads();
-        const float softmax_s = row_value[0];
+        const float softmax_s = softmax_s_acc;
 #pragma unroll
         for (int c = 0; c < 32; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
             out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
         }
-    } else if (N % 4 == 0 && N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers, 4 at a time
-        const int parts = N <= 16384 ? 2 : N <= 32768 ? 4 : N <= 65536 ? 8 : 16;
-        const int row = (int)blockIdx.x / parts;
-        const int i0 = row;
-        const int part = (int)blockIdx.x % parts;
-        const int span = (N + parts * 4 - 1) / (parts * 4) * 4;
-        const int start = part * span;
-        const int end = start + span < N ? start + span : N;
-        alignas(16) float row_x[32];
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block256_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int first = start + ((int)threadIdx.x + c * 256) * 4;
-            if (first >= end) {
-                break;
-            }
-            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
         }
-        __shared__ alignas(1024) float block_part[2];
-        __shared__ alignas(1024) float partial[8];
-        float softmax_m_acc = -3.4028234663852886e+38f;
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int first = start + ((int)threadIdx.x + c * 256) * 4;
-            if (first >= end) {
-                break;
-            }
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
-            }
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
         }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            if ((int)threadIdx.x == 0) {
-                block_part[0] = softmax_m_acc;
-            }
-        }
-        hds::cluster_sync();
-        softmax_m_acc = -3.4028234663852886e+38f;
-        if ((int)threadIdx.x % 16 < parts) {
-            softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 16);
-        }
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        const float softmax_m = softmax_m_acc;
-        float softmax_s_acc = 0.0f;
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int first = start + ((int)threadIdx.x + c * 256) * 4;
-            if (first >= end) {
-                break;
-            }
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
-            }
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
         }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                block_part[1] = softmax_s_acc;
-            }
-        }
-        hds::cluster_sync();
-        softmax_s_acc = 0.0f;
-        if ((int)threadIdx.x % 16 < parts) {
-            softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 16);
-        }
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        const float softmax_s = softmax_s_acc;
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int first = start + ((int)threadIdx.x + c * 256) * 4;
-            if (first >= end) {
-                break;
-            }
-            alignas(16) float v_out[4];
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
-            }
-            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
         }
-        hds::cluster_sync_relaxed();
-    } else if (N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers
-        const int parts = N <= 16384 ? 2 : N <= 32768 ? 4 : N <= 65536 ? 8 : 16;
-        const int row = (int)blockIdx.x / parts;
-        const int i0 = row;
-        const int part = (int)blockIdx.x % parts;
-        const int span = (N + parts - 1) / parts;
-        const int start = part * span;
-        const int end = start + span < N ? start + span : N;
-        alignas(16) float row_x[32];
+        alignas(16) float v_out[4];
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            const int col = start + ((int)threadIdx.x + c * 256);
-            if (col >= end) {
-                break;
-            }
-            row_x[c] = x[i0 * N + col];
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
-        __shared__ alignas(1024) float block_part[2];
-        __shared__ alignas(1024) float partial[8];
-        float softmax_m_acc = -3.4028234663852886e+38f;
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block256 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            const int col = start + ((int)threadIdx.x + c * 256);
-            if (col >= end) {
-                break;
-            }
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
         }
+        row_x[c] = x[i0 * N + col];
+    }
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            if ((int)threadIdx.x == 0) {
-                block_part[0] = softmax_m_acc;
-            }
-        }
-        hds::cluster_sync();
-        softmax_m_acc = -3.4028234663852886e+38f;
-        if ((int)threadIdx.x % 16 < parts) {
-            softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 16);
-        }
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        const float softmax_m = softmax_m_acc;
-        float softmax_s_acc = 0.0f;
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            const int col = start + ((int)threadIdx.x + c * 256);
-            if (col >= end) {
-                break;
-            }
-            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
         }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                block_part[1] = softmax_s_acc;
-            }
-        }
-        hds::cluster_sync();
-        softmax_s_acc = 0.0f;
-        if ((int)threadIdx.x % 16 < parts) {
-            softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 16);
-        }
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        const float softmax_s = softmax_s_acc;
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            const int col = start + ((int)threadIdx.x + c * 256);
-            if (col >= end) {
-                break;
-            }
-            out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
         }
-        hds::cluster_sync_relaxed();
-    } else {
-        const int row = (int)blockIdx.x;
-        const int i0 = row;
-        __shared__ alignas(1024) float partial[8];
-        __shared__ alignas(1024) float row_value[1];
-        float softmax_m_acc = -3.4028234663852886e+38f;
-        for (int r = (int)threadIdx.x; r < N; r += 256) {
-            const int k = r;
-            softmax_m_acc = fmaxf(softmax_m_acc, x[i0 * N + k]);
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
         }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    __shared__ alignas(16) float partial[16];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-            softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = softmax_m_acc;
-            }
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
         }
-        __syncthreads();
-        const float softmax_m = row_value[0];
-        float softmax_s_acc = 0.0f;
-        for (int r = (int)threadIdx.x; r < N; r += 256) {
-            const int k = r;
-            softmax_s_acc = softmax_s_acc + expf(x[i0 * N + k] - softmax_m);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
         }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-            softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = softmax_s_acc;
-            }
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
         }
-        __syncthreads();
-        const float softmax_s = row_value[0];
-        for (int j = (int)threadIdx.x; j < N; j += 256) {
-            out[i0 * N + j] = expf(x[i0 * N + j] - softmax_m) * (1.0f / softmax_s);
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    __shared__ alignas(16) float partial[16];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block1024_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    __shared__ alignas(16) float partial[32];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block1024 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    __shared__ alignas(16) float partial[32];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_cluster_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int parts = N <= 65536 ? 8 : 16;  // rows_clusters.hds:8
+    const int row = (int)blockIdx.x / parts;
+    const int i0 = row;
+    const int part = (int)blockIdx.x % parts;
+    const int span = (N + parts * 4 - 1) / (parts * 4) * 4;
+    const int start = part * span;
+    const int end = start + span < N ? start + span : N;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4;
+        if (first >= end) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    __shared__ alignas(1024) float block_part[2];
+    __shared__ alignas(1024) float partial[8];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4;
+        if (first >= end) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            block_part[0] = softmax_m_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_m_acc = -3.4028234663852886e+38f;
+    if ((int)threadIdx.x % 16 < parts) {
+        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 16);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4;
+        if (first >= end) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            block_part[1] = softmax_s_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_s_acc = 0.0f;
+    if ((int)threadIdx.x % 16 < parts) {
+        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 16);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4;
+        if (first >= end) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+    hds::cluster_sync_relaxed();
+}
+
+// kernel rows_clusters_k0_softmax_cluster (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int parts = N <= 65536 ? 8 : 16;  // rows_clusters.hds:8
+    const int row = (int)blockIdx.x / parts;
+    const int i0 = row;
+    const int part = (int)blockIdx.x % parts;
+    const int span = (N + parts - 1) / parts;
+    const int start = part * span;
+    const int end = start + span < N ? start + span : N;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = start + ((int)threadIdx.x + c * 256);
+        if (col >= end) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    __shared__ alignas(1024) float block_part[2];
+    __shared__ alignas(1024) float partial[8];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = start + ((int)threadIdx.x + c * 256);
+        if (col >= end) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            block_part[0] = softmax_m_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_m_acc = -3.4028234663852886e+38f;
+    if ((int)threadIdx.x % 16 < parts) {
+        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 16);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = start + ((int)threadIdx.x + c * 256);
+        if (col >= end) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            block_part[1] = softmax_s_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_s_acc = 0.0f;
+    if ((int)threadIdx.x % 16 < parts) {
+        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 16);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        const int col = start + ((int)threadIdx.x + c * 256);
+        if (col >= end) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+    hds::cluster_sync_relaxed();
+}
+
+// kernel rows_clusters_k0_softmax_loops (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_loops(const float* __restrict__ x,
+        float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+    for (int r = (int)threadIdx.x; r < N; r += 256) {
+        const int k = r;
+        softmax_m_acc = fmaxf(softmax_m_acc, x[i0 * N + k]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_m_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_m = row_value[0];
+    float softmax_s_acc = 0.0f;
+    for (int r = (int)threadIdx.x; r < N; r += 256) {
+        const int k = r;
+        softmax_s_acc = softmax_s_acc + expf(x[i0 * N + k] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = softmax_s_acc;
+        }
+    }
+    __syncthreads();
+    const float softmax_s = row_value[0];
+    for (int j = (int)threadIdx.x; j < N; j += 256) {
+        out[i0 * N + j] = expf(x[i0 * N + j] - softmax_m) * (1.0f / softmax_s);
     }
 }
 
@@ -756,31 +1160,113 @@ cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* wo
         return cudaErrorInvalidValue;
     (void)workspace;
     cudaError_t err = cudaSuccess;
-    // softmax (rows_clusters.hds:8)
-    if (((long long)N <= 64 ? ((long long)R + 31) / 32 : (long long)N <= 1024 ? ((long long)R + 7) / 8 : (long long)N <= 8192 ? (long long)R : (long long)N <= 131072 ? (long long)R * ((long long)N <= 16384 ? 2 : (long long)N <= 32768 ? 4 : (long long)N <= 65536 ? 8 : 16) : (long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
-        err = cudaFuncSetAttribute(rows_clusters_k0_softmax, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
-        cudaLaunchAttribute cluster;
-        cluster.id = cudaLaunchAttributeClusterDimension;
-        cluster.val.clusterDim.x = (unsigned)((long long)N > 8192 && (long long)N <= 131072 ? ((long long)N <= 16384 ? 2 : (long long)N <= 32768 ? 4 : (long long)N <= 65536 ? 8 : 16) : 1);
-        cluster.val.clusterDim.y = 1;
-        cluster.val.clusterDim.z = 1;
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3((unsigned)((long long)N <= 64 ? ((long long)R + 31) / 32 : (long long)N <= 1024 ? ((long long)R + 7) / 8 : (long long)N <= 8192 ? (long long)R : (long long)N <= 131072 ? (long long)R * ((long long)N <= 16384 ? 2 : (long long)N <= 32768 ? 4 : (long long)N <= 65536 ? 8 : 16) : (long long)R), 1, 1);
-        config.blockDim = dim3((unsigned)(256), 1, 1);
-        config.dynamicSmemBytes = 0;
-        config.stream = stream;
-        config.attrs = &cluster;
-        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
-        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
-        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
-            err = cudaErrorInvalidConfiguration;
-        else
-            err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax, x, out, R, N);
+    // softmax (rows_clusters.hds:8): a kernel per case, picked by the sizes
+    if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 4 at a time
+        if ((((long long)R + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)R + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes8<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers, 4 at a time
+        if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_warp_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers
+        if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_warp<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block256_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block256<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block1024_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block1024<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R * ((long long)N <= 65536 ? 8 : 16)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster_vec, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)((long long)N <= 65536 ? 8 : 16);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)((long long)R * ((long long)N <= 65536 ? 8 : 16)), 1, 1);
+            config.blockDim = dim3((unsigned)(256), 1, 1);
+            config.dynamicSmemBytes = 0;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax_cluster_vec, x, out, R, N);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers
+        if (((long long)R * ((long long)N <= 65536 ? 8 : 16)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)((long long)N <= 65536 ? 8 : 16);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)((long long)R * ((long long)N <= 65536 ? 8 : 16)), 1, 1);
+            config.blockDim = dim3((unsigned)(256), 1, 1);
+            config.dynamicSmemBytes = 0;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax_cluster, x, out, R, N);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else {  // rows longer than 131072: a block per row, each pass reading the row again
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_loops<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
-    if (err != cudaSuccess) return err;
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 

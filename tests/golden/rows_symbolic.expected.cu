@@ -7,261 +7,169 @@
 
 #include <algorithm>
 
-// kernel rows_symbolic_k0_rms_norm (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* __restrict__ x,
-        const __half* __restrict__ r, const __half* __restrict__ g, __half* __restrict__ out, int T,
-        int N) {
-    if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 8 at a time (rows_symbolic.hds:9)
-        const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
-        const int i0 = row;
-        const int cols = row < T ? N : 0;
-        alignas(16) __half row_x[8];
+// kernel rows_symbolic_k0_rms_norm_lanes8_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
 #pragma unroll
-        for (int c = 0; c < 1; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
-            if (first >= cols) {
-                break;
-            }
-            hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+        if (first >= cols) {
+            break;
         }
-        alignas(16) __half row_r[8];
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
 #pragma unroll
-        for (int c = 0; c < 1; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
-            if (first >= cols) {
-                break;
-            }
-            hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+        if (first >= cols) {
+            break;
         }
-        float rms_norm_ms_acc = 0.0f;
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 1; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
-            if (first >= cols) {
-                break;
-            }
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+        if (first >= cols) {
+            break;
+        }
 #pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes8 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int base = (int)blockIdx.x * 32 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 32 < 32 ? T - (int)blockIdx.x * 32 : 32) * N;
+    __shared__ alignas(16) __half stage_x[2048];
+    const int i = (int)threadIdx.x * 8;
+    if (i + 8 <= span) {
+        hds::copy<16>(&stage_x[i], &x[base + i]);
+    } else if (i < span) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            const int at = i + e;
+            if (at < span) {
+                stage_x[at] = x[base + at];
             }
         }
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
-#pragma unroll
-        for (int c = 0; c < 1; ++c) {
-            const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
-            if (first >= cols) {
-                break;
-            }
-            alignas(16) __half v_g[8];
-            hds::copy<16>(&v_g[0], &g[first]);
-            alignas(16) __half v_out[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
-            }
-            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
-        }
-    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
-        const int base = (int)blockIdx.x * 32 * N;
-        const int span = (T - (int)blockIdx.x * 32 < 32 ? T - (int)blockIdx.x * 32 : 32) * N;
-        __shared__ alignas(16) __half stage_x[2048];
+    }
+    __shared__ alignas(16) __half stage_r[2048];
+    {
         const int i = (int)threadIdx.x * 8;
         if (i + 8 <= span) {
-            hds::copy<16>(&stage_x[i], &x[base + i]);
+            hds::copy<16>(&stage_r[i], &r[base + i]);
         } else if (i < span) {
 #pragma unroll
             for (int e = 0; e < 8; ++e) {
                 const int at = i + e;
                 if (at < span) {
-                    stage_x[at] = x[base + at];
+                    stage_r[at] = r[base + at];
                 }
             }
         }
-        __shared__ alignas(16) __half stage_r[2048];
-        {
-            const int i = (int)threadIdx.x * 8;
-            if (i + 8 <= span) {
-                hds::copy<16>(&stage_r[i], &r[base + i]);
-            } else if (i < span) {
+    }
+    __shared__ alignas(16) __half stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
 #pragma unroll
-                for (int e = 0; e < 8; ++e) {
-                    const int at = i + e;
-                    if (at < span) {
-                        stage_r[at] = r[base + at];
-                    }
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = stage_r[(int)threadIdx.x / 8 * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 8 + c * 8;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x / 8 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+    __syncthreads();
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    out[base + at] = stage_out[at];
                 }
             }
         }
-        __shared__ alignas(16) __half stage_out[2048];
-        __syncthreads();
-        const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
-        const int cols = row < T ? N : 0;
-        alignas(16) __half row_x[8];
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
-        }
-        alignas(16) __half row_r[8];
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            row_r[c] = stage_r[(int)threadIdx.x / 8 * N + col];
-        }
-        float rms_norm_ms_acc = 0.0f;
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
-        }
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int col = (int)threadIdx.x % 8 + c * 8;
-            if (col >= cols) {
-                break;
-            }
-            stage_out[(int)threadIdx.x / 8 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
-        }
-        __syncthreads();
-        {
-            const int i = (int)threadIdx.x * 8;
-            if (i + 8 <= span) {
-                hds::copy<16>(&out[base + i], &stage_out[i]);
-            } else if (i < span) {
-#pragma unroll
-                for (int e = 0; e < 8; ++e) {
-                    const int at = i + e;
-                    if (at < span) {
-                        out[base + at] = stage_out[at];
-                    }
-                }
-            }
-        }
-    } else if (N % 8 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 8 at a time
-        const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;
-        if (row < T) {
-            const int i0 = row;
-            alignas(16) __half row_x[16];
-#pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
-                if (first >= N) {
-                    break;
-                }
-                hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
-            }
-            alignas(16) __half row_r[16];
-#pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
-                if (first >= N) {
-                    break;
-                }
-                hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
-            }
-            float rms_norm_ms_acc = 0.0f;
-#pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
-                if (first >= N) {
-                    break;
-                }
-#pragma unroll
-                for (int e = 0; e < 8; ++e) {
-                    rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
-                }
-            }
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-            const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
-#pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
-                if (first >= N) {
-                    break;
-                }
-                alignas(16) __half v_g[8];
-                hds::copy<16>(&v_g[0], &g[first]);
-                alignas(16) __half v_out[8];
-#pragma unroll
-                for (int e = 0; e < 8; ++e) {
-                    v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
-                }
-                hds::copy<16>(&out[i0 * N + first], &v_out[0]);
-            }
-        }
-    } else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers
-        const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;
-        if (row < T) {
-            const int i0 = row;
-            alignas(16) __half row_x[16];
-#pragma unroll
-            for (int c = 0; c < 16; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                row_x[c] = x[i0 * N + col];
-            }
-            alignas(16) __half row_r[16];
-#pragma unroll
-            for (int c = 0; c < 16; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                row_r[c] = r[i0 * N + col];
-            }
-            float rms_norm_ms_acc = 0.0f;
-#pragma unroll
-            for (int c = 0; c < 16; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
-            }
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-            const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
-#pragma unroll
-            for (int c = 0; c < 16; ++c) {
-                const int col = (int)threadIdx.x % 32 + c * 32;
-                if (col >= N) {
-                    break;
-                }
-                out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
-            }
-        }
-    } else if (N % 8 == 0 && N <= 4096) {  // rows of up to 4096: a block per row, 16 values per thread in registers, 8 at a time
-        const int row = (int)blockIdx.x;
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_warp_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_warp_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_symbolic.hds:9
+    if (row < T) {
         const int i0 = row;
         alignas(16) __half row_x[16];
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 8;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
             if (first >= N) {
                 break;
             }
@@ -270,18 +178,16 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
         alignas(16) __half row_r[16];
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 8;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
             if (first >= N) {
                 break;
             }
             hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
         }
-        __shared__ alignas(16) float partial[8];
-        __shared__ alignas(16) float row_value[1];
         float rms_norm_ms_acc = 0.0f;
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 8;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
             if (first >= N) {
                 break;
             }
@@ -295,26 +201,10 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
-        }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-            }
-        }
-        __syncthreads();
-        const float rms_norm_ms = row_value[0];
+        const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
-            const int first = ((int)threadIdx.x + c * 256) * 8;
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 8;
             if (first >= N) {
                 break;
             }
@@ -327,13 +217,20 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-    } else if (N <= 4096) {  // rows of up to 4096: a block per row, 16 values per thread in registers
-        const int row = (int)blockIdx.x;
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_warp (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_warp(const __half* __restrict__ x,
+        const __half* __restrict__ r, const __half* __restrict__ g, __half* __restrict__ out, int T,
+        int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_symbolic.hds:9
+    if (row < T) {
         const int i0 = row;
         alignas(16) __half row_x[16];
 #pragma unroll
         for (int c = 0; c < 16; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
@@ -342,18 +239,16 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
         alignas(16) __half row_r[16];
 #pragma unroll
         for (int c = 0; c < 16; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
             row_r[c] = r[i0 * N + col];
         }
-        __shared__ alignas(16) float partial[8];
-        __shared__ alignas(16) float row_value[1];
         float rms_norm_ms_acc = 0.0f;
 #pragma unroll
         for (int c = 0; c < 16; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
@@ -364,66 +259,487 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm(const __half* _
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
-        }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-            }
-        }
-        __syncthreads();
-        const float rms_norm_ms = row_value[0];
+        const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
         for (int c = 0; c < 16; ++c) {
-            const int col = (int)threadIdx.x + c * 256;
+            const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
             }
             out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
         }
-    } else {
-        const int row = (int)blockIdx.x;
-        const int i0 = row;
-        __shared__ alignas(16) float partial[8];
-        __shared__ alignas(16) float row_value[1];
-        float rms_norm_ms_acc = 0.0f;
-        for (int r_2 = (int)threadIdx.x; r_2 < N; r_2 += 256) {
-            const int k = r_2;
-            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(x[i0 * N + k] + r[i0 * N + k]) * hds::cast<float>(x[i0 * N + k] + r[i0 * N + k]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block256_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8;
+        if (first >= N) {
+            break;
         }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
         rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x % 32 == 0) {
-            partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
         }
-        __syncthreads();
-        if ((int)threadIdx.x < 32) {
-            rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-            rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-            if ((int)threadIdx.x == 0) {
-                row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-            }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8;
+        if (first >= N) {
+            break;
         }
-        __syncthreads();
-        const float rms_norm_ms = row_value[0];
-        for (int j = (int)threadIdx.x; j < N; j += 256) {
-            out[i0 * N + j] = hds::cast<__half>(hds::cast<float>(x[i0 * N + j] + r[i0 * N + j]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[j]));
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
         }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block256 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        row_r[c] = r[i0 * N + col];
+    }
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
+        }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block512_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    __shared__ alignas(16) float partial[16];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
+        }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block512 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        row_r[c] = r[i0 * N + col];
+    }
+    __shared__ alignas(16) float partial[16];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
+        }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block1024_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    __shared__ alignas(16) float partial[32];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
+        }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block1024 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        row_r[c] = r[i0 * N + col];
+    }
+    __shared__ alignas(16) float partial[32];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
+        }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 1024;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_loops (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_loops(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    __shared__ alignas(16) float partial[8];
+    __shared__ alignas(16) float row_value[1];
+    float rms_norm_ms_acc = 0.0f;
+    for (int r_2 = (int)threadIdx.x; r_2 < N; r_2 += 256) {
+        const int k = r_2;
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(x[i0 * N + k] + r[i0 * N + k]) * hds::cast<float>(x[i0 * N + k] + r[i0 * N + k]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
+        }
+    }
+    __syncthreads();
+    const float rms_norm_ms = row_value[0];
+    for (int j = (int)threadIdx.x; j < N; j += 256) {
+        out[i0 * N + j] = hds::cast<__half>(hds::cast<float>(x[i0 * N + j] + r[i0 * N + j]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[j]));
     }
 }
 
@@ -457,11 +773,63 @@ cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g,
         return cudaErrorInvalidValue;
     (void)workspace;
     cudaError_t err = cudaSuccess;
-    // rms_norm (rows_symbolic.hds:9)
-    if (((long long)N <= 64 ? ((long long)T + 31) / 32 : (long long)N <= 512 ? ((long long)T + 7) / 8 : (long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    rows_symbolic_k0_rms_norm<<<dim3((unsigned)((long long)N <= 64 ? ((long long)T + 31) / 32 : (long long)N <= 512 ? ((long long)T + 7) / 8 : (long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
-            x, r, g, out, T, N);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // rms_norm (rows_symbolic.hds:9): a kernel per case, picked by the sizes
+    if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 8 at a time
+        if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes8_vec<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes8<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 8 at a time
+        if ((((long long)T + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_warp_vec<<<dim3((unsigned)(((long long)T + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers
+        if ((((long long)T + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_warp<<<dim3((unsigned)(((long long)T + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers, 8 at a time
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block256_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block256<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 8 at a time
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block512_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block512<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers, 8 at a time
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block1024_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block1024<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else {  // rows longer than 16384: a block per row, each pass reading the row again
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_loops<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
     return cudaSuccess;
 }
 

@@ -359,10 +359,12 @@ def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
 
 @gpu
 @pytest.mark.parametrize("rows,n", [(37, 1), (37, 61), (37, 64), (37, 65), (11, 512), (11, 513), (11, 520),
-                                    (5, 4096), (5, 4097), (3, 4100), (3, 9001)])
+                                    (5, 4096), (5, 4097), (3, 4100), (3, 8192), (3, 8193), (3, 16384), (2, 16385),
+                                    (3, 16392), (3, 20001)])
 def test_rows_of_symbolic_length(rows, n):
-    """Both sides of each regime (two rows staged: 8 threads up to 64, a warp up to 512, a
-    block up to 4096, then the loops; 16 bytes at a time when N % 8 == 0)."""
+    """Both sides of each regime's kernel (two rows staged: 8 threads up to 64, a warp up to 512,
+    blocks of 256, 512 and 1024 threads up to 4096, 8192 and 16384, then the loops; 16 bytes at a
+    time when N % 8 == 0)."""
     check_layer_norm_of_sum("op_rows_symbolic", rows, n)
 
 
@@ -375,20 +377,21 @@ def check_layer_norm_of_sum(graph, rows, n):
 
 
 @gpu
-@pytest.mark.parametrize("rows,n", [(5, 4096), (5, 4097), (3, 4104), (3, 8193), (3, 32768), (2, 65535), (2, 65536),
-                                    (2, 65537), (3, 65544)])
+@pytest.mark.parametrize("rows,n", [(5, 4096), (5, 4097), (3, 4104), (3, 8193), (3, 16384), (3, 16385), (3, 16392),
+                                    (3, 32768), (2, 32769), (2, 65535), (2, 65536), (2, 65537), (3, 65544)])
 def test_rows_in_clusters(rows, n):
-    """sm_90a: past a block's registers (4096 values with two rows staged) a cluster of 2, 4, 8
-    or 16 blocks holds each row, up to 65536; the loops past it. Both sides, odd and aligned."""
+    """sm_90a: past a block of 1024 threads' registers (16384 values with two rows staged) a
+    cluster of 8 or 16 blocks of 256 holds each row, up to 65536; the loops past it. Both sides,
+    odd and aligned."""
     check_layer_norm_of_sum("op_rows_cluster", rows, n)
 
 
 @gpu
-@pytest.mark.parametrize("rows,n", [(3, 8192), (3, 8193), (7, 8196), (3, 16384), (3, 16385), (65, 40000),
-                                    (2, 131071), (2, 131072), (2, 131073)])
+@pytest.mark.parametrize("rows,n", [(3, 8192), (3, 8193), (7, 8196), (3, 16384), (3, 16385), (3, 32768), (3, 32769),
+                                    (65, 40000), (2, 131071), (2, 131072), (2, 131073)])
 def test_softmax_in_clusters(rows, n):
-    """sm_90a, f32: a block per row up to 8192, then a cluster of 2 blocks up to 16384, ... 16
-    blocks up to 131072, then the loops."""
+    """sm_90a, f32: blocks of 256, 512 and 1024 threads per row up to 8192, 16384 and 32768, then
+    a cluster of 8 blocks up to 65536 and 16 up to 131072, then the loops."""
     x = rnd(rows, n) * 4
     ref = torch.softmax(x.double(), dim=-1)
     out = run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32)
