@@ -1,16 +1,19 @@
 // row_regimes.cpp — row groups whose rows have a symbolic length N (or a
 // constant one the register staging of row_group.cpp does not take: no
 // multiple of 16 bytes). Which way of holding a row is fast depends on N,
-// which only the call knows, so the kernel is an `if` chain on N (uniform
-// across the grid; the host sizes the grid by the same conditions):
+// which only the call knows, so there is a kernel per way (each with its own
+// block size and registers: one kernel with every way behind an `if` ran all
+// of them with its hungriest branch's registers) and the host picks one per
+// call by N (graph::Program::Launch), sizing its grid:
 //   - N <= 64: 8 threads per row, 32 rows per block. A block of 256 threads
 //     per row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
 //     bandwidth (bench/results/2026-11-24-h100-small-m); a warp per row still
 //     had too few bytes in flight per thread (2026-11-25-h100-row-regimes).
-//   - N <= 32·C: a warp per row, 8 rows per block.
-//   - N <= 256·C: a block per row.
+//   - then 32, 64, 128, 256 and 512 threads per row (a warp, groups of warps,
+//     blocks), each holding two 16-byte chunks; then 512 threads holding 16 and
+//     32 values, 1024 threads holding C (2026-11-27-h200-row-blocks).
 //   - N <= 16·256·C, sm_90a: a thread block cluster per row of the fewest
-//     blocks that hold it (2, 4, 8 or 16), each holding its part; a reduction
+//     blocks that hold it (8 or 16), each holding its part; a reduction
 //     combines the blocks' parts through distributed shared memory
 //     (cluster_load). A block per row left half the GPU idle for a
 //     vocabulary-sized softmax of 65 rows and read the row once per pass
@@ -20,10 +23,10 @@
 //   - longer: a block per row, each pass reading the row from memory again
 //     (row_group.cpp's loops).
 // Up to the clusters each thread keeps the elements it reads of the rows two
-// or more passes read in registers, C of them over those rows, so device
-// memory is read once per element: elements lane, lane + T, ... (coalesced),
-// or, when N is a multiple of 16 bytes (a branch of its own), 16-byte chunks.
-// The cluster size is chosen per call, with the grid.
+// or more passes read in registers, C of them at most over those rows, so
+// device memory is read once per element: elements lane, lane + T, ...
+// (coalesced), or, when N is a multiple of 16 bytes (a kernel of its own),
+// 16-byte chunks. The cluster size is chosen per call, with the grid.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -116,6 +119,7 @@ struct Holding {
     std::map<const ir::BufferNode*, ir::Buffer> stage;
     ir::Buffer out_stage = nullptr;
     ir::Expr local = nullptr;
+    int64_t threads = kThreads;  // per block
 };
 
 // Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows).
@@ -221,6 +225,36 @@ void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, std::vector<ir
     }
 }
 
+// Each reduction across the `lanes` threads of a row (a group of warps, up to the
+// whole block of `threads`): warp shuffles, then each warp's total in shared memory
+// and, after one barrier, every thread adds its group's. A buffer per reduction, so
+// that the next one needs no barrier before it writes (a block per row with two
+// barriers per reduction: layer_norm f32 at N = 4096 1.04 -> 1.08x torch.compile with
+// one, bench/results/2026-11-27-h200-row-blocks).
+void reduce_in_group(const RowPasses& p, int64_t lanes, int64_t threads, std::vector<ir::Stmt>& body, SourceLoc loc,
+                     const std::function<ir::Stmt(const RowPass&)>& accumulate) {
+    ir::Expr warp = ir::div(tid(), ir::i32(32));
+    for (const RowPass& pass : p.reductions) {
+        const Reduction& r = pass.r;
+        body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
+        body.push_back(accumulate(pass));
+        warp_reduce(r, body, loc);
+        ir::Buffer part =
+            ir::make_buffer("part_" + pass.buf->name, r.acc->type, {ir::i32(threads / 32)}, ir::Scope::Shared);
+        body.push_back(ir::Alloc::make(loc, part));
+        body.push_back(ir::If::make(loc, eq(ir::mod(tid(), ir::i32(32)), ir::i32(0)),
+                                    ir::Store::make(loc, part, {warp}, r.acc), nullptr));
+        body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
+        ir::Var w = ir::make_var(ScalarType::I32, "w");
+        ir::Expr first = ir::mul(ir::div(tid(), ir::i32(lanes)), ir::i32(lanes / 32));  // the group's first warp
+        ir::Expr theirs = ir::Load::make(part, {ir::simplify(ir::add(first, w))});
+        body.push_back(ir::Assign::make(loc, r.acc, r.init()));
+        body.push_back(ir::For::make(loc, w, ir::i32(0), ir::i32(lanes / 32), ir::i32(1), true,
+                                     ir::Assign::make(loc, r.acc, r.combine(r.acc, theirs))));
+        body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
+    }
+}
+
 // The row at `row_axes`, held as `h` says: the staged rows' registers filled,
 // each reduction (across the lanes of the row, or across the block), then the output.
 void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body) {
@@ -267,8 +301,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
     } else if (h.parts) {
         reduce_in_cluster(p, h.parts, body, loc, accumulate);
     } else {
-        RowScratch scratch(body, loc, h.lanes);  // a block per row: the block's threads
-        reduce_in_block(p, scratch, body, loc, nullptr, accumulate);
+        reduce_in_group(p, h.lanes, h.threads, body, loc, accumulate);
     }
     if (h.v == 1) {
         body.push_back(elements(
@@ -321,6 +354,7 @@ struct Regime {
     int64_t cluster = 1;         // blocks per row (a thread block cluster)
     int64_t threads = kThreads;  // per block
     int64_t after = 0;           // the clusters: the longest rows of the regime before
+    std::string name = "";       // of the kernel, where its lanes do not say it
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
     std::string note(int64_t v) const {
@@ -334,7 +368,8 @@ struct Regime {
     }
     // The kernel's name: how it holds a row.
     std::string suffix(int64_t v) const {
-        std::string who = cluster > 1        ? "cluster"
+        std::string who = !name.empty()      ? name
+                          : cluster > 1      ? "cluster"
                           : lanes == threads ? fmt::format("block{}", threads)
                           : lanes == 32      ? "warp"
                                              : fmt::format("lanes{}", lanes);
@@ -495,14 +530,16 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         mine.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSyncRelaxed, {})));
         return ir::Block::make(loc, mine);
     }
-    if (group && g.lanes < 32) {
+    if (group && g.lanes != 32) {
         // Past the last row a group reads no columns, but its lanes still take
-        // part in the warp's shuffles (other groups of the warp may hold rows).
+        // part in the warp's shuffles (other groups of the warp may hold rows)
+        // and, groups of several warps, in the block's barrier.
         ir::Var cols = ir::make_var(ScalarType::I32, "cols");
         mine.push_back(ir::Decl::make(loc, cols, ir::Select::make(lt(row, numel(row_shape)), width, ir::i32(0)), true));
         limit = cols;
     }
     Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
+    h.threads = g.threads;
     RowPasses p = row_passes(n, axes);
     std::vector<ir::Stmt> before, after;
     if (group && g.lanes < 32 && v == 1 && stage_rows(n, g, p, h, before, after)) {
@@ -534,14 +571,23 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
     int64_t small = std::max<int64_t>(8, v);
     int64_t per_thread = std::max(small, kRowRegisters / staged / small * small);
-    // Short rows by 8 threads (8 values each), then by a warp, then by a block of
-    // 256, 512 or 1024 threads (then, on sm_90a, by a cluster of blocks of 256:
-    // holding twice as many values per thread instead took 110 registers). Blocks of
-    // 512 and 1024 threads per row beat clusters of 2 and 4 blocks of 256: f16
-    // rms_norm at N = 16384 0.91 -> 1.09x torch.compile, 32768 0.87 -> 1.02x
-    // (bench/results/2026-11-27-h200-row-blocks).
-    std::vector<Regime> regimes = {
-        {8, small}, {32, per_thread}, {kThreads, per_thread}, {512, per_thread, 1, 512}, {1024, per_thread, 1, 1024}};
+    // Short rows by 8 threads (8 values each); then by 32, 64, ... 1024 threads,
+    // two 16-byte chunks each; then by 1024 threads with twice, four times as many,
+    // up to `per_thread` (then, on sm_90a, by a cluster of blocks of 256: holding
+    // twice as many values per thread instead took 110 registers). A kernel's
+    // registers are those of the most it holds, so a row takes the fewest chunks
+    // per thread that hold it: layer_norm f32 at N = 1000 0.96 -> 1.04x
+    // torch.compile on 128 threads of 2 chunks, not a warp of 8; at 2048 0.89 ->
+    // 1.08x (256 threads of 2, not of 8); blocks of 512 and 1024 threads beat
+    // clusters of 2 and 4 blocks of 256 (f16 rms_norm at N = 16384 0.91 -> 1.09x,
+    // 32768 0.87 -> 1.02x; bench/results/2026-11-27-h200-row-blocks).
+    int64_t pair = std::min(per_thread, std::max<int64_t>(2 * v, 8));  // two 16-byte chunks (8 values at least)
+    std::vector<Regime> regimes = {{8, small}};
+    for (int64_t lanes = 32; lanes <= 512; lanes *= 2)
+        regimes.push_back({lanes, pair, 1, std::max<int64_t>(kThreads, lanes)});
+    for (int64_t held = 2 * pair; held <= per_thread; held *= 2)
+        regimes.push_back({512, held, 1, 512, 0, fmt::format("block512_{}", held)});
+    regimes.push_back({1024, per_thread, 1, 1024});
     bool clusters = arch >= 90 && !ir::const_int(width);
     if (clusters) regimes.push_back({kThreads, per_thread, kClusterBlocks, kThreads, regimes.back().longest()});
     auto grid = [&](const Regime& g) {

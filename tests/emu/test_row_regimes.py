@@ -58,12 +58,14 @@ def run(op, dtype, rows, n, racecheck=False):
     close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
 
 
-@pytest.mark.parametrize("n", [1, 61, 64, 65, 1024, 1025, 8192, 8193, 16384, 16385, 32768, 32769])
+@pytest.mark.parametrize("n", [1, 61, 64, 65, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 4096, 4097, 8192, 8193,
+                               16384, 16385, 32768, 32769])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_each_side_of_each_regime(op, n):
-    # 11 rows: the warp regime's last block holds 3 rows and 5 idle warps; 37 rows: the
-    # 8-thread regime's last block holds 5 rows, its first warp one row and 3 idle groups
-    # (past 8192: blocks of 512 and 1024 threads, then past 32768 the loops)
+    # 11 rows: the warp regime's last block holds 3 rows and 5 idle warps, 64 and 128 threads
+    # per row's 3 and 1 (idle groups still meet the block's barrier); 37 rows: the 8-thread
+    # regime's last block holds 5 rows, its first warp one row and 3 idle groups (past 1024:
+    # blocks of 256, 512 and 1024 threads, then past 32768 the loops)
     run(op, "f32", 37 if n <= 65 else 11 if n <= 1025 else 3 if n <= 8193 else 2, n)
 
 
@@ -73,14 +75,15 @@ def test_f16_rows(n):
     run("layer_norm", "f16", 3, n)
 
 
-@pytest.mark.parametrize("n", [61, 1025, 8193, 16385])
+@pytest.mark.parametrize("n", [61, 300, 1000, 1025, 8193, 16385])
 def test_regimes_without_races(n):
     run("layer_norm", "f32", 2, n, racecheck=True)
 
 
-@pytest.mark.parametrize("n", [512, 513, 4096, 4097])
+@pytest.mark.parametrize("n", [512, 513, 4096, 4097, 16384, 16385])
 def test_two_staged_rows_halve_the_bounds(n):
-    """softmax(x + y): both rows are read by all three passes, 16 values of each per thread."""
+    """softmax(x * y + x): both rows are read by all three passes, at most 16 values of each per
+    thread (8 up to 4096, a block of 512 threads)."""
     x, y = rng.standard_normal((3, n)).astype(np.float32), rng.standard_normal((3, n)).astype(np.float32)
     src = "graph g(x: f32[R, N], y: f32[R, N]) -> f32[R, N] { return softmax(x * y + x); }\n"
     out = emulator.run_graph(src, "g", {"x": x, "y": y})
@@ -91,7 +94,7 @@ def test_two_staged_rows_halve_the_bounds(n):
 @pytest.mark.parametrize("n", [256, 257, 300, 2048, 2049])
 def test_three_staged_rows_keep_whole_chunks(n):
     """Three rows staged: 32 / 3 values per thread round down to whole 16-byte chunks (8), so
-    a warp takes rows of up to 256 and a block up to 2048 (300 read 16 bytes at a time)."""
+    a warp takes rows of up to 256 and a block of 256 up to 2048 (300 read 16 bytes at a time)."""
     x, y, z = (rng.standard_normal((4, n)).astype(np.float32) for _ in range(3))
     src = "graph g(x: f32[R, N], y: f32[R, N], z: f32[R, N]) -> f32[R, N] { return softmax(x * y + z); }\n"
     out = emulator.run_graph(src, "g", {"x": x, "y": y, "z": z})
@@ -116,18 +119,26 @@ def test_kernel_shape(tmp_path):
         "r_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1)",
         "} else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread "
         "in registers, the block's rows copied through shared memory\n",
-        "} else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in "
+        "} else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in "
         "registers, 4 at a time\n",
         "r_k0_softmax_warp_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1)",
-        "} else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers\n",
-        "} else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values "
+        "} else if (N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers\n",
+        "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 "
+        "values per thread in registers, 4 at a time\n",
+        "r_k0_softmax_lanes64_vec<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1)",
+        "} else if (N <= 1024) {  // rows of up to 1024: 128 threads per row (2 rows per block), 8 values per "
+        "thread in registers\n",
+        "r_k0_softmax_lanes128<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1)",
+        "} else if (N % 4 == 0 && N <= 2048) {  // rows of up to 2048: a block of 256 threads per row, 8 values "
         "per thread in registers, 4 at a time\n",
         "r_k0_softmax_block256_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1)",
-        "} else if (N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values per thread in "
-        "registers\n",
-        "} else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values "
+        "} else if (N % 4 == 0 && N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values "
         "per thread in registers, 4 at a time\n",
-        "r_k0_softmax_block512_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1)",
+        "} else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values "
+        "per thread in registers, 4 at a time\n",
+        "r_k0_softmax_block512_16_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1)",
+        "} else if (N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread "
+        "in registers\n",
         "} else if (N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread "
         "in registers\n",
         "r_k0_softmax_block1024<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1)",
@@ -136,8 +147,8 @@ def test_kernel_shape(tmp_path):
     ]
     at = [cu.find(line) for line in chain]
     assert -1 not in at and at == sorted(at), (at, cu)
-    for bounds, name in ((256, "lanes8_vec"), (256, "warp"), (512, "block512_vec"), (1024, "block1024"),
-                         (256, "loops")):
+    for bounds, name in ((256, "lanes8_vec"), (256, "warp"), (256, "lanes128_vec"), (512, "block512_32"),
+                         (1024, "block1024"), (256, "loops")):
         assert f"__global__ void __launch_bounds__({bounds}) r_k0_softmax_{name}(" in cu, (name, cu)
     assert "float row_x[32];" in cu and "float row_x[8];" in cu, cu
     # Short rows: the block's 32 rows, contiguous (and 16-byte aligned), copied in and out by
@@ -146,13 +157,18 @@ def test_kernel_shape(tmp_path):
                         ("hds::copy<16>(&out[base + i], &stage_out[i]);", "out[base + at] = stage_out[at];")):
         assert whole in cu and tail in cu, (whole, cu)
     assert "row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];" in cu, cu
-    # A block of 1024 threads reduces its 32 warps' parts.
-    assert "float partial[32];" in cu, cu
+    # Rows of several warps: each warp's total in shared memory, a buffer per reduction, one
+    # barrier, then every thread adds its own row's (128 threads: 4 of the block's 8 warps).
+    assert "__shared__ alignas(16) float part_softmax_m[8];" in cu, cu
+    assert "softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];" in cu, cu
+    assert "__shared__ alignas(16) float part_softmax_s[32];" in cu, cu  # a block of 1024 threads
+    # Two rows staged: 16 values of each per thread at most (a block of 1024 threads: 16384).
     cu = emit(tmp_path, "softmax(x * y + x)")
-    assert "} else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread" in cu, cu
+    assert "} else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 " \
+        "values per thread" in cu, cu
     assert "float row_x[16];" in cu and "float row_y[16];" in cu, cu
     cu = emit(tmp_path, "softmax(x * y + x * x * y)")  # the same two rows
-    assert "} else if (N % 4 == 0 && N <= 512) {" in cu, cu
+    assert "} else if (N % 4 == 0 && N <= 16384) {" in cu and "N <= 32768" not in cu, cu
 
 
 def test_weights_and_residual_in_chunks(tmp_path):
@@ -165,17 +181,18 @@ def test_weights_and_residual_in_chunks(tmp_path):
     cu = emulator.emit(src, arch="sm_90a")
     for copy in ("hds::copy<16>(&v_g[0], &g[first]);", "hds::copy<16>(&v_b[0], &b[first]);",
                  "hds::copy<16>(&v_y[0], &y[i0 * N + first]);"):
-        # 8 threads per row, a warp, blocks of 256, 512 and 1024 threads, a cluster: a kernel each
-        assert cu.count(copy) == 6, (copy, cu)
+        # 8, 32, 64, 128 threads per row, blocks of 256, 512 (three: 8, 16 and 32 values per thread)
+        # and 1024 threads, a cluster: a kernel each
+        assert cu.count(copy) == 10, (copy, cu)
     assert "* v_g[e] + v_b[e] + v_y[e];" in cu, cu
     # Rows that are not multiples of 16 bytes: one element at a time.
     assert "* g[col] + b[col] + y[i0 * N + col];" in cu, cu
     assert "(uintptr_t)g % 16 != 0 || (uintptr_t)b % 16 != 0" in cu, cu
 
 
-@pytest.mark.parametrize("n", [64, 65, 1024, 1025, 8192, 8193, 16384, 16388, 32768, 32772])
+@pytest.mark.parametrize("n", [64, 65, 512, 516, 1024, 1025, 8192, 8193, 16384, 16388, 32768, 32772])
 def test_weights_and_residual_numerics(n):
-    """The same on each side of each regime, on sm_90a (past 8192 blocks of 512, past 16384 of 1024
+    """The same on each side of each regime, on sm_90a (past 4096 blocks of 512, past 16384 of 1024
     threads; past 32768 clusters of 8 blocks)."""
     x, y = rng.standard_normal((3, n)).astype(np.float32), rng.standard_normal((3, n)).astype(np.float32)
     g, b = (rng.standard_normal(n) + 1).astype(np.float32), rng.standard_normal(n).astype(np.float32)

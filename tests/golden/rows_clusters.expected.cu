@@ -156,9 +156,9 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
     const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
     if (row < R) {
         const int i0 = row;
-        alignas(16) float row_x[32];
+        alignas(16) float row_x[8];
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
+        for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
+        for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
         const float softmax_m = softmax_m_acc;
         float softmax_s_acc = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
+        for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
         const float softmax_s = softmax_s_acc;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
+        for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
             if (first >= N) {
                 break;
@@ -223,9 +223,9 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
     const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
     if (row < R) {
         const int i0 = row;
-        alignas(16) float row_x[32];
+        alignas(16) float row_x[8];
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
+        for (int c = 0; c < 8; ++c) {
             const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
+        for (int c = 0; c < 8; ++c) {
             const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
@@ -249,7 +249,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
         const float softmax_m = softmax_m_acc;
         float softmax_s_acc = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
+        for (int c = 0; c < 8; ++c) {
             const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
         const float softmax_s = softmax_s_acc;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
+        for (int c = 0; c < 8; ++c) {
             const int col = (int)threadIdx.x % 32 + c * 32;
             if (col >= N) {
                 break;
@@ -273,25 +273,345 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
     }
 }
 
+// kernel rows_clusters_k0_softmax_lanes64_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 64 * 2 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes64 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 64 * 2 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes128_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 128 * 4 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes128 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 128 * 4 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_block256_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
     const int row = (int)blockIdx.x;  // rows_clusters.hds:8
     const int i0 = row;
-    alignas(16) float row_x[32];
+    alignas(16) float row_x[8];
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
         if (first >= N) {
             break;
         }
         hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
         if (first >= N) {
             break;
@@ -306,26 +626,20 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_m_acc;
-        }
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
     }
-    __syncthreads();
-    const float softmax_m = row_value[0];
+    const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
         if (first >= N) {
             break;
@@ -340,25 +654,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_s_acc;
-        }
-    }
-    __syncthreads();
-    const float softmax_s = row_value[0];
+    softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int w = 0; w < 8; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
         if (first >= N) {
             break;
@@ -377,20 +685,18 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
     const int row = (int)blockIdx.x;  // rows_clusters.hds:8
     const int i0 = row;
-    alignas(16) float row_x[32];
+    alignas(16) float row_x[8];
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
+    for (int c = 0; c < 8; ++c) {
         const int col = (int)threadIdx.x + c * 256;
         if (col >= N) {
             break;
         }
         row_x[c] = x[i0 * N + col];
     }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
+    for (int c = 0; c < 8; ++c) {
         const int col = (int)threadIdx.x + c * 256;
         if (col >= N) {
             break;
@@ -402,26 +708,20 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_m_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_m_acc;
-        }
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
     }
-    __syncthreads();
-    const float softmax_m = row_value[0];
+    const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
+    for (int c = 0; c < 8; ++c) {
         const int col = (int)threadIdx.x + c * 256;
         if (col >= N) {
             break;
@@ -433,25 +733,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_s_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_s_acc;
-        }
-    }
-    __syncthreads();
-    const float softmax_s = row_value[0];
+    softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
+    for (int w = 0; w < 8; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
         const int col = (int)threadIdx.x + c * 256;
         if (col >= N) {
             break;
@@ -465,20 +759,18 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
     const int row = (int)blockIdx.x;  // rows_clusters.hds:8
     const int i0 = row;
-    alignas(16) float row_x[32];
+    alignas(16) float row_x[8];
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 512) * 4;
         if (first >= N) {
             break;
         }
         hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
-    __shared__ alignas(16) float partial[16];
-    __shared__ alignas(16) float row_value[1];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 512) * 4;
         if (first >= N) {
             break;
@@ -493,26 +785,20 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_m_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_m_acc;
-        }
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
     }
-    __syncthreads();
-    const float softmax_m = row_value[0];
+    const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 512) * 4;
         if (first >= N) {
             break;
@@ -527,25 +813,19 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_s_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_s_acc;
-        }
-    }
-    __syncthreads();
-    const float softmax_s = row_value[0];
+    softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 512) * 4;
         if (first >= N) {
             break;
@@ -564,6 +844,324 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
     const int row = (int)blockIdx.x;  // rows_clusters.hds:8
     const int i0 = row;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_16_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_16 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_32_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_32 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
     alignas(16) float row_x[32];
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
@@ -573,8 +1171,6 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
         }
         row_x[c] = x[i0 * N + col];
     }
-    __shared__ alignas(16) float partial[16];
-    __shared__ alignas(16) float row_value[1];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
@@ -589,23 +1185,17 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_m_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_m_acc;
-        }
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
     }
-    __syncthreads();
-    const float softmax_m = row_value[0];
+    const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
@@ -620,23 +1210,17 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_s_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_s_acc;
-        }
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
     }
-    __syncthreads();
-    const float softmax_s = row_value[0];
+    const float softmax_s = softmax_s_acc;
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
         const int col = (int)threadIdx.x + c * 512;
@@ -661,8 +1245,6 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec(
         }
         hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
-    __shared__ alignas(16) float partial[32];
-    __shared__ alignas(16) float row_value[1];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
@@ -680,23 +1262,17 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec(
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[32];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_m_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_m_acc;
-        }
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
     }
-    __syncthreads();
-    const float softmax_m = row_value[0];
+    const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
@@ -714,23 +1290,17 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[32];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_s_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_s_acc;
-        }
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
     }
-    __syncthreads();
-    const float softmax_s = row_value[0];
+    const float softmax_s = softmax_s_acc;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
         const int first = ((int)threadIdx.x + c * 1024) * 4;
@@ -760,8 +1330,6 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
         }
         row_x[c] = x[i0 * N + col];
     }
-    __shared__ alignas(16) float partial[32];
-    __shared__ alignas(16) float row_value[1];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
@@ -776,23 +1344,17 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[32];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_m_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_m_acc;
-        }
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
     }
-    __syncthreads();
-    const float softmax_m = row_value[0];
+    const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
@@ -807,23 +1369,17 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[32];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        softmax_s_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = softmax_s_acc;
-        }
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
     }
-    __syncthreads();
-    const float softmax_s = row_value[0];
+    const float softmax_s = softmax_s_acc;
 #pragma unroll
     for (int c = 0; c < 32; ++c) {
         const int col = (int)threadIdx.x + c * 1024;
@@ -1171,34 +1727,74 @@ cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* wo
         rows_clusters_k0_softmax_lanes8<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers, 4 at a time
+    } else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers, 4 at a time
         if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_warp_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 1024) {  // rows of up to 1024: a warp per row, 32 values per thread in registers
+    } else if (N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers
         if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_warp<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values per thread in registers, 4 at a time
+    } else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 values per thread in registers, 4 at a time
+        if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes64_vec<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 values per thread in registers
+        if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes64<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: 128 threads per row (2 rows per block), 8 values per thread in registers, 4 at a time
+        if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes128_vec<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 1024) {  // rows of up to 1024: 128 threads per row (2 rows per block), 8 values per thread in registers
+        if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes128<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 2048) {  // rows of up to 2048: a block of 256 threads per row, 8 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block256_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 8192) {  // rows of up to 8192: a block of 256 threads per row, 32 values per thread in registers
+    } else if (N <= 2048) {  // rows of up to 2048: a block of 256 threads per row, 8 values per thread in registers
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block256<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers, 4 at a time
+    } else if (N % 4 == 0 && N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers
+    } else if (N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values per thread in registers
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_16_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_16<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_32_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_32<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers, 4 at a time

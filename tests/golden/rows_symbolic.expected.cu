@@ -271,6 +271,266 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_warp(const __ha
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_lanes64_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes64 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = r[i0 * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes128_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes128 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = r[i0 * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_block256_vec (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -295,8 +555,6 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec(
         }
         hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
     }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
@@ -314,23 +572,17 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec(
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-        }
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
     }
-    __syncthreads();
-    const float rms_norm_ms = row_value[0];
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 8;
@@ -372,8 +624,6 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256(
         }
         row_r[c] = r[i0 * N + col];
     }
-    __shared__ alignas(16) float partial[8];
-    __shared__ alignas(16) float row_value[1];
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 16; ++c) {
@@ -388,23 +638,17 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256(
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        rms_norm_ms_acc = (int)threadIdx.x < 8 ? partial[(int)threadIdx.x] : 0.0f;
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-        }
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
     }
-    __syncthreads();
-    const float rms_norm_ms = row_value[0];
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
     for (int c = 0; c < 16; ++c) {
         const int col = (int)threadIdx.x + c * 256;
@@ -439,8 +683,6 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec(
         }
         hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
     }
-    __shared__ alignas(16) float partial[16];
-    __shared__ alignas(16) float row_value[1];
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
@@ -458,23 +700,17 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec(
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[16];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        rms_norm_ms_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-        }
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
     }
-    __syncthreads();
-    const float rms_norm_ms = row_value[0];
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 512) * 8;
@@ -516,8 +752,6 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512(
         }
         row_r[c] = r[i0 * N + col];
     }
-    __shared__ alignas(16) float partial[16];
-    __shared__ alignas(16) float row_value[1];
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 16; ++c) {
@@ -532,23 +766,17 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512(
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[16];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        rms_norm_ms_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-        }
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
     }
-    __syncthreads();
-    const float rms_norm_ms = row_value[0];
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
     for (int c = 0; c < 16; ++c) {
         const int col = (int)threadIdx.x + c * 512;
@@ -583,8 +811,6 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec(
         }
         hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
     }
-    __shared__ alignas(16) float partial[32];
-    __shared__ alignas(16) float row_value[1];
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
@@ -602,23 +828,17 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec(
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[32];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        rms_norm_ms_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-        }
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
     }
-    __syncthreads();
-    const float rms_norm_ms = row_value[0];
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 1024) * 8;
@@ -660,8 +880,6 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024(
         }
         row_r[c] = r[i0 * N + col];
     }
-    __shared__ alignas(16) float partial[32];
-    __shared__ alignas(16) float row_value[1];
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
     for (int c = 0; c < 16; ++c) {
@@ -676,23 +894,17 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024(
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[32];
     if ((int)threadIdx.x % 32 == 0) {
-        partial[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
     }
     __syncthreads();
-    if ((int)threadIdx.x < 32) {
-        rms_norm_ms_acc = (int)threadIdx.x < 32 ? partial[(int)threadIdx.x] : 0.0f;
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
-        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
-        if ((int)threadIdx.x == 0) {
-            row_value[0] = rms_norm_ms_acc / static_cast<float>(N);
-        }
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
     }
-    __syncthreads();
-    const float rms_norm_ms = row_value[0];
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
     for (int c = 0; c < 16; ++c) {
         const int col = (int)threadIdx.x + c * 1024;
@@ -792,6 +1004,26 @@ cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g,
     } else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers
         if ((((long long)T + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_warp<<<dim3((unsigned)(((long long)T + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 1024) {  // rows of up to 1024: 64 threads per row (4 rows per block), 16 values per thread in registers, 8 at a time
+        if ((((long long)T + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes64_vec<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 1024) {  // rows of up to 1024: 64 threads per row (4 rows per block), 16 values per thread in registers
+        if ((((long long)T + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes64<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers, 8 at a time
+        if ((((long long)T + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes128_vec<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers
+        if ((((long long)T + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes128<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers, 8 at a time

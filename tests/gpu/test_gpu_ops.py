@@ -359,12 +359,12 @@ def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
 
 @gpu
 @pytest.mark.parametrize("rows,n", [(37, 1), (37, 61), (37, 64), (37, 65), (11, 512), (11, 513), (11, 520),
-                                    (5, 4096), (5, 4097), (3, 4100), (3, 8192), (3, 8193), (3, 16384), (2, 16385),
-                                    (3, 16392), (3, 20001)])
+                                    (11, 1024), (11, 1025), (11, 2048), (11, 2056), (5, 4096), (5, 4097), (3, 4100),
+                                    (3, 8192), (3, 8193), (3, 16384), (2, 16385), (3, 16392), (3, 20001)])
 def test_rows_of_symbolic_length(rows, n):
     """Both sides of each regime's kernel (two rows staged: 8 threads up to 64, a warp up to 512,
-    blocks of 256, 512 and 1024 threads up to 4096, 8192 and 16384, then the loops; 16 bytes at a
-    time when N % 8 == 0)."""
+    64 and 128 threads up to 1024 and 2048, blocks of 256, 512 and 1024 threads up to 4096, 8192
+    and 16384, then the loops; 16 bytes at a time when N % 8 == 0)."""
     check_layer_norm_of_sum("op_rows_symbolic", rows, n)
 
 
@@ -387,11 +387,13 @@ def test_rows_in_clusters(rows, n):
 
 
 @gpu
-@pytest.mark.parametrize("rows,n", [(3, 8192), (3, 8193), (7, 8196), (3, 16384), (3, 16385), (3, 32768), (3, 32769),
-                                    (65, 40000), (2, 131071), (2, 131072), (2, 131073)])
+@pytest.mark.parametrize("rows,n", [(3, 2048), (3, 2049), (3, 4096), (3, 4100), (3, 8192), (3, 8193), (7, 8196),
+                                    (3, 16384), (3, 16385), (3, 32768), (3, 32769), (65, 40000), (2, 131071),
+                                    (2, 131072), (2, 131073)])
 def test_softmax_in_clusters(rows, n):
-    """sm_90a, f32: blocks of 256, 512 and 1024 threads per row up to 8192, 16384 and 32768, then
-    a cluster of 8 blocks up to 65536 and 16 up to 131072, then the loops."""
+    """sm_90a, f32: blocks of 256 and 512 threads per row up to 2048 and 4096 (8 values each),
+    512 up to 8192 and 16384 (16 and 32), 1024 up to 32768, then a cluster of 8 blocks up to 65536
+    and 16 up to 131072, then the loops."""
     x = rnd(rows, n) * 4
     ref = torch.softmax(x.double(), dim=-1)
     out = run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32)
