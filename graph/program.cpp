@@ -132,7 +132,7 @@ std::vector<std::pair<ir::Kernel, Program::Launch>> make_kernels(const Graph& g,
         k.name = kernel_name(g, index, n.ops) + (cases[i].suffix.empty() ? "" : "_" + cases[i].suffix);
         k.loc = n.loc;
         finish_kernel(g, k);
-        out.push_back({k, {cases[i].when, i > 0, cases[i].note}});
+        out.push_back({k, {cases[i].when, i > 0, cases[i].note, cases[i].suffix}});
     }
     return out;
 }

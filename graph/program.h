@@ -42,6 +42,7 @@ struct Program {
         ir::Expr when;  // null: always (or, chained, where no kernel before it in the chain ran)
         bool chained = false;
         std::string note;
+        std::string suffix;  // of the kernel's name, after the node's (e.g. "warp_vec")
     };
     std::vector<Launch> launches;
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 
 #include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_expr.h"
@@ -13,6 +14,7 @@
 #include "codegen/cuda/hopper_emit.h"
 #include "codegen/cuda/kernel_sharing.h"
 #include "ir/builtins.h"
+#include "ir/internal_error.h"
 #include "ir/ir_visitor.h"
 #include "ir/scalar_type.h"
 
@@ -32,8 +34,14 @@ class HostEmitter {
   public:
     // `api`: the functions' prefix (the program's name when empty); `internal`:
     // a variant behind a dispatcher: static run and workspace functions, no capture.
-    explicit HostEmitter(const graph::Program& p, std::string api = "", bool internal = false)
-        : p_(p), api_(api.empty() ? p.name : std::move(api)), internal_(internal) {}
+    // `helpers`: the launch functions of kernel chains already emitted (name -> text),
+    // shared by the variants of a dispatcher.
+    explicit HostEmitter(const graph::Program& p, std::string api = "", bool internal = false,
+                         std::map<std::string, std::string>* helpers = nullptr)
+        : p_(p),
+          api_(api.empty() ? p.name : std::move(api)),
+          internal_(internal),
+          helpers_(helpers ? helpers : &own_helpers_) {}
 
     // `const __half* x, ..., __half* out, int B`
     std::vector<std::string> data_params() const {
@@ -120,9 +128,10 @@ class HostEmitter {
         w.dedent();
         w.line("}");
         w.blank();
+        std::string launchers = chain_launchers();
         run_function(w);
         if (!internal_) capture_functions(w);
-        return w.str();
+        return launchers + w.str();
     }
 
     // The public functions of a dispatcher over `variants` (this emitter's program
@@ -157,8 +166,13 @@ class HostEmitter {
                     fmt::format("//   {}{} ({})",
                                 c == 0 ? v.program->name + ": " : std::string(v.program->name.size(), ' ') + "  and ",
                                 parts[c], v.when[c].why));
-            for (size_t k = 0; k < v.program->module.kernels.size(); ++k)
-                w.line(fmt::format("//     {} <- {}", v.program->module.kernels[k].name, v.program->origins[k]));
+            const std::vector<graph::Program::Launch>& launches = v.program->launches;
+            for (size_t k = 0; k < v.program->module.kernels.size(); ++k) {
+                if (launches[k].chained) continue;  // listed with its chain's first
+                std::string name = v.program->module.kernels[k].name;
+                if (launches[k].when) name = chain_name(*v.program, k) + " (a kernel per case)";
+                w.line(fmt::format("//     {} <- {}", name, v.program->origins[k]));
+            }
         }
         std::vector<std::string> size_args;
         for (const ir::Var& s : p_.sizes) size_args.push_back(cuda_ident(s->name));
@@ -290,7 +304,18 @@ class HostEmitter {
                                cuda_ident(v.source->name), what));
         }
         w.line("cudaError_t err = cudaSuccess;");
-        for (size_t i = 0; i < p_.module.kernels.size(); ++i) launch_case(w, i);
+        for (size_t i = 0; i < p_.module.kernels.size(); ++i) {
+            auto helper = chain_helper_.find(i);
+            if (helper == chain_helper_.end()) {
+                launch_case(w, i);
+                continue;
+            }
+            std::vector<std::string> args = chain_args(i).second;
+            args.push_back("stream");
+            w.line("// " + p_.origins[i] + ": a kernel per case, picked by the sizes");
+            w.line(wrap_list(fmt::format("if ((err = {}(", helper->second), args, ")) != cudaSuccess) return err;"));
+            i = chain_end(i) - 1;
+        }
         w.line("return cudaSuccess;");
         w.dedent();
         w.line("}");
@@ -304,6 +329,80 @@ class HostEmitter {
         return fmt::format("dim3({})", fmt::join(out, ", "));
     }
 
+    // The chain of a node's kernels picked by the sizes that starts at kernel i
+    // (graph::Program::Launch) ends before chain_end(i).
+    size_t chain_end(size_t i) const {
+        size_t j = i + 1;
+        while (j < p_.launches.size() && p_.launches[j].chained) ++j;
+        return j;
+    }
+    // Its launch function's name: the first kernel's, less its case.
+    static std::string chain_name(const graph::Program& p, size_t i) {
+        const std::string& name = p.module.kernels[i].name;
+        const std::string& suffix = p.launches[i].suffix;
+        bool cut = !suffix.empty() && name.size() > suffix.size() + 1 &&
+                   name.compare(name.size() - suffix.size() - 1, std::string::npos, "_" + suffix) == 0;
+        return (cut ? name.substr(0, name.size() - suffix.size() - 1) : name) + "_launch";
+    }
+    // The chain's parameters (its kernels' tensors, const where none writes them, and
+    // sizes) and the arguments that pass them.
+    std::pair<std::vector<std::string>, std::vector<std::string>> chain_args(size_t i) const {
+        std::vector<const ir::BufferNode*> order;
+        std::map<const ir::BufferNode*, bool> written;
+        std::vector<std::string> sizes;
+        for (size_t k = i; k < chain_end(i); ++k) {
+            for (const ir::KernelParam& prm : p_.module.kernels[k].params) {
+                if (!written.count(prm.buffer.get())) order.push_back(prm.buffer.get());
+                written[prm.buffer.get()] = written[prm.buffer.get()] || prm.written;
+            }
+            for (const ir::Var& s : p_.module.kernels[k].sizes)
+                if (std::find(sizes.begin(), sizes.end(), cuda_ident(s->name)) == sizes.end())
+                    sizes.push_back(cuda_ident(s->name));
+        }
+        std::vector<std::string> params, args;
+        for (const ir::BufferNode* b : order) {
+            params.push_back(
+                fmt::format("{}{}* {}", written[b] ? "" : "const ", cuda_type(b->elem), cuda_ident(b->name)));
+            args.push_back(cuda_ident(b->name));
+        }
+        for (const std::string& s : sizes) {
+            params.push_back("int " + s);
+            args.push_back(s);
+        }
+        return {params, args};
+    }
+
+    // A static function per chain of kernels picked by the sizes (a row group's
+    // regimes), that each run function calls (variants share it where it is the
+    // same): those of this program not yet emitted.
+    std::string chain_launchers() {
+        CodeWriter out;
+        for (size_t i = 0; i < p_.launches.size(); ++i) {
+            if (!p_.launches[i].when || p_.launches[i].chained) continue;
+            bool maps = false;  // TMA copies read views the run function sets up: launched in place
+            for (size_t k = i; k < chain_end(i); ++k) maps |= !tensor_maps(p_.module.kernels[k]).empty();
+            if (maps) continue;
+            CodeWriter w;
+            std::string name = chain_name(p_, i);
+            chain_helper_[i] = name;
+            std::vector<std::string> params = chain_args(i).first;
+            params.push_back("cudaStream_t stream");
+            w.line(fmt::format("// {}: a kernel per case, picked by the sizes.", p_.origins[i]));
+            w.line(wrap_list(fmt::format("static cudaError_t {}(", name), params, ") {"));
+            w.indent();
+            w.line("cudaError_t err = cudaSuccess;");
+            for (size_t k = i; k < chain_end(i); ++k) launch_case(w, k);
+            w.line("return cudaSuccess;");
+            w.dedent();
+            w.line("}");
+            std::string text = w.str();  // raw() below adds the blank line after it
+            auto [at, fresh] = helpers_->emplace(name, text);
+            HDS_CHECK(fresh || at->second == text, "two kernel chains named " + name);
+            if (fresh) out.raw(text);
+        }
+        return out.str();
+    }
+
     // Kernel i, inside its case of an if / else-if chain where it is one of a node's
     // kernels picked by the sizes (graph::Program::Launch).
     void launch_case(CodeWriter& w, size_t i) {
@@ -314,7 +413,7 @@ class HostEmitter {
             return;
         }
         if (!l.chained) {
-            w.line("// " + p_.origins[i] + ": a kernel per case, picked by the sizes");
+            if (!chain_helper_.count(i)) w.line("// " + p_.origins[i] + ": a kernel per case, picked by the sizes");
             w.line(fmt::format("if ({}) {{  // {}", host_.print(l.when), l.note));
         } else if (l.when) {
             w.line(fmt::format("}} else if ({}) {{  // {}", host_.print(l.when), l.note));
@@ -400,6 +499,9 @@ class HostEmitter {
     const graph::Program& p_;
     std::string api_;
     bool internal_;
+    std::map<std::string, std::string> own_helpers_;
+    std::map<std::string, std::string>* helpers_;
+    std::map<size_t, std::string> chain_helper_;  // first kernel of a chain -> its launch function
     LauncherExprPrinter launch_;
     CudaExprPrinter host_;  // dispatch conditions, in the int of the sizes
 };
@@ -442,7 +544,8 @@ CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<Gr
     std::vector<GraphVariant> renamed;
     for (size_t i = 0; i < variants.size(); ++i) renamed.push_back({&shared.programs[i], variants[i].when});
     std::string host_source;
-    for (const GraphVariant& v : renamed) host_source += HostEmitter(*v.program, "", true).source();
+    std::map<std::string, std::string> helpers;  // the kernel chains' launch functions, each once
+    for (const GraphVariant& v : renamed) host_source += HostEmitter(*v.program, "", true, &helpers).source();
     HostEmitter host(*renamed.front().program, api);
     host_source += host.dispatch_source(renamed);
     return assemble(shared.device, host_source, host.header(), opts);

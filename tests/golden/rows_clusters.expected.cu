@@ -1690,33 +1690,10 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_loops(const floa
 
 extern "C" {
 
-// Workspace slots of `rows_clusters`: temporaries whose lifetimes do not overlap share one.
-static void rows_clusters_slots(int R, int N, size_t* slot) {
-    (void)slot;
-}
-
-size_t rows_clusters_workspace_size(int R, int N) {
-    size_t slot[1] = {0};
-    rows_clusters_slots(R, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
-}
-
-cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* workspace,
-                              cudaStream_t stream) {
-    // sizes must be positive, tensors not null
-    if (R <= 0 || N <= 0 || x == nullptr || out == nullptr)
-        return cudaErrorInvalidValue;
-    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)x % 16 != 0 || (uintptr_t)out % 16 != 0)
-        return cudaErrorInvalidValue;
-    // tensors are indexed with 32-bit arithmetic
-    if ((long long)R * (long long)N > 2147483647LL)
-        return cudaErrorInvalidValue;
-    (void)workspace;
+// softmax (rows_clusters.hds:8): a kernel per case, picked by the sizes.
+static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, int R, int N,
+                                                   cudaStream_t stream) {
     cudaError_t err = cudaSuccess;
-    // softmax (rows_clusters.hds:8): a kernel per case, picked by the sizes
     if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 4 at a time
         if ((((long long)R + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -1863,6 +1840,37 @@ cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* wo
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
+    return cudaSuccess;
+}
+
+// Workspace slots of `rows_clusters`: temporaries whose lifetimes do not overlap share one.
+static void rows_clusters_slots(int R, int N, size_t* slot) {
+    (void)slot;
+}
+
+size_t rows_clusters_workspace_size(int R, int N) {
+    size_t slot[1] = {0};
+    rows_clusters_slots(R, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* workspace,
+                              cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (R <= 0 || N <= 0 || x == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)R * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // softmax (rows_clusters.hds:8): a kernel per case, picked by the sizes
+    if ((err = rows_clusters_k0_softmax_launch(x, out, R, N, stream)) != cudaSuccess) return err;
     return cudaSuccess;
 }
 

@@ -958,34 +958,11 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_loops(
 
 extern "C" {
 
-// Workspace slots of `rows_symbolic`: temporaries whose lifetimes do not overlap share one.
-static void rows_symbolic_slots(int T, int N, size_t* slot) {
-    (void)slot;
-}
-
-size_t rows_symbolic_workspace_size(int T, int N) {
-    size_t slot[1] = {0};
-    rows_symbolic_slots(T, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
-}
-
-cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g, __half* out, int T,
-                              int N, void* workspace, cudaStream_t stream) {
-    // sizes must be positive, tensors not null
-    if (T <= 0 || N <= 0 || x == nullptr || r == nullptr || g == nullptr || out == nullptr)
-        return cudaErrorInvalidValue;
-    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)x % 16 != 0 || (uintptr_t)r % 16 != 0 || (uintptr_t)g % 16 != 0 ||
-        (uintptr_t)out % 16 != 0)
-        return cudaErrorInvalidValue;
-    // tensors are indexed with 32-bit arithmetic
-    if ((long long)T * (long long)N > 2147483647LL || (long long)N > 2147483647LL)
-        return cudaErrorInvalidValue;
-    (void)workspace;
+// rms_norm (rows_symbolic.hds:9): a kernel per case, picked by the sizes.
+static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __half* r,
+                                                    const __half* g, __half* out, int T, int N,
+                                                    cudaStream_t stream) {
     cudaError_t err = cudaSuccess;
-    // rms_norm (rows_symbolic.hds:9): a kernel per case, picked by the sizes
     if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 8 at a time
         if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes8_vec<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -1062,6 +1039,38 @@ cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g,
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
+    return cudaSuccess;
+}
+
+// Workspace slots of `rows_symbolic`: temporaries whose lifetimes do not overlap share one.
+static void rows_symbolic_slots(int T, int N, size_t* slot) {
+    (void)slot;
+}
+
+size_t rows_symbolic_workspace_size(int T, int N) {
+    size_t slot[1] = {0};
+    rows_symbolic_slots(T, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g, __half* out, int T,
+                              int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (T <= 0 || N <= 0 || x == nullptr || r == nullptr || g == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)r % 16 != 0 || (uintptr_t)g % 16 != 0 ||
+        (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)T * (long long)N > 2147483647LL || (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // rms_norm (rows_symbolic.hds:9): a kernel per case, picked by the sizes
+    if ((err = rows_symbolic_k0_rms_norm_launch(x, r, g, out, T, N, stream)) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
