@@ -63,7 +63,7 @@ ir::Buffer RowScratch::get(std::map<ScalarType, ir::Buffer>& m, ScalarType t, co
     return m[t] = b;
 }
 ir::Buffer RowScratch::partial(ScalarType t) {
-    return get(partial_, t, "partial", threads_ / 32);
+    return get(partial_, t, "partial", kThreads / 32);
 }
 ir::Buffer RowScratch::result(ScalarType t) {
     return get(result_, t, "row_value", 1);
@@ -76,7 +76,7 @@ void reduce_in_block(const RowPasses& p, RowScratch& scratch, std::vector<ir::St
         ir::Buffer res = scratch.result(pass.buf->elem);
         ir::Stmt store = ir::Store::make(loc, res, {ir::i32(0)}, pass.value);
         block_reduce(pass.r, part, {ir::If::make(loc, eq(tid(), ir::i32(0)), store, nullptr)}, loc, body, regs,
-                     accumulate ? accumulate(pass) : nullptr, scratch.threads());
+                     accumulate ? accumulate(pass) : nullptr);
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         body.push_back(ir::Decl::make(loc, pass.v, ir::Load::make(res, {ir::i32(0)}), true));
     }

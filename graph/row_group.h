@@ -37,10 +37,7 @@ RowPasses row_passes(const Node& n, const std::vector<ir::Var>& row_axes);
 // `out` when first asked for.
 class RowScratch {
   public:
-    // `threads`: the block's (a `partial` per warp).
-    RowScratch(std::vector<ir::Stmt>& out, SourceLoc loc, int64_t threads = kThreads)
-        : out_(out), loc_(loc), threads_(threads) {}
-    int64_t threads() const { return threads_; }
+    RowScratch(std::vector<ir::Stmt>& out, SourceLoc loc) : out_(out), loc_(loc) {}
     ir::Buffer partial(ScalarType t);
     ir::Buffer result(ScalarType t);
 
@@ -48,7 +45,6 @@ class RowScratch {
     ir::Buffer get(std::map<ScalarType, ir::Buffer>& m, ScalarType t, const std::string& base, int64_t size);
     std::vector<ir::Stmt>& out_;
     SourceLoc loc_;
-    int64_t threads_;
     std::map<ScalarType, ir::Buffer> partial_, result_;
 };
 

@@ -149,7 +149,7 @@ ir::Stmt vector_accumulation(const Reduction& r, const RegisterRows* regs, Sourc
 }  // namespace
 
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
-                  std::vector<ir::Stmt>& body, const RegisterRows* regs, const ir::Stmt& accumulate, int64_t threads) {
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs, const ir::Stmt& accumulate) {
     body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
     if (accumulate) {
         body.push_back(accumulate);
@@ -160,10 +160,10 @@ void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir:
         ir::Var ri = ir::make_var(ScalarType::I32, "r");
         std::vector<ir::Stmt> point = reduction_point(r, ri, loc);
         point.push_back(ir::Assign::make(loc, r.acc, r.combine(r.acc, r.body)));
-        body.push_back(ir::For::make(loc, ri, tid(), extent_of(r), ir::i32(threads), false, block(loc, point)));
+        body.push_back(ir::For::make(loc, ri, tid(), extent_of(r), ir::i32(kThreads), false, block(loc, point)));
     }
     warp_reduce(r, body, loc);
-    const int64_t warps = threads / 32;
+    constexpr int warps = kThreads / 32;
     ir::Expr lane = ir::mod(tid(), ir::i32(32)), warp = ir::div(tid(), ir::i32(32));
     body.push_back(ir::If::make(loc, eq(lane, ir::i32(0)), ir::Store::make(loc, partial, {warp}, r.acc), nullptr));
     body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
