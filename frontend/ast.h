@@ -311,6 +311,10 @@ struct ScheduleRef {
     // so that rows are 16-byte multiples (graph/padding.h); empty: none.
     std::vector<std::string> pad;
     std::vector<SourceRange> pad_ranges;
+    // `then combine`: a second kernel, run after the first, that reads the one tensor of its
+    // own the first writes (a workspace temporary) and writes the result; empty: none.
+    std::string then_kernel;
+    SourceRange then_range;
 };
 // `require H % G == 0;` in an op: a condition on its sizes that every call meets
 // (checked when the graph is built, or per call where the sizes are symbolic).

@@ -134,10 +134,17 @@ class Builder {
             } else {
                 auto* s = dynamic_cast<HdsParser::ScheduleItemContext*>(item);
                 ScheduleRef ref{
-                    range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr, {}, {}};
+                    range(s), s->ID(0)->getText(), s->ID(1)->getText(), range(s->ID(1)), {}, {}, nullptr, {}, {}, {},
+                    {}};
                 if (s->scheduleArgs())
                     for (auto* a : s->scheduleArgs()->scheduleArg())
                         ref.args.push_back({a->ID()->getText(), int_value(a->INT()), range(a)});
+                if (auto* then = s->scheduleThen()) {
+                    if (then->ID(0)->getText() != "then")
+                        diags_.error(DiagId::schedule_then_word, range(then->ID(0)), then->ID(0)->getText());
+                    ref.then_kernel = then->ID(1)->getText();
+                    ref.then_range = range(then->ID(1));
+                }
                 for (size_t i = 2; i < s->ID().size(); ++i) ref.types.push_back(s->ID(i)->getText());
                 if (s->expr()) ref.when = expr(s->expr());
                 if (auto* pad = s->schedulePad()) schedule_pad(pad, *d, ref);

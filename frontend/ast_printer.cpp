@@ -90,6 +90,7 @@ class Printer {
                     for (const ScheduleRef& s : o.schedules) {
                         std::string args;
                         for (const ScheduleArg& a : s.args) args += fmt::format(" {}={}", a.name, a.value);
+                        if (!s.then_kernel.empty()) args += fmt::format(" then '{}'", s.then_kernel);
                         if (!s.pad.empty()) args += fmt::format(" pad({})", fmt::join(s.pad, ", "));
                         head("Schedule", s.range, fmt::format("'{}' = '{}'{}", s.name, s.kernel, args));
                         if (s.when) child([&] { expr(*s.when); });

@@ -39,17 +39,21 @@ param     : ID ':' typeRef ('=' expr)? ;
 // Operators: generic over element types (typeParams) and shapes (`*S` spreads);
 // `compute` defines a tensor elementwise (the last one is the result),
 // `schedule` names a generic kernel that implements the op (for some element
-// types, for the sizes where `when` holds; `pad(...)`: on zero-padded copies where needed);
+// types, for the sizes where `when` holds; `pad(...)`: on zero-padded copies where needed;
+// `then K2`: a second kernel that reads a tensor the first writes and writes the result);
 // `require` states a condition on the op's sizes that every call must meet.
 opDecl    : 'op' ID typeParams? '(' paramList? ')' '->' typeRef '{' opItem* '}' ;
 opItem
     : 'compute' ID '[' exprList ']' '=' expr ';'            # computeItem
-    | 'schedule' ID '=' ID scheduleArgs? ('for' ID (',' ID)*)? ('when' expr)? schedulePad? ';'  # scheduleItem
+    | 'schedule' ID '=' ID scheduleArgs? scheduleThen? ('for' ID (',' ID)*)? ('when' expr)? schedulePad? ';'  # scheduleItem
     | 'require' expr ';'                                     # requireItem
     ;
 // `<BM = 64, BN = 128>`: values of the schedule kernel's integer parameters.
 scheduleArgs : '<' scheduleArg (',' scheduleArg)* '>' ;
 scheduleArg  : ID '=' INT ;
+// `then combine`: the kernel run after the first (the word `then` is checked by the AST
+// builder: not a keyword).
+scheduleThen : ID ID ;
 // `pad(K, N)`: where those sizes do not give rows of 16-byte multiples, the schedule runs on
 // zero-padded copies (the word `pad` is checked by the AST builder: not a keyword).
 schedulePad  : ID '(' ID (',' ID)* ')' ;

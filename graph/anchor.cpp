@@ -201,6 +201,101 @@ const TuneChoice* tuned_choice(OpInstantiator& o, const Tuning& tuning, const st
     return it == tuning.choices.end() ? nullptr : &it->second;
 }
 
+// The kernel's sizes over the graph's: the op's size names, else the dimension of
+// the tensor that has it (a result dimension such as conv2d's output height; a
+// spread's product).
+VarMap bind_sizes(const ir::Kernel& k, const std::map<const ir::BufferNode*, ParamFit>& fits, const Bindings& b) {
+    VarMap sizes;
+    for (const ir::Var& s : k.sizes) {
+        auto it = b.sizes.find(s->name);
+        if (it != b.sizes.end()) sizes[s.get()] = it->second;
+    }
+    for (const ir::KernelParam& p : k.params) {
+        auto fit = fits.find(p.buffer.get());
+        if (fit == fits.end()) continue;
+        for (size_t d = 0; d < p.buffer->shape.size(); ++d)
+            if (auto* v = ir::as<ir::VarNode>(p.buffer->shape[d]); v && !sizes.count(v)) sizes[v] = fit->second.dim(d);
+    }
+    return sizes;
+}
+
+// The kernel over graph buffers and sizes: its loads and stores retargeted, its
+// launch over the graph's sizes; its parameters are recomputed when the node
+// becomes a kernel.
+ir::Kernel finish(ir::Kernel k, const std::map<const ir::BufferNode*, ParamFit>& fits, const VarMap& sizes) {
+    k.body = substitute(Retarget(fits).mutate(k.body), sizes);
+    for (ir::Expr& g : k.grid) g = substitute(g, sizes);
+    for (ir::Expr& bl : k.block) bl = substitute(bl, sizes);
+    if (k.cluster_per_call) k.cluster_per_call = substitute(k.cluster_per_call, sizes);
+    if (k.min_blocks) k.min_blocks = substitute(k.min_blocks, sizes);
+    k.params.clear();
+    k.sizes.clear();
+    return k;
+}
+
+// `schedule s = first then second`: the first takes tensors of the op and one of its
+// own (`scratch`, set here), which the second reads; the second writes the result.
+bool then_params(OpInstantiator& o, const ScheduleRef& sched, const OpDecl& op, const KernelDecl& first,
+                 const KernelDecl& second, const std::map<std::string, ir::Buffer>& targets,
+                 const std::string& out_name, std::string* scratch) {
+    auto fail = [&](DiagId id, const SourceRange& at, auto&&... args) {
+        o.diags().error(id, at, args...);
+        o.diags().note(sched.range, "used as a schedule here");
+        return false;
+    };
+    for (const Param& p : first.params) {
+        if (p.name == out_name)
+            return fail(DiagId::schedule_then_result, second.name_range, second.name, out_name, first.name);
+        if (!p.type.is_tensor || (!targets.count(p.name) && !scratch->empty()))
+            return fail(DiagId::schedule_then_params, p.name_range, first.name, p.name, op.name);
+        if (!targets.count(p.name)) *scratch = p.name;
+    }
+    bool result = false, reads = false;
+    for (const Param& p : second.params) {
+        if (!p.type.is_tensor || (!targets.count(p.name) && p.name != *scratch))
+            return fail(DiagId::schedule_then_params, p.name_range, second.name, p.name, op.name);
+        result |= p.name == out_name;
+        reads |= !scratch->empty() && p.name == *scratch;
+    }
+    if (!result) return fail(DiagId::schedule_then_result, second.name_range, second.name, out_name, first.name);
+    if (!reads) return fail(DiagId::schedule_then_scratch, first.name_range, first.name, sched.name, second.name);
+    return true;
+}
+
+// With `then`: the tensor the first kernel writes for the second, over the graph's
+// sizes (a size only it has is an error; so is another shape in the second kernel).
+// Adds both kernels' parameters for it to `fits` and sets the second kernel's sizes.
+ir::Buffer own_tensor(OpInstantiator& o, const ScheduleRef& sched, const OpDecl& op, const KernelDecl& first,
+                      const KernelDecl& second, const ir::Kernel& k1, const ir::Kernel& k2, const std::string& scratch,
+                      const VarMap& sizes, std::map<const ir::BufferNode*, ParamFit>& fits, const Bindings& b,
+                      VarMap* sizes2) {
+    auto fail = [&](DiagId id, const KernelDecl& k, const std::string& size) {
+        o.diags().error(id, k.name_range, scratch, k.name, size, op.name);
+        o.diags().note(sched.range, "used as a schedule here");
+        return ir::Buffer();
+    };
+    auto param = [&](const ir::Kernel& k) {
+        return std::find_if(k.params.begin(), k.params.end(), [&](auto& p) { return p.buffer->name == scratch; });
+    };
+    const ir::Buffer& decl = param(k1)->buffer;
+    Shape shape;
+    for (const ir::Expr& d : decl->shape) {
+        shape.push_back(substitute(d, sizes));
+        for (const ir::Var& s : k1.sizes)
+            if (uses(shape.back(), s)) return fail(DiagId::schedule_then_size, first, s->name);
+    }
+    ir::Buffer own = ir::make_buffer(op.name + "_" + scratch, decl->elem, shape, ir::Scope::Global);
+    const ir::Buffer& decl2 = param(k2)->buffer;
+    fits.emplace(decl.get(), ParamFit{own, shape.size()});
+    fits.emplace(decl2.get(), ParamFit{own, shape.size()});
+    *sizes2 = bind_sizes(k2, fits, b);
+    bool same = decl2->elem == decl->elem && decl2->shape.size() == shape.size();
+    for (size_t d = 0; same && d < shape.size(); ++d)
+        same = ir::to_string(substitute(decl2->shape[d], *sizes2)) == ir::to_string(shape[d]);
+    if (!same) return fail(DiagId::schedule_then_shape, second, first.name);
+    return own;
+}
+
 }  // namespace
 
 Node* instantiate_anchor(OpInstantiator& o, const OpCall& call, const std::map<std::string, ScalarType>& types,
@@ -248,6 +343,14 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         o.diags().error(DiagId::schedule_unknown_kernel, sched.kernel_range, sched.kernel, sched.kernel);
         return nullptr;
     }
+    const KernelDecl* then = nullptr;  // `then combine`
+    if (!sched.then_kernel.empty()) {
+        then = find_kernel(o.module(), sched.then_kernel);
+        if (!then || then->type_params.empty()) {
+            o.diags().error(DiagId::schedule_unknown_kernel, sched.then_range, sched.then_kernel, sched.then_kernel);
+            return nullptr;
+        }
+    }
     // Tensor parameters by name: the op's tensors and its result.
     std::map<std::string, ir::Buffer> targets;
     std::string expected;
@@ -260,12 +363,17 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     const std::string& out_name = op.computes.back().name;
     targets[out_name] = result->buffer;
     expected += "and the result '" + out_name + "' as tensor parameters, and no scalars";
-    bool params_ok = generic->params.size() == targets.size();
-    for (const Param& p : generic->params) params_ok &= p.type.is_tensor && targets.count(p.name);
-    if (!params_ok) {
-        o.diags().error(DiagId::schedule_params, generic->name_range, generic->name, expected);
-        o.diags().note(sched.range, "used as a schedule here");
-        return nullptr;
+    std::string scratch;  // with `then`: the tensor the first kernel writes for the second
+    if (then) {
+        if (!then_params(o, sched, op, *generic, *then, targets, out_name, &scratch)) return nullptr;
+    } else {
+        bool params_ok = generic->params.size() == targets.size();
+        for (const Param& p : generic->params) params_ok &= p.type.is_tensor && targets.count(p.name);
+        if (!params_ok) {
+            o.diags().error(DiagId::schedule_params, generic->name_range, generic->name, expected);
+            o.diags().note(sched.range, "used as a schedule here");
+            return nullptr;
+        }
     }
 
     // Integer parameters named like an op attribute take the call's value (conv2d's
@@ -283,10 +391,12 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         literals.back()->value = static_cast<uint64_t>(v);
         return literals.back().get();
     };
-    for (const ScheduleArg& a : sched.args) {  // `<BM = 64>`: fixed, not tuned
-        auto tp = std::find_if(generic->type_params.begin(), generic->type_params.end(),
-                               [&](const TypeParam& t) { return t.name == a.name && !t.value_type.empty(); });
-        if (tp == generic->type_params.end()) {
+    auto value_param = [](const KernelDecl* k, const std::string& name) {
+        return k && std::any_of(k->type_params.begin(), k->type_params.end(),
+                                [&](const TypeParam& t) { return t.name == name && !t.value_type.empty(); });
+    };
+    for (const ScheduleArg& a : sched.args) {  // `<BM = 64>`: fixed, not tuned (each kernel that has it)
+        if (!value_param(generic, a.name) && !value_param(then, a.name)) {
             o.diags().error(DiagId::schedule_arg, a.range, a.name, generic->name);
             return nullptr;
         }
@@ -302,20 +412,26 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         if (tp == generic->type_params.end()) continue;
         values[name] = literal(entry.second);
     }
-    CloneMap map;
-    bind_value_params(*generic, values, map);
-    for (const TypeParam& tp : generic->type_params) {
-        auto it = types.find(tp.name);
-        if (it != types.end()) map.types[tp.name] = scalar_name(it->second);
-    }
-    auto lowered = o.check_and_lower(clone_kernel(*generic, op.name + "_" + sched.name, map), call.range,
-                                     "in the schedule of '" + op.name + "' instantiated here");
+    auto lower = [&](const KernelDecl& k, const std::string& name) -> std::optional<ir::Kernel> {
+        CloneMap map;
+        bind_value_params(k, values, map);
+        for (const TypeParam& tp : k.type_params) {
+            auto it = types.find(tp.name);
+            if (it != types.end()) map.types[tp.name] = scalar_name(it->second);
+        }
+        return o.check_and_lower(clone_kernel(k, name, map), call.range,
+                                 "in the schedule of '" + op.name + "' instantiated here");
+    };
+    auto lowered = lower(*generic, op.name + "_" + sched.name);
     if (!lowered) return nullptr;
     ir::Kernel ik = std::move(*lowered);
+    std::optional<ir::Kernel> ik2;  // `then`
+    if (then && !(ik2 = lower(*then, op.name + "_" + sched.name + "_then"))) return nullptr;
     // The target lacks its built-ins (a Hopper schedule on sm_80), or the sizes do not
     // suit it: the next schedule runs. (The emulator takes the schedules of the target
     // a compile would have: `hdsc run --arch`; arch 0, unused by hdsc, counts as sm_80.)
-    if (ir::required_arch(ik) > (o.arch() == 0 ? 80 : o.arch())) {
+    int arch = o.arch() == 0 ? 80 : o.arch();
+    if (ir::required_arch(ik) > arch || (ik2 && ir::required_arch(*ik2) > arch)) {
         *skipped = true;
         return result;
     }
@@ -325,34 +441,49 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     const Bindings& sb = padding ? padding->sizes : b;
     if (padding) targets = padding->targets;
     std::map<const ir::BufferNode*, ParamFit> fits;
-    for (const ir::KernelParam& p : ik.params) {
-        const std::string& name = p.buffer->name;
-        auto decl = std::find_if(op.params.begin(), op.params.end(), [&](const Param& q) { return q.name == name; });
-        const TypeRef& type = name == out_name ? op.result : decl->type;
-        auto fit = fit_param(type, p.buffer->shape.size(), targets.at(name));
-        if (!fit) {
-            o.diags().error(DiagId::schedule_param_rank, generic->name_range, generic->name, name, type.dims.size(),
-                            p.buffer->shape.size());
-            o.diags().note(sched.range, "used as a schedule here");
-            return nullptr;
-        }
-        // A constant dimension (`q: T[B, L, 64]`) is a condition: other shapes keep the next schedule.
-        for (size_t d = 0; d < p.buffer->shape.size(); ++d) {
-            auto want = ir::const_int(p.buffer->shape[d]);
-            if (want && ir::const_int(fit->dim(d)) != want) {
-                *skipped = true;
-                return result;
+    for (ir::Kernel* k : {&ik, ik2 ? &*ik2 : nullptr}) {
+        if (!k) continue;
+        for (const ir::KernelParam& p : k->params) {
+            const std::string& name = p.buffer->name;
+            if (name == scratch) continue;  // a buffer of its own, made below
+            auto decl =
+                std::find_if(op.params.begin(), op.params.end(), [&](const Param& q) { return q.name == name; });
+            const TypeRef& type = name == out_name ? op.result : decl->type;
+            auto fit = fit_param(type, p.buffer->shape.size(), targets.at(name));
+            if (!fit) {
+                const KernelDecl* decl_k = k == &ik ? generic : then;
+                o.diags().error(DiagId::schedule_param_rank, decl_k->name_range, decl_k->name, name, type.dims.size(),
+                                p.buffer->shape.size());
+                o.diags().note(sched.range, "used as a schedule here");
+                return nullptr;
             }
+            // A constant dimension (`q: T[B, L, 64]`) is a condition: other shapes keep the next schedule.
+            for (size_t d = 0; d < p.buffer->shape.size(); ++d) {
+                auto want = ir::const_int(p.buffer->shape[d]);
+                if (want && ir::const_int(fit->dim(d)) != want) {
+                    *skipped = true;
+                    return result;
+                }
+            }
+            fits.emplace(p.buffer.get(), *fit);
         }
-        fits.emplace(p.buffer.get(), *fit);
     }
+    VarMap sizes = bind_sizes(ik, fits, sb);
+    // `then`: the first kernel's own tensor, its shape over the graph's sizes (the
+    // second kernel must see the same), a temporary of the graph once the schedule runs.
+    ir::Buffer own;
+    VarMap sizes2;
+    if (then && !(own = own_tensor(o, sched, op, *generic, *then, ik, *ik2, scratch, sizes, fits, sb, &sizes2)))
+        return nullptr;
 
     // A `when` on symbolic sizes is decided after the constant dimensions and the
     // rows (a schedule whose shapes do not fit, or that TMA cannot run, adds no case).
     ir::Expr when = when_condition(o, call, sched, sb);
     if (!when) return nullptr;
     std::optional<bool> known = ir::const_bool(when);
+    if (own) targets[scratch] = own;
     if ((known && !*known) || !tma_rows_aligned(ik.body, targets, o.decisions()) ||
+        (ik2 && !tma_rows_aligned(ik2->body, targets, o.decisions())) ||
         (!known && !decide_when(o, call, sched, when))) {
         *skipped = true;
         return result;
@@ -364,28 +495,28 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     Node* anchor = result;
     if (padding) {
         anchor = commit_padding(o.graph(), call, *padding, result);
-        for (auto& entry : fits) entry.second.to = padding->targets.at(entry.first->name);
+        for (auto& entry : fits)  // (not the first kernel's own tensor: no padded copy)
+            if (auto t = padding->targets.find(entry.first->name); t != padding->targets.end())
+                entry.second.to = t->second;
     }
-    // Sizes: the op's size names, else the dimension of the tensor that has it
-    // (a result dimension such as conv2d's output height; a spread's product).
-    VarMap sizes;
-    for (const ir::Var& s : ik.sizes) {
-        auto it = sb.sizes.find(s->name);
-        if (it != sb.sizes.end()) sizes[s.get()] = it->second;
+    if (own) {  // `then`: the first kernel's node defines its own tensor, a temporary the second reads
+        Graph& g = o.graph();
+        auto n = std::make_unique<Node>();
+        n->kind = Node::Kind::Anchor;
+        n->ops = anchor->ops;
+        n->loc = anchor->loc;
+        n->buffer = ir::make_buffer(g.fresh_name(own->name), own->elem, own->shape, ir::Scope::Global);
+        for (auto& entry : fits)
+            if (entry.second.to == own) entry.second.to = n->buffer;
+        n->anchor = finish(std::move(ik), fits, sizes);
+        g.add(std::move(n));
+        auto pos = std::find_if(g.nodes.begin(), g.nodes.end(), [&](auto& x) { return x.get() == anchor; });
+        std::rotate(pos, pos + 1, g.nodes.end());  // the second kernel's node reads it: after it
+        ik = std::move(*ik2);
+        sizes = sizes2;
     }
-    for (const ir::KernelParam& p : ik.params)
-        for (size_t d = 0; d < p.buffer->shape.size(); ++d)
-            if (auto* v = ir::as<ir::VarNode>(p.buffer->shape[d]); v && !sizes.count(v))
-                sizes[v] = fits.at(p.buffer.get()).dim(d);
-    ik.body = substitute(Retarget(fits).mutate(ik.body), sizes);
-    for (ir::Expr& g : ik.grid) g = substitute(g, sizes);
-    for (ir::Expr& bl : ik.block) bl = substitute(bl, sizes);
-    if (ik.cluster_per_call) ik.cluster_per_call = substitute(ik.cluster_per_call, sizes);
-    if (ik.min_blocks) ik.min_blocks = substitute(ik.min_blocks, sizes);
-    ik.params.clear();  // recomputed when the node becomes a kernel
-    ik.sizes.clear();
     anchor->kind = Node::Kind::Anchor;
-    anchor->anchor = std::move(ik);
+    anchor->anchor = finish(std::move(ik), fits, sizes);
     return result;
 }
 
