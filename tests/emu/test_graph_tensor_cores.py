@@ -26,11 +26,12 @@ def halves(*shape):
 
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal", [(64, 4, 2, 37, 70, 1), (64, 2, 1, 65, 63, 0),
                                                          (128, 2, 2, 17, 130, 1), (128, 4, 1, 65, 33, 0),
-                                                         (64, 3, 3, 1, 1, 0)])
+                                                         (64, 17, 1, 1, 1, 0)])
 def test_attention_mma(tmp_path, d, heads, groups, lq, lk, causal):
     """attention_mma.hds (FlashAttention-2's loop on mma.sync): partial query blocks and key
     tiles (of 64 keys for heads of 64, 32 for 128: 33 keys are a tile and one), grouped heads,
-    the causal diagonal, one key."""
+    the causal diagonal, one key (and one query: 17 query heads over one key/value head are past
+    the 16 rows of the decoding schedules)."""
     text = (f"graph g(q: f16[H, L, {d}], k: f16[G, M, {d}], v: f16[G, M, {d}]) -> f16[H, L, {d}] "
             f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
     src = tmp_path / "g.hds"
@@ -40,6 +41,35 @@ def test_attention_mma(tmp_path, d, heads, groups, lq, lk, causal):
     out = emulator.run_graph(text, "g", {"q": q, "k": k, "v": v}, imports=("nn.hds",), racecheck=True)
     kk, vv = (np.repeat(t.astype(np.float64), heads // groups, axis=0) for t in (k, v))
     s = q.astype(np.float64) @ kk.transpose(0, 2, 1) * 0.1
+    if causal:
+        s = np.where(np.arange(lk)[None, :] > np.arange(lq)[:, None] + lk - lq, -np.inf, s)
+    assert rel(out, softmax(s) @ vv) < 2e-3
+
+
+@pytest.mark.parametrize("d,batch,heads,groups,lq,lk,causal,split", [
+    (64, 1, 8, 2, 1, 300, 0, 2), (128, 2, 6, 3, 2, 77, 1, 1), (64, 1, 16, 1, 1, 700, 1, 3),
+    # the most parts (MAXS = 32), and one part a key/value head (from 133 of them)
+    (128, 1, 2, 2, 1, 8500, 0, 32), (64, 1, 140, 140, 1, 40, 0, 1)])
+def test_attention_decode_split(tmp_path, d, batch, heads, groups, lq, lk, causal, split):
+    """Decoding on sm_80 (attention_decode_split.hds): the keys split over `split` blocks per
+    key/value head (as many as fit at once, at least 256 keys each, at most 32), each writing its
+    part to the workspace, and a second kernel adding the parts; grouped heads (a group's
+    queries are one block's rows), several queries, the causal diagonal."""
+    emulator.skip_large_under_sanitizers(heads * 64 * lk * d)
+    text = (f"graph g(q: f16[{batch}, {heads}, {lq}, {d}], k: f16[{batch}, {groups}, {lk}, {d}], "
+            f"v: f16[{batch}, {groups}, {lk}, {d}]) -> f16[{batch}, {heads}, {lq}, {d}] "
+            f"{{ return attention(q, k, v, scale=0.1, causal={causal}); }}\n")
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\n' + text)
+    cu = emulator.emit(src)
+    assert "attention_decode_split.hds" in cu and "attention_mma.hds" not in cu
+    # the case reaches the split it is for (the kernels' formula: blocks resident at once, 2 per
+    # multiprocessor with heads of 64, at most 32, at least 256 keys each)
+    assert split == max(1, min(32, (264 if d == 64 else 132) // (batch * groups), (lk + 255) // 256))
+    q, k, v = halves(batch, heads, lq, d), halves(batch, groups, lk, d), halves(batch, groups, lk, d)
+    out = emulator.run_graph(text, "g", {"q": q, "k": k, "v": v}, imports=("nn.hds",), racecheck=True)
+    kk, vv = (np.repeat(t.astype(np.float64), heads // groups, axis=1) for t in (k, v))
+    s = q.astype(np.float64) @ kk.transpose(0, 1, 3, 2) * 0.1
     if causal:
         s = np.where(np.arange(lk)[None, :] > np.arange(lq)[:, None] + lk - lq, -np.inf, s)
     assert rel(out, softmax(s) @ vv) < 2e-3

@@ -9,7 +9,7 @@
 
 extern "C" {
 
-// Graph `attention_causal`: 1 kernel(s). Tensors are dense, row-major, on the device.
+// Graph `attention_causal`: 2 kernel(s). Tensors are dense, row-major, on the device.
 // Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).
 size_t attention_causal_workspace_size(int S);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null

@@ -10,6 +10,251 @@
 
 #include <algorithm>
 
+// kernel attention_wgmma_decode128_split_k0_attention (attention_wgmma.hds:10)
+__global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k0_attention(
+        const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
+        const __nv_bfloat16* __restrict__ v, float* __restrict__ attention_part, int B, int H,
+        int L, int G, int S) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode_split.hds:27
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 4352);  // attention_decode_split.hds:28
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 73984);  // attention_decode_split.hds:29
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 143616);  // attention_decode_split.hds:30
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 143872);  // attention_decode_split.hds:31
+    auto& co = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 144128);  // attention_decode_split.hds:32
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 152576);  // attention_decode_split.hds:33
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 152640);  // attention_decode_split.hds:34
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode_split.hds:35
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode_split.hds:36
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode_split.hds:37
+    alignas(16) float s[4][4];  // attention_decode_split.hds:38
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode_split.hds:39
+    alignas(16) float acc[16][4];  // attention_decode_split.hds:40
+    alignas(16) float mx[2];  // attention_decode_split.hds:41
+    alignas(16) float sum[2];  // attention_decode_split.hds:42
+    alignas(16) float scaled[2];  // attention_decode_split.hds:43
+    alignas(16) float wt[2];  // attention_decode_split.hds:44
+    const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:46
+    const int b = (int)blockIdx.x / split / G;  // attention_decode_split.hds:47
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode_split.hds:48
+    const int head0 = kvh * (H / G);  // attention_decode_split.hds:49
+    const int rows = H / G * L;  // attention_decode_split.hds:50
+    const int rank = (int)blockIdx.x % split;  // attention_decode_split.hds:51
+    const int warp = (int)threadIdx.x / 32;  // attention_decode_split.hds:52
+    const int lane = (int)threadIdx.x % 32;  // attention_decode_split.hds:53
+    const int g = lane / 4;  // attention_decode_split.hds:54
+    const int t4 = lane % 4;  // attention_decode_split.hds:55
+    const float qscale = 0.12751743082459868f;  // attention_decode_split.hds:56
+    const float lowest = -1e+30f;  // attention_decode_split.hds:58
+    const int tiles = (S + 127) / 128;  // attention_decode_split.hds:60
+    const int per = (tiles + split - 1) / split;  // attention_decode_split.hds:61
+    const int first = min(tiles, rank * per);  // attention_decode_split.hds:62
+    const int last = min(tiles, first + per);  // attention_decode_split.hds:63
+#pragma unroll
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode_split.hds:65
+        const int r = r_r * 8 + (int)threadIdx.x / 16;
+        const int c = (int)threadIdx.x % 16;
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode_split.hds:66
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:68
+        mx[h] = lowest;  // attention_decode_split.hds:69
+        sum[h] = 0.0f;  // attention_decode_split.hds:70
+    }
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:72
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:73
+            acc[n][e] = 0.0f;  // attention_decode_split.hds:74
+        }
+    }
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode_split.hds:79
+        if (first + it < last) {  // attention_decode_split.hds:80
+            const int st = it % 2;  // attention_decode_split.hds:81
+            const int k0 = (first + it) * 128;  // attention_decode_split.hds:82
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode_split.hds:83
+                const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
+                const int c = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < S;  // attention_decode_split.hds:84
+                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:85
+                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:86
+            }
+        }
+        hds::cp_async_commit();  // attention_decode_split.hds:89
+        if (it >= 1) {  // attention_decode_split.hds:90
+            const int j = first + it - 1;  // attention_decode_split.hds:91
+            const int st = (it - 1) % 2;  // attention_decode_split.hds:92
+            hds::cp_async_wait<1>();  // attention_decode_split.hds:93
+            __syncthreads();  // attention_decode_split.hds:94
+            if (it == 1) {  // attention_decode_split.hds:95
+#pragma unroll
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode_split.hds:96
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode_split.hds:97
+                }
+            }
+            const int kw = warp * 32;  // attention_decode_split.hds:101
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:102
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:103
+                    s[n][e] = 0.0f;  // attention_decode_split.hds:104
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode_split.hds:107
+#pragma unroll
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode_split.hds:108
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode_split.hds:109
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode_split.hds:110
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode_split.hds:111
+                }
+            }
+            const int key0 = j * 128 + kw;  // attention_decode_split.hds:114
+            if (key0 + 32 > S) {  // attention_decode_split.hds:115
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:116
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:117
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode_split.hds:118
+                        const bool seen = key < S;  // attention_decode_split.hds:119
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode_split.hds:120
+                    }
+                }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:124
+                float top = mx[h];  // attention_decode_split.hds:125
+#pragma unroll
+                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:126
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode_split.hds:127
+                }
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode_split.hds:129
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode_split.hds:130
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:131
+                mx[h] = top;  // attention_decode_split.hds:132
+                sum[h] *= rescale;  // attention_decode_split.hds:133
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode_split.hds:134
+#pragma unroll
+                for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:135
+                    acc[n][h * 2] *= rescale;  // attention_decode_split.hds:136
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode_split.hds:137
+                }
+            }
+#pragma unroll
+            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:140
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:141
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode_split.hds:142
+                    sum[e / 2] += w;  // attention_decode_split.hds:143
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode_split.hds:144
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode_split.hds:148
+#pragma unroll
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode_split.hds:149
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode_split.hds:150
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode_split.hds:151
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode_split.hds:152
+                }
+            }
+            __syncthreads();  // attention_decode_split.hds:155
+        }
+    }
+    hds::cp_async_wait<0>();  // attention_decode_split.hds:158
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:162
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode_split.hds:163
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode_split.hds:164
+        if (t4 == 0) {  // attention_decode_split.hds:165
+            wm[warp][g + h * 8] = mx[h];  // attention_decode_split.hds:166
+            wl[warp][g + h * 8] = sum[h];  // attention_decode_split.hds:167
+        }
+    }
+    __syncthreads();  // attention_decode_split.hds:170
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:171
+        float top = wm[0][g + h * 8];  // attention_decode_split.hds:172
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:173
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode_split.hds:174
+        }
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:176
+    }
+    if ((int)threadIdx.x < 16) {  // attention_decode_split.hds:178
+        float top = wm[0][(int)threadIdx.x];  // attention_decode_split.hds:179
+#pragma unroll
+        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:180
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode_split.hds:181
+        }
+        float total = 0.0f;  // attention_decode_split.hds:183
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:184
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode_split.hds:185
+        }
+        cm[(int)threadIdx.x] = top;  // attention_decode_split.hds:187
+        cl[(int)threadIdx.x] = total;  // attention_decode_split.hds:188
+    }
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:190
+        if (warp == w) {  // attention_decode_split.hds:191
+#pragma unroll
+            for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:192
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:193
+                    const float part_of = acc[n][e] * wt[e / 2];  // attention_decode_split.hds:194
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part_of : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part_of;  // attention_decode_split.hds:195
+                }
+            }
+        }
+        __syncthreads();  // attention_decode_split.hds:199
+    }
+    for (int i = 0; i < 17; ++i) {  // attention_decode_split.hds:203
+        const int at = i * 128 + (int)threadIdx.x;  // attention_decode_split.hds:204
+        const int r = at / 130;  // attention_decode_split.hds:205
+        const int c = at % 130;  // attention_decode_split.hds:206
+        if (r < rows) {  // attention_decode_split.hds:207
+            attention_part[(((b * H + (head0 + r / L)) * L + r % L) * 32 + rank) * 130 + c] = c < 128 ? co[r][c] : c == 128 ? cm[r] : cl[r];  // attention_decode_split.hds:208
+        }
+    }
+}
+
+// kernel attention_wgmma_decode128_split_k1_attention (attention_wgmma.hds:10)
+__global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k1_attention(
+        const float* __restrict__ attention_part, __nv_bfloat16* __restrict__ out, int B, int H,
+        int L, int G, int S) {
+    const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:221
+    const int b = (int)blockIdx.x / (H * L);  // attention_decode_split.hds:222
+    const int h = (int)blockIdx.x / L % H;  // attention_decode_split.hds:223
+    const int l = (int)blockIdx.x % L;  // attention_decode_split.hds:224
+    const int c = (int)threadIdx.x;  // attention_decode_split.hds:225
+    const float qscale = 0.12751743082459868f;  // attention_decode_split.hds:226
+    alignas(16) float pm[32];  // attention_decode_split.hds:228
+    alignas(16) float pl[32];  // attention_decode_split.hds:229
+    alignas(16) float po[32];  // attention_decode_split.hds:230
+#pragma unroll
+    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:231
+        pm[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + 128] : -1e+30f;  // attention_decode_split.hds:232
+        pl[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + 129] : 0.0f;  // attention_decode_split.hds:233
+        po[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + c] : 0.0f;  // attention_decode_split.hds:234
+    }
+    float top = pm[0];  // attention_decode_split.hds:236
+#pragma unroll
+    for (int r = 1; r < 32; ++r) {  // attention_decode_split.hds:237
+        top = fmaxf(top, pm[r]);  // attention_decode_split.hds:238
+    }
+    float total = 0.0f;  // attention_decode_split.hds:240
+    float out_2 = 0.0f;  // attention_decode_split.hds:241
+#pragma unroll
+    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:242
+        const float weight = hds::exp2_fast((pm[r] - top) * qscale);  // attention_decode_split.hds:243
+        total += weight * pl[r];  // attention_decode_split.hds:244
+        out_2 += weight * po[r];  // attention_decode_split.hds:245
+    }
+    out[((b * H + h) * L + l) * 128 + c] = hds::cast<__nv_bfloat16>(out_2 / total);  // attention_decode_split.hds:247
+}
+
 // kernel attention_wgmma_decode128_wide_deep_k0_attention (attention_wgmma.hds:10)
 __global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_wide_deep_k0_attention(
         const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
@@ -909,6 +1154,62 @@ __global__ void __launch_bounds__(384, 1) attention_wgmma_any_k0_attention(
 
 extern "C" {
 
+// Workspace slots of `attention_wgmma_decode128_split`: temporaries whose lifetimes do not overlap share one.
+static void attention_wgmma_decode128_split_slots(int B, int H, int L, int G, int S, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(float) * (long long)B * (long long)H * (long long)L * 32 * 130) + 255) / 256 * 256;
+}
+
+static size_t attention_wgmma_decode128_split_workspace_size(int B, int H, int L, int G, int S) {
+    size_t slot[1] = {0};
+    attention_wgmma_decode128_split_slots(B, H, L, G, S, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t attention_wgmma_decode128_split_run(const __nv_bfloat16* q,
+                                                       const __nv_bfloat16* k,
+                                                       const __nv_bfloat16* v, __nv_bfloat16* out,
+                                                       int B, int H, int L, int G, int S,
+                                                       void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
+        v == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // `require H % G == 0` of attention (nn.hds:304), called at attention_wgmma.hds:10
+    if (!(H % G == 0))
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
+        (long long)B * (long long)G * (long long)S * 128 > 2147483647LL ||
+        (long long)B * (long long)H * (long long)L * 32 * 130 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    attention_wgmma_decode128_split_slots(B, H, L, G, S, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    float* attention_part = reinterpret_cast<float*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // attention (attention_wgmma.hds:10)
+    if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(32), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 152704 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_wgmma_decode128_split_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 152704);
+    if (err != cudaSuccess) return err;
+    attention_wgmma_decode128_split_k0_attention<<<dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(32), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1), dim3((unsigned)(128), 1, 1), 152704, stream>>>(
+            q, k, v, attention_part, B, H, L, G, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // attention (attention_wgmma.hds:10)
+    if (((long long)B * (long long)H * (long long)L) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    attention_wgmma_decode128_split_k1_attention<<<dim3((unsigned)((long long)B * (long long)H * (long long)L), 1, 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+            attention_part, out, B, H, L, G, S);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `attention_wgmma_decode128_wide_deep`: temporaries whose lifetimes do not overlap share one.
 static void attention_wgmma_decode128_wide_deep_slots(int B, int H, int L, int G, int S,
                                                       size_t* slot) {
@@ -934,7 +1235,7 @@ static cudaError_t attention_wgmma_decode128_wide_deep_run(const __nv_bfloat16* 
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:304), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1000,7 +1301,7 @@ static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:304), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1065,7 +1366,7 @@ static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const _
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:304), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1130,7 +1431,7 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:303), called at attention_wgmma.hds:10
+    // `require H % G == 0` of attention (nn.hds:304), called at attention_wgmma.hds:10
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
@@ -1159,16 +1460,21 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     return cudaSuccess;
 }
 
-// Graph `attention_wgmma` runs one of 4 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:332)
+// Graph `attention_wgmma` runs one of 5 variants, the first whose case holds for the sizes of the call:
+//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && S > 4096 (`when H / G * L <= 16 && B * G <= 32 && M > 4096` of attention's schedule 'decode128_split', nn.hds:328)
+//     attention_wgmma_decode128_split_k0_attention <- attention (attention_wgmma.hds:10)
+//     attention_wgmma_decode128_split_k1_attention <- attention (attention_wgmma.hds:10)
+//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:340)
 //     attention_wgmma_decode128_wide_deep_k0_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:334)
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:342)
 //     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:336)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:344)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:10)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:10)
 size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
+    if (H / G * L <= 16 && B * G <= 32 && S > 4096)
+        return attention_wgmma_decode128_split_workspace_size(B, H, L, G, S);
     if (H / G * L <= 16 && B * G >= 25 && B * G <= 32)
         return attention_wgmma_decode128_wide_deep_workspace_size(B, H, L, G, S);
     if (H / G * L <= 16 && B * G >= 16 && B * G <= 32)
@@ -1181,6 +1487,8 @@ size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
 cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
                                 const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
                                 int G, int S, void* workspace, cudaStream_t stream) {
+    if (H / G * L <= 16 && B * G <= 32 && S > 4096)
+        return attention_wgmma_decode128_split_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     if (H / G * L <= 16 && B * G >= 25 && B * G <= 32)
         return attention_wgmma_decode128_wide_deep_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     if (H / G * L <= 16 && B * G >= 16 && B * G <= 32)

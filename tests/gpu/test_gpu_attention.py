@@ -1,8 +1,9 @@
 """GPU tests of attention's tensor-core schedules (stdlib/attention_mma.hds on sm_80,
 stdlib/attention_wgmma.hds on sm_90a) against a float64 reference: heads of 64 and 128 values, f16 and bf16, causal or not, on odd
 sizes on both sides of the tile boundaries (64 query rows per block and 64 keys per
-tile on sm_80, 128 and 128 on sm_90a; decoding on sm_90a split over clusters): one key, one query, partial tiles, L != M, batch and heads. Outputs start as
-NaN so that an unwritten element fails."""
+tile on sm_80, 128 and 128 on sm_90a; decoding on sm_90a split over clusters, or over blocks
+combined by a second kernel, as on sm_80): one key, one query, partial tiles, L != M, batch and
+heads. Outputs start as NaN so that an unwritten element fails."""
 import math
 
 import pytest
@@ -45,13 +46,16 @@ def run(name, dtype, b, h, lq, lk, d, causal, groups=None):
 # blocks, as many as B * H leaves room for, 256 keys or more each); 17 is past it. Prefill
 # with heads of 64 takes blocks of 192 query rows where B * H * ceil(L / 192) >= 264
 # (2 x 33 x 5 = 330 for 777 rows), else 128. Heads of 128 decoding over 16 to 32 key/value heads
-# split them over clusters of at most 4 (2 x 12).
+# split them over clusters of at most 4 (2 x 12). Past 4096 keys and up to 32 key/value heads
+# (times the batch) the keys split over blocks whose parts a second kernel adds
+# (attention_decode_split.hds), as every decoding step on sm_80 does; 33 heads are past it.
 SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
          (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384), (1, 1, 16, 4000), (2, 3, 5, 777),
-         (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520), (2, 33, 777, 800), (2, 12, 1, 3000)]
+         (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520), (2, 33, 777, 800), (2, 12, 1, 3000),
+         (1, 2, 1, 4097), (2, 3, 5, 5000), (1, 32, 1, 4500), (1, 33, 1, 4100)]
 CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
                 (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300), (1, 1, 16, 4000),
-                (1, 2, 7, 700), (1, 1, 16, 16), (2, 33, 777, 800)]
+                (1, 2, 7, 700), (1, 1, 16, 16), (2, 33, 777, 800), (1, 2, 7, 4500)]
 
 
 @gpu
@@ -87,9 +91,11 @@ def test_attention_written_by_hand(b, h, lq, lk, causal):
 # of its mma (attention_decode.hds, `when H / G * L <= 16`): 8:1 and one query (8 rows), 8:1
 # and two (16, the edge), 8:1 and three (24: the prefill schedule), 4:1, multi-query; then
 # prefill shapes (L <= M: under a causal mask no row is fully masked), with causal masks
-# where a row's query is r % L of its head.
+# where a row's query is r % L of its head; past 4096 keys split over blocks (Llama-3 70B's
+# 64 heads over 8 at 8192 keys, a batch of 4 of them, two queries of 8:1).
 GQA_SIZES = [(1, 8, 1, 1, 4000), (2, 8, 2, 1, 777), (1, 32, 4, 1, 2049), (1, 8, 1, 2, 300), (1, 8, 1, 3, 300),
-             (2, 6, 3, 77, 131), (1, 4, 2, 16, 16), (1, 2, 1, 8, 100), (1, 16, 2, 1, 1), (1, 4, 4, 129, 130)]
+             (2, 6, 3, 77, 131), (1, 4, 2, 16, 16), (1, 2, 1, 8, 100), (1, 16, 2, 1, 1), (1, 4, 4, 129, 130),
+             (1, 64, 8, 1, 8192), (4, 64, 8, 1, 4500), (1, 16, 2, 2, 6000)]
 
 
 @gpu
