@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Emits the attention sweep graphs for run_split.py into .devcarry/decsplit/SET, with
+# stdlib/ as committed before the split schedules (`old`, from git REV, default 1e1b0c4,
+# the commit before them), as it is (`new`), and variants of it: SETS=... (default: old new s3 w2)
+#   low    the split from 1025 keys instead of 4097
+#   k1024  at least 1024 keys a block instead of 256
+#   s3     three stages (one block per multiprocessor at heads of 64 too)
+#   w2     twice the blocks (two waves)
+#   bash bench/results/2026-11-27-h200-decode-split/build.sh [REV]
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+rev=${1:-1e1b0c4}
+out=$root/.devcarry/decsplit
+rm -rf "$out" /tmp/decsplit-stdlib
+sets=${SETS:-old new s3 w2}
+mkdir -p /tmp/decsplit-stdlib/old
+git -C "$root" archive "$rev" stdlib | tar -x -C /tmp/decsplit-stdlib/old --strip-components=1
+for set in $sets; do
+    mkdir -p "$out/$set"
+    [[ $set == old ]] && continue
+    d=/tmp/decsplit-stdlib/$set
+    mkdir -p "$d"
+    cp "$root"/stdlib/*.hds "$d/"
+    case $set in
+    new) ;;
+    low) sed -i 's/B \* G <= 32 \&\& M > 4096;/B * G <= 32 \&\& M > 1024;/' "$d/nn.hds" ;;
+    k1024) sed -i 's|(M + 255) / 256|(M + 1023) / 1024|g' "$d/attention_decode_split.hds" ;;
+    s3) sed -i 's/attention_decode_split<HD = \(64\|128\)> then/attention_decode_split<HD = \1, STAGES = 3> then/' "$d/nn.hds" ;;
+    w2) sed -i 's/(HD == 64 \&\& STAGES == 2 ? 264 : 132)/(HD == 64 \&\& STAGES == 2 ? 528 : 264)/g' "$d/attention_decode_split.hds" ;;
+    *) echo "unknown set $set" >&2; exit 1 ;;
+    esac
+    [[ $set == new ]] || ! diff -rq "$d" "$root/stdlib" >/dev/null || { echo "set $set changed nothing" >&2; exit 1; }
+done
+for g in gqa_d64 gqa_d128 d64_sm80 d128_sm80; do
+    f=$root/bench/sweep/sweep_attention_$g.hds
+    for set in $sets; do
+        "$root/build/hdsc" "$f" -I /tmp/decsplit-stdlib/$set -o "$out/$set/sweep_attention_$g.cu"
+    done
+done
+echo "$sets" >"$out/sets"
+ls "$out"
