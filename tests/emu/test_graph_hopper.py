@@ -187,13 +187,18 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     # up to 32 key/value heads over more than 4096 keys: split over blocks, combined by a second kernel
     (64, 8, 1, 1, 4097, 0, "g_decode_split"), (64, 8, 1, 1, 4096, 0, "g_decode_deep"),
     (128, 8, 2, 3, 4200, 1, "g_decode128_split"), (64, 32, 32, 1, 4097, 0, "g_decode_split"),
-    (64, 33, 33, 1, 4097, 0, "g_decode_deep")])
+    (64, 33, 33, 1, 4097, 0, "g_decode_deep"),
+    # from 25 of them past 1024 keys; heads of 128 from 16 past 2048
+    (64, 25, 25, 1, 1025, 0, "g_decode_split"), (64, 25, 25, 1, 1024, 0, "g_decode"),
+    (64, 24, 24, 1, 1025, 0, "g_decode"), (128, 16, 16, 1, 2049, 1, "g_decode128_split"),
+    (128, 16, 16, 1, 2048, 0, "g_decode128_wide"), (128, 15, 15, 1, 2049, 0, "g_decode128")])
 def test_attention_wgmma(tmp_path, d, heads, groups, lq, lk, causal, variant):
     """The attention op on its sm_90a schedules: prefill (attention_wgmma.hds: blocks of 192
     query rows on three consumers, or of 128 on two where there are few) with grouped heads,
     the causal diagonal, partial query blocks and key tiles, one key; decoding (at most 16
     query rows per key head: attention_decode.hds, keys split over a cluster; over more than 4096
-    keys and up to 32 key/value heads attention_decode_split.hds, over blocks that write their
+    keys and up to 32 key/value heads (from 25 past 1024 keys, heads of 128 from 16 past 2048)
+    attention_decode_split.hds, over blocks that write their
     parts to the workspace, which a second kernel adds)."""
     skip_large_under_sanitizers(heads * max(lq, 64) * lk * d)
     text = (f"graph g(q: f16[B, H, L, {d}], k: f16[B, G, M, {d}], v: f16[B, G, M, {d}]) -> f16[B, H, L, {d}] "

@@ -1461,19 +1461,19 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
 }
 
 // Graph `attention_wgmma` runs one of 5 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && S > 4096 (`when H / G * L <= 16 && B * G <= 32 && M > 4096` of attention's schedule 'decode128_split', nn.hds:328)
+//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)) (`when H / G * L <= 16 && B * G <= 32 && (M > 4096 || B * G >= 25 && M > 1024 || B * G >= 16 && M > 2048)` of attention's schedule 'decode128_split', nn.hds:332)
 //     attention_wgmma_decode128_split_k0_attention <- attention (attention_wgmma.hds:10)
 //     attention_wgmma_decode128_split_k1_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:340)
+//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:344)
 //     attention_wgmma_decode128_wide_deep_k0_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:342)
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:346)
 //     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:10)
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:344)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:348)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:10)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:10)
 size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
-    if (H / G * L <= 16 && B * G <= 32 && S > 4096)
+    if (H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)))
         return attention_wgmma_decode128_split_workspace_size(B, H, L, G, S);
     if (H / G * L <= 16 && B * G >= 25 && B * G <= 32)
         return attention_wgmma_decode128_wide_deep_workspace_size(B, H, L, G, S);
@@ -1487,7 +1487,7 @@ size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S) {
 cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
                                 const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
                                 int G, int S, void* workspace, cudaStream_t stream) {
-    if (H / G * L <= 16 && B * G <= 32 && S > 4096)
+    if (H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)))
         return attention_wgmma_decode128_split_run(q, k, v, out, B, H, L, G, S, workspace, stream);
     if (H / G * L <= 16 && B * G >= 25 && B * G <= 32)
         return attention_wgmma_decode128_wide_deep_run(q, k, v, out, B, H, L, G, S, workspace, stream);

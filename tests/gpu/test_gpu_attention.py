@@ -49,10 +49,11 @@ def run(name, dtype, b, h, lq, lk, d, causal, groups=None):
 # split them over clusters of at most 4 (2 x 12). Past 4096 keys and up to 32 key/value heads
 # (times the batch) the keys split over blocks whose parts a second kernel adds
 # (attention_decode_split.hds), as every decoding step on sm_80 does; 33 heads are past it.
+# From 25 heads past 1024 keys, and heads of 128 from 16 past 2048, too.
 SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
          (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384), (1, 1, 16, 4000), (2, 3, 5, 777),
          (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520), (2, 33, 777, 800), (2, 12, 1, 3000),
-         (1, 2, 1, 4097), (2, 3, 5, 5000), (1, 32, 1, 4500), (1, 33, 1, 4100)]
+         (1, 2, 1, 4097), (2, 3, 5, 5000), (1, 32, 1, 4500), (1, 33, 1, 4100), (1, 25, 1, 1500), (1, 16, 1, 3000)]
 CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
                 (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300), (1, 1, 16, 4000),
                 (1, 2, 7, 700), (1, 1, 16, 16), (2, 33, 777, 800), (1, 2, 7, 4500)]

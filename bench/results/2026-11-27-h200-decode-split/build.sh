@@ -6,6 +6,7 @@
 #   k1024  at least 1024 keys a block instead of 256
 #   s3     three stages (one block per multiprocessor at heads of 64 too)
 #   w2     twice the blocks (two waves)
+#   bg16   from 16 key/value heads (times the batch) the split from 1025 keys
 #   bash bench/results/2026-11-27-h200-decode-split/build.sh [REV]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -26,6 +27,7 @@ for set in $sets; do
     low) sed -i 's/B \* G <= 32 \&\& M > 4096;/B * G <= 32 \&\& M > 1024;/' "$d/nn.hds" ;;
     k1024) sed -i 's|(M + 255) / 256|(M + 1023) / 1024|g' "$d/attention_decode_split.hds" ;;
     s3) sed -i 's/attention_decode_split<HD = \(64\|128\)> then/attention_decode_split<HD = \1, STAGES = 3> then/' "$d/nn.hds" ;;
+    bg16) sed -i 's/B \* G <= 32 \&\& M > 4096;/B * G <= 32 \&\& (M > 4096 || B * G >= 16 \&\& M > 1024);/' "$d/nn.hds" ;;
     w2) sed -i 's/(HD == 64 \&\& STAGES == 2 ? 264 : 132)/(HD == 64 \&\& STAGES == 2 ? 528 : 264)/g' "$d/attention_decode_split.hds" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
