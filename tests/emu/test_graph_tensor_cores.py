@@ -26,9 +26,11 @@ def halves(*shape):
 
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal", [(64, 4, 2, 37, 70, 1), (64, 2, 1, 65, 63, 0),
                                                          (128, 2, 2, 17, 130, 1), (128, 4, 1, 65, 33, 0),
-                                                         (64, 17, 1, 1, 1, 0)])
+                                                         (64, 17, 1, 1, 1, 0), (64, 2, 2, 130, 140, 1),
+                                                         (128, 2, 1, 129, 40, 0)])
 def test_attention_mma(tmp_path, d, heads, groups, lq, lk, causal):
-    """attention_mma.hds (FlashAttention-2's loop on mma.sync): partial query blocks and key
+    """attention_mma.hds (FlashAttention-2's loop on mma.sync, 32 query rows a warp, 128 a
+    block: 129 and 130 rows are two blocks, the second partial): partial query blocks and key
     tiles (of 64 keys for heads of 64, 32 for 128: 33 keys are a tile and one), grouped heads,
     the causal diagonal, one key (and one query: 17 query heads over one key/value head are past
     the 16 rows of the decoding schedules)."""

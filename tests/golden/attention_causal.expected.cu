@@ -249,173 +249,193 @@ __global__ void __launch_bounds__(64) attention_causal_decode_split_sm80_k1_atte
 }
 
 // kernel attention_causal_any_k0_attention (attention_causal.hds:9)
-__global__ void __launch_bounds__(128) attention_causal_any_k0_attention(
+__global__ void __launch_bounds__(128, 2) attention_causal_any_k0_attention(
         const __half* __restrict__ x, const __half* __restrict__ k, const __half* __restrict__ v,
         __half* __restrict__ out, int S) {
-    __shared__ alignas(16) __half sq[64][72];  // attention_mma.hds:33
-    __shared__ alignas(16) __half sk[2][64][72];  // attention_mma.hds:34
-    __shared__ alignas(16) __half sv[2][64][72];  // attention_mma.hds:35
-    alignas(16) __half fq[4][8];  // attention_mma.hds:36
-    alignas(16) __half fk[8];  // attention_mma.hds:37
-    alignas(16) __half fv[8];  // attention_mma.hds:38
-    alignas(16) float s[8][4];  // attention_mma.hds:39
-    alignas(16) __half p[4][8];  // attention_mma.hds:40
-    alignas(16) float acc[8][4];  // attention_mma.hds:41
-    alignas(16) float mx[2];  // attention_mma.hds:42
-    alignas(16) float sum[2];  // attention_mma.hds:43
-    alignas(16) float scaled[2];  // attention_mma.hds:44
-    const int head = (int)blockIdx.y % 2;  // attention_mma.hds:46
-    const int kvh = head;  // attention_mma.hds:47
-    const int q0 = (int)blockIdx.x * 64;  // attention_mma.hds:48
-    const int warp = (int)threadIdx.x / 32;  // attention_mma.hds:49
-    const int lane = (int)threadIdx.x % 32;  // attention_mma.hds:50
-    const int g = lane / 4;  // attention_mma.hds:51
-    const int t4 = lane % 4;  // attention_mma.hds:52
-    const float qscale = 0.18033688011112042f;  // attention_mma.hds:55
-    const float lowest = -1e+30f;  // attention_mma.hds:57
-    const int shift = 0;  // attention_mma.hds:59
-    const int last_row = min(q0 + 64, S) - 1;  // attention_mma.hds:60
-    const int tiles = min((S + 63) / 64, max(last_row + shift, 0) / 64 + 1);  // attention_mma.hds:61
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sq = *reinterpret_cast<__half (*)[128][72]>(hds_dynamic_smem + 0);  // attention_mma.hds:43
+    auto& sk = *reinterpret_cast<__half (*)[2][64][72]>(hds_dynamic_smem + 18432);  // attention_mma.hds:44
+    auto& sv = *reinterpret_cast<__half (*)[2][64][72]>(hds_dynamic_smem + 36864);  // attention_mma.hds:45
+    alignas(16) __half fq[2][1][8];  // attention_mma.hds:46
+    alignas(16) __half fk[8];  // attention_mma.hds:47
+    alignas(16) __half fv[8];  // attention_mma.hds:48
+    alignas(16) float s[2][8][4];  // attention_mma.hds:49
+    alignas(16) __half p[2][4][8];  // attention_mma.hds:50
+    alignas(16) float acc[2][8][4];  // attention_mma.hds:51
+    alignas(16) float mx[2][2];  // attention_mma.hds:52
+    alignas(16) float sum[2][2];  // attention_mma.hds:53
+    alignas(16) float scaled[2][2];  // attention_mma.hds:54
+    const int head = (int)blockIdx.y % 2;  // attention_mma.hds:56
+    const int kvh = head;  // attention_mma.hds:57
+    const int q0 = (int)blockIdx.x * 128;  // attention_mma.hds:58
+    const int warp = (int)threadIdx.x / 32;  // attention_mma.hds:59
+    const int lane = (int)threadIdx.x % 32;  // attention_mma.hds:60
+    const int g = lane / 4;  // attention_mma.hds:61
+    const int t4 = lane % 4;  // attention_mma.hds:62
+    const int wr = warp * 32;  // attention_mma.hds:63
+    const float qscale = 0.18033688011112042f;  // attention_mma.hds:66
+    const float lowest = -1e+30f;  // attention_mma.hds:68
+    const int shift = 0;  // attention_mma.hds:70
+    const int last_row = min(q0 + 128, S) - 1;  // attention_mma.hds:71
+    const int tiles = min((S + 63) / 64, max(last_row + shift, 0) / 64 + 1);  // attention_mma.hds:72
 #pragma unroll
-    for (int r_r = 0; r_r < 4; ++r_r) {  // attention_mma.hds:64
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_mma.hds:75
         const int r = r_r * 16 + (int)threadIdx.x / 8;
         const int c = (int)threadIdx.x % 8;
-        const bool ok = q0 + r < S;  // attention_mma.hds:65
-        hds::cp_async_16(&sq[r][c * 8], &x[(min(q0 + r, S - 1) * 2 + head) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:66
+        const bool ok = q0 + r < S;  // attention_mma.hds:76
+        hds::cp_async_16(&sq[r][c * 8], &x[(min(q0 + r, S - 1) * 2 + head) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:77
     }
 #pragma unroll
-    for (int r_r_2 = 0; r_r_2 < 4; ++r_r_2) {  // attention_mma.hds:68
+    for (int r_r_2 = 0; r_r_2 < 4; ++r_r_2) {  // attention_mma.hds:79
         const int r = r_r_2 * 16 + (int)threadIdx.x / 8;
         const int c = (int)threadIdx.x % 8;
-        const bool ok = r < S;  // attention_mma.hds:69
-        hds::cp_async_16(&sk[0][r][c * 8], &k[(kvh * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:70
-        hds::cp_async_16(&sv[0][r][c * 8], &v[(kvh * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:71
+        const bool ok = r < S;  // attention_mma.hds:80
+        hds::cp_async_16(&sk[0][r][c * 8], &k[(kvh * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:81
+        hds::cp_async_16(&sv[0][r][c * 8], &v[(kvh * S + min(r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:82
     }
-    hds::cp_async_commit();  // attention_mma.hds:73
+    hds::cp_async_commit();  // attention_mma.hds:84
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_mma.hds:74
-        mx[h] = lowest;  // attention_mma.hds:75
-        sum[h] = 0.0f;  // attention_mma.hds:76
-    }
+    for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:85
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_mma.hds:78
+        for (int h = 0; h < 2; ++h) {  // attention_mma.hds:86
+            mx[mt][h] = lowest;  // attention_mma.hds:87
+            sum[mt][h] = 0.0f;  // attention_mma.hds:88
+        }
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_mma.hds:79
-            acc[n][e] = 0.0f;  // attention_mma.hds:80
+        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:90
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:91
+                acc[mt][n][e] = 0.0f;  // attention_mma.hds:92
+            }
         }
     }
-    for (int j = 0; j < tiles; ++j) {  // attention_mma.hds:84
-        const int st = j % 2;  // attention_mma.hds:85
-        if (j + 1 < tiles) {  // attention_mma.hds:87
-            const int k0 = (j + 1) * 64;  // attention_mma.hds:88
+    for (int j = 0; j < tiles; ++j) {  // attention_mma.hds:97
+        const int st = j % 2;  // attention_mma.hds:98
+        if (j + 1 < tiles) {  // attention_mma.hds:100
+            const int k0 = (j + 1) * 64;  // attention_mma.hds:101
 #pragma unroll
-            for (int r_r_3 = 0; r_r_3 < 4; ++r_r_3) {  // attention_mma.hds:89
+            for (int r_r_3 = 0; r_r_3 < 4; ++r_r_3) {  // attention_mma.hds:102
                 const int r = r_r_3 * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < S;  // attention_mma.hds:90
-                hds::cp_async_16(&sk[1 - st][r][c * 8], &k[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:91
-                hds::cp_async_16(&sv[1 - st][r][c * 8], &v[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:92
+                const bool ok = k0 + r < S;  // attention_mma.hds:103
+                hds::cp_async_16(&sk[1 - st][r][c * 8], &k[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:104
+                hds::cp_async_16(&sv[1 - st][r][c * 8], &v[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_mma.hds:105
             }
         }
-        hds::cp_async_commit();  // attention_mma.hds:95
-        hds::cp_async_wait<1>();  // attention_mma.hds:96
-        __syncthreads();  // attention_mma.hds:97
-        if (j == 0) {  // attention_mma.hds:98
+        hds::cp_async_commit();  // attention_mma.hds:108
+        hds::cp_async_wait<1>();  // attention_mma.hds:109
+        __syncthreads();  // attention_mma.hds:110
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:99
-                hds::ldmatrix_x4(&fq[kk][0], &sq[warp * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // attention_mma.hds:100
-            }
-        }
+        for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:118
 #pragma unroll
-        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:105
+            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:119
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:106
-                s[n][e] = 0.0f;  // attention_mma.hds:107
-            }
-        }
-#pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:110
-#pragma unroll
-            for (int pk = 0; pk < 4; ++pk) {  // attention_mma.hds:111
-                hds::ldmatrix_x4(&fk[0], &sk[st][pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_mma.hds:112
-                hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_mma.hds:113
-                hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_mma.hds:114
-            }
-        }
-        const int key0 = j * 64;  // attention_mma.hds:119
-        const int row0 = q0 + warp * 16 + g;  // attention_mma.hds:120
-        if (key0 + 64 > S || key0 + 63 > q0 + warp * 16 + shift) {  // attention_mma.hds:121
-#pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:122
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_mma.hds:123
-                    const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_mma.hds:124
-                    const bool seen = key < S && key <= row0 + e / 2 * 8 + shift;  // attention_mma.hds:125
-                    s[n][e] = seen ? s[n][e] : lowest;  // attention_mma.hds:126
+                for (int e = 0; e < 4; ++e) {  // attention_mma.hds:120
+                    s[mt][n][e] = 0.0f;  // attention_mma.hds:121
                 }
             }
         }
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_mma.hds:132
-            float top = mx[h];  // attention_mma.hds:133
+        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:125
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:134
-                top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_mma.hds:135
+            for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:127
+                hds::ldmatrix_x4(&fq[mt][0][0], &sq[wr + mt * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // attention_mma.hds:128
             }
-            top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_mma.hds:137
-            top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_mma.hds:138
-            const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_mma.hds:139
-            mx[h] = top;  // attention_mma.hds:140
-            sum[h] *= rescale;  // attention_mma.hds:141
-            scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_mma.hds:142
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:143
-                acc[n][h * 2] *= rescale;  // attention_mma.hds:144
-                acc[n][h * 2 + 1] *= rescale;  // attention_mma.hds:145
+            for (int pk = 0; pk < 4; ++pk) {  // attention_mma.hds:131
+                hds::ldmatrix_x4(&fk[0], &sk[st][pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_mma.hds:132
+#pragma unroll
+                for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:133
+                    hds::mma_16816(&s[mt][pk * 2][0], &fq[mt][0][0], &fk[0]);  // attention_mma.hds:134
+                    hds::mma_16816(&s[mt][pk * 2 + 1][0], &fq[mt][0][0], &fk[4]);  // attention_mma.hds:135
+                }
+            }
+        }
+        const int key0 = j * 64;  // attention_mma.hds:141
+        if (key0 + 64 > S || key0 + 63 > q0 + wr + shift) {  // attention_mma.hds:142
+#pragma unroll
+            for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:143
+#pragma unroll
+                for (int n = 0; n < 8; ++n) {  // attention_mma.hds:144
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_mma.hds:145
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_mma.hds:146
+                        const bool seen = key < S && key <= q0 + wr + mt * 16 + g + e / 2 * 8 + shift;  // attention_mma.hds:147
+                        s[mt][n][e] = seen ? s[mt][n][e] : lowest;  // attention_mma.hds:148
+                    }
+                }
             }
         }
 #pragma unroll
-        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:148
+        for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:155
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:149
-                const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_mma.hds:150
-                sum[e / 2] += w;  // attention_mma.hds:151
-                p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_mma.hds:152
+            for (int h = 0; h < 2; ++h) {  // attention_mma.hds:156
+                float top = mx[mt][h];  // attention_mma.hds:157
+#pragma unroll
+                for (int n = 0; n < 8; ++n) {  // attention_mma.hds:158
+                    top = fmaxf(top, fmaxf(s[mt][n][h * 2], s[mt][n][h * 2 + 1]));  // attention_mma.hds:159
+                }
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_mma.hds:162
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_mma.hds:163
+                const float rescale = hds::exp2_fast((mx[mt][h] - top) * qscale);  // attention_mma.hds:164
+                mx[mt][h] = top;  // attention_mma.hds:165
+                sum[mt][h] *= rescale;  // attention_mma.hds:166
+                scaled[mt][h] = top == lowest ? 0.0f : -top * qscale;  // attention_mma.hds:167
+#pragma unroll
+                for (int n = 0; n < 8; ++n) {  // attention_mma.hds:168
+                    acc[mt][n][h * 2] *= rescale;  // attention_mma.hds:169
+                    acc[mt][n][h * 2 + 1] *= rescale;  // attention_mma.hds:170
+                }
+            }
+#pragma unroll
+            for (int n = 0; n < 8; ++n) {  // attention_mma.hds:173
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // attention_mma.hds:174
+                    const float w = hds::exp2_fast(fmaf(s[mt][n][e], qscale, scaled[mt][e / 2]));  // attention_mma.hds:175
+                    sum[mt][e / 2] += w;  // attention_mma.hds:176
+                    p[mt][n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_mma.hds:177
+                }
             }
         }
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:157
+        for (int kk = 0; kk < 4; ++kk) {  // attention_mma.hds:183
 #pragma unroll
-            for (int pn = 0; pn < 4; ++pn) {  // attention_mma.hds:158
-                hds::ldmatrix_x4_trans(&fv[0], &sv[st][kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_mma.hds:159
-                hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_mma.hds:160
-                hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_mma.hds:161
+            for (int pn = 0; pn < 4; ++pn) {  // attention_mma.hds:184
+                hds::ldmatrix_x4_trans(&fv[0], &sv[st][kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_mma.hds:185
+#pragma unroll
+                for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:186
+                    hds::mma_16816(&acc[mt][pn * 2][0], &p[mt][kk][0], &fv[0]);  // attention_mma.hds:187
+                    hds::mma_16816(&acc[mt][pn * 2 + 1][0], &p[mt][kk][0], &fv[4]);  // attention_mma.hds:188
+                }
             }
         }
-        __syncthreads();  // attention_mma.hds:164
+        __syncthreads();  // attention_mma.hds:192
     }
-    hds::cp_async_wait<0>();  // attention_mma.hds:166
+    hds::cp_async_wait<0>();  // attention_mma.hds:194
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_mma.hds:169
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_mma.hds:170
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_mma.hds:171
-        sum[h] = 1.0f / sum[h];  // attention_mma.hds:172
-    }
+    for (int mt = 0; mt < 2; ++mt) {  // attention_mma.hds:197
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_mma.hds:175
+        for (int h = 0; h < 2; ++h) {  // attention_mma.hds:198
+            sum[mt][h] += __shfl_xor_sync(0xffffffffu, sum[mt][h], 1);  // attention_mma.hds:199
+            sum[mt][h] += __shfl_xor_sync(0xffffffffu, sum[mt][h], 2);  // attention_mma.hds:200
+            sum[mt][h] = 1.0f / sum[mt][h];  // attention_mma.hds:201
+        }
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_mma.hds:176
-            sq[warp * 16 + g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[n][e] * sum[e / 2]);  // attention_mma.hds:177
+        for (int n = 0; n < 8; ++n) {  // attention_mma.hds:204
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // attention_mma.hds:205
+                sq[wr + mt * 16 + g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[mt][n][e] * sum[mt][e / 2]);  // attention_mma.hds:206
+            }
         }
     }
-    __syncwarp();  // attention_mma.hds:180
+    __syncwarp();  // attention_mma.hds:210
 #pragma unroll
-    for (int r = 0; r < 16; ++r) {  // attention_mma.hds:181
-        const int row = q0 + warp * 16 + r;  // attention_mma.hds:182
-        if (row < S) {  // attention_mma.hds:183
+    for (int r = 0; r < 32; ++r) {  // attention_mma.hds:211
+        const int row = q0 + wr + r;  // attention_mma.hds:212
+        if (row < S) {  // attention_mma.hds:213
 #pragma unroll
-            for (int c = 0; c < 64; c += 32) {  // attention_mma.hds:184
-                out[(head * S + row) * 64 + (c + lane)] = sq[warp * 16 + r][c + lane];  // attention_mma.hds:185
+            for (int c = 0; c < 64; c += 32) {  // attention_mma.hds:214
+                out[(head * S + row) * 64 + (c + lane)] = sq[wr + r][c + lane];  // attention_mma.hds:215
             }
         }
     }
@@ -501,8 +521,11 @@ static cudaError_t attention_causal_any_run(const __half* x, const __half* k, co
     (void)workspace;
     cudaError_t err = cudaSuccess;
     // attention (attention_causal.hds:9)
-    if ((((long long)S + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    attention_causal_any_k0_attention<<<dim3((unsigned)(((long long)S + 63) / 64), (unsigned)(2), 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
+    if ((((long long)S + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 55296 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(attention_causal_any_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 55296);
+    if (err != cudaSuccess) return err;
+    attention_causal_any_k0_attention<<<dim3((unsigned)(((long long)S + 127) / 128), (unsigned)(2), 1), dim3((unsigned)(128), 1, 1), 55296, stream>>>(
             x, k, v, out, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
