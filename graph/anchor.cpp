@@ -244,8 +244,8 @@ bool then_params(OpInstantiator& o, const ScheduleRef& sched, const OpDecl& op, 
         return false;
     };
     for (const Param& p : first.params) {
-        if (p.name == out_name)
-            return fail(DiagId::schedule_then_result, second.name_range, second.name, out_name, first.name);
+        if (p.name == out_name)  // (at the first kernel's parameter: the one to take away)
+            return fail(DiagId::schedule_then_result, p.name_range, second.name, out_name, first.name);
         if (!p.type.is_tensor || (!targets.count(p.name) && !scratch->empty()))
             return fail(DiagId::schedule_then_params, p.name_range, first.name, p.name, op.name);
         if (!targets.count(p.name)) *scratch = p.name;
