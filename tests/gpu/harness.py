@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -179,19 +180,36 @@ def build(source: str | Path, extra_flags: tuple[str, ...] = ()) -> Library:
     so = out / f"lib{source.stem}.so"
     header = out / f"{source.stem}.h"
     if not so.exists():
-        out.mkdir(parents=True, exist_ok=True)
-        cu = out / f"{source.stem}.cu"
+        tmp = private_dir(out)
+        cu = tmp / f"{source.stem}.cu"
         emitted = os.environ.get("HDS_EMITTED_DIR")
         if emitted:  # .cu/.h emitted elsewhere by hdsc (e.g. on a machine without a GPU)
             shutil.copy(Path(emitted) / cu.name, cu)
-            shutil.copy(Path(emitted) / header.name, header)
+            shutil.copy(Path(emitted) / header.name, tmp / header.name)
         else:
             subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)],
                            check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
-                        *gencode(cu), *extra_flags, str(cu), str(SHIM), "-o", str(so)],
+                        *gencode(cu), *extra_flags, str(cu), str(SHIM), "-o", str(tmp / so.name)],
                        check=True)
+        publish(tmp, out, [cu.name, header.name, so.name])
     return Library(so, header)
+
+
+def private_dir(out: Path) -> Path:
+    """A folder of this process's own inside `out`, where a build writes its files
+    before publish() moves them into `out`: two test processes (pytest -n) that build
+    the same library at once then never read each other's half-written files."""
+    out.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=out))
+
+
+def publish(tmp: Path, out: Path, names: list):
+    """Moves the files `names` from `tmp` into `out`, each in one step, the last (the
+    library, whose presence says the build is done) last, and removes `tmp`."""
+    for name in names:
+        os.replace(tmp / name, out / name)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def rel_error(out: np.ndarray, ref: np.ndarray) -> float:
@@ -259,14 +277,15 @@ def build_graph(source: str | Path) -> Graph:
     out = CACHE / f"{source.stem}-graph-{key}"
     so, header, cu = out / f"lib{source.stem}.so", out / f"{source.stem}.h", out / f"{source.stem}.cu"
     if not so.exists():
-        out.mkdir(parents=True, exist_ok=True)
+        tmp = private_dir(out)
         emitted = os.environ.get("HDS_EMITTED_DIR")
         if emitted:
-            shutil.copy(Path(emitted) / cu.name, cu)
-            shutil.copy(Path(emitted) / header.name, header)
+            shutil.copy(Path(emitted) / cu.name, tmp / cu.name)
+            shutil.copy(Path(emitted) / header.name, tmp / header.name)
         else:
-            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(cu)],
+            subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(tmp / cu.name)],
                            check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
-                        *gencode(cu), str(cu), "-o", str(so)], check=True)
+                        *gencode(tmp / cu.name), str(tmp / cu.name), "-o", str(tmp / so.name)], check=True)
+        publish(tmp, out, [cu.name, header.name, so.name])
     return Graph(so, header)
