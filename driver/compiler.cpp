@@ -53,6 +53,7 @@ int emit_outputs(const Options& opts, const Session& s, const std::string& stem,
     copts.line_directives = opts.line_directives;
     copts.version = version();
     copts.arch = target_name(s.target.arch);
+    copts.dependent_launch = copts.arch == "sm_90a" && !opts.no_dependent_launch;
     copts.target_reason = describe_target(s.target, s.sources);
     copts.cu_name = to_stdout ? stem + ".cu" : fs::path(cu_path).filename().string();
     std::error_code ec;

@@ -19,6 +19,7 @@ struct Options {
     bool check_only = false;
     bool verify = false;  // compare diagnostics with expected-error comments
     bool line_directives = false;
+    bool no_dependent_launch = false;  // sm_90a graphs: no programmatic dependent launch (CudaOptions)
     bool verify_ir = false;
     std::string arch;        // "" (the file's target, docs/cli.md) | sm_80 (sm_80 and newer) | sm_90a (H100/H200 only)
     std::string tune_cache;  // `hdsc tune`'s results: schedule choices per op call

@@ -86,6 +86,9 @@ int main(int argc, char** argv) {
     app.add_flag("--check", opts.check_only, "only check the input; write nothing");
     app.add_flag("--verify", opts.verify, "check that errors match the file's expected-error comments");
     app.add_flag("--line-directives", opts.line_directives, "emit #line directives instead of line comments");
+    app.add_flag("--no-dependent-launch", opts.no_dependent_launch,
+                 "sm_90a graphs: launch the second kernel of a `then` schedule only once the first has finished (by "
+                 "default its blocks are placed while the first runs: programmatic dependent launch; docs/graphs.md)");
     app.add_flag("--verify-ir", opts.verify_ir, "run the IR verifier after every pass");
     app.set_version_flag("--version", std::string("hdsc ") + hds::driver::version());
     try {

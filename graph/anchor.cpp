@@ -514,6 +514,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
         std::rotate(pos, pos + 1, g.nodes.end());  // the second kernel's node reads it: after it
         ik = std::move(*ik2);
         sizes = sizes2;
+        anchor->then_second = true;
     }
     anchor->kind = Node::Kind::Anchor;
     anchor->anchor = finish(std::move(ik), fits, sizes);

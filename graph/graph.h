@@ -54,7 +54,8 @@ struct Node {
     // [rows..., N]) computed in the same kernel, one row per block; loads of
     // their buffers read the row's result (see passes/fuse_rows.cpp).
     std::vector<std::pair<ir::Buffer, Compute>> row_reductions;
-    bool dead = false;  // removed by a pass
+    bool dead = false;         // removed by a pass
+    bool then_second = false;  // Anchor: the second kernel of a `then` schedule (reads the node before it)
 };
 
 // A condition on the graph's sizes that an op's `require` puts on every run

@@ -103,6 +103,15 @@ void finish_kernel(const Graph& g, ir::Kernel& k) {
     k.body = ir::rename_locals(k.body, taken);
 }
 
+// Whether `k` reads a tensor that `before` writes.
+bool reads_written(const ir::Kernel& k, const ir::Kernel& before) {
+    for (const ir::KernelParam& w : before.params)
+        if (w.kind == ir::KernelParam::Kind::Tensor && w.written)
+            for (const ir::KernelParam& r : k.params)
+                if (r.buffer == w.buffer && !r.written) return true;
+    return false;
+}
+
 // The node's kernel, or its kernels one per case (a row group's regimes), with how
 // each is launched; `index` numbers the node among those with kernels.
 std::vector<std::pair<ir::Kernel, Program::Launch>> make_kernels(const Graph& g, const Node& n, size_t index) {
@@ -237,6 +246,14 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
                                 ? file_names[n->loc.file - 1] + ":" + std::to_string(n->loc.line)
                                 : "";
         for (auto& [k, launch] : make_kernels(g, *n, nodes++)) {
+            // The second kernel of a `then` schedule (a small one, such as flash decoding's
+            // combine) launches programmatically after the first, which lets it be placed
+            // while the first runs; between other kernels that placement measured slower
+            // (bench/results/2026-11-27-h200-dependent-launch).
+            if (n->then_second && !p.module.kernels.empty() && reads_written(k, p.module.kernels.back())) {
+                k.wait_previous = true;
+                p.module.kernels.back().trigger_next = true;
+            }
             p.module.kernels.push_back(std::move(k));
             p.launches.push_back(std::move(launch));
             p.origins.push_back(n->ops + (where.empty() ? "" : " (" + where + ")"));

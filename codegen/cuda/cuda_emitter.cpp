@@ -244,6 +244,10 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     // the one extern array): 1024, what TMA's swizzled tiles need; the arrays are
     // then carved at ir::shared_array_align.
     if (dynamic) w.line("extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic");
+    if (opts.dependent_launch && k.wait_previous)
+        w.line("hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first");
+    if (opts.dependent_launch && k.trigger_next)
+        w.line("hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one");
     BodyEmitter(w, m, opts, dynamic, uses_sm90(k)).body(k.body);
     w.dedent();
     w.line("}");
@@ -303,7 +307,9 @@ std::string header_preamble(const std::string& source, const CudaOptions& opts) 
         opts.version, source, target_banner(opts));
 }
 
-CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts) {
+CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& given) {
+    CudaOptions opts = given;
+    opts.dependent_launch = false;  // each kernel's launcher launches it on its own
     std::string source = m.file_names.empty() ? "?" : m.file_names[0];
     std::string cu = cu_preamble(source, opts) + emit_device_code(m, opts);
     for (const ir::Kernel& k : m.kernels) cu += emit_launcher_definition(k) + "\n";

@@ -15,6 +15,12 @@ struct CudaOptions {
     std::string arch = "sm_80";    // sm_80 | sm_90a (the .cu then refuses other targets)
     std::string target_reason;     // why that target ("the default", "inferred: ..."), for the banner
     std::string cu_name;           // the .cu file's name, for the printed nvcc line
+    // Programmatic dependent launch where a graph's kernels ask for it
+    // (ir::Kernel::wait_previous, trigger_next; sm_90a graphs unless
+    // --no-dependent-launch): hds::allow_next_kernel() and
+    // hds::wait_for_previous_kernels() in the kernels, hds::launch_after_previous
+    // in the run function (runtime/hds/runtime.h).
+    bool dependent_launch = false;
 };
 
 struct CudaOutput {

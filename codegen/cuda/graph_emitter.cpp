@@ -42,6 +42,12 @@ class HostEmitter {
           api_(api.empty() ? p.name : std::move(api)),
           internal_(internal),
           helpers_(helpers ? helpers : &own_helpers_) {}
+    // Launch the kernels that ask for it programmatically after the one before
+    // (CudaOptions::dependent_launch, ir::Kernel::wait_previous).
+    HostEmitter& dependent_launch(bool on) {
+        dependent_ = on;
+        return *this;
+    }
 
     // `const __half* x, ..., __half* out, int B`
     std::vector<std::string> data_params() const {
@@ -409,7 +415,7 @@ class HostEmitter {
         const ir::Kernel& k = p_.module.kernels[i];
         const graph::Program::Launch& l = p_.launches[i];
         if (!l.when && !l.chained) {
-            launch(w, k, p_.origins[i]);
+            launch(w, k, p_.origins[i], after_previous(i));
             return;
         }
         if (!l.chained) {
@@ -421,12 +427,18 @@ class HostEmitter {
             w.line(fmt::format("}} else {{  // {}", l.note));
         }
         w.indent();
-        launch(w, k, "");
+        launch(w, k, "", after_previous(i));
         w.dedent();
         if (i + 1 == p_.launches.size() || !p_.launches[i + 1].chained) w.line("}");
     }
 
-    void launch(CodeWriter& w, const ir::Kernel& k, const std::string& origin) {
+    // Whether kernel i launches programmatically after the one before it (not where
+    // it picks its cluster per call: that launch sets no more than the cluster).
+    bool after_previous(size_t i) const {
+        return dependent_ && p_.module.kernels[i].wait_previous && !p_.module.kernels[i].cluster_per_call;
+    }
+
+    void launch(CodeWriter& w, const ir::Kernel& k, const std::string& origin, bool after) {
         if (!origin.empty()) w.line("// " + origin);
         std::vector<std::string> args;
         for (const ir::KernelParam& p : k.params) args.push_back(cuda_ident(p.buffer->name));
@@ -455,12 +467,18 @@ class HostEmitter {
             for (const std::string& line : cluster_launch(k, launch_, dims(k.grid), dims(k.block), smem, args, "err"))
                 w.line(line);
             w.line("if (err != cudaSuccess) return err;");
+        } else if (after) {
+            std::vector<std::string> call = {cuda_ident(k.name), dims(k.grid), dims(k.block), std::to_string(smem),
+                                             "stream"};
+            call.insert(call.end(), args.begin(), args.end());
+            w.line(wrap_list("err = hds::launch_after_previous(", call, ");"));
+            w.line("if (err != cudaSuccess) return err;");
         } else {
             w.line(wrap_list(
                 fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block), smem), args,
                 ");"));
         }
-        w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
+        if (!after) w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
         if (maps.empty()) return;
         w.dedent();
         w.line("}");
@@ -502,6 +520,7 @@ class HostEmitter {
     std::map<std::string, std::string> own_helpers_;
     std::map<std::string, std::string>* helpers_;
     std::map<size_t, std::string> chain_helper_;  // first kernel of a chain -> its launch function
+    bool dependent_ = false;
     LauncherExprPrinter launch_;
     CudaExprPrinter host_;  // dispatch conditions, in the int of the sizes
 };
@@ -534,6 +553,7 @@ CudaOutput assemble(const ir::Module& device, const std::string& host_source, co
 
 CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
     HostEmitter host(p);
+    host.dependent_launch(opts.dependent_launch);
     return assemble(p.module, host.source(), host.header(), opts);
 }
 
@@ -545,7 +565,8 @@ CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<Gr
     for (size_t i = 0; i < variants.size(); ++i) renamed.push_back({&shared.programs[i], variants[i].when});
     std::string host_source;
     std::map<std::string, std::string> helpers;  // the kernel chains' launch functions, each once
-    for (const GraphVariant& v : renamed) host_source += HostEmitter(*v.program, "", true, &helpers).source();
+    for (const GraphVariant& v : renamed)
+        host_source += HostEmitter(*v.program, "", true, &helpers).dependent_launch(opts.dependent_launch).source();
     HostEmitter host(*renamed.front().program, api);
     host_source += host.dispatch_source(renamed);
     return assemble(shared.device, host_source, host.header(), opts);

@@ -126,6 +126,42 @@ __device__ __forceinline__ void barrier_arrive(int id, int threads) {
     asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// Programmatic dependent launch (sm_90 and newer; nothing on older targets). In a
+// graph built for sm_90a, hdsc launches the second kernel of a `then` schedule (such
+// as flash decoding's combine) with launch_after_previous: the GPU may place its
+// blocks while the first still runs, once every block of the first has called
+// allow_next_kernel(); the second starts with wait_for_previous_kernels(), which
+// returns once the kernels before it have finished and their writes are visible.
+// So only the launch overlaps, never the work.
+__device__ __forceinline__ void allow_next_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wait_for_previous_kernels() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+// kernel<<<grid, block, smem, stream>>>(args...), launched programmatically after
+// the stream's previous kernel (cudaLaunchAttributeProgrammaticStreamSerialization);
+// returns the launch's error.
+template <typename... Params, typename... Args>
+inline cudaError_t launch_after_previous(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem,
+                                         cudaStream_t stream, Args... args) {
+    cudaLaunchAttribute after;
+    after.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    after.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &after;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
 }  // namespace hds
 
 #include "hds/hopper.h"

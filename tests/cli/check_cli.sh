@@ -94,6 +94,15 @@ else
 fi
 "$hdsc" "$hop" -I "$root/stdlib" --arch=sm_90a --check && ok=$((ok + 1)) || { echo "FAIL: --arch=sm_90a"; fails=$((fails + 1)); }
 
+# Programmatic dependent launch: the second kernel of a `then` schedule (decoding's combine) on
+# sm_90a launches after the first while it runs; --no-dependent-launch launches it plainly.
+dec=$root/tests/golden/attention_wgmma.hds
+"$hdsc" "$dec" -I "$root/stdlib" -o "$work/pdl.cu" && "$hdsc" "$dec" -I "$root/stdlib" --no-dependent-launch -o "$work/plain.cu" &&
+    [[ $(grep -c 'hds::launch_after_previous(' "$work/pdl.cu") -eq 1 && $(grep -c 'hds::allow_next_kernel();' "$work/pdl.cu") -eq 1 &&
+        $(grep -c 'hds::wait_for_previous_kernels();' "$work/pdl.cu") -eq 1 ]] &&
+    ! grep -q 'launch_after_previous\|allow_next_kernel\|wait_for_previous_kernels' "$work/plain.cu" && ok=$((ok + 1)) ||
+    { echo "FAIL: --no-dependent-launch"; fails=$((fails + 1)); }
+
 # Warnings: printed, exit 0, output written; -Werror: exit 1, nothing written; -Wno-NAME; unknown names.
 printf 'kernel k(a: f32[N]) grid(1) block(32) {\n    let unused = 1;\n    a[threadIdx.x] = 0.0;\n}\n' >"$work/warn.hds"
 expect "warning" 0 "warn.hds:2:9: warning: unused variable 'unused' \[-Wunused-variable\]" -- "$hdsc" "$work/warn.hds" -o "$work/warn.cu"

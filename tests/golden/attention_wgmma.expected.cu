@@ -16,6 +16,7 @@ __global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k0_attent
         const __nv_bfloat16* __restrict__ v, float* __restrict__ attention_part, int B, int H,
         int L, int G, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
     auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode_split.hds:27
     auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 4352);  // attention_decode_split.hds:28
     auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 73984);  // attention_decode_split.hds:29
@@ -224,6 +225,7 @@ __global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k0_attent
 __global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k1_attention(
         const float* __restrict__ attention_part, __nv_bfloat16* __restrict__ out, int B, int H,
         int L, int G, int S) {
+    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
     const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:221
     const int b = (int)blockIdx.x / (H * L);  // attention_decode_split.hds:222
     const int h = (int)blockIdx.x / L % H;  // attention_decode_split.hds:223
@@ -1204,9 +1206,11 @@ static cudaError_t attention_wgmma_decode128_split_run(const __nv_bfloat16* q,
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention (attention_wgmma.hds:10)
     if (((long long)B * (long long)H * (long long)L) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    attention_wgmma_decode128_split_k1_attention<<<dim3((unsigned)((long long)B * (long long)H * (long long)L), 1, 1), dim3((unsigned)(128), 1, 1), 0, stream>>>(
-            attention_part, out, B, H, L, G, S);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    err = hds::launch_after_previous(attention_wgmma_decode128_split_k1_attention,
+                                     dim3((unsigned)((long long)B * (long long)H * (long long)L), 1, 1),
+                                     dim3((unsigned)(128), 1, 1), 0, stream, attention_part, out, B, H,
+                                     L, G, S);
+    if (err != cudaSuccess) return err;
     return cudaSuccess;
 }
 
