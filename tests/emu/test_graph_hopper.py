@@ -24,8 +24,8 @@ def halves(*shape):
     return rng.standard_normal(shape).astype(np.float16)
 
 
-def run_variant(tmp_path, text: str, inputs: dict) -> tuple[np.ndarray, str]:
-    """Runs graph g of `text` for sm_90a: its output and the variant `hdsc run` says ran."""
+def run_variant(tmp_path, text: str, inputs: dict, arch: str = SM90) -> tuple[np.ndarray, str]:
+    """Runs graph g of `text` for `arch`: its output and the variant `hdsc run` says ran."""
     src = tmp_path / "g.hds"
     src.write_text('import "nn.hds";\nimport "reduce.hds";\nimport "elementwise.hds";\n' + text)
     args = []
@@ -33,7 +33,7 @@ def run_variant(tmp_path, text: str, inputs: dict) -> tuple[np.ndarray, str]:
         np.save(tmp_path / f"{name}.npy", array)
         args.append(f"{name}={tmp_path / f'{name}.npy'}")
     proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
-                           "--arch", SM90, "--inputs", ",".join(args), "--outputs", f"out={tmp_path / 'out.npy'}",
+                           "--arch", arch, "--inputs", ",".join(args), "--outputs", f"out={tmp_path / 'out.npy'}",
                            "--racecheck"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     ran = proc.stdout.split("(variant ")[1].split(")")[0] if "(variant " in proc.stdout else ""
@@ -58,6 +58,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (4096, 16, 1408, "g_rows16_wgmma192"), (4097, 16, 1408, "g_rows16"),
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
+    (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_skinny"),
+    (1, 2048, 8449, "g_gemv_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
     (5, 4096, 1024, "g_rows16_swap16_deep"), (20, 2048, 2048, "g_rows16_swap32"), (70, 320, 13312, "g_rows16_swap80_wide"),
@@ -69,7 +71,9 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     K >= 4096), of the tile chosen by waves of 132 weighted by a tile's time (up to M = 4096;
     past it 64 x 128 only where 128 x 128 tiles number fewer than 100), and of K, N % 8:
     TMA + wgmma
-    tiles, K split over a cluster, the skinny and GEMV schedules, zero-padded copies; decoding
+    tiles, K split over a cluster, the skinny and GEMV schedules (from K = 2048 the GEMV split
+    over blocks and combined by a second kernel: 8 blocks a strip at N = 21, 3 past 66 strips
+    at N = 8449), zero-padded copies; decoding
     against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
     weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312, the
     kernel of two warp groups);
@@ -84,6 +88,23 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     out, ran = run_variant(tmp_path, MATMUL, {"a": a, "b": b})
     assert ran == variant
     assert rel(out, a.astype(np.float64) @ b) < 2e-3
+
+
+@pytest.mark.parametrize("arch", ["sm_80", SM90])
+def test_matmul_gemv_split_epilogue(tmp_path, arch):
+    """The GEMV split over blocks (M <= 2, K >= 2048, rows of b not 16-byte multiples) on both
+    targets: the first kernel writes each block's sums to a workspace tensor, the second adds
+    them, and the bias and relu fuse into that second kernel's store."""
+    text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
+            "{ return relu(matmul(a, b) + c); }\n")
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
+    cu = emulator.emit(src, arch=arch)
+    assert "__global__ void __launch_bounds__(256) g_gemv_split_k1_matmul_add_relu(" in cu, cu
+    a, b, c = halves(2, 2055), halves(2055, 37), halves(37)
+    out, ran = run_variant(tmp_path, text, {"a": a, "b": b, "c": c}, arch)
+    assert ran == "g_gemv_split"
+    assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
 
 
 @pytest.mark.parametrize("m,k,n,variant", [

@@ -3185,6 +3185,104 @@ __global__ void __launch_bounds__(256) dispatch_rows16_k3_relu(
     }
 }
 
+// kernel dispatch_rows16_gemv_split_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_split_k0_matmul(
+        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
+        int M, int K, int N) {
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
+    const int MR = 2;  // matmul_gemv_split.hds:22
+    __shared__ alignas(16) float sums[2][32][129];  // matmul_gemv_split.hds:23
+    alignas(16) float acc[2][4];  // matmul_gemv_split.hds:24
+    alignas(16) __half vb[8][4];  // matmul_gemv_split.hds:25
+    alignas(16) __half va[8];  // matmul_gemv_split.hds:26
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:27
+    const int strip = (int)blockIdx.x / split;  // matmul_gemv_split.hds:28
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_split.hds:29
+    const int m0 = (int)blockIdx.y * MR;  // matmul_gemv_split.hds:30
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_split.hds:31
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_split.hds:32
+    const int n0 = strip * 128 + lane;  // matmul_gemv_split.hds:33
+    const int per = (K + split * 32 - 1) / (split * 32);  // matmul_gemv_split.hds:34
+    const int k0 = (share * 32 + warp) * per;  // matmul_gemv_split.hds:35
+    const int k1 = min(K, k0 + per);  // matmul_gemv_split.hds:36
+#pragma unroll
+    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:38
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:39
+            acc[r][j] = 0.0f;  // matmul_gemv_split.hds:40
+        }
+    }
+    for (int k = k0; k < k1; k += 8) {  // matmul_gemv_split.hds:43
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {  // matmul_gemv_split.hds:46
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:47
+                vb[u][j] = w[min(k + u, k1 - 1) * N + min(n0 + 32 * j, N - 1)];  // matmul_gemv_split.hds:48
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:51
+            if (m0 + r < M) {  // matmul_gemv_split.hds:52
+#pragma unroll
+                for (int u = 0; u < 8; ++u) {  // matmul_gemv_split.hds:53
+                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv_split.hds:54
+                }
+#pragma unroll
+                for (int u = 0; u < 8; ++u) {  // matmul_gemv_split.hds:56
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:57
+                        acc[r][j] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u][j]);  // matmul_gemv_split.hds:58
+                    }
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:64
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:65
+            sums[r][warp][lane + 32 * j] = acc[r][j];  // matmul_gemv_split.hds:66
+        }
+    }
+    __syncthreads();  // matmul_gemv_split.hds:69
+    if ((int)threadIdx.x < 256) {  // matmul_gemv_split.hds:70
+        const int r = (int)threadIdx.x / 128;  // matmul_gemv_split.hds:71
+        const int col = (int)threadIdx.x % 128;  // matmul_gemv_split.hds:72
+        const int n = strip * 128 + col;  // matmul_gemv_split.hds:73
+        if (m0 + r < M && n < N) {  // matmul_gemv_split.hds:74
+            float total = 0.0f;  // matmul_gemv_split.hds:75
+#pragma unroll
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_split.hds:76
+                total += sums[r][w_2][col];  // matmul_gemv_split.hds:77
+            }
+            matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:79
+        }
+    }
+}
+
+// kernel dispatch_rows16_gemv_split_k1_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_gemv_split_k1_matmul_add_relu(
+        const float* __restrict__ matmul_part, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int N) {
+    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:90
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:91
+    if (i < M * N) {  // matmul_gemv_split.hds:92
+        const int m = i / N;  // matmul_gemv_split.hds:93
+        const int n = i % N;  // matmul_gemv_split.hds:94
+        float total = 0.0f;  // matmul_gemv_split.hds:95
+#pragma unroll
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:96
+            if (s < split) {  // matmul_gemv_split.hds:97
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:98
+            }
+        }
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:101
+        const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+        out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+    }
+}
+
 // kernel dispatch_rows16_gemv_k0_matmul_add_relu (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_k0_matmul_add_relu(
         const __half* __restrict__ w, const __half* __restrict__ x, const __half* __restrict__ b,
@@ -5229,6 +5327,52 @@ static cudaError_t dispatch_rows16_wgmma64x192_run(const __half* x, const __half
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_gemv_split`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_gemv_split_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_gemv_split_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_gemv_split_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_gemv_split_run(const __half* x, const __half* w, const __half* b,
+                                                  __half* out, int M, int K, int N, void* workspace,
+                                                  cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        8 * (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    dispatch_rows16_gemv_split_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    float* matmul_part = reinterpret_cast<float*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul (dispatch_rows16.hds:13)
+    if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 1) / 2) > 65535LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_gemv_split_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 1) / 2), 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+            w, x, matmul_part, M, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    err = hds::launch_after_previous(dispatch_rows16_gemv_split_k1_matmul_add_relu,
+                                     dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
+                                     dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
+    if (err != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_gemv`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_gemv_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
@@ -5768,96 +5912,99 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 29 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 30 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:64)
+//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:65)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16_deep: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:92)
+//                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:93)
 //     dispatch_rows16_rows16_swap16_deep_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:94)
+//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:95)
 //     dispatch_rows16_rows16_swap16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:96)
+//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:97)
 //     dispatch_rows16_rows16_swap32_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:98)
+//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:99)
 //     dispatch_rows16_rows16_swap48_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:100)
+//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:101)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:102)
+//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:103)
 //     dispatch_rows16_rows16_swap80_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:104)
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:105)
 //     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:106)
+//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:107)
 //     dispatch_rows16_rows16_swap96_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap112: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:113)
+//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:114)
 //     dispatch_rows16_rows16_swap112_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:116)
+//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:117)
 //     dispatch_rows16_rows16_swap128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:123)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:124)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:130)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:131)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:136)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:139)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:154)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:157)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:161)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:164)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:175)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:178)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:183)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:186)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:186)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:189)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:64)
+//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:65)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:135)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:136)
+//     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_gemv_split_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:138)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:136)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:139)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:154)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:157)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:161)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:164)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:175)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:178)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:183)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:186)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:186)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:189)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -5910,6 +6057,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_workspace_size(M, K, N);
     if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma64x192_workspace_size(M, K, N);
+    if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
+        return dispatch_rows16_gemv_split_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0))
         return dispatch_rows16_gemv_workspace_size(M, K, N);
     if (M <= 16)
@@ -5971,6 +6120,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_run(x, w, b, out, M, K, N, workspace, stream);
     if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
+        return dispatch_rows16_gemv_split_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0))
         return dispatch_rows16_gemv_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 16)

@@ -272,7 +272,11 @@ def test_matmul_epilogue_widened_sm90():
     (16, 517, 264),    # M <= 16, K odd: matmul_skinny, scalar staging
     (3, 517, 264),     # M just past 2, K odd: the same
     (2, 517, 264),     # M <= 2, K odd: matmul_gemv (element reads, 1024 threads per 32 columns)
-    (1, 4095, 4097),   # one row, K and N odd: matmul_gemv, a partial column strip
+    (1, 4095, 4097),   # one row, K and N odd, K >= 2048: matmul_gemv_split (4 blocks a strip of 128
+                       # columns, a second kernel adding them), a partial column strip
+    (1, 2047, 4097),   # K just under 2048: matmul_gemv
+    (2, 2049, 8447),   # 66 strips: 2 blocks each
+    (1, 2049, 8449),   # 67 strips: 3 blocks each
     (2, 520, 264),     # M <= 2, 16-byte rows: matmul_skinny (cp.async)
     (16, 72, 10240),   # M <= 16, N >= 10240 (40 tiles of 256): wgmma 64 x 256
     (1, 520, 10248),   # one row, a weight of 2^22 elements or more: the swapped product (matmul_wgmma_swap), two consumers
@@ -344,11 +348,13 @@ def test_matmul_symbolic_sizes_every_variant_sm90(m, k, n):
     (17, 517, 263),  # M > 16, K and N odd: mma.sync on copies padded to K = 520, N = 264
     (300, 9, 7),     # the same, padded to K = N = 16
     (5, 4095, 77),   # matmul_skinny, scalar staging, K past 256-wide slices
-    (2, 4095, 77),   # M <= 2, K odd: matmul_gemv
+    (2, 4095, 77),   # M <= 2, K odd, K >= 2048: matmul_gemv_split (8 blocks, one strip)
+    (2, 1023, 77),   # K < 2048: matmul_gemv
     (1, 8, 8),
 ])
 def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
-    """The sm_80 target: matmul_gemv for M <= 2 where K or N is not a multiple of 8, matmul_skinny
+    """The sm_80 target: matmul_gemv for M <= 2 where K or N is not a multiple of 8 (from K = 2048
+    matmul_gemv_split, with the residual added by its second kernel), matmul_skinny
     for M <= 16, mma.sync otherwise (on padded copies where K or N
     is not a multiple of 8); bf16, with a residual epilogue."""
     x, w, r = rnd(m, k, dtype=torch.bfloat16), rnd(k, n, dtype=torch.bfloat16), rnd(m, n, dtype=torch.bfloat16)
