@@ -22,6 +22,8 @@ from bench_core import graphs_ms  # noqa: E402
 from bench_sweep import Point, copy_gbps, rel_err  # noqa: E402
 
 SETS = (ROOT / ".devcarry" / "gemvsplit" / "sets").read_text().split()
+F32_SHAPES = [(1, 4096, 4096), (2, 4096, 4096), (1, 4096, 11008), (1, 11008, 4096), (2, 4096, 11008),
+              (1, 2048, 2048), (1, 4095, 4097)]
 SHAPES = [(1, 4095, 4097), (2, 4095, 4097), (1, 4097, 11007), (1, 11007, 4097), (1, 1000, 1003), (2, 517, 264),
           (1, 4095, 77), (1, 4095, 1001), (1, 14335, 4095), (1, 4096, 4097), (1, 4095, 4096)]
 
@@ -60,9 +62,13 @@ def point(gs, name, dtype, m, k, n, run):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--f32", action="store_true", help="the f32 sweep graph instead (sets old, f32)")
     args = ap.parse_args()
     plans = [("sweep_gemm_f16", torch.float16, SHAPES), ("sweep_gemm_bf16", torch.bfloat16, SHAPES[:4]),
              ("sweep_gemm_f16_default", torch.float16, SHAPES[:4])]
+    if args.f32:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        plans = [("sweep_gemm_f32", torch.float32, F32_SHAPES)]
     gs = {name: graphs(name) for name, _, _ in plans}
     rows = []
     for run in (1, 2):
@@ -70,4 +76,4 @@ if __name__ == "__main__":
             for m, k, n in shapes:
                 rows.append(point(gs[name], name, dtype, m, k, n, run))
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "gemv_split.json").write_text(json.dumps(rows, indent=1))
+    (args.out / ("gemv_split_f32.json" if args.f32 else "gemv_split.json")).write_text(json.dumps(rows, indent=1))
