@@ -249,8 +249,10 @@ Program schedule_graph(const Graph& g, const std::vector<ir::DeviceFunction>& fu
             // The second kernel of a `then` schedule (a small one, such as flash decoding's
             // combine) launches programmatically after the first, which lets it be placed
             // while the first runs; between other kernels that placement measured slower
-            // (bench/results/2026-11-27-h200-dependent-launch).
-            if (n->then_second && !p.module.kernels.empty() && reads_written(k, p.module.kernels.back())) {
+            // (bench/results/2026-11-27-h200-dependent-launch). Not one that picks its
+            // cluster per call: that launch sets the cluster's size alone.
+            if (n->then_second && !k.cluster_per_call && !p.module.kernels.empty() &&
+                reads_written(k, p.module.kernels.back())) {
                 k.wait_previous = true;
                 p.module.kernels.back().trigger_next = true;
             }

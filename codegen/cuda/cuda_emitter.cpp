@@ -307,9 +307,7 @@ std::string header_preamble(const std::string& source, const CudaOptions& opts) 
         opts.version, source, target_banner(opts));
 }
 
-CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& given) {
-    CudaOptions opts = given;
-    opts.dependent_launch = false;  // each kernel's launcher launches it on its own
+CudaOutput emit_cuda(const ir::Module& m, const CudaOptions& opts) {
     std::string source = m.file_names.empty() ? "?" : m.file_names[0];
     std::string cu = cu_preamble(source, opts) + emit_device_code(m, opts);
     for (const ir::Kernel& k : m.kernels) cu += emit_launcher_definition(k) + "\n";

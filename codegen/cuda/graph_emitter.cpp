@@ -432,11 +432,8 @@ class HostEmitter {
         if (i + 1 == p_.launches.size() || !p_.launches[i + 1].chained) w.line("}");
     }
 
-    // Whether kernel i launches programmatically after the one before it (not where
-    // it picks its cluster per call: that launch sets no more than the cluster).
-    bool after_previous(size_t i) const {
-        return dependent_ && p_.module.kernels[i].wait_previous && !p_.module.kernels[i].cluster_per_call;
-    }
+    // Whether kernel i launches programmatically after the one before it.
+    bool after_previous(size_t i) const { return dependent_ && p_.module.kernels[i].wait_previous; }
 
     void launch(CodeWriter& w, const ir::Kernel& k, const std::string& origin, bool after) {
         if (!origin.empty()) w.line("// " + origin);
