@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Emits the attention sweep graphs for ../2026-11-27-h200-decode-split/run_split.py into
+# .devcarry/decsplit/SET with three stdlibs: `old` as committed at REV (default HEAD: the split
+# kernel staging two tiles of keys and values), `new` as it is in the tree (with stages1.patch
+# applied: `git apply bench/results/2026-11-27-h200-decode-order/stages1.patch`), and variants
+# of it: SETS=... (default: old new m64)
+#   m64   at most 64 parts (MAXS) for heads of 64, not 32
+#   bash bench/results/2026-11-27-h200-decode-order/build.sh [REV]
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+rev=${1:-HEAD}
+out=$root/.devcarry/decsplit
+rm -rf "$out" /tmp/decsplit-stdlib
+sets=${SETS:-old new m64}
+mkdir -p /tmp/decsplit-stdlib/old
+git -C "$root" archive "$rev" stdlib | tar -x -C /tmp/decsplit-stdlib/old --strip-components=1
+for set in $sets; do
+    mkdir -p "$out/$set"
+    [[ $set == old ]] && continue
+    d=/tmp/decsplit-stdlib/$set
+    mkdir -p "$d"
+    cp "$root"/stdlib/*.hds "$d/"
+    case $set in
+    new) ;;
+    m64) sed -i 's/attention_decode_split<HD = 64, STAGES = 1>/attention_decode_split<HD = 64, STAGES = 1, MAXS = 64>/' "$d/nn.hds" ;;
+    *) echo "unknown set $set" >&2; exit 1 ;;
+    esac
+    [[ $set == new ]] || ! diff -rq "$d" "$root/stdlib" >/dev/null || { echo "set $set changed nothing" >&2; exit 1; }
+done
+for g in gqa_d64 gqa_d128 d64_sm80 d128_sm80; do
+    f=$root/bench/sweep/sweep_attention_$g.hds
+    for set in $sets; do
+        "$root/build/hdsc" "$f" -I /tmp/decsplit-stdlib/$set -o "$out/$set/sweep_attention_$g.cu" &
+    done
+done
+wait
+echo "$sets" >"$out/sets"
+ls "$out"/*
