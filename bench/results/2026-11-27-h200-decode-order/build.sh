@@ -5,6 +5,8 @@
 # applied: `git apply bench/results/2026-11-27-h200-decode-order/stages1.patch`), and variants
 # of it: SETS=... (default: old new m64)
 #   m64   at most 64 parts (MAXS) for heads of 64, not 32
+#   kv2   (on the committed tree, no patch) a tile's keys copied by one loop, then its values
+#         by another, instead of a key chunk and a value chunk in turn
 #   bash bench/results/2026-11-27-h200-decode-order/build.sh [REV]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -22,6 +24,24 @@ for set in $sets; do
     cp "$root"/stdlib/*.hds "$d/"
     case $set in
     new) ;;
+    kv2) python3 - "$d/attention_decode_split.hds" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+a = '''                cp_async_16(sk[st, r, c * 8], k[b, kvh, min(k0 + r, M - 1), c * 8], ok ? 16 : 0);
+                cp_async_16(sv[st, r, c * 8], v[b, kvh, min(k0 + r, M - 1), c * 8], ok ? 16 : 0);
+            }
+'''
+b = '''                cp_async_16(sk[st, r, c * 8], k[b, kvh, min(k0 + r, M - 1), c * 8], ok ? 16 : 0);
+            }
+            @unroll for (r, c) in repeat(SPLIT_BK * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+                cp_async_16(sv[st, r, c * 8], v[b, kvh, min(k0 + r, M - 1), c * 8], k0 + r < M ? 16 : 0);
+            }
+'''
+assert s.count(a) == 1
+open(p, 'w').write(s.replace(a, b))
+PY
+        ;;
     m64) sed -i 's/attention_decode_split<HD = 64, STAGES = 1>/attention_decode_split<HD = 64, STAGES = 1, MAXS = 64>/' "$d/nn.hds" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
