@@ -5,6 +5,9 @@
 # applied: `git apply bench/results/2026-11-27-h200-decode-order/stages1.patch`), and variants
 # of it: SETS=... (default: old new m64)
 #   m64   at most 64 parts (MAXS) for heads of 64, not 32
+#   ilv   (on the committed tree) block r of a head's `split` takes tiles r, r + split, ...
+#         instead of a run of neighbouring tiles (at any moment a head's blocks read
+#         neighbouring tiles)
 #   kv2   (on the committed tree, no patch) a tile's keys copied by one loop, then its values
 #         by another, instead of a key chunk and a value chunk in turn
 #   bash bench/results/2026-11-27-h200-decode-order/build.sh [REV]
@@ -40,6 +43,25 @@ b = '''                cp_async_16(sk[st, r, c * 8], k[b, kvh, min(k0 + r, M - 1
 '''
 assert s.count(a) == 1
 open(p, 'w').write(s.replace(a, b))
+PY
+        ;;
+    ilv) python3 - "$d/attention_decode_split.hds" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+for a, b in [
+        ('''    let per = (tiles + split - 1) / split;
+    let first = min(tiles, rank * per);
+    let last = min(tiles, first + per);
+''', '''    let count = (tiles - rank + split - 1) / split;  // tiles rank, rank + split, ...
+'''),
+        ('for it in 0..last - first + STAGES - 1 {', 'for it in 0..count + STAGES - 1 {'),
+        ('if (first + it < last) {', 'if (it < count) {'),
+        ('let k0 = (first + it) * SPLIT_BK;', 'let k0 = (rank + it * split) * SPLIT_BK;'),
+        ('let j = first + it - STAGES + 1;', 'let j = rank + (it - STAGES + 1) * split;')]:
+    assert s.count(a) == 1, a
+    s = s.replace(a, b)
+open(p, 'w').write(s)
 PY
         ;;
     m64) sed -i 's/attention_decode_split<HD = 64, STAGES = 1>/attention_decode_split<HD = 64, STAGES = 1, MAXS = 64>/' "$d/nn.hds" ;;
