@@ -128,164 +128,164 @@ __global__ void __launch_bounds__(256) stem_block_k1_conv2d_add_relu(const __hal
         const __half* __restrict__ w2, const __half* __restrict__ res, __half* __restrict__ out,
         int N, int O) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TH = 4;  // conv2d_mma3x3.hds:76
-    const int HW = 34;  // conv2d_mma3x3.hds:77
-    const int HP = 204;  // conv2d_mma3x3.hds:78
-    const int HU = 2;  // conv2d_mma3x3.hds:79
-    const int WCH = 18;  // conv2d_mma3x3.hds:80
-    const int WC = 5;  // conv2d_mma3x3.hds:81
-    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:83
-    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:84
-    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:85
-    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:86
-    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:87
-    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:88
-    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:89
-    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:91
-    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:92
-    const int tiles_q = 1;  // conv2d_mma3x3.hds:93
-    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:94
-    const int slices = 4;  // conv2d_mma3x3.hds:95
-    const int split = 1;  // conv2d_mma3x3.hds:97
-    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:100
-    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:101
-    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:102
-    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:103
-    const int n = tile / tiles;  // conv2d_mma3x3.hds:104
-    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:105
-    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:106
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:107
-    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:108
-    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:109
-    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:110
-    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:111
-    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:112
-    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:113
+    const int TH = 4;  // conv2d_mma3x3.hds:74
+    const int HW = 34;  // conv2d_mma3x3.hds:75
+    const int HP = 204;  // conv2d_mma3x3.hds:76
+    const int HU = 2;  // conv2d_mma3x3.hds:77
+    const int WCH = 18;  // conv2d_mma3x3.hds:78
+    const int WC = 5;  // conv2d_mma3x3.hds:79
+    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:81
+    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:82
+    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:83
+    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:84
+    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:85
+    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:86
+    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:87
+    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:89
+    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:90
+    const int tiles_q = 1;  // conv2d_mma3x3.hds:91
+    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:92
+    const int slices = 4;  // conv2d_mma3x3.hds:93
+    const int split = 1;  // conv2d_mma3x3.hds:95
+    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:97
+    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:98
+    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:99
+    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:100
+    const int n = tile / tiles;  // conv2d_mma3x3.hds:101
+    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:102
+    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:103
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:104
+    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:105
+    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:106
+    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:107
+    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:108
+    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:109
+    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:110
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:116
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:113
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:117
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:114
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:118
-                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:119
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:115
+                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:116
             }
         }
     }
-    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:124
-        const int st = t % 2;  // conv2d_mma3x3.hds:125
-        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:126
-        if (t < count) {  // conv2d_mma3x3.hds:127
+    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:121
+        const int st = t % 2;  // conv2d_mma3x3.hds:122
+        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:123
+        if (t < count) {  // conv2d_mma3x3.hds:124
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:129
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:130
-                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:131
-                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:132
-                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:133
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:126
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:127
+                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:128
+                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:129
+                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:130
 #pragma unroll
-                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:134
-                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:135
-                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:136
+                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:131
+                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:132
+                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:133
                 }
             }
 #pragma unroll
-            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:140
-                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:141
-                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:142
-                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:143
-                if (id < 1152) {  // conv2d_mma3x3.hds:144
-                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:145
-                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:146
+            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:137
+                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:138
+                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:139
+                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:140
+                if (id < 1152) {  // conv2d_mma3x3.hds:141
+                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:142
+                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:143
                 } else {
                 }
             }
-            hds::cp_async_commit();  // conv2d_mma3x3.hds:155
+            hds::cp_async_commit();  // conv2d_mma3x3.hds:152
         }
-        if (t > 0) {  // conv2d_mma3x3.hds:157
-            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:158
+        if (t > 0) {  // conv2d_mma3x3.hds:154
+            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:155
 #pragma unroll
-            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:159
+            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:156
 #pragma unroll
-                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:160
+                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:157
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:161
-                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:162
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:158
+                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:159
                     }
 #pragma unroll
-                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:165
-                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:166
-                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:167
-                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:168
+                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:162
+                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:163
+                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:164
+                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:165
                     }
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:170
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:167
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:171
-                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:172
+                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:168
+                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:169
                         }
                     }
                 }
             }
         }
-        if (t < count) {  // conv2d_mma3x3.hds:178
+        if (t < count) {  // conv2d_mma3x3.hds:175
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:179
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:180
-                if (u < 408) {  // conv2d_mma3x3.hds:181
-                    hds::copy<16>(&hx[st][u % HP][u / HP * 8], &rh[i][0]);  // conv2d_mma3x3.hds:182
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:176
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:177
+                if (u < 408) {  // conv2d_mma3x3.hds:178
+                    hds::copy<16>(&hx[st][u % HP][u / HP * 8], &rh[i][0]);  // conv2d_mma3x3.hds:179
                 }
             }
-            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:185
+            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:182
         }
-        __syncthreads();  // conv2d_mma3x3.hds:187
-        if (t < count) {  // conv2d_mma3x3.hds:188
+        __syncthreads();  // conv2d_mma3x3.hds:184
+        if (t < count) {  // conv2d_mma3x3.hds:185
 #pragma unroll
-            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:191
-                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:192
+            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:188
+                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:189
 #pragma unroll
-                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:193
-                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:194
+                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:190
+                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:191
                 }
 #pragma unroll
-                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:196
+                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:193
 #pragma unroll
-                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:197
-                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:198
+                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:194
+                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:195
                     }
-                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:200
+                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:197
                 }
             }
         }
-        __syncthreads();  // conv2d_mma3x3.hds:204
+        __syncthreads();  // conv2d_mma3x3.hds:201
     }
-    const int g = lane / 4;  // conv2d_mma3x3.hds:209
-    const int t4 = lane % 4;  // conv2d_mma3x3.hds:210
+    const int g = lane / 4;  // conv2d_mma3x3.hds:206
+    const int t4 = lane % 4;  // conv2d_mma3x3.hds:207
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:238
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:235
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:239
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:236
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:240
-                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:242
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:237
+                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:239
             }
         }
     }
-    __syncwarp();  // conv2d_mma3x3.hds:246
-    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:247
-    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:248
-    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:249
-        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:253
+    __syncwarp();  // conv2d_mma3x3.hds:243
+    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:244
+    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:245
+    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:246
+        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:250
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:254
-                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:255
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:251
+                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:252
                 const __half add_2_2 = conv2d_2_2 + res[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq];  // conv_f16.hds:13
                 out[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
             }
         } else {
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:258
-                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:259
-                if (o < O) {  // conv2d_mma3x3.hds:260
-                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:261
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:255
+                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:256
+                if (o < O) {  // conv2d_mma3x3.hds:257
+                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:258
                     const __half add_2_2 = conv2d_2_2 + res[((n * O + o) * 32 + yp) * 32 + yq];  // conv_f16.hds:13
                     out[((n * O + o) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
                 }
