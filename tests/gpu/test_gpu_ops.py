@@ -177,14 +177,17 @@ def test_conv3x3_tensor_cores_tiles(kernel, dtype, stride, pad, n, c, h, w, o):
 @pytest.mark.parametrize("kernel,dtype,stride,n,c,h,w,o", [
     ("conv3x3_split16", torch.float16, 1, 1, 512, 7, 7, 512),  # ResNet's last stage: 8 blocks, split 8 (32 slices)
     ("conv3x3_split16", torch.float16, 1, 1, 256, 14, 14, 256),  # 8 blocks of 8 x 16 pixels, split 8 (16 slices)
-    ("conv3x3_split16", torch.float16, 1, 1, 60, 7, 7, 70),  # C not a multiple of 8, 70 channels: split 2
+    ("conv3x3_split16", torch.float16, 1, 1, 60, 7, 7, 70),  # C not a multiple of 8, 70 channels: split 4
+    # clusters of 8 where all fit at once (15), else of 4: one or two of the 8 slices a block
+    ("conv3x3_split16", torch.float16, 1, 15, 128, 4, 4, 8), ("conv3x3_split16", torch.float16, 1, 16, 128, 4, 4, 8),
     ("conv3x3_split16", torch.float16, 1, 40, 512, 7, 7, 512),  # 320 blocks: no split
     ("conv3x3_split16_s2", torch.float16, 2, 1, 256, 14, 14, 512),  # stride 2 to 7 x 7: split 8
     ("conv3x3_split32_bf16", torch.bfloat16, 1, 2, 128, 28, 28, 128),  # 28 blocks of 4 x 32 pixels: split 4
 ])
 def test_conv3x3_split_channels(kernel, dtype, stride, n, c, h, w, o):
     """conv2d_mma3x3 with SPLIT (sm_90a): where the tiles are few, each tile's channel slices split
-    over a cluster of blocks chosen per call, which add their sums through distributed shared memory."""
+    over a cluster of blocks chosen per call (the most whose clusters fit at once, down to one slice
+    a block), which add their sums through distributed shared memory."""
     lib = harness.build("tests/gpu/ops/conv3x3_split.hds")
     x, wt = rnd(n, c, h, w, dtype=dtype), rnd(o, c, 3, 3, dtype=dtype)
     p, q = (h + 2 - 3) // stride + 1, (w + 2 - 3) // stride + 1

@@ -4,6 +4,8 @@
 # SETS=... (default: old s1 new)
 #   s1   conv2d_mma3x3's split over a cluster down to one channel slice a block (8 from 8
 #        slices, 4 from 4, 2 from 2), not two (from 16, 8, 4); at most 132 blocks as before
+#   bk32 (`new` with) slices of 32 channels for the small images (14 x 14 and 7 x 7:
+#        mma3x3_split16), not 16
 #   bash bench/results/2026-11-27-h200-conv-split/build.sh [REV]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -15,13 +17,15 @@ sets=${SETS:-old s1 new}
 for set in $sets; do
     d=/tmp/convsplit-stdlib/$set
     mkdir -p "$out/$set" "$d"
-    if [[ $set == new ]]; then
+    if [[ $set == new || $set == bk32 ]]; then
         cp "$root"/stdlib/*.hds "$d/"
     else
         git -C "$root" archive "$rev" stdlib | tar -x -C "$d" --strip-components=1
     fi
     case $set in
     old | new) ;;
+    bk32) sed -i 's/conv2d_mma3x3<TW = 16, SPLIT = 8>/conv2d_mma3x3<TW = 16, BK = 32, SPLIT = 8>/' "$d/nn.hds"
+          ! diff -q "$d/nn.hds" "$root/stdlib/nn.hds" >/dev/null || { echo "bk32 changed nothing" >&2; exit 1; } ;;
     s1) python3 - "$d/conv2d_mma3x3.hds" <<'PY'
 import sys
 p = sys.argv[1]

@@ -35,7 +35,8 @@ def point(name, c, o, h, s, run):
         return F.relu(F.conv2d(x, w, stride=s, padding=1))
     ref = eager()
     fns = {"eager": lambda st: eager()}
-    for st in SETS:
+    sets = [st for st in SETS if (ROOT / ".devcarry" / "convsplit" / st / f"conv_{name}.cu").exists()]
+    for st in sets:  # (a set whose stdlib could not build this convolution is left out)
         os.environ["HDS_EMITTED_DIR"] = str(ROOT / ".devcarry" / "convsplit" / st)
         g = harness.build_graph(HERE / "convs" / f"conv_{name}.hds")
         out = torch.full_like(ref, float("nan"))
@@ -48,7 +49,7 @@ def point(name, c, o, h, s, run):
     t = graphs_ms(fns, calls=10, reps=15)
     row = {"conv": name, "run": run, **{f"{k}_us": v * 1e3 for k, v in t.items()}}
     print(f"run{run} {name}: eager {t['eager'] * 1e3:.1f} us; " +
-          " ".join(f"{k} {t[k] * 1e3:.1f} us ({t['eager'] / t[k]:.2f}x)" for k in SETS), flush=True)
+          " ".join(f"{k} {t[k] * 1e3:.1f} us ({t['eager'] / t[k]:.2f}x)" for k in sets), flush=True)
     return row
 
 
