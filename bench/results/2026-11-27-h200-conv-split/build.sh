@@ -9,7 +9,7 @@
 #   bash bench/results/2026-11-27-h200-conv-split/build.sh [REV]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-here=$root/bench/results/2026-11-27-h200-conv-split
+here=${HERE:-$root/bench/results/2026-11-27-h200-conv-split}  # (the convs/ of another folder: HERE)
 rev=${1:-d2ca23b}
 out=$root/.devcarry/convsplit
 rm -rf "$out" /tmp/convsplit-stdlib

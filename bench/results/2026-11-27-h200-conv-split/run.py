@@ -27,18 +27,19 @@ SHAPES = [("c64", 64, 64, 56, 1), ("c64s2", 64, 128, 56, 2), ("c128", 128, 128, 
           ("c512", 512, 512, 7, 1)]
 
 
-def point(name, c, o, h, s, run):
+def point(name, c, o, h, s, run, k=3, here=HERE):
+    """Convolution `name` (a k x k filter, padding k / 2: convs/conv_NAME.hds in `here`)."""
     x = torch.randn(1, c, h, h, device="cuda", dtype=torch.float16)
-    w = torch.randn(o, c, 3, 3, device="cuda", dtype=torch.float16) / (3 * c ** 0.5)
+    w = torch.randn(o, c, k, k, device="cuda", dtype=torch.float16) / (k * c ** 0.5)
 
     def eager():
-        return F.relu(F.conv2d(x, w, stride=s, padding=1))
+        return F.relu(F.conv2d(x, w, stride=s, padding=k // 2))
     ref = eager()
     fns = {"eager": lambda st: eager()}
     sets = [st for st in SETS if (ROOT / ".devcarry" / "convsplit" / st / f"conv_{name}.cu").exists()]
     for st in sets:  # (a set whose stdlib could not build this convolution is left out)
         os.environ["HDS_EMITTED_DIR"] = str(ROOT / ".devcarry" / "convsplit" / st)
-        g = harness.build_graph(HERE / "convs" / f"conv_{name}.hds")
+        g = harness.build_graph(here / "convs" / f"conv_{name}.hds")
         out = torch.full_like(ref, float("nan"))
         p = Point(g, {"x": x, "w": w, "out": out}, {})
         p.run(torch.cuda.current_stream().cuda_stream)
@@ -47,16 +48,21 @@ def point(name, c, o, h, s, run):
         assert err < 2e-3, (name, st, err)
         fns[st] = p.run
     t = graphs_ms(fns, calls=10, reps=15)
-    row = {"conv": name, "run": run, **{f"{k}_us": v * 1e3 for k, v in t.items()}}
+    row = {"conv": name, "run": run, **{f"{x}_us": v * 1e3 for x, v in t.items()}}
     print(f"run{run} {name}: eager {t['eager'] * 1e3:.1f} us; " +
-          " ".join(f"{k} {t[k] * 1e3:.1f} us ({t['eager'] / t[k]:.2f}x)" for k in sets), flush=True)
+          " ".join(f"{x} {t[x] * 1e3:.1f} us ({t['eager'] / t[x]:.2f}x)" for x in sets), flush=True)
     return row
 
 
-if __name__ == "__main__":
+def main(shapes=SHAPES, k=3, here=HERE):
+    """Every shape, two runs; convs.json into --out."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    rows = [point(*sh, run) for run in (1, 2) for sh in SHAPES]
+    rows = [point(*sh, run, k, here) for run in (1, 2) for sh in shapes]
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "convs.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

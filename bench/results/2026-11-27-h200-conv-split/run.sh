@@ -6,7 +6,7 @@
 # and as it is.
 set -uo pipefail
 source bench/device_env.sh
-here=bench/results/2026-11-27-h200-conv-split
+here=${HERE:-bench/results/2026-11-27-h200-conv-split}  # (another folder's run.py: HERE)
 python3 $here/run.py --out "$res" 2>&1 | tee "$res/convs.txt" | grep "^run\|Error\|error" | tail -40
 for run in 1 2; do
     for set in old new; do
