@@ -194,6 +194,32 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     assert rel(out, conv_ref(x, w, stride, 1)) < 2e-3
 
 
+@pytest.mark.parametrize("n,c,h,wd,o,stride,variant,split", [
+    (1, 256, 14, 14, 512, 2, "g_mma_split", 8),  # ResNet-18's last downsample at batch 1: one tile, 8 slices
+    (3, 256, 14, 14, 512, 2, "g_mma_split", 1),  # 2 tiles x 8 channel groups: past 15, no split
+    (1, 250, 9, 9, 70, 1, "g_mma_split", 8),     # 8 slices (the last of 26 channels), one a block; 70 channels
+    (1, 256, 8, 8, 64, 1, "g_mma_split", 8),     # pointwise (8-pixel copies)
+    (1, 224, 8, 8, 64, 1, "g_mma_split", 1),     # 7 slices: no split
+    (2, 64, 56, 56, 128, 2, "g_any", 1),         # N * H * W * O past 540672: conv2d_mma without clusters
+])
+def test_conv2d_1x1_split(tmp_path, n, c, h, wd, o, stride, variant, split):
+    """conv2d_mma with SPLIT for 1 x 1 filters on small images (sm_90a, `mma_split` where
+    N * H * W * O <= 540672, decided per call for a symbolic batch): where up to 15 tiles have
+    8 channel slices or more, each tile's slices split over a cluster of 8 blocks that add their
+    sums through distributed shared memory; numerics against float64 with racecheck on both
+    sides of each boundary."""
+    p, q = (h - 1) // stride + 1, (wd - 1) // stride + 1
+    text = (f"graph g(x: f16[N, {c}, {h}, {wd}], w: f16[{o}, {c}, 1, 1]) -> f16[N, {o}, {p}, {q}] "
+            f"{{ return conv2d(x, w, stride={stride}); }}\n")
+    groups = -(-n * p * q // 128) * -(-o // 64)
+    slices = -(-c // 32)
+    assert split == (8 if variant == "g_mma_split" and groups <= 15 and slices >= 8 else 1)
+    x, w = halves(n, c, h, wd), halves(o, c, 1, 1) * np.float16(1 / np.sqrt(c))
+    out, ran = run_variant(tmp_path, text, {"x": x, "w": w})
+    assert ran == variant
+    assert rel(out, conv_ref(x, w, stride, 0)) < 2e-3
+
+
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal,variant", [
     (64, 4, 2, 37, 70, 1, "g_flash_wgmma_few"), (128, 2, 1, 130, 129, 0, "g_any"),
     # heads of 64: blocks of 192 query rows from 264 of them (two waves), else 128

@@ -11,111 +11,116 @@
 __global__ void __launch_bounds__(256, 2) stem_block_k0_conv2d_mul_add(
         const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ s1,
         const __half* __restrict__ t1, __half* __restrict__ y1, int N) {
-    __shared__ alignas(16) __half sa[2][64][40];  // conv2d_mma.hds:35
-    __shared__ alignas(16) __half sb[2][32][136];  // conv2d_mma.hds:36
-    alignas(16) __half ra[8];  // conv2d_mma.hds:37
-    alignas(16) __half rb[16];  // conv2d_mma.hds:38
-    __shared__ alignas(16) __half cs[8][32][40];  // conv2d_mma.hds:40
-    alignas(16) float acc[2][4][4];  // conv2d_mma.hds:41
-    alignas(16) __half fa[2][8];  // conv2d_mma.hds:42
-    alignas(16) __half fb[2][8];  // conv2d_mma.hds:43
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma.hds:44
-    const int pix0 = (int)blockIdx.x * 128;  // conv2d_mma.hds:45
-    const int warp = (int)threadIdx.x / 32;  // conv2d_mma.hds:46
-    const int lane = (int)threadIdx.x % 32;  // conv2d_mma.hds:47
-    const int wo = warp / 4 * 32;  // conv2d_mma.hds:48
-    const int wp = warp % 4 * 32;  // conv2d_mma.hds:49
-    const int pixels = N * 1024;  // conv2d_mma.hds:50
-    const int slices = 7;  // conv2d_mma.hds:54
-    const int gm = pix0 + (int)threadIdx.x % 128;  // conv2d_mma.hds:57
-    const int kb = (int)threadIdx.x / 128;  // conv2d_mma.hds:58
-    const int n = gm / 1024;  // conv2d_mma.hds:59
-    const int p = gm / 32 % 32;  // conv2d_mma.hds:60
-    const int q = gm % 32;  // conv2d_mma.hds:61
-    const int ob = (int)threadIdx.x / 32;  // conv2d_mma.hds:62
-    const int kw = (int)threadIdx.x % 32;  // conv2d_mma.hds:63
+    __shared__ alignas(16) __half sa[2][64][40];  // conv2d_mma.hds:49
+    __shared__ alignas(16) __half sb[2][32][136];  // conv2d_mma.hds:50
+    alignas(16) __half ra[8];  // conv2d_mma.hds:51
+    alignas(16) __half rb[16];  // conv2d_mma.hds:52
+    __shared__ alignas(16) __half cs[8][32][40];  // conv2d_mma.hds:54
+    alignas(16) float acc[2][4][4];  // conv2d_mma.hds:57
+    alignas(16) __half fa[2][8];  // conv2d_mma.hds:58
+    alignas(16) __half fb[2][8];  // conv2d_mma.hds:59
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma.hds:60
+    const int warp = (int)threadIdx.x / 32;  // conv2d_mma.hds:61
+    const int lane = (int)threadIdx.x % 32;  // conv2d_mma.hds:62
+    const int wo = warp / 4 * 32;  // conv2d_mma.hds:63
+    const int wp = warp % 4 * 32;  // conv2d_mma.hds:64
+    const int pixels = N * 1024;  // conv2d_mma.hds:65
+    const int slices = 7;  // conv2d_mma.hds:69
+    const int split = 1;  // conv2d_mma.hds:71
+    const int part = (int)blockIdx.x % split;  // conv2d_mma.hds:72
+    const int pix0 = (int)blockIdx.x / split * 128;  // conv2d_mma.hds:73
+    const int s0 = slices * part / split;  // conv2d_mma.hds:74
+    const int count = slices * (part + 1) / split - s0;  // conv2d_mma.hds:75
+    const int gm = pix0 + (int)threadIdx.x % 128;  // conv2d_mma.hds:78
+    const int kb = (int)threadIdx.x / 128;  // conv2d_mma.hds:79
+    const int n = gm / 1024;  // conv2d_mma.hds:80
+    const int p = gm / 32 % 32;  // conv2d_mma.hds:81
+    const int q = gm % 32;  // conv2d_mma.hds:82
+    const int ob = (int)threadIdx.x / 32;  // conv2d_mma.hds:83
+    const int kw = (int)threadIdx.x % 32;  // conv2d_mma.hds:84
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:73
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:94
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:74
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:95
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma.hds:75
-                acc[i][j][e] = 0.0f;  // conv2d_mma.hds:76
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma.hds:96
+                acc[i][j][e] = 0.0f;  // conv2d_mma.hds:97
             }
         }
     }
-    for (int t = 0; t < slices + 1; ++t) {  // conv2d_mma.hds:81
-        const int st = t % 2;  // conv2d_mma.hds:82
-        if (t < slices) {  // conv2d_mma.hds:83
-            const int r = t;  // conv2d_mma.hds:84
-            const int h = p * 2 + r - 3;  // conv2d_mma.hds:87
+    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma.hds:102
+        const int st = t % 2;  // conv2d_mma.hds:103
+        const int sl = s0 + t;  // conv2d_mma.hds:104
+        if (t < count) {  // conv2d_mma.hds:105
+            const int r = sl;  // conv2d_mma.hds:106
+            const int h = p * 2 + r - 3;  // conv2d_mma.hds:109
 #pragma unroll
-            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:101
-                const int k = kb + i * 2;  // conv2d_mma.hds:102
-                const int ws = q * 2 + k % 7 - 3;  // conv2d_mma.hds:103
-                const bool ok = gm < pixels && k < 21 && h >= 0 && h < 64 && ws >= 0 && ws < 64;  // conv2d_mma.hds:104
-                rb[i] = ok ? x[((n * 3 + k / 7) * 64 + h) * 64 + ws] : __half(0.0f);  // conv2d_mma.hds:105
+            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:123
+                const int k = kb + i * 2;  // conv2d_mma.hds:124
+                const int ws = q * 2 + k % 7 - 3;  // conv2d_mma.hds:125
+                const bool ok = gm < pixels && k < 21 && h >= 0 && h < 64 && ws >= 0 && ws < 64;  // conv2d_mma.hds:126
+                rb[i] = ok ? x[((n * 3 + k / 7) * 64 + h) * 64 + ws] : __half(0.0f);  // conv2d_mma.hds:127
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:113
-                const int o = o0 + ob + i * 8;  // conv2d_mma.hds:114
-                ra[i] = o < 64 && kw < 21 ? w1[((o * 3 + kw / 7) * 7 + r) * 7 + kw % 7] : __half(0.0f);  // conv2d_mma.hds:116
+            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:135
+                const int o = o0 + ob + i * 8;  // conv2d_mma.hds:136
+                ra[i] = o < 64 && kw < 21 ? w1[((o * 3 + kw / 7) * 7 + r) * 7 + kw % 7] : __half(0.0f);  // conv2d_mma.hds:138
             }
         }
-        if (t > 0) {  // conv2d_mma.hds:122
-            const int b = (t - 1) % 2;  // conv2d_mma.hds:123
+        if (t > 0) {  // conv2d_mma.hds:144
+            const int b = (t - 1) % 2;  // conv2d_mma.hds:145
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // conv2d_mma.hds:124
+            for (int kk = 0; kk < 2; ++kk) {  // conv2d_mma.hds:146
 #pragma unroll
-                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:125
-                    hds::ldmatrix_x4(&fa[i][0], &sa[b][wo + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // conv2d_mma.hds:126
+                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:147
+                    hds::ldmatrix_x4(&fa[i][0], &sa[b][wo + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // conv2d_mma.hds:148
                 }
 #pragma unroll
-                for (int u = 0; u < 2; ++u) {  // conv2d_mma.hds:128
-                    hds::ldmatrix_x4_trans(&fb[u][0], &sb[b][kk * 16 + lane % 16][wp + u * 16 + lane / 16 * 8]);  // conv2d_mma.hds:129
+                for (int u = 0; u < 2; ++u) {  // conv2d_mma.hds:150
+                    hds::ldmatrix_x4_trans(&fb[u][0], &sb[b][kk * 16 + lane % 16][wp + u * 16 + lane / 16 * 8]);  // conv2d_mma.hds:151
                 }
 #pragma unroll
-                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:131
+                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:153
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:132
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma.hds:133
+                    for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:154
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma.hds:155
                     }
                 }
             }
         }
-        if (t < slices) {  // conv2d_mma.hds:138
+        if (t < count) {  // conv2d_mma.hds:160
 #pragma unroll
-            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:144
-                sb[st][kb + i * 2][(int)threadIdx.x % 128] = rb[i];  // conv2d_mma.hds:145
+            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:166
+                sb[st][kb + i * 2][(int)threadIdx.x % 128] = rb[i];  // conv2d_mma.hds:167
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:148
-                sa[st][ob + i * 8][kw] = ra[i];  // conv2d_mma.hds:149
-            }
-        }
-        __syncthreads();  // conv2d_mma.hds:152
-    }
-    const int g = lane / 4;  // conv2d_mma.hds:157
-    const int t4 = lane % 4;  // conv2d_mma.hds:158
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:159
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:160
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma.hds:161
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma.hds:162
+            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:170
+                sa[st][ob + i * 8][kw] = ra[i];  // conv2d_mma.hds:171
             }
         }
+        __syncthreads();  // conv2d_mma.hds:174
     }
-    __syncwarp();  // conv2d_mma.hds:166
-    const int gp = pix0 + wp + lane;  // conv2d_mma.hds:167
-    if (gp < pixels) {  // conv2d_mma.hds:168
-        const int yn = gp / 1024;  // conv2d_mma.hds:169
-        const int yp = gp / 32 % 32;  // conv2d_mma.hds:170
-        const int yq = gp % 32;  // conv2d_mma.hds:171
+    const int g = lane / 4;  // conv2d_mma.hds:179
+    const int t4 = lane % 4;  // conv2d_mma.hds:180
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // conv2d_mma.hds:174
-            const __half conv2d_3 = cs[warp][r][lane];  // conv2d_mma.hds:175
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:211
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:212
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma.hds:213
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma.hds:214
+            }
+        }
+    }
+    __syncwarp();  // conv2d_mma.hds:218
+    const int gp = pix0 + wp + lane;  // conv2d_mma.hds:220
+    if (gp < pixels) {  // conv2d_mma.hds:221
+        const int yn = gp / 1024;  // conv2d_mma.hds:222
+        const int yp = gp / 32 % 32;  // conv2d_mma.hds:223
+        const int yq = gp % 32;  // conv2d_mma.hds:224
+#pragma unroll
+        for (int r = 0; r < 32; ++r) {  // conv2d_mma.hds:227
+            const __half conv2d_3 = cs[warp][r][lane];  // conv2d_mma.hds:228
             const __half mul_2 = hds::cast<__half>(hds::cast<float>(conv2d_3) * hds::cast<float>(s1[o0 + wo + r]));  // conv_f16.hds:12
             const __half add_3 = mul_2 + t1[o0 + wo + r];
             y1[((yn * 64 + (o0 + wo + r)) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_3), 0.0f));
@@ -128,164 +133,167 @@ __global__ void __launch_bounds__(256) stem_block_k1_conv2d_add_relu(const __hal
         const __half* __restrict__ w2, const __half* __restrict__ res, __half* __restrict__ out,
         int N, int O) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TH = 4;  // conv2d_mma3x3.hds:74
-    const int HW = 34;  // conv2d_mma3x3.hds:75
-    const int HP = 204;  // conv2d_mma3x3.hds:76
-    const int HU = 2;  // conv2d_mma3x3.hds:77
-    const int WCH = 18;  // conv2d_mma3x3.hds:78
-    const int WC = 5;  // conv2d_mma3x3.hds:79
-    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:81
-    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:82
-    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:83
-    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:84
-    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:85
-    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:86
-    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:87
-    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:89
-    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:90
-    const int tiles_q = 1;  // conv2d_mma3x3.hds:91
-    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:92
-    const int slices = 4;  // conv2d_mma3x3.hds:93
-    const int split = 1;  // conv2d_mma3x3.hds:95
-    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:97
-    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:98
-    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:99
-    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:100
-    const int n = tile / tiles;  // conv2d_mma3x3.hds:101
-    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:102
-    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:103
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:104
-    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:105
-    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:106
-    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:107
-    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:108
-    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:109
-    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:110
+    const int TH = 4;  // conv2d_mma3x3.hds:79
+    const int HW = 34;  // conv2d_mma3x3.hds:80
+    const int HP = 204;  // conv2d_mma3x3.hds:81
+    const int HU = 2;  // conv2d_mma3x3.hds:82
+    const int WCH = 18;  // conv2d_mma3x3.hds:83
+    const int WC = 5;  // conv2d_mma3x3.hds:84
+    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:86
+    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:87
+    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:88
+    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:89
+    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:90
+    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:91
+    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:92
+    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:95
+    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:96
+    const int tiles_q = 1;  // conv2d_mma3x3.hds:97
+    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:98
+    const int slices = 4;  // conv2d_mma3x3.hds:99
+    const int split = 1;  // conv2d_mma3x3.hds:101
+    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:103
+    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:104
+    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:105
+    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:106
+    const int n = tile / tiles;  // conv2d_mma3x3.hds:107
+    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:108
+    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:109
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:110
+    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:111
+    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:112
+    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:113
+    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:114
+    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:115
+    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:116
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:113
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:119
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:114
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:120
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:115
-                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:116
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:121
+                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:122
             }
         }
     }
-    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:121
-        const int st = t % 2;  // conv2d_mma3x3.hds:122
-        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:123
-        if (t < count) {  // conv2d_mma3x3.hds:124
+    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:127
+        const int st = t % 2;  // conv2d_mma3x3.hds:128
+        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:129
+        if (t < count) {  // conv2d_mma3x3.hds:130
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:126
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:127
-                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:128
-                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:129
-                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:130
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:132
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:133
+                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:134
+                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:135
+                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:136
 #pragma unroll
-                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:131
-                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:132
-                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:133
+                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:137
+                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:138
+                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:139
                 }
             }
 #pragma unroll
-            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:137
-                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:138
-                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:139
-                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:140
-                if (id < 1152) {  // conv2d_mma3x3.hds:141
-                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:142
-                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:143
+            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:143
+                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:144
+                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:145
+                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:146
+                if (id < 1152) {  // conv2d_mma3x3.hds:147
+                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:148
+                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:149
                 } else {
                 }
             }
-            hds::cp_async_commit();  // conv2d_mma3x3.hds:152
+            hds::cp_async_commit();  // conv2d_mma3x3.hds:158
         }
-        if (t > 0) {  // conv2d_mma3x3.hds:154
-            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:155
+        if (t > 0) {  // conv2d_mma3x3.hds:160
+            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:161
 #pragma unroll
-            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:156
+            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:162
 #pragma unroll
-                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:157
+                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:163
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:158
-                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:159
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:164
+                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:165
                     }
 #pragma unroll
-                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:162
-                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:163
-                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:164
-                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:165
+                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:168
+                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:169
+                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:170
+                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:171
                     }
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:167
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:173
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:168
-                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:169
+                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:174
+                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:175
                         }
                     }
                 }
             }
         }
-        if (t < count) {  // conv2d_mma3x3.hds:175
+        if (t < count) {  // conv2d_mma3x3.hds:181
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:176
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:177
-                if (u < 408) {  // conv2d_mma3x3.hds:178
-                    hds::copy<16>(&hx[st][u % HP][u / HP * 8], &rh[i][0]);  // conv2d_mma3x3.hds:179
-                }
-            }
-            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:182
-        }
-        __syncthreads();  // conv2d_mma3x3.hds:184
-        if (t < count) {  // conv2d_mma3x3.hds:185
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:182
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:183
+                if (u < 408) {  // conv2d_mma3x3.hds:184
 #pragma unroll
-            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:188
-                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:189
-#pragma unroll
-                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:190
-                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:191
-                }
-#pragma unroll
-                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:193
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:194
-                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:195
+                    for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:185
+                        hx[st][u % HP][u / HP * 8 + e] = rh[i][e];  // conv2d_mma3x3.hds:186
                     }
-                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:197
+                }
+            }
+            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:190
+        }
+        __syncthreads();  // conv2d_mma3x3.hds:192
+        if (t < count) {  // conv2d_mma3x3.hds:193
+#pragma unroll
+            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:196
+                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:197
+#pragma unroll
+                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:198
+                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:199
+                }
+#pragma unroll
+                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:201
+#pragma unroll
+                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:202
+                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:203
+                    }
+                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:205
                 }
             }
         }
-        __syncthreads();  // conv2d_mma3x3.hds:201
+        __syncthreads();  // conv2d_mma3x3.hds:209
     }
-    const int g = lane / 4;  // conv2d_mma3x3.hds:206
-    const int t4 = lane % 4;  // conv2d_mma3x3.hds:207
+    const int g = lane / 4;  // conv2d_mma3x3.hds:214
+    const int t4 = lane % 4;  // conv2d_mma3x3.hds:215
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:235
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:251
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:236
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:252
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:237
-                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:239
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:253
+                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:255
             }
         }
     }
-    __syncwarp();  // conv2d_mma3x3.hds:243
-    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:244
-    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:245
-    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:246
-        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:250
+    __syncwarp();  // conv2d_mma3x3.hds:259
+    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:260
+    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:261
+    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:262
+        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:266
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:251
-                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:252
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:267
+                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:268
                 const __half add_2_2 = conv2d_2_2 + res[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq];  // conv_f16.hds:13
                 out[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
             }
         } else {
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:255
-                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:256
-                if (o < O) {  // conv2d_mma3x3.hds:257
-                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:258
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:271
+                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:272
+                if (o < O) {  // conv2d_mma3x3.hds:273
+                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:274
                     const __half add_2_2 = conv2d_2_2 + res[((n * O + o) * 32 + yp) * 32 + yq];  // conv_f16.hds:13
                     out[((n * O + o) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
                 }

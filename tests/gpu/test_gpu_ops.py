@@ -206,6 +206,18 @@ def test_conv1x1_f16_vector_copies(n):
 
 
 @gpu
+@pytest.mark.parametrize("n", [1, 2, 3, 6])
+def test_conv1x1_split_channels(n):
+    """A 1 x 1 stride-2 convolution of a small image (ResNet-18's last downsample), ReLU fused:
+    conv2d_mma with its 8 channel slices split over a cluster of 8 (sm_90a) at N = 1 and 2 (one
+    tile of pixels, 8 channel groups), not at N = 3 (16 groups) nor past N * H * W * O = 540672
+    (N = 6)."""
+    x, w = rnd(n, 256, 14, 14, dtype=torch.float16), rnd(512, 256, 1, 1, dtype=torch.float16)
+    ref = F.relu(F.conv2d(x.double(), w.double(), stride=2))
+    check(run("op_conv1x1_split", {"x": x, "w": w}, {"N": n}, (n, 512, 7, 7), torch.float16), ref, 2e-3)
+
+
+@gpu
 def test_conv_strided_bf16_tensor_cores():
     x, w = rnd(5, 21, 15, 18, dtype=torch.bfloat16), rnd(9, 21, 3, 2, dtype=torch.bfloat16)
     ref = F.conv2d(x.double(), w.double(), stride=2, padding=1)
