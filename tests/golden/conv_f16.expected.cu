@@ -55,72 +55,77 @@ __global__ void __launch_bounds__(256, 2) stem_block_k0_conv2d_mul_add(
             const int r = sl;  // conv2d_mma.hds:106
             const int h = p * 2 + r - 3;  // conv2d_mma.hds:109
 #pragma unroll
-            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:123
-                const int k = kb + i * 2;  // conv2d_mma.hds:124
-                const int ws = q * 2 + k % 7 - 3;  // conv2d_mma.hds:125
-                const bool ok = gm < pixels && k < 21 && h >= 0 && h < 64 && ws >= 0 && ws < 64;  // conv2d_mma.hds:126
-                rb[i] = ok ? x[((n * 3 + k / 7) * 64 + h) * 64 + ws] : __half(0.0f);  // conv2d_mma.hds:127
+            for (int half = 0; half < 2; ++half) {  // conv2d_mma.hds:127
+                if (kb == half) {  // conv2d_mma.hds:128
+#pragma unroll
+                    for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:129
+                        const int k = half + i * 2;  // conv2d_mma.hds:130
+                        const int ws = q * 2 + k % 7 - 3;  // conv2d_mma.hds:131
+                        const bool ok = gm < pixels && k < 21 && h >= 0 && h < 64 && ws >= 0 && ws < 64;  // conv2d_mma.hds:132
+                        rb[i] = ok ? x[((n * 3 + k / 7) * 64 + h) * 64 + ws] : __half(0.0f);  // conv2d_mma.hds:133
+                    }
+                }
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:135
-                const int o = o0 + ob + i * 8;  // conv2d_mma.hds:136
-                ra[i] = o < 64 && kw < 21 ? w1[((o * 3 + kw / 7) * 7 + r) * 7 + kw % 7] : __half(0.0f);  // conv2d_mma.hds:138
+            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:143
+                const int o = o0 + ob + i * 8;  // conv2d_mma.hds:144
+                ra[i] = o < 64 && kw < 21 ? w1[((o * 3 + kw / 7) * 7 + r) * 7 + kw % 7] : __half(0.0f);  // conv2d_mma.hds:146
             }
         }
-        if (t > 0) {  // conv2d_mma.hds:144
-            const int b = (t - 1) % 2;  // conv2d_mma.hds:145
+        if (t > 0) {  // conv2d_mma.hds:152
+            const int b = (t - 1) % 2;  // conv2d_mma.hds:153
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // conv2d_mma.hds:146
+            for (int kk = 0; kk < 2; ++kk) {  // conv2d_mma.hds:154
 #pragma unroll
-                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:147
-                    hds::ldmatrix_x4(&fa[i][0], &sa[b][wo + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // conv2d_mma.hds:148
+                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:155
+                    hds::ldmatrix_x4(&fa[i][0], &sa[b][wo + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // conv2d_mma.hds:156
                 }
 #pragma unroll
-                for (int u = 0; u < 2; ++u) {  // conv2d_mma.hds:150
-                    hds::ldmatrix_x4_trans(&fb[u][0], &sb[b][kk * 16 + lane % 16][wp + u * 16 + lane / 16 * 8]);  // conv2d_mma.hds:151
+                for (int u = 0; u < 2; ++u) {  // conv2d_mma.hds:158
+                    hds::ldmatrix_x4_trans(&fb[u][0], &sb[b][kk * 16 + lane % 16][wp + u * 16 + lane / 16 * 8]);  // conv2d_mma.hds:159
                 }
 #pragma unroll
-                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:153
+                for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:161
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:154
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma.hds:155
+                    for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:162
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma.hds:163
                     }
                 }
             }
         }
-        if (t < count) {  // conv2d_mma.hds:160
+        if (t < count) {  // conv2d_mma.hds:168
 #pragma unroll
-            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:166
-                sb[st][kb + i * 2][(int)threadIdx.x % 128] = rb[i];  // conv2d_mma.hds:167
+            for (int i = 0; i < 16; ++i) {  // conv2d_mma.hds:174
+                sb[st][kb + i * 2][(int)threadIdx.x % 128] = rb[i];  // conv2d_mma.hds:175
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:170
-                sa[st][ob + i * 8][kw] = ra[i];  // conv2d_mma.hds:171
-            }
-        }
-        __syncthreads();  // conv2d_mma.hds:174
-    }
-    const int g = lane / 4;  // conv2d_mma.hds:179
-    const int t4 = lane % 4;  // conv2d_mma.hds:180
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:211
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:212
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma.hds:213
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma.hds:214
+            for (int i = 0; i < 8; ++i) {  // conv2d_mma.hds:178
+                sa[st][ob + i * 8][kw] = ra[i];  // conv2d_mma.hds:179
             }
         }
+        __syncthreads();  // conv2d_mma.hds:182
     }
-    __syncwarp();  // conv2d_mma.hds:218
-    const int gp = pix0 + wp + lane;  // conv2d_mma.hds:220
-    if (gp < pixels) {  // conv2d_mma.hds:221
-        const int yn = gp / 1024;  // conv2d_mma.hds:222
-        const int yp = gp / 32 % 32;  // conv2d_mma.hds:223
-        const int yq = gp % 32;  // conv2d_mma.hds:224
+    const int g = lane / 4;  // conv2d_mma.hds:187
+    const int t4 = lane % 4;  // conv2d_mma.hds:188
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // conv2d_mma.hds:227
-            const __half conv2d_3 = cs[warp][r][lane];  // conv2d_mma.hds:228
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma.hds:219
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma.hds:220
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma.hds:221
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma.hds:222
+            }
+        }
+    }
+    __syncwarp();  // conv2d_mma.hds:226
+    const int gp = pix0 + wp + lane;  // conv2d_mma.hds:228
+    if (gp < pixels) {  // conv2d_mma.hds:229
+        const int yn = gp / 1024;  // conv2d_mma.hds:230
+        const int yp = gp / 32 % 32;  // conv2d_mma.hds:231
+        const int yq = gp % 32;  // conv2d_mma.hds:232
+#pragma unroll
+        for (int r = 0; r < 32; ++r) {  // conv2d_mma.hds:235
+            const __half conv2d_3 = cs[warp][r][lane];  // conv2d_mma.hds:236
             const __half mul_2 = hds::cast<__half>(hds::cast<float>(conv2d_3) * hds::cast<float>(s1[o0 + wo + r]));  // conv_f16.hds:12
             const __half add_3 = mul_2 + t1[o0 + wo + r];
             y1[((yn * 64 + (o0 + wo + r)) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_3), 0.0f));
