@@ -21,8 +21,12 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
 cmake --build "$build" --target hdsc_fuzzer -j"$(nproc)"
 corpus=$build/corpus
 mkdir -p "$corpus" "$build/artifacts"
-cp "$root"/examples/*.hds "$root"/tests/golden/*.hds "$root"/tests/errors/*.hds "$root"/tests/crash/*.hds \
-    "$root"/stdlib/*.hds "$corpus/"
+# Named after their folders: a golden test and a stdlib file may share a name.
+for dir in examples tests/golden tests/errors tests/crash stdlib; do
+    for f in "$root/$dir"/*.hds; do
+        cp "$f" "$corpus/${dir//\//-}-$(basename "$f")"
+    done
+done
 status=0
 "$build/hdsc_fuzzer" "$corpus" -dict="$root/fuzz/hds.dict" -max_total_time="$seconds" -max_len=4096 \
     -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25 || status=$?
