@@ -30,7 +30,7 @@ done
 status=0
 "$build/hdsc_fuzzer" "$corpus" -dict="$root/fuzz/hds.dict" -max_total_time="$seconds" -max_len=4096 \
     -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25 || status=$?
-for crash in "$build"/artifacts/*; do
+for crash in "$build"/artifacts/{crash,timeout,oom,leak}-*; do  # (not slow-unit-*: inputs past 10 s)
     [[ -e $crash ]] || continue
     cp "$crash" "$root/tests/crash/fuzz-$(sha1sum "$crash" | cut -c1-12).hds"
     echo "saved $crash as a regression input in tests/crash/"
