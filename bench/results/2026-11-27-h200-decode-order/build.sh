@@ -11,20 +11,15 @@
 #   kv2   (on the committed tree, no patch) a tile's keys copied by one loop, then its values
 #         by another, instead of a key chunk and a value chunk in turn
 #   bash bench/results/2026-11-27-h200-decode-order/build.sh [REV]
+# (The steps are bench/stdlib_sets.sh's; as it ran, they were written out here: the same files.)
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-rev=${1:-HEAD}
-out=$root/.devcarry/decsplit
-rm -rf "$out" /tmp/decsplit-stdlib
+source "$root/bench/stdlib_sets.sh"
 sets=${SETS:-old new m64}
-mkdir -p /tmp/decsplit-stdlib/old
-git -C "$root" archive "$rev" stdlib | tar -x -C /tmp/decsplit-stdlib/old --strip-components=1
+stdlib_sets_init decsplit "${1:-HEAD}"
 for set in $sets; do
-    mkdir -p "$out/$set"
     [[ $set == old ]] && continue
-    d=/tmp/decsplit-stdlib/$set
-    mkdir -p "$d"
-    cp "$root"/stdlib/*.hds "$d/"
+    d=$(stdlib_set decsplit "$set")
     case $set in
     new) ;;
     kv2) python3 - "$d/attention_decode_split.hds" <<'PY'
@@ -67,14 +62,6 @@ PY
     m64) sed -i 's/attention_decode_split<HD = 64, STAGES = 1>/attention_decode_split<HD = 64, STAGES = 1, MAXS = 64>/' "$d/nn.hds" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
-    [[ $set == new ]] || ! diff -rq "$d" "$root/stdlib" >/dev/null || { echo "set $set changed nothing" >&2; exit 1; }
+    stdlib_set_changed decsplit "$set"
 done
-for g in gqa_d64 gqa_d128 d64_sm80 d128_sm80; do
-    f=$root/bench/sweep/sweep_attention_$g.hds
-    for set in $sets; do
-        "$root/build/hdsc" "$f" -I /tmp/decsplit-stdlib/$set -o "$out/$set/sweep_attention_$g.cu" &
-    done
-done
-wait
-echo "$sets" >"$out/sets"
-ls "$out"/*
+stdlib_sets_emit decsplit "$sets" "$root"/bench/sweep/sweep_attention_{gqa_d64,gqa_d128,d64_sm80,d128_sm80}.hds

@@ -8,20 +8,15 @@
 #   w2     twice the blocks (two waves)
 #   bg16   from 16 key/value heads (times the batch) the split from 1025 keys
 #   bash bench/results/2026-11-27-h200-decode-split/build.sh [REV]
+# (The steps are bench/stdlib_sets.sh's; as it ran, they were written out here: the same files.)
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-rev=${1:-1e1b0c4}
-out=$root/.devcarry/decsplit
-rm -rf "$out" /tmp/decsplit-stdlib
+source "$root/bench/stdlib_sets.sh"
 sets=${SETS:-old new s3 w2}
-mkdir -p /tmp/decsplit-stdlib/old
-git -C "$root" archive "$rev" stdlib | tar -x -C /tmp/decsplit-stdlib/old --strip-components=1
+stdlib_sets_init decsplit "${1:-1e1b0c4}"
 for set in $sets; do
-    mkdir -p "$out/$set"
     [[ $set == old ]] && continue
-    d=/tmp/decsplit-stdlib/$set
-    mkdir -p "$d"
-    cp "$root"/stdlib/*.hds "$d/"
+    d=$(stdlib_set decsplit "$set")
     case $set in
     new) ;;
     low) sed -i 's/B \* G <= 32 \&\& M > 4096;/B * G <= 32 \&\& M > 1024;/' "$d/nn.hds" ;;
@@ -31,13 +26,6 @@ for set in $sets; do
     w2) sed -i 's/(HD == 64 \&\& STAGES == 2 ? 264 : 132)/(HD == 64 \&\& STAGES == 2 ? 528 : 264)/g' "$d/attention_decode_split.hds" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
-    [[ $set == new ]] || ! diff -rq "$d" "$root/stdlib" >/dev/null || { echo "set $set changed nothing" >&2; exit 1; }
+    stdlib_set_changed decsplit "$set"
 done
-for g in gqa_d64 gqa_d128 d64_sm80 d128_sm80; do
-    f=$root/bench/sweep/sweep_attention_$g.hds
-    for set in $sets; do
-        "$root/build/hdsc" "$f" -I /tmp/decsplit-stdlib/$set -o "$out/$set/sweep_attention_$g.cu"
-    done
-done
-echo "$sets" >"$out/sets"
-ls "$out"
+stdlib_sets_emit decsplit "$sets" "$root"/bench/sweep/sweep_attention_{gqa_d64,gqa_d128,d64_sm80,d128_sm80}.hds

@@ -7,20 +7,15 @@
 #           without min_blocks_per_sm)
 #   w8      two row tiles a warp, 8 warps, tiles of 32 keys
 #   bash bench/results/2026-11-27-h200-sm80-rows32/build.sh [REV]
+# (The steps are bench/stdlib_sets.sh's; as it ran, they were written out here: the same files.)
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-rev=${1:-0b8af44}
-out=$root/.devcarry/rows32
+source "$root/bench/stdlib_sets.sh"
 sets=${SETS:-old new}
-rm -rf "$out" /tmp/rows32-stdlib
-mkdir -p /tmp/rows32-stdlib/old
-git -C "$root" archive "$rev" stdlib | tar -x -C /tmp/rows32-stdlib/old --strip-components=1
+stdlib_sets_init rows32 "${1:-0b8af44}"
 for set in $sets; do
-    mkdir -p "$out/$set"
     [[ $set == old ]] && continue
-    d=/tmp/rows32-stdlib/$set
-    mkdir -p "$d"
-    cp "$root"/stdlib/*.hds "$d/"
+    d=$(stdlib_set rows32 "$set")
     case $set in
     new) ;;
     d64mt2) sed -i 's/schedule flash_mma = attention_mma for/schedule flash_mma = attention_mma<MT = 2> for/' "$d/nn.hds" ;;
@@ -28,13 +23,6 @@ for set in $sets; do
     w8) sed -i 's/attention_mma<HD = 128, BK = 64, MT = 2>/attention_mma<HD = 128, BK = 32, MT = 2, WARPS = 8>/' "$d/nn.hds" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
-    [[ $set == new ]] || ! diff -q "$d/nn.hds" "$root/stdlib/nn.hds" >/dev/null || { echo "set $set changed nothing" >&2; exit 1; }
+    stdlib_set_changed rows32 "$set"
 done
-for g in d64_sm80 d128_sm80; do
-    for set in $sets; do
-        "$root/build/hdsc" "$root/bench/sweep/sweep_attention_$g.hds" -I /tmp/rows32-stdlib/$set \
-            -o "$out/$set/sweep_attention_$g.cu"
-    done
-done
-echo "$sets" >"$out/sets"
-ls "$out"
+stdlib_sets_emit rows32 "$sets" "$root"/bench/sweep/sweep_attention_{d64_sm80,d128_sm80}.hds
