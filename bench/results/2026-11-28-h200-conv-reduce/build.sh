@@ -2,7 +2,8 @@
 # Emits the convolutions of ../2026-11-27-h200-conv-split (3 x 3), ../2026-11-27-h200-conv1x1-split
 # (1 x 1) and convs/ here (the stem) into .devcarry/convsplit/SET with stdlib/ as committed at
 # REV (`old`, default c25ed15: before the change) and as it is in the tree (`new`), through
-# ../2026-11-27-h200-conv-split/build.sh.
+# ../2026-11-27-h200-conv-split/build.sh, and variants of `new` (below) through
+# bench/stdlib_sets.sh (as it ran, those steps were written out here: the same files).
 #   bash bench/results/2026-11-28-h200-conv-reduce/build.sh [REV]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -15,10 +16,12 @@ sets=${SETS:-old new s16}
 #   s16  clusters of 16 (non-portable) where 8 of them hold the tiles and each block keeps one
 #        slice or more (ResNet-18's 7 x 7 and 14 x 14 maps at batch 1: 128 blocks, not 64)
 SETS="old new" bash "$root/bench/results/2026-11-27-h200-conv-split/build.sh" "$rev"
+source "$root/bench/stdlib_sets.sh"
+variants=""
 for set in $sets; do
     [[ $set == old || $set == new ]] && continue
-    d=/tmp/convsplit-stdlib/$set
-    mkdir -p "$d" && cp "$root"/stdlib/*.hds "$d/"
+    variants="$variants $set"
+    d=$(stdlib_set convsplit "$set")
     case $set in
     s16) python3 - "$d/conv2d_mma3x3.hds" <<'PY'
 import sys
@@ -47,18 +50,9 @@ PY
         ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
-    mkdir -p "$root/.devcarry/convsplit/$set"
+    stdlib_set_changed convsplit "$set"
     cp -r "$d" "$root/.devcarry/convsplit/$set-stdlib"
-    for f in "$root"/bench/results/2026-11-27-h200-conv-split/convs/*.hds; do
-        "$root/build/hdsc" "$f" -I $d -o "$root/.devcarry/convsplit/$set/$(basename "$f" .hds).cu"
-    done
 done
-echo "$sets" >"$root/.devcarry/convsplit/sets"
-SETS=$sets
-for d in 2026-11-27-h200-conv1x1-split 2026-11-28-h200-conv-reduce; do
-    for f in "$root/bench/results/$d"/convs/*.hds; do
-        for set in $SETS; do
-            "$root/build/hdsc" "$f" -I /tmp/convsplit-stdlib/$set -o "$root/.devcarry/convsplit/$set/$(basename "$f" .hds).cu"
-        done
-    done
-done
+res=$root/bench/results
+[[ -z $variants ]] || stdlib_sets_emit convsplit "$variants" "$res"/2026-11-27-h200-conv-split/convs/*.hds >/dev/null
+stdlib_sets_emit convsplit "$sets" "$res"/2026-11-27-h200-conv1x1-split/convs/*.hds "$res"/2026-11-28-h200-conv-reduce/convs/*.hds
