@@ -167,12 +167,14 @@ def conv_ref(x, w, stride, pad):
     (2, 64, 9, 11, 72, 2, "mma3x3_split16", 4),   # stride 2, 72 channels (a partial group of 64)
     (1, 72, 20, 20, 32, 1, "mma3x3_split", 4),    # W > 16: tiles of 4 x 32 pixels; 5 slices in 4 blocks
     (1, 60, 7, 7, 16, 1, "mma3x3_split16", 4),    # C not a multiple of 8: the weights value by value
+    (1, 64, 28, 27, 64, 2, "mma3x3_split16", 4),  # stride 2 to 14 x 14: the output's width decides
+    (1, 64, 34, 34, 64, 2, "mma3x3_split", 4),    # stride 2 to 17 x 17: 4 x 32
     # clusters of 8 for up to 15 tiles (all resident at once), of 4 from 16; one slice a block
     (15, 128, 4, 4, 8, 1, "mma3x3_split16", 8), (16, 128, 4, 4, 8, 1, "mma3x3_split16", 4),
 ])
 def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     """conv2d_mma3x3 on small images with many channels (sm_90a): tiles of 8 x 16 pixels where
-    the image is at most 16 wide, and the channel slices of each tile split over a cluster of
+    the output is at most 16 wide, and the channel slices of each tile split over a cluster of
     `split` blocks (chosen per call: the most whose clusters are all resident at once, down to
     one slice a block) that add their sums through distributed shared memory,
     against float64 numpy with racecheck."""
@@ -185,12 +187,38 @@ def test_conv2d_split(tmp_path, n, c, h, wd, o, stride, schedule, split):
     cu = emulator.emit(src, arch=SM90)
     tw = 16 if schedule == "mma3x3_split16" else 32  # the schedule's tile width, and its split code
     assert f"const int q0 = tile % tiles % tiles_q * {tw};" in cu and "hds::cluster_load(&sums" in cu
-    groups = n * ((h - 1) // stride // (8 if wd <= 16 else 4) + 1) * ((wd - 1) // stride // (16 if wd <= 16 else 32) + 1) * ((o + 63) // 64)
+    q = (wd - 1) // stride + 1  # the output's width picks the tile
+    groups = n * ((h - 1) // stride // (8 if q <= 16 else 4) + 1) * ((q - 1) // (16 if q <= 16 else 32) + 1) * ((o + 63) // 64)
     slices = (c + 15) // 16
     fit = {8: 15, 4: 30, 2: 66}  # clusters of each size resident at once on an H100
     assert split == next(s for s in (8, 4, 2, 1) if s == 1 or (groups <= fit[s] and slices >= s))
     x, w = halves(n, c, h, wd), halves(o, c, 3, 3) * np.float16(1 / np.sqrt(9 * c))
     out, _ = run_variant(tmp_path, text, {"x": x, "w": w})
+    assert rel(out, conv_ref(x, w, stride, 1)) < 2e-3
+
+
+@pytest.mark.parametrize("n,c,h,wd,o,stride,tw", [
+    (3, 24, 7, 7, 70, 1, 8),    # two images a tile; the second tile's second past N
+    (2, 24, 8, 8, 64, 1, 8),    # 8 x 8: the tile's images fill it
+    (2, 40, 14, 13, 64, 2, 8),  # stride 2 to 7 x 7, C not a multiple of 16
+    (1, 24, 7, 7, 70, 1, 16),   # one image: 8 x 16 tiles
+    (2, 16, 9, 9, 64, 1, 16),   # 9 x 9: past 8
+    (2, 16, 28, 27, 64, 2, 16),  # stride 2 to 14 x 14: the output's width decides
+    (2, 16, 34, 34, 64, 2, 32),  # stride 2 to 17 x 17: tiles of 4 x 32
+])
+def test_conv2d_small_maps(tmp_path, n, c, h, wd, o, stride, tw):
+    """conv2d_mma3x3's tiles by the size of the output map, decided per call for a symbolic batch
+    (sm_80: no split): two images' 8 x 8 pixels a tile (IMG = 2) for maps of at most 8 x 8 past
+    one image, 8 x 16 for at most 16 columns of output, 4 x 32 past that; against float64 with
+    racecheck on both sides of each boundary."""
+    p, q = (h - 1) // stride + 1, (wd - 1) // stride + 1
+    text = (f"graph g(x: f16[N, {c}, {h}, {wd}], w: f16[{o}, {c}, 3, 3]) -> f16[N, {o}, {p}, {q}] "
+            f"{{ return conv2d(x, w, stride={stride}, pad=1); }}\n")
+    x, w = halves(n, c, h, wd), halves(o, c, 3, 3) * np.float16(1 / np.sqrt(9 * c))
+    out, ran = run_variant(tmp_path, text, {"x": x, "w": w}, arch="sm_80")
+    # Maps of at most 8 x 8 take two variants: per call, by N (the other, `g_any`, 8 x 16 tiles).
+    assert ran == ("g_mma3x3_img2" if tw == 8 else "g_any" if p <= 8 and q <= 8 else "")
+    assert f"const int q0 = tile % tiles % tiles_q * {tw};" in emulator.emit(tmp_path / "g.hds", arch="sm_80")
     assert rel(out, conv_ref(x, w, stride, 1)) < 2e-3
 
 

@@ -138,167 +138,170 @@ __global__ void __launch_bounds__(256) stem_block_k1_conv2d_add_relu(const __hal
         const __half* __restrict__ w2, const __half* __restrict__ res, __half* __restrict__ out,
         int N, int O) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int TH = 4;  // conv2d_mma3x3.hds:79
-    const int HW = 34;  // conv2d_mma3x3.hds:80
-    const int HP = 204;  // conv2d_mma3x3.hds:81
-    const int HU = 2;  // conv2d_mma3x3.hds:82
-    const int WCH = 18;  // conv2d_mma3x3.hds:83
-    const int WC = 5;  // conv2d_mma3x3.hds:84
-    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:86
-    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:87
-    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:88
-    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:89
-    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:90
-    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:91
-    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:92
-    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:95
-    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:96
-    const int tiles_q = 1;  // conv2d_mma3x3.hds:97
-    const int tiles = (32 + TH - 1) / TH * tiles_q;  // conv2d_mma3x3.hds:98
-    const int slices = 4;  // conv2d_mma3x3.hds:99
-    const int split = 1;  // conv2d_mma3x3.hds:101
-    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:103
-    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:104
-    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:105
-    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:106
-    const int n = tile / tiles;  // conv2d_mma3x3.hds:107
-    const int p0 = tile % tiles / tiles_q * TH;  // conv2d_mma3x3.hds:108
-    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:109
-    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:110
-    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:111
-    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:112
-    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:113
-    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:114
-    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:115
-    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:116
+    const int THI = 4;  // conv2d_mma3x3.hds:85
+    const int HW = 34;  // conv2d_mma3x3.hds:86
+    const int HI = 204;  // conv2d_mma3x3.hds:87
+    const int HP = 204;  // conv2d_mma3x3.hds:88
+    const int HU = 2;  // conv2d_mma3x3.hds:89
+    const int WCH = 18;  // conv2d_mma3x3.hds:90
+    const int WC = 5;  // conv2d_mma3x3.hds:91
+    auto& hx = *reinterpret_cast<__half (*)[2][204][24]>(hds_dynamic_smem + 0);  // conv2d_mma3x3.hds:93
+    auto& sw = *reinterpret_cast<__half (*)[2][64][152]>(hds_dynamic_smem + 19584);  // conv2d_mma3x3.hds:94
+    alignas(16) __half rh[2][8];  // conv2d_mma3x3.hds:95
+    auto& sr = *reinterpret_cast<__half (*)[64][152]>(hds_dynamic_smem + 58496);  // conv2d_mma3x3.hds:96
+    alignas(16) __half rr[36];  // conv2d_mma3x3.hds:97
+    alignas(16) __half rq[4];  // conv2d_mma3x3.hds:98
+    alignas(16) float acc[2][4][4];  // conv2d_mma3x3.hds:99
+    alignas(16) __half fa[2][8];  // conv2d_mma3x3.hds:102
+    alignas(16) __half fb[2][8];  // conv2d_mma3x3.hds:103
+    const int tiles_q = 1;  // conv2d_mma3x3.hds:104
+    const int tiles = (32 + THI - 1) / THI * tiles_q;  // conv2d_mma3x3.hds:105
+    const int slices = 4;  // conv2d_mma3x3.hds:106
+    const int split = 1;  // conv2d_mma3x3.hds:108
+    const int part = (int)blockIdx.x % split;  // conv2d_mma3x3.hds:110
+    const int tile = (int)blockIdx.x / split;  // conv2d_mma3x3.hds:111
+    const int s0 = slices * part / split;  // conv2d_mma3x3.hds:112
+    const int count = slices * (part + 1) / split - s0;  // conv2d_mma3x3.hds:113
+    const int n0 = tile / tiles;  // conv2d_mma3x3.hds:114
+    const int p0 = tile % tiles / tiles_q * THI;  // conv2d_mma3x3.hds:115
+    const int q0 = tile % tiles % tiles_q * 32;  // conv2d_mma3x3.hds:116
+    const int o0 = (int)blockIdx.y * 64;  // conv2d_mma3x3.hds:117
+    const int h0 = p0 - 1;  // conv2d_mma3x3.hds:118
+    const int w0 = q0 - 1;  // conv2d_mma3x3.hds:119
+    const int warp = (int)threadIdx.x / 32;  // conv2d_mma3x3.hds:120
+    const int lane = (int)threadIdx.x % 32;  // conv2d_mma3x3.hds:121
+    const int wo = warp / 4 * 32;  // conv2d_mma3x3.hds:122
+    const int wp = warp % 4 * 32;  // conv2d_mma3x3.hds:123
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:119
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:126
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:120
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:127
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:121
-                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:122
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:128
+                acc[i][j][e] = 0.0f;  // conv2d_mma3x3.hds:129
             }
         }
     }
-    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:127
-        const int st = t % 2;  // conv2d_mma3x3.hds:128
-        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:129
-        if (t < count) {  // conv2d_mma3x3.hds:130
+    for (int t = 0; t < count + 1; ++t) {  // conv2d_mma3x3.hds:134
+        const int st = t % 2;  // conv2d_mma3x3.hds:135
+        const int c0 = (s0 + t) * 16;  // conv2d_mma3x3.hds:136
+        if (t < count) {  // conv2d_mma3x3.hds:137
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:132
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:133
-                const int h = h0 + u % HP / HW;  // conv2d_mma3x3.hds:134
-                const int wi = w0 + u % HP % HW;  // conv2d_mma3x3.hds:135
-                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:136
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:140
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:141
+                const int n = n0;  // conv2d_mma3x3.hds:142
+                const int h = h0 + u % HI / HW;  // conv2d_mma3x3.hds:143
+                const int wi = w0 + u % HI % HW;  // conv2d_mma3x3.hds:144
+                const bool inside = u < 408 && h >= 0 && h < 32 && wi >= 0 && wi < 32;  // conv2d_mma3x3.hds:145
 #pragma unroll
-                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:137
-                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:138
-                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:139
+                for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:146
+                    const int c = c0 + u / HP * 8 + e;  // conv2d_mma3x3.hds:147
+                    rh[i][e] = inside && c < 64 ? y1[((n * 64 + c) * 32 + h) * 32 + wi] : __half(0.0f);  // conv2d_mma3x3.hds:148
                 }
             }
 #pragma unroll
-            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:143
-                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:144
-                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:145
-                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:146
-                if (id < 1152) {  // conv2d_mma3x3.hds:147
-                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:148
-                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:149
+            for (int i = 0; i < WC; ++i) {  // conv2d_mma3x3.hds:152
+                const int id = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:153
+                const int o = o0 + id / WCH;  // conv2d_mma3x3.hds:154
+                const int f0 = id % WCH * 8;  // conv2d_mma3x3.hds:155
+                if (id < 1152) {  // conv2d_mma3x3.hds:156
+                    const bool ok = o < O && c0 * 9 + f0 < 576;  // conv2d_mma3x3.hds:157
+                    hds::cp_async_16(&sr[id / WCH][f0], &w2[(((ok ? o : 0) * 64 + (ok ? c0 + f0 / 9 : 0)) * 3 + (ok ? f0 % 9 / 3 : 0)) * 3 + (ok ? f0 % 3 : 0)], ok ? 16 : 0);  // conv2d_mma3x3.hds:158
                 } else {
                 }
             }
-            hds::cp_async_commit();  // conv2d_mma3x3.hds:158
+            hds::cp_async_commit();  // conv2d_mma3x3.hds:167
         }
-        if (t > 0) {  // conv2d_mma3x3.hds:160
-            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:161
+        if (t > 0) {  // conv2d_mma3x3.hds:169
+            const int b = (t - 1) % 2;  // conv2d_mma3x3.hds:170
 #pragma unroll
-            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:162
+            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:171
 #pragma unroll
-                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:163
-#pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:164
-                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:165
-                    }
-#pragma unroll
-                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:168
-                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:169
-                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:170
-                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:171
-                    }
+                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:172
 #pragma unroll
                     for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:173
+                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:174
+                    }
 #pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:174
-                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:175
+                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:178
+                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:179
+                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:180
+                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:181
+                    }
+#pragma unroll
+                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:183
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:184
+                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:185
                         }
                     }
                 }
             }
         }
-        if (t < count) {  // conv2d_mma3x3.hds:181
+        if (t < count) {  // conv2d_mma3x3.hds:191
 #pragma unroll
-            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:182
-                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:183
-                if (u < 408) {  // conv2d_mma3x3.hds:184
+            for (int i = 0; i < HU; ++i) {  // conv2d_mma3x3.hds:192
+                const int u = i * 256 + (int)threadIdx.x;  // conv2d_mma3x3.hds:193
+                if (u < 408) {  // conv2d_mma3x3.hds:194
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:185
-                        hx[st][u % HP][u / HP * 8 + e] = rh[i][e];  // conv2d_mma3x3.hds:186
+                    for (int e = 0; e < 8; ++e) {  // conv2d_mma3x3.hds:195
+                        hx[st][u % HP][u / HP * 8 + e] = rh[i][e];  // conv2d_mma3x3.hds:196
                     }
                 }
             }
-            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:190
+            hds::cp_async_wait<0>();  // conv2d_mma3x3.hds:200
         }
-        __syncthreads();  // conv2d_mma3x3.hds:192
-        if (t < count) {  // conv2d_mma3x3.hds:193
+        __syncthreads();  // conv2d_mma3x3.hds:202
+        if (t < count) {  // conv2d_mma3x3.hds:203
 #pragma unroll
-            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:196
-                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:197
+            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:206
+                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:207
 #pragma unroll
-                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:198
-                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:199
+                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:208
+                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:209
                 }
 #pragma unroll
-                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:201
+                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:211
 #pragma unroll
-                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:202
-                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:203
+                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:212
+                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:213
                     }
-                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:205
+                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:215
                 }
             }
         }
-        __syncthreads();  // conv2d_mma3x3.hds:209
+        __syncthreads();  // conv2d_mma3x3.hds:219
     }
-    const int g = lane / 4;  // conv2d_mma3x3.hds:214
-    const int t4 = lane % 4;  // conv2d_mma3x3.hds:215
+    const int g = lane / 4;  // conv2d_mma3x3.hds:224
+    const int t4 = lane % 4;  // conv2d_mma3x3.hds:225
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:251
+    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:263
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:252
+        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:264
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:253
-                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:255
+            for (int e = 0; e < 4; ++e) {  // conv2d_mma3x3.hds:265
+                sw[warp / 4][warp % 4 * 16 + (e / 2 * 4 + (i * 8 + g / 2))][g % 2 * 76 + j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // conv2d_mma3x3.hds:267
             }
         }
     }
-    __syncwarp();  // conv2d_mma3x3.hds:259
-    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:260
-    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:261
-    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:262
-        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:266
+    __syncwarp();  // conv2d_mma3x3.hds:271
+    const int n = n0;  // conv2d_mma3x3.hds:272
+    const int yp = p0 + (wp + lane) / 32;  // conv2d_mma3x3.hds:273
+    const int yq = q0 + (wp + lane) % 32;  // conv2d_mma3x3.hds:274
+    if (yp < 32 && yq < 32) {  // conv2d_mma3x3.hds:275
+        if (O % 64 == 0 || o0 + wo + 32 <= O) {  // conv2d_mma3x3.hds:279
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:267
-                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:268
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:280
+                const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:281
                 const __half add_2_2 = conv2d_2_2 + res[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq];  // conv_f16.hds:13
                 out[((n * O + (o0 + wo + r)) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
             }
         } else {
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:271
-                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:272
-                if (o < O) {  // conv2d_mma3x3.hds:273
-                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:274
+            for (int r = 0; r < 32; ++r) {  // conv2d_mma3x3.hds:284
+                const int o = o0 + wo + r;  // conv2d_mma3x3.hds:285
+                if (o < O) {  // conv2d_mma3x3.hds:286
+                    const __half conv2d_2_2 = sw[warp / 4][warp % 4 * 16 + r / 2][r % 2 * 76 + lane];  // conv2d_mma3x3.hds:287
                     const __half add_2_2 = conv2d_2_2 + res[((n * O + o) * 32 + yp) * 32 + yq];  // conv_f16.hds:13
                     out[((n * O + o) * 32 + yp) * 32 + yq] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2_2), 0.0f));
                 }

@@ -161,9 +161,15 @@ def test_conv_f16_tensor_cores(n):
     ("conv3x3_s2_tw16", torch.float16, 2, 1, 3, 24, 17, 69, 40),  # stride 2: halo 17 x 33
     ("conv3x3_pad0_bk32_bf16", torch.bfloat16, 1, 0, 2, 40, 21, 35, 130),  # 3 blocks of output channels
     ("conv3x3_tw64", torch.float16, 1, 1, 1, 16, 5, 70, 64),  # rows of 64 pixels: 2 tiles across
+    # two images' 8 x 8 pixels a tile (IMG = 2): ResNet's 7 x 7 maps at batch 32, an odd batch
+    # (the last tile's second image past N), maps past 8 x 8 (tiles across and down)
+    ("conv3x3_img2", torch.float16, 1, 1, 32, 512, 7, 7, 512), ("conv3x3_img2", torch.float16, 1, 1, 3, 40, 7, 7, 70),
+    ("conv3x3_img2", torch.float16, 1, 1, 2, 24, 11, 9, 64),
+    ("conv3x3_img2_s2", torch.float16, 2, 1, 5, 72, 14, 13, 64),
 ])
 def test_conv3x3_tensor_cores_tiles(kernel, dtype, stride, pad, n, c, h, w, o):
-    """conv2d_mma3x3 at its other tunable tiles (TW 8, 16 and 64) and slices (BK 32), launched as kernels."""
+    """conv2d_mma3x3 at its other tunable tiles (TW 8, 16 and 64; two images a tile) and slices (BK 32),
+    launched as kernels."""
     lib = harness.build("tests/gpu/ops/conv3x3_mma_variants.hds")
     x, wt = rnd(n, c, h, w, dtype=dtype), rnd(o, c, 3, 3, dtype=dtype)
     p, q = (h + 2 * pad - 3) // stride + 1, (w + 2 * pad - 3) // stride + 1
