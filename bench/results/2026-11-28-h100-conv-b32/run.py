@@ -1,0 +1,96 @@
+"""ResNet-18's convolutions at batch 32 and 1 (.devcarry/convb32/convs, ReLU after), as build.sh emitted
+them with each stdlib, side by side with torch eager (cuDNN, NCHW) in one process, alternating
+samples, CUDA-graph replay of ten calls; two runs. On the GPU machine, with .devcarry carried:
+
+    python3 bench/results/2026-11-28-h100-conv-b32/run.py --out DIR [NAME ...]
+
+`--build SET` only builds SET's graphs (nvcc, in parallel; run.sh starts one such process per set
+first); `--prof` runs each set's graphs twice between cudaProfilerStart/Stop (Nsight Compute).
+"""
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "tests" / "gpu"))
+sys.path.insert(0, str(ROOT / "bench"))
+import harness  # noqa: E402
+from bench_core import graphs_ms  # noqa: E402
+from bench_sweep import Point, rel_err  # noqa: E402
+
+TAG = ROOT / ".devcarry" / "convb32"
+SETS = os.environ.get("SETS", (TAG / "sets").read_text()).split()
+# name: C, O, H, stride, k (as build.sh writes them)
+SHAPES = {"c64": (64, 64, 56, 1, 3), "c64s2": (64, 128, 56, 2, 3), "c128": (128, 128, 28, 1, 3),
+          "c128s2": (128, 256, 28, 2, 3), "c256": (256, 256, 14, 1, 3), "c256s2": (256, 512, 14, 2, 3),
+          "c512": (512, 512, 7, 1, 3), "d64": (64, 128, 56, 2, 1), "d128": (128, 256, 28, 2, 1),
+          "d256": (256, 512, 14, 2, 1), "stem": (3, 64, 224, 2, 7)}
+
+
+def points(name):
+    """{set: Point} for convolution `name` (NAME_b1: at batch 1) with its inputs, and the eager function."""
+    c, o, h, s, k = SHAPES[name.removesuffix("_b1")]
+    x = torch.randn(1 if name.endswith("_b1") else 32, c, h, h, device="cuda", dtype=torch.float16)
+    w = torch.randn(o, c, k, k, device="cuda", dtype=torch.float16) / (k * c ** 0.5)
+
+    def eager():
+        return F.relu(F.conv2d(x, w, stride=s, padding=k // 2))
+    ref = eager()
+    pts = {}
+    for st in SETS:
+        os.environ["HDS_EMITTED_DIR"] = str(TAG / st)
+        g = harness.build_graph(TAG / "convs" / f"conv_{name}.hds")
+        out = torch.full_like(ref, float("nan"))
+        p = Point(g, {"x": x, "w": w, "out": out}, {})
+        p.run(torch.cuda.current_stream().cuda_stream)
+        torch.cuda.synchronize()
+        err = rel_err(out, ref)
+        assert err < 2e-3, (name, st, err)
+        pts[st] = p
+    return pts, eager
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--build")
+    ap.add_argument("--prof", action="store_true")
+    ap.add_argument("names", nargs="*", default=list(SHAPES))
+    args = ap.parse_args()
+    if args.build:
+        from concurrent.futures import ThreadPoolExecutor
+        os.environ["HDS_EMITTED_DIR"] = str(TAG / args.build)
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(lambda n: harness.build_graph(TAG / "convs" / f"conv_{n}.hds"), args.names))
+        return
+    if args.prof:
+        stream = torch.cuda.current_stream().cuda_stream
+        pts = [p for name in args.names for p in points(name)[0].values()]
+        torch.cuda.synchronize()
+        torch.cuda.profiler.start()
+        for _ in range(2):
+            for p in pts:
+                p.run(stream)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
+        return
+    rows = []
+    for run in (1, 2):
+        for name in args.names:
+            pts, eager = points(name)
+            fns = {"eager": lambda st: eager(), **{st: p.run for st, p in pts.items()}}
+            t = graphs_ms(fns, calls=10, reps=15)
+            rows.append({"conv": name, "run": run, **{f"{x}_us": v * 1e3 for x, v in t.items()}})
+            print(f"run{run} {name}: eager {t['eager'] * 1e3:.1f} us; " +
+                  " ".join(f"{x} {t[x] * 1e3:.1f} ({t['eager'] / t[x]:.2f}x)" for x in pts), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "convs.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
