@@ -4,7 +4,8 @@ eager and torch.compile (inductor) on the same inputs in one process: ResNet-18
 prefill of 1k tokens, one-token decode against a 1k cache). Medians of CUDA
 events with the three's samples alternating, called from Python and replayed
 from CUDA graphs; the backend's cold compile (hdsc and nvcc apart) and warm
-compile; the nodes each model leaves to eager.
+compile, beside what torch's tracing alone takes (the aot_eager backend); the
+nodes each model leaves to eager.
 
     python3 bench/bench_torch.py --out DIR [--only NAME...]   (a GPU, torch; HDSC names hdsc)
 """
@@ -79,6 +80,13 @@ def bench(name: str, debug: Path) -> dict:
         torch.cuda.synchronize()
         row["hds_compile_warm_s"] = round(time.time() - start, 2)
         del os.environ["HDS_DEBUG_DIR"]
+        # What tracing alone takes (dynamo and aot_autograd, the steps before any backend compiles
+        # something): torch's aot_eager backend, which runs the traced graph as it is.
+        torch._dynamo.reset()
+        start = time.time()
+        torch.compile(model, backend="aot_eager", fullgraph=True, dynamic=False)(*inputs)
+        torch.cuda.synchronize()
+        row["aot_eager_compile_s"] = round(time.time() - start, 2)
         row["eager_nodes"] = [line[len("eager: "):] for f in (debug / name).glob("*/log.txt")
                               for line in f.read_text().splitlines() if line.startswith("eager:")]
         row["rel_err_vs_eager"] = float((out.double() - ref.double()).norm() / ref.double().norm())
@@ -130,7 +138,7 @@ def main():
         ("vs eager (graph)", lambda r: f"{r.get('vs_eager_graph', nan):.2f}x"),
         ("vs compile (graph)", lambda r: f"{r.get('vs_compiled_graph', nan):.2f}x"),
         ("cold compile s (hdsc / nvcc)", lambda r: f"{r['hds_compile_cold_s']} ({r['hdsc_s']} / {r['nvcc_s']})"),
-        ("warm s", lambda r: f"{r['hds_compile_warm_s']}"), ("eager nodes", lambda r: str(len(r["eager_nodes"]))),
+        ("warm s (tracing alone)", lambda r: f"{r['hds_compile_warm_s']} ({r.get('aot_eager_compile_s', '-')})"), ("eager nodes", lambda r: str(len(r["eager_nodes"]))),
         ("rel err", lambda r: f"{r['rel_err_vs_eager']:.1e}")], meta)
 
 
