@@ -12,3 +12,11 @@ res=/tmp/hds-results
 mkdir -p "$res"
 cp "$out/device.txt" "$res/"
 pack() { tar -czf "$out/$1.tgz" -C "$res" .; }
+# `gpu_tests FILE ARGS...`: pytest over ARGS (the GPU tests to run, -k ...) with 8 workers into
+# $res/FILE, its last line printed.
+gpu_tests() {
+    local f=$1
+    shift
+    python3 -m pytest -q -n 8 "$@" -p no:cacheprovider >"$res/$f" 2>&1
+    tail -1 "$res/$f"
+}

@@ -6,7 +6,6 @@ samples, CUDA-graph replay of ten calls. On the GPU machine, with .devcarry carr
 """
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -17,9 +16,8 @@ ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
-import harness  # noqa: E402
 from bench_core import graphs_ms  # noqa: E402
-from bench_sweep import Point, rel_err  # noqa: E402
+from stdlib_sets import set_points  # noqa: E402
 
 SETS = (ROOT / ".devcarry" / "convsplit" / "sets").read_text().split()
 SHAPES = [("c64", 64, 64, 56, 1), ("c64s2", 64, 128, 56, 2), ("c128", 128, 128, 28, 1),
@@ -37,16 +35,9 @@ def point(name, c, o, h, s, run, k=3, here=HERE):
     ref = eager()
     fns = {"eager": lambda st: eager()}
     sets = [st for st in SETS if (ROOT / ".devcarry" / "convsplit" / st / f"conv_{name}.cu").exists()]
-    for st in sets:  # (a set whose stdlib could not build this convolution is left out)
-        os.environ["HDS_EMITTED_DIR"] = str(ROOT / ".devcarry" / "convsplit" / st)
-        g = harness.build_graph(here / "convs" / f"conv_{name}.hds")
-        out = torch.full_like(ref, float("nan"))
-        p = Point(g, {"x": x, "w": w, "out": out}, {})
-        p.run(torch.cuda.current_stream().cuda_stream)
-        torch.cuda.synchronize()
-        err = rel_err(out, ref)
-        assert err < 2e-3, (name, st, err)
-        fns[st] = p.run
+    # (a set whose stdlib could not build this convolution is left out)
+    points = set_points(ROOT / ".devcarry" / "convsplit", sets, here / "convs" / f"conv_{name}.hds", {"x": x, "w": w}, ref)
+    fns.update({st: p.run for st, p in points.items()})
     t = graphs_ms(fns, calls=10, reps=15)
     row = {"conv": name, "run": run, **{f"{x}_us": v * 1e3 for x, v in t.items()}}
     print(f"run{run} {name}: eager {t['eager'] * 1e3:.1f} us; " +

@@ -8,7 +8,6 @@ samples, CUDA-graph replay of ten calls; two runs. On the GPU machine, with .dev
 first); `--prof` runs each set's graphs twice between cudaProfilerStart/Stop (Nsight Compute).
 """
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -19,9 +18,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
-import harness  # noqa: E402
-from bench_core import graphs_ms  # noqa: E402
-from bench_sweep import Point, rel_err  # noqa: E402
+from stdlib_sets import build_set, profile_points, set_points, time_row, write_rows  # noqa: E402
 
 TAG = ROOT / ".devcarry" / "convb32"
 SETS = os.environ.get("SETS", (TAG / "sets").read_text()).split()
@@ -40,19 +37,7 @@ def points(name):
 
     def eager():
         return F.relu(F.conv2d(x, w, stride=s, padding=k // 2))
-    ref = eager()
-    pts = {}
-    for st in SETS:
-        os.environ["HDS_EMITTED_DIR"] = str(TAG / st)
-        g = harness.build_graph(TAG / "convs" / f"conv_{name}.hds")
-        out = torch.full_like(ref, float("nan"))
-        p = Point(g, {"x": x, "w": w, "out": out}, {})
-        p.run(torch.cuda.current_stream().cuda_stream)
-        torch.cuda.synchronize()
-        err = rel_err(out, ref)
-        assert err < 2e-3, (name, st, err)
-        pts[st] = p
-    return pts, eager
+    return set_points(TAG, SETS, TAG / "convs" / f"conv_{name}.hds", {"x": x, "w": w}, eager()), eager
 
 
 def main():
@@ -63,33 +48,18 @@ def main():
     ap.add_argument("names", nargs="*", default=list(SHAPES))
     args = ap.parse_args()
     if args.build:
-        from concurrent.futures import ThreadPoolExecutor
-        os.environ["HDS_EMITTED_DIR"] = str(TAG / args.build)
-        with ThreadPoolExecutor(4) as pool:
-            list(pool.map(lambda n: harness.build_graph(TAG / "convs" / f"conv_{n}.hds"), args.names))
+        build_set(TAG, args.build, [TAG / "convs" / f"conv_{n}.hds" for n in args.names])
         return
     if args.prof:
-        stream = torch.cuda.current_stream().cuda_stream
-        pts = [p for name in args.names for p in points(name)[0].values()]
-        torch.cuda.synchronize()
-        torch.cuda.profiler.start()
-        for _ in range(2):
-            for p in pts:
-                p.run(stream)
-        torch.cuda.synchronize()
-        torch.cuda.profiler.stop()
+        profile_points([p for name in args.names for p in points(name)[0].values()])
         return
     rows = []
     for run in (1, 2):
         for name in args.names:
             pts, eager = points(name)
             fns = {"eager": lambda st: eager(), **{st: p.run for st, p in pts.items()}}
-            t = graphs_ms(fns, calls=10, reps=15)
-            rows.append({"conv": name, "run": run, **{f"{x}_us": v * 1e3 for x, v in t.items()}})
-            print(f"run{run} {name}: eager {t['eager'] * 1e3:.1f} us; " +
-                  " ".join(f"{x} {t[x] * 1e3:.1f} ({t['eager'] / t[x]:.2f}x)" for x in pts), flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "convs.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
+            rows.append(time_row({"run": run, "conv": name}, fns, ("eager",)))
+    write_rows(args.out / "convs.json", rows)
 
 
 if __name__ == "__main__":

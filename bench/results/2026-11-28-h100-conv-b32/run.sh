@@ -2,7 +2,7 @@
 # On the GPU machine after build.sh and scripts/emit_for_device.sh (.devcarry carried).
 #   CALL=1: every convolution at batch 32 with each set against cuDNN (run.py, two runs), then
 #           Nsight Compute over c64 and c512 with `old`, and the instruction-level stall samples
-#           of c64 (stalls.py).
+#           of c64 (bench/sass_stalls.py).
 #   CALL=2: the 3 x 3 convolutions at batch 32 and 1 with each set, ResNet-18 at batch 1 and 32
 #           with `old` and `new` (../2026-11-27-h200-conv-split/models.sh), the GPU tests of the
 #           convolutions on the tree.
@@ -26,12 +26,10 @@ if [[ ${CALL:-2} == 1 ]]; then
         --section SourceCounters --section WarpStateStats \
         -o "$res/sass_c64" python3 $here/run.py --out /tmp --prof c64 >"$res/sass_c64.log" 2>&1
     ncu --import "$res/sass_c64.ncu-rep" --page source --print-source sass --csv >"$res/sass_c64.csv" 2>&1
-    python3 $here/stalls.py "$res/sass_c64.csv" 2>&1 | tee "$res/stalls_c64.txt"
+    python3 bench/sass_stalls.py "$res/sass_c64.csv" 2>&1 | tee "$res/stalls_c64.txt"
 else
     source bench/results/2026-11-27-h200-conv-split/models.sh
     pack convb32
-    python3 -m pytest -q -n 8 tests/gpu/test_gpu_ops.py tests/gpu/test_gpu_graphs.py -k "conv or resnet" \
-        -p no:cacheprovider >"$res/pytest-gpu-conv.txt" 2>&1
-    tail -3 "$res/pytest-gpu-conv.txt"
+    gpu_tests pytest-gpu-conv.txt tests/gpu/test_gpu_ops.py tests/gpu/test_gpu_graphs.py -k "conv or resnet"
 fi
 pack convb32

@@ -11,7 +11,5 @@ python3 $here/run.py --out "$res" 2>&1 | tee "$res/stem.txt" | grep "^run\|Error
 pack stem
 source bench/results/2026-11-27-h200-conv-split/models.sh
 pack stem
-python3 -m pytest -q -n 8 tests/gpu/test_gpu_ops.py tests/gpu/test_gpu_graphs.py -k "conv or resnet" \
-    -p no:cacheprovider >"$res/pytest-gpu-conv.txt" 2>&1
-tail -1 "$res/pytest-gpu-conv.txt"
+gpu_tests pytest-gpu-conv.txt tests/gpu/test_gpu_ops.py tests/gpu/test_gpu_graphs.py -k "conv or resnet"
 pack stem

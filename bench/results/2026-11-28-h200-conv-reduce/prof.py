@@ -1,10 +1,9 @@
 """ResNet-18's convolutions at batch 1 under Nsight Compute: each graph as build.sh emitted it
-with each stdlib (.devcarry/convsplit/SET), two calls after warming up, between
+with each stdlib (.devcarry/convsplit/SET), checked against torch, two calls each between
 cudaProfilerStart/Stop. On the GPU machine:
 
     ncu --profile-from-start off --clock-control none --section ... python3 prof.py [NAME ...]
 """
-import os
 import sys
 from pathlib import Path
 
@@ -14,8 +13,7 @@ ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
-import harness  # noqa: E402
-from bench_sweep import Point  # noqa: E402
+from stdlib_sets import profile_points, set_points  # noqa: E402
 
 RES = ROOT / "bench" / "results"
 # name: (folder of convs/conv_NAME.hds, C, O, H, stride, k)
@@ -25,29 +23,13 @@ CONVS = {"c64": ("2026-11-27-h200-conv-split", 64, 64, 56, 1, 3),
          "d256": ("2026-11-27-h200-conv1x1-split", 256, 512, 14, 2, 1),
          "stem": ("2026-11-28-h200-conv-reduce", 3, 64, 224, 2, 7)}
 SETS = (ROOT / ".devcarry" / "convsplit" / "sets").read_text().split()
-stream = torch.cuda.current_stream().cuda_stream
 points = []
 for name in sys.argv[1:] or CONVS:
     folder, c, o, h, s, k = CONVS[name]
     x = torch.randn(1, c, h, h, device="cuda", dtype=torch.float16)
     w = torch.randn(o, c, k, k, device="cuda", dtype=torch.float16) / (k * c ** 0.5)
     ref = torch.relu(torch.nn.functional.conv2d(x, w, stride=s, padding=k // 2))
-    for st in SETS:
-        cu = ROOT / ".devcarry" / "convsplit" / st / f"conv_{name}.cu"
-        if not cu.exists():
-            continue
-        os.environ["HDS_EMITTED_DIR"] = str(cu.parent)
-        g = harness.build_graph(RES / folder / "convs" / f"conv_{name}.hds")
-        out = torch.empty_like(ref)
-        p = Point(g, {"x": x, "w": w, "out": out}, {})
-        for _ in range(3):
-            p.run(stream)
-        torch.cuda.synchronize()
-        print(name, st, "max error", (out.float() - ref.float()).abs().max().item(), flush=True)
-        points.append(p)
-torch.cuda.profiler.start()
-for _ in range(2):
-    for p in points:
-        p.run(stream)
-        torch.cuda.synchronize()
-torch.cuda.profiler.stop()
+    sets = [st for st in SETS if (ROOT / ".devcarry" / "convsplit" / st / f"conv_{name}.cu").exists()]
+    points += set_points(ROOT / ".devcarry" / "convsplit", sets, RES / folder / "convs" / f"conv_{name}.hds",
+                         {"x": x, "w": w}, ref).values()
+profile_points(points)
