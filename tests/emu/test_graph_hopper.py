@@ -438,3 +438,27 @@ def test_llama_block(tmp_path, seq, variant):
     h2 = norm(x1, d["g2"])
     gate = h2 @ d["wg"]
     assert rel(out, x1 + (gate / (1 + np.exp(-gate)) * (h2 @ d["wu"])) @ d["wd"]) < 5e-3
+
+
+@pytest.mark.parametrize("n,c,h,wd,o,k,stride,variant", [
+    (1, 16, 9, 9, 64, 3, 1, "g_wgmma_n64"),     # O <= 64: 128 x 64 tiles
+    (1, 16, 9, 9, 72, 3, 1, "g_wgmma_m64"),     # 81 pixels x 72 channels: one tile of 128 x 128, so 64 x 128
+    (1, 24, 8, 8, 136, 1, 1, "g_wgmma_m64"),    # 1 x 1, 2 tiles
+    (2, 8, 10, 11, 72, 3, 2, "g_wgmma_m64"),    # stride 2
+    (67, 8, 1, 2, 72, 1, 1, "g_wgmma_m64"),     # 134 pixels: 2 x 1 tiles
+    (265, 8, 8, 4, 72, 1, 1, "g_any"),          # 8480 pixels: 67 tiles of 128 x 128 (the last variant)
+    (264, 8, 8, 4, 72, 1, 1, "g_wgmma_m64"),    # 8448: 66
+])
+def test_conv2d_nhwc_tiles(tmp_path, n, c, h, wd, o, k, stride, variant):
+    """conv2d_nhwc's tiles chosen per call for a symbolic batch and O (sm_90a, conv2d_wgmma): 128 x 64
+    where O <= 64, 64 x 128 where 128 x 128 tiles would be at most 66, 128 x 128 past that; against
+    float64 with racecheck on both sides of each boundary."""
+    pad = k // 2
+    p, q = (h + 2 * pad - k) // stride + 1, (wd + 2 * pad - k) // stride + 1
+    text = (f"graph g(x: f16[N, {h}, {wd}, {c}], w: f16[O, {k}, {k}, {c}]) -> f16[N, {p}, {q}, O] "
+            f"{{ return relu(conv2d_nhwc(x, w, stride={stride}, pad={pad})); }}\n")
+    x, w = halves(n, h, wd, c), halves(o, k, k, c) * np.float16(1 / np.sqrt(k * k * c))
+    out, ran = run_variant(tmp_path, text, {"x": x, "w": w})
+    assert ran == variant
+    ref = conv_ref(x.transpose(0, 3, 1, 2), w.transpose(0, 3, 1, 2), stride, pad).transpose(0, 2, 3, 1)
+    assert rel(out, np.maximum(ref, 0)) < 2e-3

@@ -324,3 +324,41 @@ def test_cluster_shared_memory():
     np.testing.assert_array_equal(out, [101, 0, 103, 2])
     fails("cluster_swap", {}, ["out"], "<- remote", "block rank 2 is outside the cluster of 2 blocks",
           scalars={"from": 2})
+
+
+def conv_nhwc_ref(x: np.ndarray, w: np.ndarray, stride: int, pad: int) -> np.ndarray:
+    """float64 convolution of NHWC x with [O, R, S, C] weights."""
+    n, h, wd, c = x.shape
+    o, r_, s_, _ = w.shape
+    p, q = (h + 2 * pad - r_) // stride + 1, (wd + 2 * pad - s_) // stride + 1
+    xp = np.zeros((n, h + 2 * pad, wd + 2 * pad, c))
+    xp[:, pad:pad + h, pad:pad + wd] = x
+    y = np.zeros((n, p, q, o))
+    for r in range(r_):
+        for s in range(s_):
+            taps = xp[:, r:r + stride * (p - 1) + 1:stride, s:s + stride * (q - 1) + 1:stride]
+            y += np.einsum("npqc,oc->npqo", taps, w[:, r, s, :].astype(np.float64))
+    return y
+
+
+@pytest.mark.parametrize("kernel,stride,pad,n,h,wd,c,o,r", [
+    ("conv_wgmma_s2", 2, 1, 3, 11, 9, 24, 70, 3),     # 3 blocks over 5 x 2 tiles; C of 24: one slice, 3 chunks read
+    ("conv_wgmma_s2", 2, 1, 1, 4, 4, 8, 8, 3),        # one tile, mostly padding
+    ("conv_wgmma_n256", 1, 1, 2, 10, 13, 136, 200, 3),  # 3 slices of C (the last 8 channels), O past 128
+    ("conv_wgmma_1x1", 1, 0, 1, 7, 5, 64, 130, 1),    # 1 x 1, one block per tile, O of 130
+    ("conv_wgmma_bf16", 1, 1, 1, 6, 9, 72, 64, 3),    # bf16, 6 stages over 18 slices
+])
+def test_stdlib_conv_wgmma(kernel, stride, pad, n, h, wd, c, o, r):
+    """stdlib/conv2d_wgmma.hds (conv2d_nhwc on sm_90a: the producer's cp.async gathers of
+    each tap's rows into 128-byte swizzled rows, mbarriers, wgmma with B transposed) against
+    float64: padding, strides, tails of C, O and the pixels, several tiles a persistent block;
+    with racecheck."""
+    dtype = "bf16" if kernel.endswith("bf16") else "f16"
+    x = round_to(rng.standard_normal((n, h, wd, c)), dtype)
+    w = round_to(rng.standard_normal((o, r, r, c)) / np.sqrt(r * r * c), dtype)
+    p, q = (h + 2 * pad - r) // stride + 1, (wd + 2 * pad - r) // stride + 1
+    y = np.zeros((n, p, q, o), dtype=x.dtype)
+    y = emulator.run(HOPPER, kernel, {"x": x, "w": w, "y": y}, ["y"], racecheck=True)["y"]
+    ref = conv_nhwc_ref(from_bits(x), from_bits(w), stride, pad)
+    tol = 2e-3 if dtype == "f16" else 1e-2
+    np.testing.assert_allclose(from_bits(y), ref, rtol=tol, atol=tol * 4)

@@ -180,6 +180,30 @@ def test_conv3x3_tensor_cores_tiles(kernel, dtype, stride, pad, n, c, h, w, o):
 
 
 @gpu
+@pytest.mark.parametrize("kernel,dtype,stride,pad,k,n,c,h,w,o", [
+    ("conv_wgmma", torch.float16, 1, 1, 3, 32, 64, 56, 56, 64),  # ResNet-18's first stage at batch 32: 784 tiles
+    ("conv_wgmma", torch.float16, 1, 1, 3, 32, 512, 7, 7, 512),  # its last: 13 x 4 tiles, 72 slices
+    ("conv_wgmma", torch.float16, 1, 1, 3, 3, 40, 9, 11, 70),  # C of 40 (the slice's last 3 chunks zeros), O of 70
+    ("conv_wgmma_s2", torch.float16, 2, 1, 3, 5, 72, 14, 13, 64),  # stride 2, 2 slices, 64 x 64 tiles
+    ("conv_wgmma_n256_bf16", torch.bfloat16, 1, 1, 3, 2, 128, 15, 17, 300),  # O past 256: a 44-channel tile
+    ("conv_wgmma_1x1_s2", torch.float16, 2, 0, 1, 32, 64, 56, 56, 128),  # ResNet's 1 x 1 shortcut, a block a tile
+    ("conv_wgmma_64x128", torch.float16, 1, 1, 3, 1, 256, 14, 14, 256),  # batch 1: 4 x 2 tiles
+])
+def test_conv_wgmma_nhwc(kernel, dtype, stride, pad, k, n, c, h, w, o):
+    """conv2d_wgmma (conv2d_nhwc on sm_90a): NHWC x, [O, R, S, C] weights, NHWC y, launched as
+    kernels at its tiles, against float64."""
+    lib = harness.build("tests/gpu/ops/conv_wgmma.hds")
+    x, wt = rnd(n, c, h, w, dtype=dtype), rnd(o, c, k, k, dtype=dtype)
+    p, q = (h + 2 * pad - k) // stride + 1, (w + 2 * pad - k) // stride + 1
+    xn, wn = x.permute(0, 2, 3, 1).contiguous(), wt.permute(0, 2, 3, 1).contiguous()
+    y = torch.full((n, p, q, o), float("nan"), device="cuda", dtype=dtype)
+    assert lib.launch_raw(kernel, [xn.data_ptr(), wn.data_ptr(), y.data_ptr(), n, h, w, c, o, k, k, p, q]) == 0
+    torch.cuda.synchronize()
+    ref = F.conv2d(x.double(), wt.double(), stride=stride, padding=pad).permute(0, 2, 3, 1)
+    check(y, ref, 2e-3 if dtype == torch.float16 else 1e-2)
+
+
+@gpu
 @pytest.mark.parametrize("kernel,dtype,stride,n,c,h,w,o", [
     ("conv3x3_split16", torch.float16, 1, 1, 512, 7, 7, 512),  # ResNet's last stage: 8 blocks, split 8 (32 slices)
     ("conv3x3_split16", torch.float16, 1, 1, 256, 14, 14, 256),  # 8 blocks of 8 x 16 pixels, split 8 (16 slices)
