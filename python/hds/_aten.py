@@ -266,10 +266,30 @@ def supported(node) -> str | None:
         return str(e)
 
 
-def translate(gm, name: str, header: str) -> tuple[str, list[tuple[str, list[int]]]]:
+def translate(gm, name: str, header: str, channels_last: bool = False) -> tuple[str, list[tuple[str, list[int]]]]:
     """A partition (FX GraphModule of ATen nodes) as .hds text with one graph per
     output: `NAME_0`, `NAME_1`, ...; returns the text and, per graph, its name and
-    the indices of the partition's inputs it takes."""
+    the indices of the partition's inputs it takes. `channels_last`: the convolutions
+    that gain by it run NHWC (_layout.py)."""
+    from . import _layout
+
+    nhwc = _layout.plan(gm, channels_last)
+    converted: dict = {}  # (node, NHWC?) -> the name of its permuted copy, made once
+
+    def view(n, want_nhwc: bool) -> str:
+        text = _layout.ref_in(n, nhwc, want_nhwc, _name)
+        if text != _name(n) and (n, want_nhwc) not in converted:
+            converted[(n, want_nhwc)] = f"{_name(n)}_{'nhwc' if want_nhwc else 'nchw'}"
+            lines.append(f"    let {converted[(n, want_nhwc)]} = {text};  // {_name(n)} as "
+                         f"{'NHWC, for channels-last convolutions' if want_nhwc else 'NCHW'}")
+        return converted.get((n, want_nhwc), text)
+
+    def act(n):  # a 4-D operand of a node held NHWC
+        return view(n, True)
+
+    def plain(n):  # an operand of any other node
+        return view(n, False)
+
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     out = next(n for n in gm.graph.nodes if n.op == "output")
     results = out.args[0] if isinstance(out.args[0], (tuple, list)) else [out.args[0]]
@@ -290,13 +310,18 @@ def translate(gm, name: str, header: str) -> tuple[str, list[tuple[str, list[int
         gname = f"{name}_{k}"
         sig = ", ".join(f"{_name(placeholders[i])}: {type_of(placeholders[i], parameter=True)}" for i in params)
         lines.append(f"graph {gname}({sig}) -> {type_of(result)} {{")
+        converted.clear()
         for n in gm.graph.nodes:
             if n not in cone or n.op == "placeholder" or _target(n) in TUPLES:
                 continue  # tuples are read through their items
-            lines.append(f"    let {_name(n)} = {expression(n, _name)};  // {describe(n)}")
+            if n.users and all(u in nhwc and _layout.per_channel(n, u) for u in n.users):
+                continue  # a [C, 1, 1] view that NHWC values read as the vector it views
+            text = (_layout.expression(n, act, _name) if n in nhwc
+                    else _layout.reduce_expression(n, nhwc, _name) or expression(n, plain))
+            lines.append(f"    let {_name(n)} = {text};  // {describe(n)}{' (NHWC)' if n in nhwc else ''}")
         if result.op == "placeholder":
             raise Unsupported("an output that is an input")
-        lines.append(f"    return {_name(result)};")
+        lines.append(f"    return {plain(result)};")
         lines.append("}")
         graphs.append((gname, params))
     return "\n".join(lines) + "\n", graphs

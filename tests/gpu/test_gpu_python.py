@@ -116,6 +116,26 @@ def test_backend_against_eager(make, shape, dtype):
     assert rel(out, ref) < 2e-2
 
 
+@pytest.mark.parametrize("shape,nhwc", [((8, 3, 128, 128), 4), ((32, 3, 224, 224), 19)])
+def test_backend_channels_last_convolutions(tmp_path, monkeypatch, shape, nhwc):
+    """On sm_90a the convolutions with enough tiles run NHWC (conv2d_nhwc, weights as [O, R, S, C]):
+    all of ResNet-18's but the stem at batch 32; at width 16 on 128 x 128 images at batch 8 those
+    of the first stage only, the rest NCHW (permutes between)."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("sm_90a only")
+    monkeypatch.setenv("HDS_DEBUG_DIR", str(tmp_path))
+    torch.manual_seed(3)
+    model = models.ResNet18(classes=10, width=16 if shape[0] == 8 else 64).eval().to("cuda", torch.float16)
+    x = torch.randn(shape, device="cuda", dtype=torch.float16)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        ref = model(x)
+        out = torch.compile(model, backend=hds.dynamo.backend, fullgraph=True, dynamic=False)(x)
+    assert rel(out, ref) < 2e-2
+    text = "".join(f.read_text() for f in tmp_path.glob("*/fused_*.hds"))
+    assert text.count("conv2d_nhwc(") == nhwc and text.count("conv2d(") == 20 - nhwc, text
+
+
 def test_backend_llama_decode():
     torch.manual_seed(1)
     layer = models.LlamaLayer(d=128, heads=4, kv_heads=2, ffn=192, max_len=300).eval().to("cuda", torch.float16)

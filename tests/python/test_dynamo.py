@@ -168,3 +168,53 @@ def test_dynamic_shapes_compile_once(env, model, shapes):
         assert not [line for line in log if line.startswith("eager:")], log
     builds = [p for p in (env / "cache").iterdir() if p.is_dir() and p.name != "dynamo"]
     assert len(builds) == len([line for line in log if line.startswith("fused_")]), builds
+
+
+@pytest.mark.parametrize("model,shape", [
+    (lambda: models.ResNet18(classes=10, width=8), (2, 3, 32, 32)),
+    (models.ResNetBlock, (2, 8, 7, 7)),  # the residual adds an NCHW input to an NHWC result
+])
+def test_channels_last_convolutions(env, monkeypatch, model, shape):
+    """HDS_CHANNELS_LAST=1 (what sm_90a gets for convolutions with enough tiles): conv2d_nhwc with
+    weights kept as [O, R, S, C], its batch norm, ReLU and residual add held NHWC, permutes only
+    where an NCHW value meets them (the input, the pooling) — against eager."""
+    monkeypatch.setenv("HDS_CHANNELS_LAST", "1")
+    torch.manual_seed(9)
+    compile_and_compare(model(), torch.randn(shape))
+    log = logs(env)
+    assert not [line for line in log if line.startswith("eager:")], log
+    assert any("convolution weight(s) kept as [O, R, S, C]" in line for line in log), log
+    text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
+    assert "conv2d_nhwc(" in text and "conv2d(" not in text, text
+    assert "(NHWC)" in text and "permute(" in text, text
+
+
+def test_channels_last_weights_follow_in_place_updates(env, monkeypatch):
+    """A convolution's weights permuted to [O, R, S, C] are computed again after an in-place update."""
+    monkeypatch.setenv("HDS_CHANNELS_LAST", "1")
+    torch.manual_seed(10)
+    model, x = models.ResNetBlock().eval(), torch.randn(1, 8, 5, 5)
+    with torch.no_grad():
+        compiled = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)
+        first = compiled(x)
+        assert torch.allclose(first, model(x), atol=1e-5)
+        model.conv1.weight.mul_(-1.0)
+        second = compiled(x)
+    assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
+
+
+def test_folded_batch_norms_follow_in_place_updates(env):
+    """Batch norms become a scale and a shift per channel computed once in eager and kept between
+    calls (no batch norm op in the .hds), and computed again when a running statistic changes in place."""
+    torch.manual_seed(11)
+    model, x = models.ResNetBlock().eval(), torch.randn(1, 8, 5, 5)
+    with torch.no_grad():
+        compiled = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)
+        first = compiled(x)
+        assert torch.allclose(first, model(x), atol=1e-5)
+        model.bn2.running_var.mul_(4.0)
+        second = compiled(x)
+    assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
+    assert any(line.startswith("2 batch norm(s) folded") for line in logs(env)), logs(env)
+    text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
+    assert "bn_scale" in text and "rsqrt" not in text, text
