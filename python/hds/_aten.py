@@ -210,6 +210,19 @@ def expression(node, ref) -> str:
     raise Unsupported(f"aten.{op}")
 
 
+def max_pool_args(src) -> str:
+    """`k=.., stride=.., pad=..` of a max_pool2d_with_indices node (square windows, strides and padding)."""
+    a = src.args
+    k = a[1]
+    stride = a[2] if len(a) > 2 and a[2] else k
+    padding = a[3] if len(a) > 3 else [0, 0]
+    dilation = a[4] if len(a) > 4 else [1, 1]
+    ceil = a[5] if len(a) > 5 else False
+    if len(set(k)) != 1 or len(set(stride)) != 1 or len(set(padding)) != 1 or set(dilation) != {1} or ceil:
+        raise Unsupported("max_pool2d with dilation, ceil_mode, or windows or padding not square")
+    return f"k={k[0]}, stride={stride[0]}, pad={padding[0]}"
+
+
 def _tuple_item(src, ref) -> str:
     op, a = _target(src), src.args
     if op == "_native_batch_norm_legit_no_training":  # inference: folded into a scale and a shift per channel
@@ -220,14 +233,7 @@ def _tuple_item(src, ref) -> str:
         scale = f"reshape(rsqrt({ref(var)} + {_scalar(eps)}) * {ref(w)}, shape={c})"
         return f"(({ref(x)} - reshape({ref(mean)}, shape={c})) * {scale} + reshape({ref(b)}, shape={c}))"
     if op == "max_pool2d_with_indices":
-        x, k = a[0], a[1]
-        stride = a[2] if len(a) > 2 and a[2] else k
-        padding = a[3] if len(a) > 3 else [0, 0]
-        dilation = a[4] if len(a) > 4 else [1, 1]
-        ceil = a[5] if len(a) > 5 else False
-        if len(set(k)) != 1 or len(set(stride)) != 1 or len(set(padding)) != 1 or set(dilation) != {1} or ceil:
-            raise Unsupported("max_pool2d with dilation, ceil_mode, or windows or padding not square")
-        return f"max_pool2d({ref(x)}, k={k[0]}, stride={stride[0]}, pad={padding[0]})"
+        return f"max_pool2d({ref(a[0])}, {max_pool_args(src)})"
     if op == "native_layer_norm":
         x, normalized, w, b, eps = a
         if len(normalized) != 1 or w is None or b is None:

@@ -5,12 +5,14 @@ channels is a GEMM of 128-byte rows when x is NHWC and the weights [O, R, S, C]
 (conv2d_nhwc, stdlib/conv2d_wgmma.hds): ResNet-18's convolutions at batch 32 take 0.3-0.6 of
 the NCHW schedules' time (bench/results/2026-11-28-h100-conv-nhwc). So, as Inductor does, the
 translation keeps such convolutions' results NHWC, and the batch norms, element-wise ops and
-residual adds that read them, until an op that needs NCHW reads one (a permute back there):
-`plan` marks the nodes whose value is NHWC, `expression` writes them.
+residual adds and max pools that read them, until an op that needs NCHW reads one (a permute
+back there; a global average pool reads NHWC as it is): `plan` marks the nodes whose value is
+NHWC, `expression` writes them.
 
 Where a convolution leaves too few tiles for the GPU (batch 1: NCHW's schedules split them
 over clusters) it stays NCHW. HDS_CHANNELS_LAST=1 takes every 2-D convolution channels-last
-whatever the target, type and size (the CPU tests), =0 none.
+whatever the target, type and size (the CPU tests), an input of fewer than 8 channels padded
+to 8 (to_nhwc: RGB), =0 none.
 """
 from __future__ import annotations
 
@@ -27,10 +29,23 @@ def forced() -> bool | None:
     return None if v is None or v == "" else v not in ("0", "false", "no")
 
 
+def padded_channels(node) -> int | None:
+    """8 for a convolution of fewer than 8 input channels whose filter rows of 8 channels fit one
+    slice of 64 (S <= 8: ResNet's 7 x 7 stem on RGB): its input is padded with zero channels
+    (to_nhwc) and its weights with zero ones; None for others."""
+    if node.meta.get("hds_ohwc"):
+        return node.meta.get("hds_channels")
+    c, s = _aten.shape_of(node.args[0])[1], _aten.shape_of(node.args[1])[3]
+    return 8 if isinstance(c, int) and c < 8 and isinstance(s, int) and s <= 8 else None
+
+
 def conv_wants_nhwc(node, enabled: bool) -> bool:
-    """A convolution that runs as conv2d_nhwc: 2-D and supported, f16/bf16, channels a multiple
-    of 8, and at least 100 tiles of 64 pixels x 128 channels (a ResNet-18 convolution at batch
-    32 has 100 to 1568, at batch 1 at most 49) — or any 2-D convolution under HDS_CHANNELS_LAST=1."""
+    """A convolution that runs as conv2d_nhwc: 2-D and supported, f16/bf16, channels a multiple of
+    8 and at least 100 tiles of 64 pixels x 128 channels (a ResNet-18 convolution at batch 32 has
+    100 to 1568, at batch 1 at most 49) — or any 2-D convolution under HDS_CHANNELS_LAST=1, fewer
+    channels than 8 padded to 8 (`padded_channels`). (ResNet-18's stem so at batch 32, with its max
+    pool NHWC, took 186 us where NCHW and a permute after the pool take 163:
+    bench/results/2026-11-28-h100-conv-nhwc.)"""
     if node.meta.get("hds_ohwc"):
         return True
     if node.op != "call_function" or _aten._target(node) != "convolution" or _aten.supported(node) is not None:
@@ -39,12 +54,13 @@ def conv_wants_nhwc(node, enabled: bool) -> bool:
         return forced()
     if not enabled:
         return False
-    x, w = node.args[0], node.args[1]
+    x = node.args[0]
     shape, out = _aten.shape_of(x), _aten.shape_of(node)
     if not all(isinstance(d, int) for d in shape + out) or _aten.dtype_of(node) not in ("f16", "bf16"):
         return False
     n, _, p, q = out
-    return shape[1] % 8 == 0 and -(-n * p * q // 64) * -(-out[1] // 128) >= 100
+    tiles = -(-n * p * q // 64) * -(-out[1] // 128)
+    return shape[1] % 8 == 0 and tiles >= 100
 
 
 def _rank4(node) -> bool:
@@ -72,9 +88,13 @@ def plan(gm, enabled: bool) -> set:
             continue
         op = _aten._target(node)
         if op == "convolution":
-            if conv_wants_nhwc(node, enabled):
+            # A padded input is converted from NCHW (to_nhwc), with weights padded outside the graph.
+            padded = padded_channels(node) is not None
+            if conv_wants_nhwc(node, enabled) and (not padded or (node.meta.get("hds_ohwc")
+                                                                  and node.args[0] not in nhwc)):
                 nhwc.add(node)
-        elif op == "getitem" and _aten._target(node.args[0]) == "_native_batch_norm_legit_no_training":
+        elif op == "getitem" and _aten._target(node.args[0]) in ("_native_batch_norm_legit_no_training",
+                                                                 "max_pool2d_with_indices"):
             if node.args[1] == 0 and node.args[0].args[0] in nhwc:
                 nhwc.add(node)
         elif op in _aten.UNARY or op in _aten.BINARY:
@@ -101,8 +121,12 @@ def expression(node, act, ref) -> str:
     if op == "convolution":
         x, w, bias, stride, padding = a[:5]
         weights = ref(w) if node.meta.get("hds_ohwc") else f"permute({ref(w)}, dims={TO_NHWC})"
-        conv = f"conv2d_nhwc({act(x)}, {weights}, stride={stride[0]}, pad={padding[0]})"
+        channels = padded_channels(node)
+        source = f"to_nhwc({ref(x)}, channels={channels})" if channels else act(x)
+        conv = f"conv2d_nhwc({source}, {weights}, stride={stride[0]}, pad={padding[0]})"
         return conv if bias is None else f"({conv} + {ref(bias)})"
+    if op == "getitem" and _aten._target(node.args[0]) == "max_pool2d_with_indices":
+        return f"max_pool2d_nhwc({act(node.args[0].args[0])}, {_aten.max_pool_args(node.args[0])})"
     if op == "getitem":  # a batch norm's item 0, folded into a scale and a shift per channel (the last dimension)
         x, w, b, mean, var, _, eps = node.args[0].args
         scale = f"(rsqrt({ref(var)} + {_aten._scalar(eps)}) * {ref(w)})"
@@ -150,13 +174,15 @@ def freeze_conv_weights(gm, parameters: list, enabled: bool, frozen_layout) -> i
         w = node.args[1]
         if w not in placeholders or parameters[placeholders.index(w)] is None:
             continue
-        val = w.meta["val"]
+        val, channels = w.meta["val"], padded_channels(node)
         with gm.graph.inserting_before(node):
-            frozen = gm.graph.create_node("call_function", frozen_layout(parameters[placeholders.index(w)], TO_NHWC),
+            frozen = gm.graph.create_node("call_function",
+                                          frozen_layout(parameters[placeholders.index(w)], TO_NHWC, channels),
                                           (w,), name="weight_ohwc")
-        frozen.meta = {"val": torch.empty([val.shape[i] for i in TO_NHWC], dtype=val.dtype, device="meta")}
+        shape = [val.shape[i] for i in TO_NHWC][:3] + [channels or val.shape[1]]
+        frozen.meta = {"val": torch.empty(shape, dtype=val.dtype, device="meta")}
         node.args = (node.args[0], frozen) + tuple(node.args[2:])
-        node.meta["hds_ohwc"] = True
+        node.meta["hds_ohwc"], node.meta["hds_channels"] = True, channels
         count += 1
     gm.recompile()
     return count
@@ -171,6 +197,9 @@ def restore_conv_weights(sub) -> None:
         if node.op == "call_function" and node.meta.get("hds_ohwc"):
             with sub.graph.inserting_before(node):
                 back = sub.graph.call_function(torch.ops.aten.permute.default, (node.args[1], TO_NCHW))
+                if node.meta.get("hds_channels"):  # the zero channels dropped
+                    c = _aten.shape_of(node.args[0])[1]
+                    back = sub.graph.call_function(torch.ops.aten.slice.Tensor, (back, 1, 0, c))
             node.args = (node.args[0], back) + tuple(node.args[2:])
             node.meta["hds_ohwc"] = False
     sub.recompile()

@@ -129,22 +129,35 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
 
 
 class FrozenLayout:
-    """`w.permute(dims)` in its own memory for one parameter, kept between calls and
-    computed again when the parameter changed (its version counter moved; writes
-    through `.data` are not seen). The compiled graph holds the parameter, so its
+    """`w.permute(dims)` (its last dimension padded with zeros to `channels`) in its own
+    memory for one parameter, kept between calls and computed again when the parameter
+    changed (its version counter moved; writes through `.data` are not seen). The compiled graph holds the parameter, so its
     memory cannot go to another tensor while the result is cached."""
 
-    def __init__(self, parameter, dims: list[int]):
-        self.parameter, self.dims = parameter, list(dims)
+    def __init__(self, parameter, dims: list[int], channels: int | None = None):
+        self.parameter, self.dims, self.channels = parameter, list(dims), channels
         self.version, self.result = None, None
         self.__name__ = self.__qualname__ = "frozen_layout"  # as FX prints a call
 
+    def _layout(self, w):
+        w = w.permute(self.dims)
+        if self.channels is not None:  # the last dimension padded with zeros (conv2d_nhwc's RGB as 8 channels)
+            w = torch_pad(w, self.channels)
+        return w.contiguous()
+
     def __call__(self, w):
         if w.data_ptr() != self.parameter.data_ptr() or w.shape != self.parameter.shape:
-            return w.permute(self.dims).contiguous()  # another tensor than the one compiled with
+            return self._layout(w)  # another tensor than the one compiled with
         if self.result is None or self.version != self.parameter._version:
-            self.version, self.result = self.parameter._version, w.permute(self.dims).contiguous()
+            self.version, self.result = self.parameter._version, self._layout(w)
         return self.result
+
+
+def torch_pad(w, channels: int):
+    """`w` with its last dimension padded with zeros to `channels`."""
+    import torch.nn.functional as F
+
+    return F.pad(w, (0, channels - w.shape[-1]))
 
 
 def _freeze_weight_layouts(gm, parameters: list) -> int:

@@ -441,16 +441,19 @@ def test_llama_block(tmp_path, seq, variant):
 
 
 @pytest.mark.parametrize("n,c,h,wd,o,k,stride,variant", [
-    (1, 16, 9, 9, 64, 3, 1, "g_wgmma_n64"),     # O <= 64: 128 x 64 tiles
-    (1, 16, 9, 9, 72, 3, 1, "g_wgmma_m64"),     # 81 pixels x 72 channels: one tile of 128 x 128, so 64 x 128
-    (1, 24, 8, 8, 136, 1, 1, "g_wgmma_m64"),    # 1 x 1, 2 tiles
-    (2, 8, 10, 11, 72, 3, 2, "g_wgmma_m64"),    # stride 2
-    (67, 8, 1, 2, 72, 1, 1, "g_wgmma_m64"),     # 134 pixels: 2 x 1 tiles
-    (265, 8, 8, 4, 72, 1, 1, "g_any"),          # 8480 pixels: 67 tiles of 128 x 128 (the last variant)
-    (264, 8, 8, 4, 72, 1, 1, "g_wgmma_m64"),    # 8448: 66
+    (1, 24, 9, 9, 64, 3, 1, "g_wgmma_n64"),     # O <= 64: 128 x 64 tiles
+    (1, 24, 9, 9, 72, 3, 1, "g_wgmma_m64"),     # 81 pixels x 72 channels: one tile of 128 x 128, so 64 x 128
+    (1, 72, 8, 8, 136, 1, 1, "g_wgmma_m64"),    # 1 x 1, 2 tiles
+    (2, 24, 10, 11, 72, 3, 2, "g_wgmma_m64"),   # stride 2
+    (67, 72, 1, 2, 72, 1, 1, "g_wgmma_m64"),    # 134 pixels: 2 x 1 tiles
+    (265, 72, 8, 4, 72, 1, 1, "g_any"),         # 8480 pixels: 67 tiles of 128 x 128 (the last variant)
+    (264, 72, 8, 4, 72, 1, 1, "g_wgmma_m64"),   # 8448: 66
+    (1, 16, 9, 9, 64, 3, 1, "g_wgmma_taps"),    # C * S <= 64: a slice per filter row, O <= 64
+    (1, 16, 9, 9, 72, 3, 1, "g_any"),           # the same past 64 output channels (wgmma_taps128, the last variant)
 ])
 def test_conv2d_nhwc_tiles(tmp_path, n, c, h, wd, o, k, stride, variant):
-    """conv2d_nhwc's tiles chosen per call for a symbolic batch and O (sm_90a, conv2d_wgmma): 128 x 64
+    """conv2d_nhwc's tiles chosen per call for a symbolic batch and O (sm_90a, conv2d_wgmma): a slice
+    per filter row where C * S <= 64 (128 x 64 tiles where O <= 64, else 128 x 128), 128 x 64
     where O <= 64, 64 x 128 where 128 x 128 tiles would be at most 66, 128 x 128 past that; against
     float64 with racecheck on both sides of each boundary."""
     pad = k // 2
@@ -462,3 +465,22 @@ def test_conv2d_nhwc_tiles(tmp_path, n, c, h, wd, o, k, stride, variant):
     assert ran == variant
     ref = conv_ref(x.transpose(0, 3, 1, 2), w.transpose(0, 3, 1, 2), stride, pad).transpose(0, 2, 3, 1)
     assert rel(out, np.maximum(ref, 0)) < 2e-3
+
+
+@pytest.mark.parametrize("n,h,wd,o,variant", [(2, 20, 18, 64, "g_wgmma_taps"), (1, 15, 16, 72, "g_any")])
+def test_conv2d_nhwc_stem(tmp_path, n, h, wd, o, variant):
+    """ResNet's stem channels-last: RGB padded to 8 channels (to_nhwc), the 7 x 7 convolution with a
+    slice per filter row (conv2d_wgmma's TAPS: 128 x 64 tiles where O <= 64), max_pool2d_nhwc;
+    against float64 with racecheck."""
+    text = (f"graph g(x: f16[N, 3, {h}, {wd}], w: f16[O, 7, 7, 8]) -> f16[N, {(h - 1) // 4 + 1}, {(wd - 1) // 4 + 1}, O] "
+            "{ let y = relu(conv2d_nhwc(to_nhwc(x, channels=8), w, stride=2, pad=3));\n"
+            "  return max_pool2d_nhwc(y, k=3, stride=2, pad=1); }\n")
+    x, w = halves(n, 3, h, wd), halves(o, 7, 7, 8) * np.float16(1 / np.sqrt(147))
+    w[..., 3:] = 0  # the padded channels' weights (the backend's are zeros)
+    out, ran = run_variant(tmp_path, text, {"x": x, "w": w})
+    assert ran == variant
+    y = np.maximum(conv_ref(x, w[..., :3].transpose(0, 3, 1, 2), 2, 3), 0)
+    yp = np.pad(y, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    p, q = (y.shape[2] - 1) // 2 + 1, (y.shape[3] - 1) // 2 + 1
+    ref = np.max([yp[:, :, r:r + 2 * p - 1:2, s:s + 2 * q - 1:2] for r in range(3) for s in range(3)], axis=0)
+    assert rel(out, ref.transpose(0, 2, 3, 1)) < 2e-3

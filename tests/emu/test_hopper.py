@@ -347,6 +347,8 @@ def conv_nhwc_ref(x: np.ndarray, w: np.ndarray, stride: int, pad: int) -> np.nda
     ("conv_wgmma_n256", 1, 1, 2, 10, 13, 136, 200, 3),  # 3 slices of C (the last 8 channels), O past 128
     ("conv_wgmma_1x1", 1, 0, 1, 7, 5, 64, 130, 1),    # 1 x 1, one block per tile, O of 130
     ("conv_wgmma_bf16", 1, 1, 1, 6, 9, 72, 64, 3),    # bf16, 6 stages over 18 slices
+    ("conv_wgmma_taps", 2, 3, 2, 23, 21, 8, 70, 7),   # a slice per filter row: (s, c) pairs of the 7 x 7 stem
+    ("conv_wgmma_taps16", 1, 1, 1, 9, 10, 16, 130, 3),  # the same with 16 channels: two chunks a tap
 ])
 def test_stdlib_conv_wgmma(kernel, stride, pad, n, h, wd, c, o, r):
     """stdlib/conv2d_wgmma.hds (conv2d_nhwc on sm_90a: the producer's cp.async gathers of

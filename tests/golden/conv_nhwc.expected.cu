@@ -15,90 +15,90 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k0_conv2d_n
         const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ s1,
         const __half* __restrict__ t1, __half* __restrict__ y, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:45
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:46
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 32768);  // conv2d_wgmma.hds:47
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // conv2d_wgmma.hds:48
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // conv2d_wgmma.hds:49
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // conv2d_wgmma.hds:50
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:51
-    const int M = N * 784;  // conv2d_wgmma.hds:52
-    const int cslices = 2;  // conv2d_wgmma.hds:53
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:54
-    const int mtiles = (M + 63) / 64;  // conv2d_wgmma.hds:55
-    const int tiles = mtiles;  // conv2d_wgmma.hds:56
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:58
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:59
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:60
-            hds::mbarrier_init(&empty[s], 1);  // conv2d_wgmma.hds:61
+    const int ST = 4;  // conv2d_wgmma.hds:53
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 32768);  // conv2d_wgmma.hds:55
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // conv2d_wgmma.hds:56
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // conv2d_wgmma.hds:57
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // conv2d_wgmma.hds:58
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
+    const int M = N * 784;  // conv2d_wgmma.hds:60
+    const int cslices = 2;  // conv2d_wgmma.hds:61
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
+    const int mtiles = (M + 63) / 64;  // conv2d_wgmma.hds:63
+    const int tiles = mtiles;  // conv2d_wgmma.hds:64
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
+            hds::mbarrier_init(&empty[s], 1);  // conv2d_wgmma.hds:69
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:63
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
     }
-    __syncthreads();  // conv2d_wgmma.hds:65
-    if (wg == 0) {  // conv2d_wgmma.hds:68
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:69
-        const int j = t % 8;  // conv2d_wgmma.hds:70
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:71
-        alignas(16) int n0[4];  // conv2d_wgmma.hds:72
-        alignas(16) int h0[4];  // conv2d_wgmma.hds:73
-        alignas(16) int w0[4];  // conv2d_wgmma.hds:74
-        int it = 0;  // conv2d_wgmma.hds:75
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:76
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:77
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:78
+    __syncthreads();  // conv2d_wgmma.hds:73
+    if (wg == 0) {  // conv2d_wgmma.hds:76
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
+        const int j = t % 8;  // conv2d_wgmma.hds:78
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
+        alignas(16) int n0[4];  // conv2d_wgmma.hds:80
+        alignas(16) int h0[4];  // conv2d_wgmma.hds:81
+        alignas(16) int w0[4];  // conv2d_wgmma.hds:82
+        int it = 0;  // conv2d_wgmma.hds:83
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
+            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:85
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:79
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:80
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:81
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:82
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:83
+            for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:87
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:85
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:86
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:87
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:88
-                const int st = it % ST;  // conv2d_wgmma.hds:89
-                if (it >= 3) {  // conv2d_wgmma.hds:90
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:91
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:92
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:93
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
+                const int st = it % ST;  // conv2d_wgmma.hds:99
+                if (it >= 3) {  // conv2d_wgmma.hds:100
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:95
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:96
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:98
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:99
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:100
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:101
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:102
+                if (it >= ST) {  // conv2d_wgmma.hds:105
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:105
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:106
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:107
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + s) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:108
+                for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:108
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:111
-                it += 1;  // conv2d_wgmma.hds:112
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:121
+                it += 1;  // conv2d_wgmma.hds:122
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:115
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:116
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:117
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:118
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:121
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:122
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:123
-        int it = 0;  // conv2d_wgmma.hds:124
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:125
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:126
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:127
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
+        int it = 0;  // conv2d_wgmma.hds:134
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
+            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:136
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:128
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:129
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
             }
             alignas(16) __half pf_s1[2][4][8];  // conv_nhwc.hds:11
 #pragma unroll
@@ -110,41 +110,41 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k0_conv2d_n
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:131
-                const int st = it % ST;  // conv2d_wgmma.hds:132
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:133
-                hds::wgmma_fence();  // conv2d_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
+                const int st = it % ST;  // conv2d_wgmma.hds:142
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
+                hds::wgmma_fence();  // conv2d_wgmma.hds:144
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:135
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:139
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:144
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:145
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:147
+                hds::wgmma_commit();  // conv2d_wgmma.hds:154
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
+                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
                 }
-                it += 1;  // conv2d_wgmma.hds:149
+                it += 1;  // conv2d_wgmma.hds:159
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:151
-            if (t == 0) {  // conv2d_wgmma.hds:152
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:153
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
+            if (t == 0) {  // conv2d_wgmma.hds:162
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:161
-            const int lane = t % 32;  // conv2d_wgmma.hds:162
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
+            const int lane = t % 32;  // conv2d_wgmma.hds:172
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:163
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:164
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:165
+                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
+                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
                 }
-                __syncwarp();  // conv2d_wgmma.hds:167
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:168
+                __syncwarp();  // conv2d_wgmma.hds:177
+                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:169
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:170
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:171
-                        if (m < M) {  // conv2d_wgmma.hds:172
-                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:173
+                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
+                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
+                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
+                        if (m < M) {  // conv2d_wgmma.hds:182
+                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:183
                             hds::copy<16>(&v_conv2d_nhwc[0], &cs[wp][rr][lane % 8 * 8]);
                             alignas(16) __half v_mul[8];  // conv_nhwc.hds:11
 #pragma unroll
@@ -168,13 +168,13 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k0_conv2d_n
                     }
                 } else {
 #pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:177
+                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
 #pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:178
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:179
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:180
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:181
-                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:182
+                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
+                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
+                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
+                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
                                 const __half mul_3 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_3) * hds::cast<float>(s1[o]));  // conv_nhwc.hds:11
                                 const __half add_4 = mul_3 + t1[o];
                                 y[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_4), 0.0f));
@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k0_conv2d_n
                         }
                     }
                 }
-                __syncwarp();  // conv2d_wgmma.hds:187
+                __syncwarp();  // conv2d_wgmma.hds:197
             }
         }
     }
@@ -194,90 +194,90 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k1_conv2d_n
         const __half* __restrict__ t2, const __half* __restrict__ x, __half* __restrict__ out,
         int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:45
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:46
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 32768);  // conv2d_wgmma.hds:47
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // conv2d_wgmma.hds:48
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // conv2d_wgmma.hds:49
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // conv2d_wgmma.hds:50
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:51
-    const int M = N * 784;  // conv2d_wgmma.hds:52
-    const int cslices = 2;  // conv2d_wgmma.hds:53
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:54
-    const int mtiles = (M + 63) / 64;  // conv2d_wgmma.hds:55
-    const int tiles = mtiles;  // conv2d_wgmma.hds:56
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:58
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:59
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:60
-            hds::mbarrier_init(&empty[s], 1);  // conv2d_wgmma.hds:61
+    const int ST = 4;  // conv2d_wgmma.hds:53
+    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 32768);  // conv2d_wgmma.hds:55
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // conv2d_wgmma.hds:56
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // conv2d_wgmma.hds:57
+    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // conv2d_wgmma.hds:58
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
+    const int M = N * 784;  // conv2d_wgmma.hds:60
+    const int cslices = 2;  // conv2d_wgmma.hds:61
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
+    const int mtiles = (M + 63) / 64;  // conv2d_wgmma.hds:63
+    const int tiles = mtiles;  // conv2d_wgmma.hds:64
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
+            hds::mbarrier_init(&empty[s], 1);  // conv2d_wgmma.hds:69
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:63
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
     }
-    __syncthreads();  // conv2d_wgmma.hds:65
-    if (wg == 0) {  // conv2d_wgmma.hds:68
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:69
-        const int j = t % 8;  // conv2d_wgmma.hds:70
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:71
-        alignas(16) int n0[4];  // conv2d_wgmma.hds:72
-        alignas(16) int h0[4];  // conv2d_wgmma.hds:73
-        alignas(16) int w0[4];  // conv2d_wgmma.hds:74
-        int it = 0;  // conv2d_wgmma.hds:75
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:76
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:77
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:78
+    __syncthreads();  // conv2d_wgmma.hds:73
+    if (wg == 0) {  // conv2d_wgmma.hds:76
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
+        const int j = t % 8;  // conv2d_wgmma.hds:78
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
+        alignas(16) int n0[4];  // conv2d_wgmma.hds:80
+        alignas(16) int h0[4];  // conv2d_wgmma.hds:81
+        alignas(16) int w0[4];  // conv2d_wgmma.hds:82
+        int it = 0;  // conv2d_wgmma.hds:83
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
+            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:85
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:79
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:80
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:81
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:82
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:83
+            for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:87
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:85
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:86
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:87
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:88
-                const int st = it % ST;  // conv2d_wgmma.hds:89
-                if (it >= 3) {  // conv2d_wgmma.hds:90
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:91
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:92
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:93
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
+                const int st = it % ST;  // conv2d_wgmma.hds:99
+                if (it >= 3) {  // conv2d_wgmma.hds:100
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:95
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:96
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:98
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:99
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:100
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:101
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:102
+                if (it >= ST) {  // conv2d_wgmma.hds:105
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:105
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:106
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:107
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + s) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:108
+                for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:108
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:111
-                it += 1;  // conv2d_wgmma.hds:112
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:121
+                it += 1;  // conv2d_wgmma.hds:122
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:115
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:116
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:117
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:118
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:121
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:122
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:123
-        int it = 0;  // conv2d_wgmma.hds:124
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:125
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:126
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:127
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
+        int it = 0;  // conv2d_wgmma.hds:134
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
+            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:136
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:128
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:129
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
             }
             alignas(16) __half pf_s2[2][4][8];  // conv_nhwc.hds:12
 #pragma unroll
@@ -289,41 +289,41 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k1_conv2d_n
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:131
-                const int st = it % ST;  // conv2d_wgmma.hds:132
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:133
-                hds::wgmma_fence();  // conv2d_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
+                const int st = it % ST;  // conv2d_wgmma.hds:142
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
+                hds::wgmma_fence();  // conv2d_wgmma.hds:144
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:135
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:139
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:144
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:145
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:147
+                hds::wgmma_commit();  // conv2d_wgmma.hds:154
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
+                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
                 }
-                it += 1;  // conv2d_wgmma.hds:149
+                it += 1;  // conv2d_wgmma.hds:159
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:151
-            if (t == 0) {  // conv2d_wgmma.hds:152
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:153
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
+            if (t == 0) {  // conv2d_wgmma.hds:162
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:161
-            const int lane = t % 32;  // conv2d_wgmma.hds:162
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
+            const int lane = t % 32;  // conv2d_wgmma.hds:172
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:163
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:164
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:165
+                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
+                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
                 }
-                __syncwarp();  // conv2d_wgmma.hds:167
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:168
+                __syncwarp();  // conv2d_wgmma.hds:177
+                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:169
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:170
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:171
-                        if (m < M) {  // conv2d_wgmma.hds:172
-                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:173
+                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
+                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
+                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
+                        if (m < M) {  // conv2d_wgmma.hds:182
+                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:183
                             hds::copy<16>(&v_conv2d_nhwc_2[0], &cs[wp][rr][lane % 8 * 8]);
                             alignas(16) __half v_mul_2[8];  // conv_nhwc.hds:12
 #pragma unroll
@@ -354,13 +354,13 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k1_conv2d_n
                     }
                 } else {
 #pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:177
+                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
 #pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:178
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:179
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:180
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:181
-                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:182
+                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
+                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
+                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
+                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
                                 const __half mul_2_2 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_2_2) * hds::cast<float>(s2[o]));  // conv_nhwc.hds:12
                                 const __half add_2_2 = mul_2_2 + t2[o];
                                 const __half add_3_2 = add_2_2 + x[m * 128 + o];
@@ -369,7 +369,7 @@ __global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k1_conv2d_n
                         }
                     }
                 }
-                __syncwarp();  // conv2d_wgmma.hds:187
+                __syncwarp();  // conv2d_wgmma.hds:197
             }
         }
     }
@@ -380,90 +380,90 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
         const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ s1,
         const __half* __restrict__ t1, __half* __restrict__ y, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:45
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:46
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:47
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:48
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:49
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:50
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:51
-    const int M = N * 784;  // conv2d_wgmma.hds:52
-    const int cslices = 2;  // conv2d_wgmma.hds:53
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:54
-    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:55
-    const int tiles = mtiles;  // conv2d_wgmma.hds:56
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:58
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:59
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:60
-            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:61
+    const int ST = 4;  // conv2d_wgmma.hds:53
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:55
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:56
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:57
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:58
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
+    const int M = N * 784;  // conv2d_wgmma.hds:60
+    const int cslices = 2;  // conv2d_wgmma.hds:61
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
+    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:63
+    const int tiles = mtiles;  // conv2d_wgmma.hds:64
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
+            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:69
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:63
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
     }
-    __syncthreads();  // conv2d_wgmma.hds:65
-    if (wg == 0) {  // conv2d_wgmma.hds:68
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:69
-        const int j = t % 8;  // conv2d_wgmma.hds:70
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:71
-        alignas(16) int n0[8];  // conv2d_wgmma.hds:72
-        alignas(16) int h0[8];  // conv2d_wgmma.hds:73
-        alignas(16) int w0[8];  // conv2d_wgmma.hds:74
-        int it = 0;  // conv2d_wgmma.hds:75
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:76
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:77
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:78
+    __syncthreads();  // conv2d_wgmma.hds:73
+    if (wg == 0) {  // conv2d_wgmma.hds:76
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
+        const int j = t % 8;  // conv2d_wgmma.hds:78
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
+        alignas(16) int n0[8];  // conv2d_wgmma.hds:80
+        alignas(16) int h0[8];  // conv2d_wgmma.hds:81
+        alignas(16) int w0[8];  // conv2d_wgmma.hds:82
+        int it = 0;  // conv2d_wgmma.hds:83
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:85
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:79
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:80
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:81
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:82
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:83
+            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:87
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:85
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:86
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:87
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:88
-                const int st = it % ST;  // conv2d_wgmma.hds:89
-                if (it >= 3) {  // conv2d_wgmma.hds:90
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:91
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:92
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:93
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
+                const int st = it % ST;  // conv2d_wgmma.hds:99
+                if (it >= 3) {  // conv2d_wgmma.hds:100
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:95
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:96
-                }
-#pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:98
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:99
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:100
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:101
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:102
+                if (it >= ST) {  // conv2d_wgmma.hds:105
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:105
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:106
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:107
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + s) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:108
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:108
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:111
-                it += 1;  // conv2d_wgmma.hds:112
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:121
+                it += 1;  // conv2d_wgmma.hds:122
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:115
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:116
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:117
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:118
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:121
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:122
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:123
-        int it = 0;  // conv2d_wgmma.hds:124
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:125
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:126
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:127
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
+        int it = 0;  // conv2d_wgmma.hds:134
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:136
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:128
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:129
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
             }
             alignas(16) __half pf_s1[2][4][8];  // conv_nhwc.hds:11
 #pragma unroll
@@ -475,41 +475,41 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:131
-                const int st = it % ST;  // conv2d_wgmma.hds:132
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:133
-                hds::wgmma_fence();  // conv2d_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
+                const int st = it % ST;  // conv2d_wgmma.hds:142
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
+                hds::wgmma_fence();  // conv2d_wgmma.hds:144
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:135
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:139
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:144
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:145
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:147
+                hds::wgmma_commit();  // conv2d_wgmma.hds:154
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
+                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
                 }
-                it += 1;  // conv2d_wgmma.hds:149
+                it += 1;  // conv2d_wgmma.hds:159
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:151
-            if (t == 0) {  // conv2d_wgmma.hds:152
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:153
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
+            if (t == 0) {  // conv2d_wgmma.hds:162
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:161
-            const int lane = t % 32;  // conv2d_wgmma.hds:162
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
+            const int lane = t % 32;  // conv2d_wgmma.hds:172
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:163
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:164
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:165
+                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
+                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
                 }
-                __syncwarp();  // conv2d_wgmma.hds:167
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:168
+                __syncwarp();  // conv2d_wgmma.hds:177
+                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:169
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:170
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:171
-                        if (m < M) {  // conv2d_wgmma.hds:172
-                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:173
+                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
+                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
+                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
+                        if (m < M) {  // conv2d_wgmma.hds:182
+                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:183
                             hds::copy<16>(&v_conv2d_nhwc[0], &cs[wp][rr][lane % 8 * 8]);
                             alignas(16) __half v_mul[8];  // conv_nhwc.hds:11
 #pragma unroll
@@ -533,13 +533,13 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
                     }
                 } else {
 #pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:177
+                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
 #pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:178
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:179
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:180
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:181
-                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:182
+                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
+                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
+                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
+                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
                                 const __half mul_3 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_3) * hds::cast<float>(s1[o]));  // conv_nhwc.hds:11
                                 const __half add_4 = mul_3 + t1[o];
                                 y[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_4), 0.0f));
@@ -547,7 +547,7 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
                         }
                     }
                 }
-                __syncwarp();  // conv2d_wgmma.hds:187
+                __syncwarp();  // conv2d_wgmma.hds:197
             }
         }
     }
@@ -559,90 +559,90 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
         const __half* __restrict__ t2, const __half* __restrict__ x, __half* __restrict__ out,
         int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:45
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:46
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:47
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:48
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:49
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:50
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:51
-    const int M = N * 784;  // conv2d_wgmma.hds:52
-    const int cslices = 2;  // conv2d_wgmma.hds:53
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:54
-    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:55
-    const int tiles = mtiles;  // conv2d_wgmma.hds:56
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:58
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:59
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:60
-            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:61
+    const int ST = 4;  // conv2d_wgmma.hds:53
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:55
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:56
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:57
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:58
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
+    const int M = N * 784;  // conv2d_wgmma.hds:60
+    const int cslices = 2;  // conv2d_wgmma.hds:61
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
+    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:63
+    const int tiles = mtiles;  // conv2d_wgmma.hds:64
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
+            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:69
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:63
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
     }
-    __syncthreads();  // conv2d_wgmma.hds:65
-    if (wg == 0) {  // conv2d_wgmma.hds:68
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:69
-        const int j = t % 8;  // conv2d_wgmma.hds:70
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:71
-        alignas(16) int n0[8];  // conv2d_wgmma.hds:72
-        alignas(16) int h0[8];  // conv2d_wgmma.hds:73
-        alignas(16) int w0[8];  // conv2d_wgmma.hds:74
-        int it = 0;  // conv2d_wgmma.hds:75
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:76
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:77
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:78
+    __syncthreads();  // conv2d_wgmma.hds:73
+    if (wg == 0) {  // conv2d_wgmma.hds:76
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
+        const int j = t % 8;  // conv2d_wgmma.hds:78
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
+        alignas(16) int n0[8];  // conv2d_wgmma.hds:80
+        alignas(16) int h0[8];  // conv2d_wgmma.hds:81
+        alignas(16) int w0[8];  // conv2d_wgmma.hds:82
+        int it = 0;  // conv2d_wgmma.hds:83
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:85
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:79
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:80
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:81
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:82
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:83
+            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:87
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:85
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:86
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:87
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:88
-                const int st = it % ST;  // conv2d_wgmma.hds:89
-                if (it >= 3) {  // conv2d_wgmma.hds:90
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:91
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:92
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:93
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
+                const int st = it % ST;  // conv2d_wgmma.hds:99
+                if (it >= 3) {  // conv2d_wgmma.hds:100
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:95
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:96
-                }
-#pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:98
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:99
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:100
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:101
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:102
+                if (it >= ST) {  // conv2d_wgmma.hds:105
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:105
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:106
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:107
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + s) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:108
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:108
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:111
-                it += 1;  // conv2d_wgmma.hds:112
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:121
+                it += 1;  // conv2d_wgmma.hds:122
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:115
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:116
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:117
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:118
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:121
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:122
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:123
-        int it = 0;  // conv2d_wgmma.hds:124
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:125
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:126
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:127
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
+        int it = 0;  // conv2d_wgmma.hds:134
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:136
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:128
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:129
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
             }
             alignas(16) __half pf_s2[2][4][8];  // conv_nhwc.hds:12
 #pragma unroll
@@ -654,41 +654,41 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:131
-                const int st = it % ST;  // conv2d_wgmma.hds:132
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:133
-                hds::wgmma_fence();  // conv2d_wgmma.hds:134
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
+                const int st = it % ST;  // conv2d_wgmma.hds:142
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
+                hds::wgmma_fence();  // conv2d_wgmma.hds:144
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:135
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:139
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:144
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:145
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:146
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:147
+                hds::wgmma_commit();  // conv2d_wgmma.hds:154
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
+                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
                 }
-                it += 1;  // conv2d_wgmma.hds:149
+                it += 1;  // conv2d_wgmma.hds:159
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:151
-            if (t == 0) {  // conv2d_wgmma.hds:152
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:153
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
+            if (t == 0) {  // conv2d_wgmma.hds:162
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:161
-            const int lane = t % 32;  // conv2d_wgmma.hds:162
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
+            const int lane = t % 32;  // conv2d_wgmma.hds:172
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:163
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:164
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:165
+                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
+                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
                 }
-                __syncwarp();  // conv2d_wgmma.hds:167
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:168
+                __syncwarp();  // conv2d_wgmma.hds:177
+                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:169
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:170
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:171
-                        if (m < M) {  // conv2d_wgmma.hds:172
-                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:173
+                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
+                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
+                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
+                        if (m < M) {  // conv2d_wgmma.hds:182
+                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:183
                             hds::copy<16>(&v_conv2d_nhwc_2[0], &cs[wp][rr][lane % 8 * 8]);
                             alignas(16) __half v_mul_2[8];  // conv_nhwc.hds:12
 #pragma unroll
@@ -719,13 +719,13 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
                     }
                 } else {
 #pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:177
+                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
 #pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:178
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:179
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:180
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:181
-                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:182
+                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
+                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
+                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
+                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
                                 const __half mul_2_2 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_2_2) * hds::cast<float>(s2[o]));  // conv_nhwc.hds:12
                                 const __half add_2_2 = mul_2_2 + t2[o];
                                 const __half add_3_2 = add_2_2 + x[m * 128 + o];
@@ -734,7 +734,7 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
                         }
                     }
                 }
-                __syncwarp();  // conv2d_wgmma.hds:187
+                __syncwarp();  // conv2d_wgmma.hds:197
             }
         }
     }
@@ -855,7 +855,7 @@ static cudaError_t basic_block_nhwc_any_run(const __half* x, const __half* w1, c
 }
 
 // Graph `basic_block_nhwc` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   basic_block_nhwc_wgmma_m64: (N * 784 + 127) / 128 <= 66 (`when C % 8 == 0 && (N * ((H + 2 * pad - R) / stride + 1) * ((W + 2 * pad - S) / stride + 1) + 127) / 128 * ((O + 127) / 128) <= 66` of conv2d_nhwc's schedule 'wgmma_m64', nn.hds:308)
+//   basic_block_nhwc_wgmma_m64: (N * 784 + 127) / 128 <= 66 (`when C % 8 == 0 && (N * ((H + 2 * pad - R) / stride + 1) * ((W + 2 * pad - S) / stride + 1) + 127) / 128 * ((O + 127) / 128) <= 66` of conv2d_nhwc's schedule 'wgmma_m64', nn.hds:312)
 //     basic_block_nhwc_wgmma_m64_k0_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+relu (conv_nhwc.hds:11)
 //     basic_block_nhwc_wgmma_m64_k1_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+add+relu (conv_nhwc.hds:12)
 //   basic_block_nhwc_any: any sizes

@@ -188,6 +188,8 @@ def test_conv3x3_tensor_cores_tiles(kernel, dtype, stride, pad, n, c, h, w, o):
     ("conv_wgmma_n256_bf16", torch.bfloat16, 1, 1, 3, 2, 128, 15, 17, 300),  # O past 256: a 44-channel tile
     ("conv_wgmma_1x1_s2", torch.float16, 2, 0, 1, 32, 64, 56, 56, 128),  # ResNet's 1 x 1 shortcut, a block a tile
     ("conv_wgmma_64x128", torch.float16, 1, 1, 3, 1, 256, 14, 14, 256),  # batch 1: 4 x 2 tiles
+    ("conv_wgmma_stem", torch.float16, 2, 3, 7, 32, 8, 224, 224, 64),  # ResNet's stem, a slice per filter row
+    ("conv_wgmma_stem", torch.float16, 2, 3, 7, 3, 8, 37, 41, 70),  # odd maps, O past 64
 ])
 def test_conv_wgmma_nhwc(kernel, dtype, stride, pad, k, n, c, h, w, o):
     """conv2d_wgmma (conv2d_nhwc on sm_90a): NHWC x, [O, R, S, C] weights, NHWC y, launched as

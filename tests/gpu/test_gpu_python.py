@@ -119,8 +119,8 @@ def test_backend_against_eager(make, shape, dtype):
 @pytest.mark.parametrize("shape,nhwc", [((8, 3, 128, 128), 4), ((32, 3, 224, 224), 19)])
 def test_backend_channels_last_convolutions(tmp_path, monkeypatch, shape, nhwc):
     """On sm_90a the convolutions with enough tiles run NHWC (conv2d_nhwc, weights as [O, R, S, C]):
-    all of ResNet-18's but the stem at batch 32; at width 16 on 128 x 128 images at batch 8 those
-    of the first stage only, the rest NCHW (permutes between)."""
+    all of ResNet-18's at batch 32 but the stem on RGB; at width 16 on 128 x 128 images at batch 8
+    those of the first stage only, the rest NCHW (permutes between)."""
     if torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("sm_90a only")
     monkeypatch.setenv("HDS_DEBUG_DIR", str(tmp_path))

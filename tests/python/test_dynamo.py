@@ -170,14 +170,15 @@ def test_dynamic_shapes_compile_once(env, model, shapes):
     assert len(builds) == len([line for line in log if line.startswith("fused_")]), builds
 
 
-@pytest.mark.parametrize("model,shape", [
-    (lambda: models.ResNet18(classes=10, width=8), (2, 3, 32, 32)),
-    (models.ResNetBlock, (2, 8, 7, 7)),  # the residual adds an NCHW input to an NHWC result
+@pytest.mark.parametrize("model,shape,converts", [
+    # RGB padded to 8 channels (to_nhwc) for the stem, the max pool NHWC: no permute at all
+    (lambda: models.ResNet18(classes=10, width=8), (2, 3, 32, 32), "to_nhwc("),
+    (models.ResNetBlock, (2, 8, 7, 7), "permute("),  # the residual adds an NCHW input to an NHWC result
 ])
-def test_channels_last_convolutions(env, monkeypatch, model, shape):
+def test_channels_last_convolutions(env, monkeypatch, model, shape, converts):
     """HDS_CHANNELS_LAST=1 (what sm_90a gets for convolutions with enough tiles): conv2d_nhwc with
-    weights kept as [O, R, S, C], its batch norm, ReLU and residual add held NHWC, permutes only
-    where an NCHW value meets them (the input, the pooling) — against eager."""
+    weights kept as [O, R, S, C], its batch norm, ReLU, max pool and residual add held NHWC, a
+    conversion only where an NCHW value meets them — against eager."""
     monkeypatch.setenv("HDS_CHANNELS_LAST", "1")
     torch.manual_seed(9)
     compile_and_compare(model(), torch.randn(shape))
@@ -186,7 +187,22 @@ def test_channels_last_convolutions(env, monkeypatch, model, shape):
     assert any("convolution weight(s) kept as [O, R, S, C]" in line for line in log), log
     text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
     assert "conv2d_nhwc(" in text and "conv2d(" not in text, text
-    assert "(NHWC)" in text and "permute(" in text, text
+    assert "(NHWC)" in text and converts in text, text
+    assert ("permute(" in text) == (converts == "permute("), text
+
+
+def test_channels_last_fallback_restores_weights(env, monkeypatch):
+    """A partition that fails to compile runs in eager with its convolutions' weights permuted back
+    from [O, R, S, C] (and the stem's zero channels dropped)."""
+    import hds
+
+    def fail(*args, **kwargs):
+        raise hds.CompileError("no build")
+    monkeypatch.setenv("HDS_CHANNELS_LAST", "1")
+    monkeypatch.setattr(hds, "load", fail)
+    torch.manual_seed(12)
+    compile_and_compare(models.ResNet18(classes=10, width=8), torch.randn(1, 3, 16, 16))
+    assert any("runs in eager: no build" in line for line in logs(env)), logs(env)
 
 
 def test_channels_last_weights_follow_in_place_updates(env, monkeypatch):
