@@ -19,6 +19,12 @@ from bench_core import graphs_ms  # noqa: E402
 from bench_sweep import Point, rel_err  # noqa: E402
 
 
+def resnet18_convs() -> dict:
+    """bench/resnet18_convs.txt: {name: (C, O, H, stride, k)} of ResNet-18's convolutions."""
+    rows = (line.split() for line in (Path(__file__).parent / "resnet18_convs.txt").read_text().splitlines())
+    return {r[0]: tuple(int(v) for v in r[1:]) for r in rows if r and not r[0].startswith("#")}
+
+
 def set_points(tag: Path, sets: list, source: Path, inputs: dict, ref: torch.Tensor, tol: float = 2e-3) -> dict:
     """{set: Point}: graph `source` as tag/SET/ holds its .cu, with `inputs` and an output like
     `ref` (kept by the Point), run once and checked against `ref` (relative error below `tol`)."""

@@ -6,6 +6,7 @@
 #   source "$(git rev-parse --show-toplevel)/bench/stdlib_sets.sh"
 #   stdlib_sets_init TAG REV            # empties .devcarry/TAG, /tmp/TAG-stdlib/old from REV
 #   d=$(stdlib_set TAG SET)             # a copy of the tree's stdlib/ for SET (not `old`)
+#   stdlib_rule FILE OLD NEW            # replaces OLD, which must occur once in FILE (a variant's edit)
 #   stdlib_set_changed TAG SET          # exits where variant SET left the stdlib as the tree has it
 #   stdlib_sets_emit TAG "SETS" GRAPH.hds ...   # hdsc: .devcarry/TAG/SET/GRAPH.cu, .devcarry/TAG/sets
 stdlib_root=$(git rev-parse --show-toplevel)
@@ -21,6 +22,16 @@ stdlib_set() {
     mkdir -p "$d"
     cp "$stdlib_root"/stdlib/*.hds "$d/"
     echo "$d"
+}
+
+stdlib_rule() {
+    python3 - "$@" <<'PY'
+import sys
+p, a, b = sys.argv[1:]
+s = open(p).read()
+assert s.count(a) == 1, a
+open(p, "w").write(s.replace(a, b))
+PY
 }
 
 stdlib_set_changed() {

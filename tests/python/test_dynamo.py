@@ -205,30 +205,22 @@ def test_channels_last_fallback_restores_weights(env, monkeypatch):
     assert any("runs in eager: no build" in line for line in logs(env)), logs(env)
 
 
-def test_channels_last_weights_follow_in_place_updates(env, monkeypatch):
-    """A convolution's weights permuted to [O, R, S, C] are computed again after an in-place update."""
-    monkeypatch.setenv("HDS_CHANNELS_LAST", "1")
+@pytest.mark.parametrize("channels_last,update", [
+    ("1", lambda m: m.conv1.weight.mul_(-1.0)),  # weights kept as [O, R, S, C]
+    ("0", lambda m: m.bn2.running_var.mul_(4.0)),  # a folded batch norm's scale and shift
+])
+def test_kept_parameters_follow_in_place_updates(env, monkeypatch, channels_last, update):
+    """What the compiled graph keeps between calls from parameters and buffers (convolution weights
+    permuted to [O, R, S, C]; batch norms as a scale and a shift per channel computed once in eager,
+    no batch norm op in the .hds) is computed again after an in-place update."""
+    monkeypatch.setenv("HDS_CHANNELS_LAST", channels_last)
     torch.manual_seed(10)
     model, x = models.ResNetBlock().eval(), torch.randn(1, 8, 5, 5)
     with torch.no_grad():
         compiled = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)
         first = compiled(x)
         assert torch.allclose(first, model(x), atol=1e-5)
-        model.conv1.weight.mul_(-1.0)
-        second = compiled(x)
-    assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
-
-
-def test_folded_batch_norms_follow_in_place_updates(env):
-    """Batch norms become a scale and a shift per channel computed once in eager and kept between
-    calls (no batch norm op in the .hds), and computed again when a running statistic changes in place."""
-    torch.manual_seed(11)
-    model, x = models.ResNetBlock().eval(), torch.randn(1, 8, 5, 5)
-    with torch.no_grad():
-        compiled = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)
-        first = compiled(x)
-        assert torch.allclose(first, model(x), atol=1e-5)
-        model.bn2.running_var.mul_(4.0)
+        update(model)
         second = compiled(x)
     assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
     assert any(line.startswith("2 batch norm(s) folded") for line in logs(env)), logs(env)

@@ -22,6 +22,7 @@ convs=$root/.devcarry/convb32/convs
 mkdir -p "$convs"
 # name C O H stride k
 while read -r name c o h s k; do
+    [[ $name == \#* ]] && continue
     p=$(((h + 2 * (k / 2) - k) / s + 1))
     for n in 32 1; do
         [[ $n == 1 && $k != 3 ]] && continue
@@ -37,40 +38,19 @@ graph $g(x: f16[$n, $c, $h, $h], w: f16[$o, $c, $k, $k]) -> f16[$n, $o, $p, $p] 
 }
 HDS
     done
-done <<'SHAPES'
-c64 64 64 56 1 3
-c64s2 64 128 56 2 3
-c128 128 128 28 1 3
-c128s2 128 256 28 2 3
-c256 256 256 14 1 3
-c256s2 256 512 14 2 3
-c512 512 512 7 1 3
-d64 64 128 56 2 1
-d128 128 256 28 2 1
-d256 256 512 14 2 1
-stem 3 64 224 2 7
-SHAPES
-rule() {  # rule FILE OLD NEW: OLD must occur once in FILE
-    python3 - "$@" <<'PY'
-import sys
-p, a, b = sys.argv[1:]
-s = open(p).read()
-assert s.count(a) == 1, a
-open(p, "w").write(s.replace(a, b))
-PY
-}
+done <"$root/bench/resnet18_convs.txt"
 for set in $sets; do
     [[ $set == old ]] && continue
     d=$(stdlib_set convb32 "$set")
     case $set in
     new) ;;
-    bk32) rule "$d/nn.hds" "conv2d_mma3x3<TW = 16> for" "conv2d_mma3x3<TW = 16, BK = 32> for"
-          rule "$d/nn.hds" "mma3x3 = conv2d_mma3x3 for" "mma3x3 = conv2d_mma3x3<BK = 32> for" ;;
-    tw16) rule "$d/nn.hds" "mma3x3 = conv2d_mma3x3 for" "mma3x3 = conv2d_mma3x3<TW = 16> for" ;;
-    tw64) rule "$d/nn.hds" "mma3x3 = conv2d_mma3x3 for" "mma3x3 = conv2d_mma3x3<TW = 64> for" ;;
-    s16out) rule "$d/nn.hds" "conv2d_mma3x3<TW = 16, SPLIT = 8> for f16, bf16 when W <= 16 &&" \
+    bk32) stdlib_rule "$d/nn.hds" "conv2d_mma3x3<TW = 16> for" "conv2d_mma3x3<TW = 16, BK = 32> for"
+          stdlib_rule "$d/nn.hds" "mma3x3 = conv2d_mma3x3 for" "mma3x3 = conv2d_mma3x3<BK = 32> for" ;;
+    tw16) stdlib_rule "$d/nn.hds" "mma3x3 = conv2d_mma3x3 for" "mma3x3 = conv2d_mma3x3<TW = 16> for" ;;
+    tw64) stdlib_rule "$d/nn.hds" "mma3x3 = conv2d_mma3x3 for" "mma3x3 = conv2d_mma3x3<TW = 64> for" ;;
+    s16out) stdlib_rule "$d/nn.hds" "conv2d_mma3x3<TW = 16, SPLIT = 8> for f16, bf16 when W <= 16 &&" \
               "conv2d_mma3x3<TW = 16, SPLIT = 8> for f16, bf16 when (W + 2 * pad - S) / stride + 1 <= 16 &&" ;;
-    flat) rule "$d/nn.hds" "    schedule mma3x3_16 =" "    schedule mma_flat = conv2d_mma for f16, bf16 when N > 4;
+    flat) stdlib_rule "$d/nn.hds" "    schedule mma3x3_16 =" "    schedule mma_flat = conv2d_mma for f16, bf16 when N > 4;
     schedule mma3x3_16 =" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac

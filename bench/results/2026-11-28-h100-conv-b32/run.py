@@ -18,15 +18,12 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
-from stdlib_sets import build_set, profile_points, set_points, time_row, write_rows  # noqa: E402
+from stdlib_sets import build_set, resnet18_convs, profile_points, set_points, time_row, write_rows  # noqa: E402
 
 TAG = ROOT / ".devcarry" / "convb32"
 SETS = os.environ.get("SETS", (TAG / "sets").read_text()).split()
-# name: C, O, H, stride, k (as build.sh writes them)
-SHAPES = {"c64": (64, 64, 56, 1, 3), "c64s2": (64, 128, 56, 2, 3), "c128": (128, 128, 28, 1, 3),
-          "c128s2": (128, 256, 28, 2, 3), "c256": (256, 256, 14, 1, 3), "c256s2": (256, 512, 14, 2, 3),
-          "c512": (512, 512, 7, 1, 3), "d64": (64, 128, 56, 2, 1), "d128": (128, 256, 28, 2, 1),
-          "d256": (256, 512, 14, 2, 1), "stem": (3, 64, 224, 2, 7)}
+# name: C, O, H, stride, k (bench/resnet18_convs.txt)
+SHAPES = resnet18_convs()
 
 
 def points(name):

@@ -4,9 +4,7 @@
 set -uo pipefail
 source bench/device_env.sh
 here=bench/results/2026-11-28-h100-conv-nhwc
-for set in $(cat .devcarry/convnhwc/sets); do
-    python3 $here/run.py --out "$res" --build "$set" >"$res/build-$set.log" 2>&1 &
-done
+build_sets convnhwc $here/run.py
 gpu_tests pytest-gpu-conv.txt tests/gpu/test_gpu_ops.py -k "conv_wgmma"
 wait
 python3 $here/run.py --out "$res" 2>&1 | tee "$res/convs.txt" | grep "^run\|Error\|error" | tail -60

@@ -3,9 +3,7 @@
 set -uo pipefail
 source bench/device_env.sh
 here=bench/results/2026-11-28-h100-gemm-tiles
-for set in $(cat .devcarry/gemmtiles/sets); do
-    python3 $here/run.py --out "$res" --build "$set" >"$res/build-$set.log" 2>&1 &
-done
+build_sets gemmtiles $here/run.py
 wait
 python3 $here/run.py --out "$res" 2>&1 | tee "$res/gemms.txt" | grep "^run\|Error\|error" | tail -40
 pack gemmtiles
