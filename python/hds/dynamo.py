@@ -131,8 +131,9 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
 class FrozenLayout:
     """`w.permute(dims)` (its last dimension padded with zeros to `channels`) in its own
     memory for one parameter, kept between calls and computed again when the parameter
-    changed (its version counter moved; writes through `.data` are not seen). The compiled graph holds the parameter, so its
-    memory cannot go to another tensor while the result is cached."""
+    changed (its version counter moved; writes through `.data` are not seen). The compiled
+    graph holds the parameter, so its memory cannot go to another tensor while the result
+    is cached."""
 
     def __init__(self, parameter, dims: list[int], channels: int | None = None):
         self.parameter, self.dims, self.channels = parameter, list(dims), channels
