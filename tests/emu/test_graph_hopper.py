@@ -448,13 +448,16 @@ def test_llama_block(tmp_path, seq, variant):
     (67, 72, 1, 2, 72, 1, 1, "g_wgmma_m64"),    # 134 pixels: 2 x 1 tiles
     (265, 72, 8, 4, 72, 1, 1, "g_any"),         # 8480 pixels: 67 tiles of 128 x 128 (the last variant)
     (264, 72, 8, 4, 72, 1, 1, "g_wgmma_m64"),   # 8448: 66
+    (1, 136, 5, 5, 72, 3, 1, "g_wgmma_split"),  # one tile of 27 slices: split over a cluster of 3
+    (2, 128, 4, 4, 72, 3, 1, "g_wgmma_split"),  # 18 slices: 2
     (1, 16, 9, 9, 64, 3, 1, "g_wgmma_taps"),    # C * S <= 64: a slice per filter row, O <= 64
     (1, 16, 9, 9, 72, 3, 1, "g_any"),           # the same past 64 output channels (wgmma_taps128, the last variant)
 ])
 def test_conv2d_nhwc_tiles(tmp_path, n, c, h, wd, o, k, stride, variant):
     """conv2d_nhwc's tiles chosen per call for a symbolic batch and O (sm_90a, conv2d_wgmma): a slice
     per filter row where C * S <= 64 (128 x 64 tiles where O <= 64, else 128 x 128), 128 x 64
-    where O <= 64, 64 x 128 where 128 x 128 tiles would be at most 66, 128 x 128 past that; against
+    where O <= 64; where 128 x 128 tiles would be at most 66, their slices split over a cluster where
+    there are 16 or more, else 64 x 128 tiles; 128 x 128 past that; against
     float64 with racecheck on both sides of each boundary."""
     pad = k // 2
     p, q = (h + 2 * pad - k) // stride + 1, (wd + 2 * pad - k) // stride + 1

@@ -349,6 +349,10 @@ def conv_nhwc_ref(x: np.ndarray, w: np.ndarray, stride: int, pad: int) -> np.nda
     ("conv_wgmma_bf16", 1, 1, 1, 6, 9, 72, 64, 3),    # bf16, 6 stages over 18 slices
     ("conv_wgmma_taps", 2, 3, 2, 23, 21, 8, 70, 7),   # a slice per filter row: (s, c) pairs of the 7 x 7 stem
     ("conv_wgmma_taps16", 1, 1, 1, 9, 10, 16, 130, 3),  # the same with 16 channels: two chunks a tap
+    ("conv_wgmma_split", 1, 1, 1, 7, 7, 512, 128, 3),  # one tile, 72 slices: 8 blocks of 9
+    ("conv_wgmma_split", 1, 1, 1, 7, 7, 136, 200, 3),  # 2 tiles, 27 slices: 3 blocks (at least 8 slices each)
+    ("conv_wgmma_split", 1, 1, 2, 16, 17, 64, 70, 3),  # 5 tiles, 9 slices: no split
+    ("conv_wgmma_split", 1, 1, 1, 40, 28, 72, 130, 3),  # 18 tiles of 18 slices: 2 blocks each
 ])
 def test_stdlib_conv_wgmma(kernel, stride, pad, n, h, wd, c, o, r):
     """stdlib/conv2d_wgmma.hds (conv2d_nhwc on sm_90a: the producer's cp.async gathers of

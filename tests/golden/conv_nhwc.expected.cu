@@ -10,366 +10,422 @@
 
 #include <algorithm>
 
-// kernel basic_block_nhwc_wgmma_m64_k0_conv2d_nhwc_mul_add (conv_nhwc.hds:11)
-__global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k0_conv2d_nhwc_mul_add(
+// kernel basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add (conv_nhwc.hds:11)
+__global__ void __launch_bounds__(384, 1) basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add(
         const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ s1,
         const __half* __restrict__ t1, __half* __restrict__ y, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:53
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 32768);  // conv2d_wgmma.hds:55
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // conv2d_wgmma.hds:56
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // conv2d_wgmma.hds:57
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // conv2d_wgmma.hds:58
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
-    const int M = N * 784;  // conv2d_wgmma.hds:60
-    const int cslices = 2;  // conv2d_wgmma.hds:61
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
-    const int mtiles = (M + 63) / 64;  // conv2d_wgmma.hds:63
-    const int tiles = mtiles;  // conv2d_wgmma.hds:64
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
-            hds::mbarrier_init(&empty[s], 1);  // conv2d_wgmma.hds:69
+    const int ST = 4;  // conv2d_wgmma.hds:77
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:78
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:79
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:80
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:81
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:82
+    auto& sums = *reinterpret_cast<float (*)[2][64][128]>(hds_dynamic_smem + 150528);  // conv2d_wgmma.hds:84
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:85
+    const int M = N * 784;  // conv2d_wgmma.hds:86
+    const int cslices = 2;  // conv2d_wgmma.hds:87
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:88
+    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:89
+    const int tiles = mtiles;  // conv2d_wgmma.hds:90
+    const int split = max(1, min(min(8, ktiles / 8), tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 66 ? 2 : 1));  // conv2d_wgmma.hds:93
+    const int part = (int)blockIdx.x % split;  // conv2d_wgmma.hds:96
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:98
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:99
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:100
+            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:101
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:103
     }
-    __syncthreads();  // conv2d_wgmma.hds:73
-    if (wg == 0) {  // conv2d_wgmma.hds:76
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
-        const int j = t % 8;  // conv2d_wgmma.hds:78
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
-        alignas(16) int n0[4];  // conv2d_wgmma.hds:80
-        alignas(16) int h0[4];  // conv2d_wgmma.hds:81
-        alignas(16) int w0[4];  // conv2d_wgmma.hds:82
-        int it = 0;  // conv2d_wgmma.hds:83
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:85
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
+    __syncthreads();  // conv2d_wgmma.hds:105
+    if (wg == 0) {  // conv2d_wgmma.hds:108
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:109
+        const int j = t % 8;  // conv2d_wgmma.hds:110
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:111
+        alignas(16) int n0[8];  // conv2d_wgmma.hds:112
+        alignas(16) int h0[8];  // conv2d_wgmma.hds:113
+        alignas(16) int w0[8];  // conv2d_wgmma.hds:114
+        int it = 0;  // conv2d_wgmma.hds:115
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // conv2d_wgmma.hds:116
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:117
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:118
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:87
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
+            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:119
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:120
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:121
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:122
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:123
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
-                const int st = it % ST;  // conv2d_wgmma.hds:99
-                if (it >= 3) {  // conv2d_wgmma.hds:100
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // conv2d_wgmma.hds:125
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:128
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:129
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:130
+                const int st = it % ST;  // conv2d_wgmma.hds:131
+                if (it >= 3) {  // conv2d_wgmma.hds:132
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:133
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:134
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:135
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:105
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:108
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
+                if (it >= ST) {  // conv2d_wgmma.hds:137
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:138
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:140
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:141
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:142
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:143
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:144
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:121
-                it += 1;  // conv2d_wgmma.hds:122
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:147
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:148
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:149
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:150
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:153
+                it += 1;  // conv2d_wgmma.hds:154
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:157
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:158
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:159
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:160
+        }
+        if (split > 1) {  // conv2d_wgmma.hds:162
+            hds::cluster_sync();  // conv2d_wgmma.hds:163
+            hds::cluster_sync();  // conv2d_wgmma.hds:164
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
-        int it = 0;  // conv2d_wgmma.hds:134
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:136
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:167
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:168
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:169
+        int it = 0;  // conv2d_wgmma.hds:170
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // conv2d_wgmma.hds:171
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:172
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:173
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:174
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:175
             }
             alignas(16) __half pf_s1[2][4][8];  // conv_nhwc.hds:11
 #pragma unroll
             for (int q_2 = 0; q_2 < 2; ++q_2) {
 #pragma unroll
                 for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (o0 + q_2 * 64 + 64 <= 128 && (int)gridDim.x > 0 && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M) {
+                    if ((split == 1 || q_2 % split == part) && (o0 + q_2 * 64 + 64 <= 128 && (int)gridDim.x > 0) && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M) {
                         hds::copy<16>(&pf_s1[q_2][r4_2][0], &s1[o0 + q_2 * 64 + t % 32 % 8 * 8]);
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
-                const int st = it % ST;  // conv2d_wgmma.hds:142
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
-                hds::wgmma_fence();  // conv2d_wgmma.hds:144
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // conv2d_wgmma.hds:177
+                const int st = it % ST;  // conv2d_wgmma.hds:178
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:179
+                hds::wgmma_fence();  // conv2d_wgmma.hds:180
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:181
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:185
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:154
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
+                hds::wgmma_commit();  // conv2d_wgmma.hds:190
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:191
+                if (kt > ktiles * part / split && t == 0) {  // conv2d_wgmma.hds:192
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:193
                 }
-                it += 1;  // conv2d_wgmma.hds:159
+                it += 1;  // conv2d_wgmma.hds:195
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
-            if (t == 0) {  // conv2d_wgmma.hds:162
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:197
+            if (t == 0) {  // conv2d_wgmma.hds:198
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:199
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
-            const int lane = t % 32;  // conv2d_wgmma.hds:172
+            if (split > 1) {  // conv2d_wgmma.hds:201
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
+                for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:202
+                    sums[wg - 1][i][t] = acc[i];  // conv2d_wgmma.hds:203
                 }
-                __syncwarp();  // conv2d_wgmma.hds:177
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
+                hds::cluster_sync();  // conv2d_wgmma.hds:205
+            }
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:213
+            const int lane = t % 32;  // conv2d_wgmma.hds:214
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
-                        if (m < M) {  // conv2d_wgmma.hds:182
-                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:183
-                            hds::copy<16>(&v_conv2d_nhwc[0], &cs[wp][rr][lane % 8 * 8]);
-                            alignas(16) __half v_mul[8];  // conv_nhwc.hds:11
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:215
+                if (split == 1 || q % split == part) {  // conv2d_wgmma.hds:216
+                    if (split > 1) {  // conv2d_wgmma.hds:217
+                        for (int r = 1; r < split; ++r) {  // conv2d_wgmma.hds:218
+                            const int from = (part + r) % split;  // conv2d_wgmma.hds:219
 #pragma unroll
-                            for (int e = 0; e < 8; ++e) {
-                                v_mul[e] = hds::cast<__half>(hds::cast<float>(v_conv2d_nhwc[e]) * hds::cast<float>(pf_s1[q][r4][e]));
-                            }
-                            alignas(16) __half v_t1[8];
-                            hds::copy<16>(&v_t1[0], &t1[o0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add[8];
-#pragma unroll
-                            for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_add[e_2] = v_mul[e_2] + v_t1[e_2];
-                            }
-                            alignas(16) __half v_y[8];
-#pragma unroll
-                            for (int e_3 = 0; e_3 < 8; ++e_3) {
-                                v_y[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
-                            }
-                            hds::copy<16>(&y[m * 128 + (o0 + q * 64 + lane % 8 * 8)], &v_y[0]);
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
-#pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
-                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
-                                const __half mul_3 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_3) * hds::cast<float>(s1[o]));  // conv_nhwc.hds:11
-                                const __half add_4 = mul_3 + t1[o];
-                                y[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_4), 0.0f));
+                            for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:220
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // conv2d_wgmma.hds:221
                             }
                         }
                     }
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:225
+                        cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:226
+                    }
+                    __syncwarp();  // conv2d_wgmma.hds:228
+                    if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:229
+#pragma unroll
+                        for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:230
+                            const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:231
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:232
+                            if (m < M) {  // conv2d_wgmma.hds:233
+                                alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:234
+                                hds::copy<16>(&v_conv2d_nhwc[0], &cs[wp][rr][lane % 8 * 8]);
+                                alignas(16) __half v_mul[8];  // conv_nhwc.hds:11
+#pragma unroll
+                                for (int e = 0; e < 8; ++e) {
+                                    v_mul[e] = hds::cast<__half>(hds::cast<float>(v_conv2d_nhwc[e]) * hds::cast<float>(pf_s1[q][r4][e]));
+                                }
+                                alignas(16) __half v_t1[8];
+                                hds::copy<16>(&v_t1[0], &t1[o0 + q * 64 + lane % 8 * 8]);
+                                alignas(16) __half v_add[8];
+#pragma unroll
+                                for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                    v_add[e_2] = v_mul[e_2] + v_t1[e_2];
+                                }
+                                alignas(16) __half v_y[8];
+#pragma unroll
+                                for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                    v_y[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                                }
+                                hds::copy<16>(&y[m * 128 + (o0 + q * 64 + lane % 8 * 8)], &v_y[0]);
+                            }
+                        }
+                    } else {
+#pragma unroll
+                        for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:238
+#pragma unroll
+                            for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:239
+                                const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:240
+                                const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:241
+                                if (m < M && o < 128) {  // conv2d_wgmma.hds:242
+                                    const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:243
+                                    const __half mul_3 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_3) * hds::cast<float>(s1[o]));  // conv_nhwc.hds:11
+                                    const __half add_4 = mul_3 + t1[o];
+                                    y[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_4), 0.0f));
+                                }
+                            }
+                        }
+                    }
+                    __syncwarp();  // conv2d_wgmma.hds:248
                 }
-                __syncwarp();  // conv2d_wgmma.hds:197
+            }
+            if (split > 1) {  // conv2d_wgmma.hds:251
+                hds::cluster_sync();  // conv2d_wgmma.hds:252
             }
         }
     }
 }
 
-// kernel basic_block_nhwc_wgmma_m64_k1_conv2d_nhwc_mul_add (conv_nhwc.hds:12)
-__global__ void __launch_bounds__(256, 1) basic_block_nhwc_wgmma_m64_k1_conv2d_nhwc_mul_add(
+// kernel basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add (conv_nhwc.hds:12)
+__global__ void __launch_bounds__(384, 1) basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add(
         const __half* __restrict__ y, const __half* __restrict__ w2, const __half* __restrict__ s2,
         const __half* __restrict__ t2, const __half* __restrict__ x, __half* __restrict__ out,
         int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:53
-    auto& sa = *reinterpret_cast<__half (*)[4][64][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 32768);  // conv2d_wgmma.hds:55
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98304);  // conv2d_wgmma.hds:56
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 98336);  // conv2d_wgmma.hds:57
-    auto& cs = *reinterpret_cast<__half (*)[4][16][72]>(hds_dynamic_smem + 99328);  // conv2d_wgmma.hds:58
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
-    const int M = N * 784;  // conv2d_wgmma.hds:60
-    const int cslices = 2;  // conv2d_wgmma.hds:61
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
-    const int mtiles = (M + 63) / 64;  // conv2d_wgmma.hds:63
-    const int tiles = mtiles;  // conv2d_wgmma.hds:64
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
-            hds::mbarrier_init(&empty[s], 1);  // conv2d_wgmma.hds:69
+    const int ST = 4;  // conv2d_wgmma.hds:77
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:78
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:79
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:80
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:81
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:82
+    auto& sums = *reinterpret_cast<float (*)[2][64][128]>(hds_dynamic_smem + 150528);  // conv2d_wgmma.hds:84
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:85
+    const int M = N * 784;  // conv2d_wgmma.hds:86
+    const int cslices = 2;  // conv2d_wgmma.hds:87
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:88
+    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:89
+    const int tiles = mtiles;  // conv2d_wgmma.hds:90
+    const int split = max(1, min(min(8, ktiles / 8), tiles <= 15 ? 8 : tiles <= 30 ? 4 : tiles <= 66 ? 2 : 1));  // conv2d_wgmma.hds:93
+    const int part = (int)blockIdx.x % split;  // conv2d_wgmma.hds:96
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:98
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:99
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:100
+            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:101
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:103
     }
-    __syncthreads();  // conv2d_wgmma.hds:73
-    if (wg == 0) {  // conv2d_wgmma.hds:76
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
-        const int j = t % 8;  // conv2d_wgmma.hds:78
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
-        alignas(16) int n0[4];  // conv2d_wgmma.hds:80
-        alignas(16) int h0[4];  // conv2d_wgmma.hds:81
-        alignas(16) int w0[4];  // conv2d_wgmma.hds:82
-        int it = 0;  // conv2d_wgmma.hds:83
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:85
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
+    __syncthreads();  // conv2d_wgmma.hds:105
+    if (wg == 0) {  // conv2d_wgmma.hds:108
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:109
+        const int j = t % 8;  // conv2d_wgmma.hds:110
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:111
+        alignas(16) int n0[8];  // conv2d_wgmma.hds:112
+        alignas(16) int h0[8];  // conv2d_wgmma.hds:113
+        alignas(16) int w0[8];  // conv2d_wgmma.hds:114
+        int it = 0;  // conv2d_wgmma.hds:115
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // conv2d_wgmma.hds:116
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:117
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:118
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:87
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
+            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:119
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:120
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:121
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:122
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:123
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
-                const int st = it % ST;  // conv2d_wgmma.hds:99
-                if (it >= 3) {  // conv2d_wgmma.hds:100
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // conv2d_wgmma.hds:125
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:128
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:129
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:130
+                const int st = it % ST;  // conv2d_wgmma.hds:131
+                if (it >= 3) {  // conv2d_wgmma.hds:132
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:133
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:134
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:135
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:105
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // conv2d_wgmma.hds:108
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
+                if (it >= ST) {  // conv2d_wgmma.hds:137
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:138
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:140
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:141
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:142
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:143
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:144
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:121
-                it += 1;  // conv2d_wgmma.hds:122
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:147
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:148
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:149
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:150
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:153
+                it += 1;  // conv2d_wgmma.hds:154
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:157
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:158
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:159
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:160
+        }
+        if (split > 1) {  // conv2d_wgmma.hds:162
+            hds::cluster_sync();  // conv2d_wgmma.hds:163
+            hds::cluster_sync();  // conv2d_wgmma.hds:164
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
-        int it = 0;  // conv2d_wgmma.hds:134
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
-            const int m0 = tile % mtiles * 64;  // conv2d_wgmma.hds:136
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:167
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:168
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:169
+        int it = 0;  // conv2d_wgmma.hds:170
+        for (int tile = (int)blockIdx.x / split; tile < tiles; tile += (int)gridDim.x / split) {  // conv2d_wgmma.hds:171
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:172
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:173
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:174
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:175
             }
             alignas(16) __half pf_s2[2][4][8];  // conv_nhwc.hds:12
 #pragma unroll
             for (int q_2 = 0; q_2 < 2; ++q_2) {
 #pragma unroll
                 for (int r4_2 = 0; r4_2 < 4; ++r4_2) {
-                    if (o0 + q_2 * 64 + 64 <= 128 && (int)gridDim.x > 0 && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M) {
+                    if ((split == 1 || q_2 % split == part) && (o0 + q_2 * 64 + 64 <= 128 && (int)gridDim.x > 0) && m0 + row0 + t / 32 * 16 + (r4_2 * 4 + t % 32 / 8) < M) {
                         hds::copy<16>(&pf_s2[q_2][r4_2][0], &s2[o0 + q_2 * 64 + t % 32 % 8 * 8]);
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
-                const int st = it % ST;  // conv2d_wgmma.hds:142
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
-                hds::wgmma_fence();  // conv2d_wgmma.hds:144
+            for (int kt = ktiles * part / split; kt < ktiles * (part + 1) / split; ++kt) {  // conv2d_wgmma.hds:177
+                const int st = it % ST;  // conv2d_wgmma.hds:178
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:179
+                hds::wgmma_fence();  // conv2d_wgmma.hds:180
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:181
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:185
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:154
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
+                hds::wgmma_commit();  // conv2d_wgmma.hds:190
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:191
+                if (kt > ktiles * part / split && t == 0) {  // conv2d_wgmma.hds:192
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:193
                 }
-                it += 1;  // conv2d_wgmma.hds:159
+                it += 1;  // conv2d_wgmma.hds:195
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
-            if (t == 0) {  // conv2d_wgmma.hds:162
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:197
+            if (t == 0) {  // conv2d_wgmma.hds:198
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:199
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
-            const int lane = t % 32;  // conv2d_wgmma.hds:172
+            if (split > 1) {  // conv2d_wgmma.hds:201
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
+                for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:202
+                    sums[wg - 1][i][t] = acc[i];  // conv2d_wgmma.hds:203
                 }
-                __syncwarp();  // conv2d_wgmma.hds:177
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
+                hds::cluster_sync();  // conv2d_wgmma.hds:205
+            }
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:213
+            const int lane = t % 32;  // conv2d_wgmma.hds:214
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
-                        if (m < M) {  // conv2d_wgmma.hds:182
-                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:183
-                            hds::copy<16>(&v_conv2d_nhwc_2[0], &cs[wp][rr][lane % 8 * 8]);
-                            alignas(16) __half v_mul_2[8];  // conv_nhwc.hds:12
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:215
+                if (split == 1 || q % split == part) {  // conv2d_wgmma.hds:216
+                    if (split > 1) {  // conv2d_wgmma.hds:217
+                        for (int r = 1; r < split; ++r) {  // conv2d_wgmma.hds:218
+                            const int from = (part + r) % split;  // conv2d_wgmma.hds:219
 #pragma unroll
-                            for (int e = 0; e < 8; ++e) {
-                                v_mul_2[e] = hds::cast<__half>(hds::cast<float>(v_conv2d_nhwc_2[e]) * hds::cast<float>(pf_s2[q][r4][e]));
-                            }
-                            alignas(16) __half v_t2[8];
-                            hds::copy<16>(&v_t2[0], &t2[o0 + q * 64 + lane % 8 * 8]);
-                            alignas(16) __half v_add_2[8];
-#pragma unroll
-                            for (int e_2 = 0; e_2 < 8; ++e_2) {
-                                v_add_2[e_2] = v_mul_2[e_2] + v_t2[e_2];
-                            }
-                            alignas(16) __half v_x[8];
-                            hds::copy<16>(&v_x[0], &x[m * 128 + (o0 + q * 64 + lane % 8 * 8)]);
-                            alignas(16) __half v_add_3[8];
-#pragma unroll
-                            for (int e_3 = 0; e_3 < 8; ++e_3) {
-                                v_add_3[e_3] = v_add_2[e_3] + v_x[e_3];
-                            }
-                            alignas(16) __half v_out[8];
-#pragma unroll
-                            for (int e_4 = 0; e_4 < 8; ++e_4) {
-                                v_out[e_4] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add_3[e_4]), 0.0f));
-                            }
-                            hds::copy<16>(&out[m * 128 + (o0 + q * 64 + lane % 8 * 8)], &v_out[0]);
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
-#pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
-                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
-                                const __half mul_2_2 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_2_2) * hds::cast<float>(s2[o]));  // conv_nhwc.hds:12
-                                const __half add_2_2 = mul_2_2 + t2[o];
-                                const __half add_3_2 = add_2_2 + x[m * 128 + o];
-                                out[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_3_2), 0.0f));
+                            for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:220
+                                acc[q * 32 + i] += hds::cluster_load(&sums[wg - 1][q * 32 + i][t], from);  // conv2d_wgmma.hds:221
                             }
                         }
                     }
+#pragma unroll
+                    for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:225
+                        cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:226
+                    }
+                    __syncwarp();  // conv2d_wgmma.hds:228
+                    if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:229
+#pragma unroll
+                        for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:230
+                            const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:231
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:232
+                            if (m < M) {  // conv2d_wgmma.hds:233
+                                alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:234
+                                hds::copy<16>(&v_conv2d_nhwc_2[0], &cs[wp][rr][lane % 8 * 8]);
+                                alignas(16) __half v_mul_2[8];  // conv_nhwc.hds:12
+#pragma unroll
+                                for (int e = 0; e < 8; ++e) {
+                                    v_mul_2[e] = hds::cast<__half>(hds::cast<float>(v_conv2d_nhwc_2[e]) * hds::cast<float>(pf_s2[q][r4][e]));
+                                }
+                                alignas(16) __half v_t2[8];
+                                hds::copy<16>(&v_t2[0], &t2[o0 + q * 64 + lane % 8 * 8]);
+                                alignas(16) __half v_add_2[8];
+#pragma unroll
+                                for (int e_2 = 0; e_2 < 8; ++e_2) {
+                                    v_add_2[e_2] = v_mul_2[e_2] + v_t2[e_2];
+                                }
+                                alignas(16) __half v_x[8];
+                                hds::copy<16>(&v_x[0], &x[m * 128 + (o0 + q * 64 + lane % 8 * 8)]);
+                                alignas(16) __half v_add_3[8];
+#pragma unroll
+                                for (int e_3 = 0; e_3 < 8; ++e_3) {
+                                    v_add_3[e_3] = v_add_2[e_3] + v_x[e_3];
+                                }
+                                alignas(16) __half v_out[8];
+#pragma unroll
+                                for (int e_4 = 0; e_4 < 8; ++e_4) {
+                                    v_out[e_4] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add_3[e_4]), 0.0f));
+                                }
+                                hds::copy<16>(&out[m * 128 + (o0 + q * 64 + lane % 8 * 8)], &v_out[0]);
+                            }
+                        }
+                    } else {
+#pragma unroll
+                        for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:238
+#pragma unroll
+                            for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:239
+                                const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:240
+                                const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:241
+                                if (m < M && o < 128) {  // conv2d_wgmma.hds:242
+                                    const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:243
+                                    const __half mul_2_2 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_2_2) * hds::cast<float>(s2[o]));  // conv_nhwc.hds:12
+                                    const __half add_2_2 = mul_2_2 + t2[o];
+                                    const __half add_3_2 = add_2_2 + x[m * 128 + o];
+                                    out[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_3_2), 0.0f));
+                                }
+                            }
+                        }
+                    }
+                    __syncwarp();  // conv2d_wgmma.hds:248
                 }
-                __syncwarp();  // conv2d_wgmma.hds:197
+            }
+            if (split > 1) {  // conv2d_wgmma.hds:251
+                hds::cluster_sync();  // conv2d_wgmma.hds:252
             }
         }
     }
@@ -380,90 +436,90 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
         const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ s1,
         const __half* __restrict__ t1, __half* __restrict__ y, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:53
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:55
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:56
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:57
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:58
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
-    const int M = N * 784;  // conv2d_wgmma.hds:60
-    const int cslices = 2;  // conv2d_wgmma.hds:61
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
-    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:63
-    const int tiles = mtiles;  // conv2d_wgmma.hds:64
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
-            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:69
+    const int ST = 4;  // conv2d_wgmma.hds:77
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:78
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:79
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:80
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:81
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:82
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:85
+    const int M = N * 784;  // conv2d_wgmma.hds:86
+    const int cslices = 2;  // conv2d_wgmma.hds:87
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:88
+    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:89
+    const int tiles = mtiles;  // conv2d_wgmma.hds:90
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:98
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:99
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:100
+            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:101
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:103
     }
-    __syncthreads();  // conv2d_wgmma.hds:73
-    if (wg == 0) {  // conv2d_wgmma.hds:76
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
-        const int j = t % 8;  // conv2d_wgmma.hds:78
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
-        alignas(16) int n0[8];  // conv2d_wgmma.hds:80
-        alignas(16) int h0[8];  // conv2d_wgmma.hds:81
-        alignas(16) int w0[8];  // conv2d_wgmma.hds:82
-        int it = 0;  // conv2d_wgmma.hds:83
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:85
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
+    __syncthreads();  // conv2d_wgmma.hds:105
+    if (wg == 0) {  // conv2d_wgmma.hds:108
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:109
+        const int j = t % 8;  // conv2d_wgmma.hds:110
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:111
+        alignas(16) int n0[8];  // conv2d_wgmma.hds:112
+        alignas(16) int h0[8];  // conv2d_wgmma.hds:113
+        alignas(16) int w0[8];  // conv2d_wgmma.hds:114
+        int it = 0;  // conv2d_wgmma.hds:115
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:116
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:117
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:118
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:87
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
+            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:119
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:120
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:121
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:122
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:123
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
-                const int st = it % ST;  // conv2d_wgmma.hds:99
-                if (it >= 3) {  // conv2d_wgmma.hds:100
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:125
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:128
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:129
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:130
+                const int st = it % ST;  // conv2d_wgmma.hds:131
+                if (it >= 3) {  // conv2d_wgmma.hds:132
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:133
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:134
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:135
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:105
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
-                }
-#pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:108
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
+                if (it >= ST) {  // conv2d_wgmma.hds:137
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:138
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:140
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:141
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:142
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:143
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &x[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:144
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:121
-                it += 1;  // conv2d_wgmma.hds:122
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:147
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:148
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:149
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w1[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:150
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:153
+                it += 1;  // conv2d_wgmma.hds:154
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:157
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:158
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:159
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:160
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
-        int it = 0;  // conv2d_wgmma.hds:134
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:136
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:167
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:168
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:169
+        int it = 0;  // conv2d_wgmma.hds:170
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:171
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:172
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:173
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:174
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:175
             }
             alignas(16) __half pf_s1[2][4][8];  // conv_nhwc.hds:11
 #pragma unroll
@@ -475,41 +531,41 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
-                const int st = it % ST;  // conv2d_wgmma.hds:142
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
-                hds::wgmma_fence();  // conv2d_wgmma.hds:144
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:177
+                const int st = it % ST;  // conv2d_wgmma.hds:178
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:179
+                hds::wgmma_fence();  // conv2d_wgmma.hds:180
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:181
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:185
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:154
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
+                hds::wgmma_commit();  // conv2d_wgmma.hds:190
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:191
+                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:192
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:193
                 }
-                it += 1;  // conv2d_wgmma.hds:159
+                it += 1;  // conv2d_wgmma.hds:195
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
-            if (t == 0) {  // conv2d_wgmma.hds:162
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:197
+            if (t == 0) {  // conv2d_wgmma.hds:198
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:199
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
-            const int lane = t % 32;  // conv2d_wgmma.hds:172
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:213
+            const int lane = t % 32;  // conv2d_wgmma.hds:214
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:215
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
+                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:225
+                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:226
                 }
-                __syncwarp();  // conv2d_wgmma.hds:177
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
+                __syncwarp();  // conv2d_wgmma.hds:228
+                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:229
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
-                        if (m < M) {  // conv2d_wgmma.hds:182
-                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:183
+                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:230
+                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:231
+                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:232
+                        if (m < M) {  // conv2d_wgmma.hds:233
+                            alignas(16) __half v_conv2d_nhwc[8];  // conv2d_wgmma.hds:234
                             hds::copy<16>(&v_conv2d_nhwc[0], &cs[wp][rr][lane % 8 * 8]);
                             alignas(16) __half v_mul[8];  // conv_nhwc.hds:11
 #pragma unroll
@@ -533,13 +589,13 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
                     }
                 } else {
 #pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
+                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:238
 #pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
-                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
+                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:239
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:240
+                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:241
+                            if (m < M && o < 128) {  // conv2d_wgmma.hds:242
+                                const __half conv2d_nhwc_3 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:243
                                 const __half mul_3 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_3) * hds::cast<float>(s1[o]));  // conv_nhwc.hds:11
                                 const __half add_4 = mul_3 + t1[o];
                                 y[m * 128 + o] = hds::cast<__half>(fmaxf(hds::cast<float>(add_4), 0.0f));
@@ -547,7 +603,7 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k0_conv2d_nhwc_mu
                         }
                     }
                 }
-                __syncwarp();  // conv2d_wgmma.hds:197
+                __syncwarp();  // conv2d_wgmma.hds:248
             }
         }
     }
@@ -559,90 +615,90 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
         const __half* __restrict__ t2, const __half* __restrict__ x, __half* __restrict__ out,
         int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // conv2d_wgmma.hds:53
-    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:54
-    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:55
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:56
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:57
-    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:58
-    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:59
-    const int M = N * 784;  // conv2d_wgmma.hds:60
-    const int cslices = 2;  // conv2d_wgmma.hds:61
-    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:62
-    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:63
-    const int tiles = mtiles;  // conv2d_wgmma.hds:64
-    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:66
-        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:67
-            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:68
-            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:69
+    const int ST = 4;  // conv2d_wgmma.hds:77
+    auto& sa = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 0);  // conv2d_wgmma.hds:78
+    auto& sb = *reinterpret_cast<__half (*)[4][128][64]>(hds_dynamic_smem + 65536);  // conv2d_wgmma.hds:79
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // conv2d_wgmma.hds:80
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // conv2d_wgmma.hds:81
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 132096);  // conv2d_wgmma.hds:82
+    const int wg = (int)threadIdx.x / 128;  // conv2d_wgmma.hds:85
+    const int M = N * 784;  // conv2d_wgmma.hds:86
+    const int cslices = 2;  // conv2d_wgmma.hds:87
+    const int ktiles = 9 * cslices;  // conv2d_wgmma.hds:88
+    const int mtiles = (M + 127) / 128;  // conv2d_wgmma.hds:89
+    const int tiles = mtiles;  // conv2d_wgmma.hds:90
+    if ((int)threadIdx.x == 0) {  // conv2d_wgmma.hds:98
+        for (int s = 0; s < ST; ++s) {  // conv2d_wgmma.hds:99
+            hds::mbarrier_init(&full[s], 128);  // conv2d_wgmma.hds:100
+            hds::mbarrier_init(&empty[s], 2);  // conv2d_wgmma.hds:101
         }
-        hds::fence_barrier_init();  // conv2d_wgmma.hds:71
+        hds::fence_barrier_init();  // conv2d_wgmma.hds:103
     }
-    __syncthreads();  // conv2d_wgmma.hds:73
-    if (wg == 0) {  // conv2d_wgmma.hds:76
-        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:77
-        const int j = t % 8;  // conv2d_wgmma.hds:78
-        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:79
-        alignas(16) int n0[8];  // conv2d_wgmma.hds:80
-        alignas(16) int h0[8];  // conv2d_wgmma.hds:81
-        alignas(16) int w0[8];  // conv2d_wgmma.hds:82
-        int it = 0;  // conv2d_wgmma.hds:83
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:84
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:85
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:86
+    __syncthreads();  // conv2d_wgmma.hds:105
+    if (wg == 0) {  // conv2d_wgmma.hds:108
+        const int t = (int)threadIdx.x;  // conv2d_wgmma.hds:109
+        const int j = t % 8;  // conv2d_wgmma.hds:110
+        const int sw = t / 8 % 8;  // conv2d_wgmma.hds:111
+        alignas(16) int n0[8];  // conv2d_wgmma.hds:112
+        alignas(16) int h0[8];  // conv2d_wgmma.hds:113
+        alignas(16) int w0[8];  // conv2d_wgmma.hds:114
+        int it = 0;  // conv2d_wgmma.hds:115
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:116
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:117
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:118
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:87
-                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:88
-                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:89
-                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:90
-                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:91
+            for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:119
+                const int m = m0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:120
+                n0[i] = m < M ? m / 784 : -1;  // conv2d_wgmma.hds:121
+                h0[i] = m / 28 % 28 - 1;  // conv2d_wgmma.hds:122
+                w0[i] = m % 28 - 1;  // conv2d_wgmma.hds:123
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:93
-                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:96
-                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:97
-                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:98
-                const int st = it % ST;  // conv2d_wgmma.hds:99
-                if (it >= 3) {  // conv2d_wgmma.hds:100
-                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:101
-                    hds::fence_proxy_async();  // conv2d_wgmma.hds:102
-                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:103
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:125
+                const int c = kt % cslices * 64 + j * 8;  // conv2d_wgmma.hds:128
+                const int r = kt / cslices / 3;  // conv2d_wgmma.hds:129
+                const int s = kt / cslices % 3;  // conv2d_wgmma.hds:130
+                const int st = it % ST;  // conv2d_wgmma.hds:131
+                if (it >= 3) {  // conv2d_wgmma.hds:132
+                    hds::cp_async_wait<2>();  // conv2d_wgmma.hds:133
+                    hds::fence_proxy_async();  // conv2d_wgmma.hds:134
+                    hds::mbarrier_arrive(&full[(it - 3) % ST]);  // conv2d_wgmma.hds:135
                 }
-                if (it >= ST) {  // conv2d_wgmma.hds:105
-                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:106
-                }
-#pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:108
-                    const int h = h0[i] + r;  // conv2d_wgmma.hds:109
-                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:110
-                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:111
-                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:112
+                if (it >= ST) {  // conv2d_wgmma.hds:137
+                    hds::mbarrier_wait(&empty[st], (it / ST + 1) % 2);  // conv2d_wgmma.hds:138
                 }
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:115
-                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:116
-                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:117
-                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:118
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:140
+                    const int h = h0[i] + r;  // conv2d_wgmma.hds:141
+                    const int wi = w0[i] + s;  // conv2d_wgmma.hds:142
+                    const bool inside = n0[i] >= 0 && h >= 0 && h < 28 && wi >= 0 && wi < 28 && c < 128;  // conv2d_wgmma.hds:143
+                    hds::cp_async_16(&sa[st][t / 8 + 16 * i][(j ^ sw) * 8], &y[(((inside ? n0[i] : 0) * 28 + (inside ? h : 0)) * 28 + (inside ? wi : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:144
                 }
-                hds::cp_async_commit();  // conv2d_wgmma.hds:121
-                it += 1;  // conv2d_wgmma.hds:122
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // conv2d_wgmma.hds:147
+                    const int o = o0 + t / 8 + 16 * i;  // conv2d_wgmma.hds:148
+                    const bool inside = o < 128 && c < 128;  // conv2d_wgmma.hds:149
+                    hds::cp_async_16(&sb[st][t / 8 + 16 * i][(j ^ sw) * 8], &w2[(((inside ? o : 0) * 3 + r) * 3 + (inside ? s : 0)) * 128 + (inside ? c : 0)], inside ? 16 : 0);  // conv2d_wgmma.hds:150
+                }
+                hds::cp_async_commit();  // conv2d_wgmma.hds:153
+                it += 1;  // conv2d_wgmma.hds:154
             }
         }
-        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:125
-        hds::fence_proxy_async();  // conv2d_wgmma.hds:126
-        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:127
-            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:128
+        hds::cp_async_wait<0>();  // conv2d_wgmma.hds:157
+        hds::fence_proxy_async();  // conv2d_wgmma.hds:158
+        for (int k = max(0, it - 3); k < it; ++k) {  // conv2d_wgmma.hds:159
+            hds::mbarrier_arrive(&full[k % ST]);  // conv2d_wgmma.hds:160
         }
     } else {
-        alignas(16) float acc[64];  // conv2d_wgmma.hds:131
-        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:132
-        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:133
-        int it = 0;  // conv2d_wgmma.hds:134
-        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:135
-            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:136
-            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:137
+        alignas(16) float acc[64];  // conv2d_wgmma.hds:167
+        const int row0 = (wg - 1) * 64;  // conv2d_wgmma.hds:168
+        const int t = (int)threadIdx.x % 128;  // conv2d_wgmma.hds:169
+        int it = 0;  // conv2d_wgmma.hds:170
+        for (int tile = (int)blockIdx.x; tile < tiles; tile += (int)gridDim.x) {  // conv2d_wgmma.hds:171
+            const int m0 = tile % mtiles * 128;  // conv2d_wgmma.hds:172
+            const int o0 = tile / mtiles * 128;  // conv2d_wgmma.hds:173
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:138
-                acc[i] = 0.0f;  // conv2d_wgmma.hds:139
+            for (int i = 0; i < 64; ++i) {  // conv2d_wgmma.hds:174
+                acc[i] = 0.0f;  // conv2d_wgmma.hds:175
             }
             alignas(16) __half pf_s2[2][4][8];  // conv_nhwc.hds:12
 #pragma unroll
@@ -654,41 +710,41 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
                     }
                 }
             }
-            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:141
-                const int st = it % ST;  // conv2d_wgmma.hds:142
-                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:143
-                hds::wgmma_fence();  // conv2d_wgmma.hds:144
+            for (int kt = 0; kt < ktiles; ++kt) {  // conv2d_wgmma.hds:177
+                const int st = it % ST;  // conv2d_wgmma.hds:178
+                hds::mbarrier_wait(&full[st], it / ST % 2);  // conv2d_wgmma.hds:179
+                hds::wgmma_fence();  // conv2d_wgmma.hds:180
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:145
-                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:149
+                for (int kk = 0; kk < 4; ++kk) {  // conv2d_wgmma.hds:181
+                    hds::wgmma_m64n128k16_bt<__half>(&acc[0], hds::wgmma_desc(&sa[st][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[st][0][kk * 16], 16, 1024));  // conv2d_wgmma.hds:185
                 }
-                hds::wgmma_commit();  // conv2d_wgmma.hds:154
-                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:155
-                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:156
-                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:157
+                hds::wgmma_commit();  // conv2d_wgmma.hds:190
+                hds::wgmma_wait<1>();  // conv2d_wgmma.hds:191
+                if (kt > 0 && t == 0) {  // conv2d_wgmma.hds:192
+                    hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:193
                 }
-                it += 1;  // conv2d_wgmma.hds:159
+                it += 1;  // conv2d_wgmma.hds:195
             }
-            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:161
-            if (t == 0) {  // conv2d_wgmma.hds:162
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:163
+            hds::wgmma_wait<0>();  // conv2d_wgmma.hds:197
+            if (t == 0) {  // conv2d_wgmma.hds:198
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // conv2d_wgmma.hds:199
             }
-            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:171
-            const int lane = t % 32;  // conv2d_wgmma.hds:172
+            const int wp = (wg - 1) * 4 + t / 32;  // conv2d_wgmma.hds:213
+            const int lane = t % 32;  // conv2d_wgmma.hds:214
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:173
+            for (int q = 0; q < 2; ++q) {  // conv2d_wgmma.hds:215
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:174
-                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:175
+                for (int i = 0; i < 32; ++i) {  // conv2d_wgmma.hds:225
+                    cs[wp][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // conv2d_wgmma.hds:226
                 }
-                __syncwarp();  // conv2d_wgmma.hds:177
-                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:178
+                __syncwarp();  // conv2d_wgmma.hds:228
+                if (o0 + q * 64 + 64 <= 128 && (int)gridDim.x > 0) {  // conv2d_wgmma.hds:229
 #pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:179
-                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:180
-                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:181
-                        if (m < M) {  // conv2d_wgmma.hds:182
-                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:183
+                    for (int r4 = 0; r4 < 4; ++r4) {  // conv2d_wgmma.hds:230
+                        const int rr = r4 * 4 + lane / 8;  // conv2d_wgmma.hds:231
+                        const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:232
+                        if (m < M) {  // conv2d_wgmma.hds:233
+                            alignas(16) __half v_conv2d_nhwc_2[8];  // conv2d_wgmma.hds:234
                             hds::copy<16>(&v_conv2d_nhwc_2[0], &cs[wp][rr][lane % 8 * 8]);
                             alignas(16) __half v_mul_2[8];  // conv_nhwc.hds:12
 #pragma unroll
@@ -719,13 +775,13 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
                     }
                 } else {
 #pragma unroll
-                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:187
+                    for (int rr = 0; rr < 16; ++rr) {  // conv2d_wgmma.hds:238
 #pragma unroll
-                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:188
-                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:189
-                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:190
-                            if (m < M && o < 128) {  // conv2d_wgmma.hds:191
-                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:192
+                        for (int hh = 0; hh < 2; ++hh) {  // conv2d_wgmma.hds:239
+                            const int m = m0 + row0 + t / 32 * 16 + rr;  // conv2d_wgmma.hds:240
+                            const int o = o0 + q * 64 + hh * 32 + lane;  // conv2d_wgmma.hds:241
+                            if (m < M && o < 128) {  // conv2d_wgmma.hds:242
+                                const __half conv2d_nhwc_2_2 = cs[wp][rr][hh * 32 + lane];  // conv2d_wgmma.hds:243
                                 const __half mul_2_2 = hds::cast<__half>(hds::cast<float>(conv2d_nhwc_2_2) * hds::cast<float>(s2[o]));  // conv_nhwc.hds:12
                                 const __half add_2_2 = mul_2_2 + t2[o];
                                 const __half add_3_2 = add_2_2 + x[m * 128 + o];
@@ -734,7 +790,7 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
                         }
                     }
                 }
-                __syncwarp();  // conv2d_wgmma.hds:197
+                __syncwarp();  // conv2d_wgmma.hds:248
             }
         }
     }
@@ -743,24 +799,24 @@ __global__ void __launch_bounds__(384, 1) basic_block_nhwc_any_k1_conv2d_nhwc_mu
 
 extern "C" {
 
-// Workspace slots of `basic_block_nhwc_wgmma_m64`: temporaries whose lifetimes do not overlap share one.
-static void basic_block_nhwc_wgmma_m64_slots(int N, size_t* slot) {
+// Workspace slots of `basic_block_nhwc_wgmma_split`: temporaries whose lifetimes do not overlap share one.
+static void basic_block_nhwc_wgmma_split_slots(int N, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)N * 28 * 28 * 128) + 255) / 256 * 256;
 }
 
-static size_t basic_block_nhwc_wgmma_m64_workspace_size(int N) {
+static size_t basic_block_nhwc_wgmma_split_workspace_size(int N) {
     size_t slot[1] = {0};
-    basic_block_nhwc_wgmma_m64_slots(N, slot);
+    basic_block_nhwc_wgmma_split_slots(N, slot);
     size_t total = 0;
     for (int i = 0; i < 1; ++i) total += slot[i];
     return total;
 }
 
-static cudaError_t basic_block_nhwc_wgmma_m64_run(const __half* x, const __half* w1,
-                                                  const __half* s1, const __half* t1,
-                                                  const __half* w2, const __half* s2,
-                                                  const __half* t2, __half* out, int N,
-                                                  void* workspace, cudaStream_t stream) {
+static cudaError_t basic_block_nhwc_wgmma_split_run(const __half* x, const __half* w1,
+                                                    const __half* s1, const __half* t1,
+                                                    const __half* w2, const __half* s2,
+                                                    const __half* t2, __half* out, int N,
+                                                    void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (N <= 0 || x == nullptr || w1 == nullptr || s1 == nullptr || t1 == nullptr || w2 == nullptr ||
         s2 == nullptr || t2 == nullptr || out == nullptr)
@@ -774,27 +830,69 @@ static cudaError_t basic_block_nhwc_wgmma_m64_run(const __half* x, const __half*
     if ((long long)N * 28 * 28 * 128 > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[1];
-    basic_block_nhwc_wgmma_m64_slots(N, slot);
+    basic_block_nhwc_wgmma_split_slots(N, slot);
     if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[1] = {0};
     __half* y = reinterpret_cast<__half*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // conv2d_nhwc+mul+add+relu (conv_nhwc.hds:11)
-    if ((min((long long)(132), (long long)(((long long)N * 784 + 63) / 64))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 108544 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(basic_block_nhwc_wgmma_m64_k0_conv2d_nhwc_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 108544);
+    if ((min((long long)(132), (long long)(((long long)N * 784 + 127) / 128)) * max((long long)(1), (long long)(min((long long)(min((long long)(8), (long long)(2))), (long long)(((long long)N * 784 + 127) / 128 <= 15 ? 8 : ((long long)N * 784 + 127) / 128 <= 30 ? 4 : ((long long)N * 784 + 127) / 128 <= 66 ? 2 : 1))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
     if (err != cudaSuccess) return err;
-    basic_block_nhwc_wgmma_m64_k0_conv2d_nhwc_mul_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)N * 784 + 63) / 64))), 1, 1), dim3((unsigned)(256), 1, 1), 108544, stream>>>(
-            x, w1, s1, t1, y, N);
+    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+        err = cudaFuncSetAttribute(basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(min((long long)(8), (long long)(2))), (long long)(((long long)N * 784 + 127) / 128 <= 15 ? 8 : ((long long)N * 784 + 127) / 128 <= 30 ? 4 : ((long long)N * 784 + 127) / 128 <= 66 ? 2 : 1)))));
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)N * 784 + 127) / 128)) * max((long long)(1), (long long)(min((long long)(min((long long)(8), (long long)(2))), (long long)(((long long)N * 784 + 127) / 128 <= 15 ? 8 : ((long long)N * 784 + 127) / 128 <= 30 ? 4 : ((long long)N * 784 + 127) / 128 <= 66 ? 2 : 1))))), 1, 1);
+        config.blockDim = dim3((unsigned)(384), 1, 1);
+        config.dynamicSmemBytes = 216064;
+        config.stream = stream;
+        config.attrs = &cluster;
+        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add, x,
+                                     w1, s1, t1, y, N);
+    }
+    if (err != cudaSuccess) return err;
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // conv2d_nhwc+mul+add+add+relu (conv_nhwc.hds:12)
-    if ((min((long long)(132), (long long)(((long long)N * 784 + 63) / 64))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 108544 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(basic_block_nhwc_wgmma_m64_k1_conv2d_nhwc_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 108544);
+    if ((min((long long)(132), (long long)(((long long)N * 784 + 127) / 128)) * max((long long)(1), (long long)(min((long long)(min((long long)(8), (long long)(2))), (long long)(((long long)N * 784 + 127) / 128 <= 15 ? 8 : ((long long)N * 784 + 127) / 128 <= 30 ? 4 : ((long long)N * 784 + 127) / 128 <= 66 ? 2 : 1))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    // 216064 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 216064);
     if (err != cudaSuccess) return err;
-    basic_block_nhwc_wgmma_m64_k1_conv2d_nhwc_mul_add<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)N * 784 + 63) / 64))), 1, 1), dim3((unsigned)(256), 1, 1), 108544, stream>>>(
-            y, w2, s2, t2, x, out, N);
+    {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+        err = cudaFuncSetAttribute(basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = (unsigned)(max((long long)(1), (long long)(min((long long)(min((long long)(8), (long long)(2))), (long long)(((long long)N * 784 + 127) / 128 <= 15 ? 8 : ((long long)N * 784 + 127) / 128 <= 30 ? 4 : ((long long)N * 784 + 127) / 128 <= 66 ? 2 : 1)))));
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)(min((long long)(132), (long long)(((long long)N * 784 + 127) / 128)) * max((long long)(1), (long long)(min((long long)(min((long long)(8), (long long)(2))), (long long)(((long long)N * 784 + 127) / 128 <= 15 ? 8 : ((long long)N * 784 + 127) / 128 <= 30 ? 4 : ((long long)N * 784 + 127) / 128 <= 66 ? 2 : 1))))), 1, 1);
+        config.blockDim = dim3((unsigned)(384), 1, 1);
+        config.dynamicSmemBytes = 216064;
+        config.stream = stream;
+        config.attrs = &cluster;
+        config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+        unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+        if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+            err = cudaErrorInvalidConfiguration;
+        else
+            err = cudaLaunchKernelEx(&config, basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add, y,
+                                     w2, s2, t2, x, out, N);
+    }
+    if (err != cudaSuccess) return err;
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
@@ -855,15 +953,15 @@ static cudaError_t basic_block_nhwc_any_run(const __half* x, const __half* w1, c
 }
 
 // Graph `basic_block_nhwc` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   basic_block_nhwc_wgmma_m64: (N * 784 + 127) / 128 <= 66 (`when C % 8 == 0 && (N * ((H + 2 * pad - R) / stride + 1) * ((W + 2 * pad - S) / stride + 1) + 127) / 128 * ((O + 127) / 128) <= 66` of conv2d_nhwc's schedule 'wgmma_m64', nn.hds:312)
-//     basic_block_nhwc_wgmma_m64_k0_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+relu (conv_nhwc.hds:11)
-//     basic_block_nhwc_wgmma_m64_k1_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+add+relu (conv_nhwc.hds:12)
+//   basic_block_nhwc_wgmma_split: (N * 784 + 127) / 128 <= 66 (`when C % 8 == 0 && (N * ((H + 2 * pad - R) / stride + 1) * ((W + 2 * pad - S) / stride + 1) + 127) / 128 * ((O + 127) / 128) <= 66 && R * S * ((C + 63) / 64) >= 16` of conv2d_nhwc's schedule 'wgmma_split', nn.hds:314)
+//     basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+relu (conv_nhwc.hds:11)
+//     basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+add+relu (conv_nhwc.hds:12)
 //   basic_block_nhwc_any: any sizes
 //     basic_block_nhwc_any_k0_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+relu (conv_nhwc.hds:11)
 //     basic_block_nhwc_any_k1_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+add+relu (conv_nhwc.hds:12)
 size_t basic_block_nhwc_workspace_size(int N) {
     if ((N * 784 + 127) / 128 <= 66)
-        return basic_block_nhwc_wgmma_m64_workspace_size(N);
+        return basic_block_nhwc_wgmma_split_workspace_size(N);
     return basic_block_nhwc_any_workspace_size(N);
 }
 
@@ -872,7 +970,7 @@ cudaError_t basic_block_nhwc_run(const __half* x, const __half* w1, const __half
                                  const __half* t2, __half* out, int N, void* workspace,
                                  cudaStream_t stream) {
     if ((N * 784 + 127) / 128 <= 66)
-        return basic_block_nhwc_wgmma_m64_run(x, w1, s1, t1, w2, s2, t2, out, N, workspace, stream);
+        return basic_block_nhwc_wgmma_split_run(x, w1, s1, t1, w2, s2, t2, out, N, workspace, stream);
     return basic_block_nhwc_any_run(x, w1, s1, t1, w2, s2, t2, out, N, workspace, stream);
 }
 

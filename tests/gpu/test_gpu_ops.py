@@ -190,6 +190,9 @@ def test_conv3x3_tensor_cores_tiles(kernel, dtype, stride, pad, n, c, h, w, o):
     ("conv_wgmma_64x128", torch.float16, 1, 1, 3, 1, 256, 14, 14, 256),  # batch 1: 4 x 2 tiles
     ("conv_wgmma_stem", torch.float16, 2, 3, 7, 32, 8, 224, 224, 64),  # ResNet's stem, a slice per filter row
     ("conv_wgmma_stem", torch.float16, 2, 3, 7, 3, 8, 37, 41, 70),  # odd maps, O past 64
+    ("conv_wgmma_split", torch.float16, 1, 1, 3, 32, 512, 7, 7, 512),  # 52 tiles, 72 slices: clusters of 2
+    ("conv_wgmma_split", torch.float16, 1, 1, 3, 1, 512, 7, 7, 512),  # 4 tiles: clusters of 8
+    ("conv_wgmma_split", torch.float16, 1, 1, 3, 3, 72, 9, 11, 200),  # 6 tiles of 18 slices: clusters of 2
 ])
 def test_conv_wgmma_nhwc(kernel, dtype, stride, pad, k, n, c, h, w, o):
     """conv2d_wgmma (conv2d_nhwc on sm_90a): NHWC x, [O, R, S, C] weights, NHWC y, launched as

@@ -18,7 +18,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tests" / "gpu"))
 sys.path.insert(0, str(ROOT / "bench"))
-from stdlib_sets import build_set, resnet18_convs, profile_points, set_points, time_row, write_rows  # noqa: E402
+from stdlib_sets import build_set, profile_points, resnet18_convs, set_points, time_row, write_rows  # noqa: E402
 
 TAG = ROOT / ".devcarry" / "convb32"
 SETS = os.environ.get("SETS", (TAG / "sets").read_text()).split()

@@ -6,6 +6,8 @@
 #   bm64   64-row tiles (one consumer warpgroup)     bn64   64-column tiles
 #   b64    64 x 64 tiles                             bn256  128 x 256 tiles
 #   ctas0  a block per tile (not persistent)         st6    6 stages
+#   split  (call 5) where 128 x 128 tiles are at most 66: 128 x 128 tiles, their slices split over
+#          a cluster (SPLITK), not 64 x 128 tiles          split64  64 x 128 tiles split so
 # Call 1 ran before nn.hds had its tile rules (`new`: 128 x 128 tiles everywhere); in the tree the
 # variants change the last rule only (`wgmma`), after `wgmma_taps`, `wgmma_n64` and `wgmma_m64`.
 # Calls 2-4 emitted with SETS=new.
@@ -57,6 +59,9 @@ for set in $sets; do
     bn256) stdlib_rule "$d/nn.hds" "$base" "schedule wgmma = conv2d_wgmma<BN = 256> for" ;;
     ctas0) stdlib_rule "$d/nn.hds" "$base" "schedule wgmma = conv2d_wgmma<CTAS = 0> for" ;;
     st6) stdlib_rule "$d/nn.hds" "$base" "schedule wgmma = conv2d_wgmma<STAGES = 6> for" ;;
+    split) stdlib_rule "$d/nn.hds" "schedule wgmma_m64 = conv2d_wgmma<BM = 64>" "schedule wgmma_m64 = conv2d_wgmma<SPLITK = 8>" ;;
+    split64) stdlib_rule "$d/nn.hds" "schedule wgmma_m64 = conv2d_wgmma<BM = 64>" \
+                 "schedule wgmma_m64 = conv2d_wgmma<BM = 64, SPLITK = 8>" ;;
     *) echo "unknown set $set" >&2; exit 1 ;;
     esac
     stdlib_set_changed convnhwc "$set"

@@ -25,6 +25,7 @@ TAG = ROOT / ".devcarry" / "convnhwc"
 SETS = os.environ.get("SETS", (TAG / "sets").read_text()).split()
 # name: C, O, H, stride, k (bench/resnet18_convs.txt; not the stem, whose C = 3 conv2d_nhwc does not take)
 SHAPES = {n: s for n, s in resnet18_convs().items() if n != "stem"}
+NAMES = list(SHAPES) + [f"{n}_b1" for n, s in SHAPES.items() if s[4] == 3]
 
 
 def sets_of(name):
