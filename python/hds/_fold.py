@@ -57,12 +57,12 @@ def fold_batch_norms(gm, example_inputs: list) -> int:
         if any(p not in placeholders for p in params):
             continue
         items = [u for u in node.users if _aten._target(u) == "getitem"]
-        if len(items) != len(node.users) or any(u.args[1] != 0 for u in items):
+        if not items or len(items) != len(node.users) or any(u.args[1] != 0 for u in items):
             continue  # the mean and inverse deviation it also returns are read
         shape = list(x.meta["val"].shape)
         per_channel = [shape[1]] + [1] * (len(shape) - 2)
         tensors = [example_inputs[placeholders.index(p)] for p in params]
-        with gm.graph.inserting_before(items[0] if items else node):
+        with gm.graph.inserting_before(items[0]):
             vals = []
             for part in (0, 1):
                 fold = gm.graph.create_node("call_function", FoldedBatchNorm(tensors, eps, part), tuple(params),

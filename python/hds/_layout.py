@@ -80,8 +80,9 @@ def per_channel(node, out) -> bool:
 
 def plan(gm, enabled: bool) -> set:
     """The nodes of `gm` whose value the translation holds NHWC: the convolutions that want it,
-    then batch norms (their item 0) and element-wise ops of them whose tensor operands all have
-    the result's 4-D shape or are per-channel vectors (`per_channel`); others keep NCHW."""
+    then batch norms and max pools (their item 0) of them, and element-wise ops of them whose
+    tensor operands all have the result's 4-D shape or are per-channel vectors (`per_channel`);
+    others keep NCHW (a GELU, say: its operand is permuted back)."""
     nhwc: set = set()
     for node in gm.graph.nodes:
         if node.op != "call_function":
