@@ -13,15 +13,32 @@ from __future__ import annotations
 from . import _aten
 
 
-class FoldedBatchNorm:
+class Kept:
+    """A value computed in eager from some of the compiled graph's inputs (parameters, buffers)
+    and kept between calls while they are the tensors compiled with: the same memory (which
+    holding them keeps from other tensors) and shapes, their version counters unmoved (an
+    in-place update, `copy_`, `mul_`, `load_state_dict`, computes it again; writes through `.data`
+    are not seen). Other tensors get it computed anew at each call."""
+
+    def __init__(self, tensors: list):
+        self.tensors, self.versions, self.result = list(tensors), None, None
+
+    def kept(self, args: tuple, compute):
+        if any(a.data_ptr() != t.data_ptr() or a.shape != t.shape for a, t in zip(args, self.tensors)):
+            return compute(*args)
+        versions = [t._version for t in self.tensors]
+        if self.result is None or versions != self.versions:
+            self.versions, self.result = versions, compute(*args)
+        return self.result
+
+
+class FoldedBatchNorm(Kept):
     """scale (`part` 0) or shift (1) of a batch norm from (w, b, mean, var), in their dtype
-    (computed in float32). Kept between calls while the four tensors are the ones compiled with
-    (the same memory, which holding them keeps from other tensors, versions unchanged: an
-    in-place update computes it again); any other tensors are folded anew at each call."""
+    (computed in float32), kept between calls (`Kept`)."""
 
     def __init__(self, tensors: list, eps: float, part: int):
-        self.tensors, self.eps, self.part = list(tensors), float(eps), part
-        self.versions, self.result = None, None
+        super().__init__(tensors)
+        self.eps, self.part = float(eps), part
         self.__name__ = self.__qualname__ = "folded_batch_norm"  # as FX prints a call
 
     def _fold(self, w, b, mean, var):
@@ -29,13 +46,7 @@ class FoldedBatchNorm:
         return (scale if self.part == 0 else b.float() - mean.float() * scale).to(w.dtype)
 
     def __call__(self, w, b, mean, var):
-        args = (w, b, mean, var)
-        if any(a.data_ptr() != t.data_ptr() or a.shape != t.shape for a, t in zip(args, self.tensors)):
-            return self._fold(*args)
-        versions = [a._version for a in args]
-        if self.result is None or versions != self.versions:
-            self.versions, self.result = versions, self._fold(*args)
-        return self.result
+        return self.kept((w, b, mean, var), self._fold)
 
 
 def fold_batch_norms(gm, example_inputs: list) -> int:

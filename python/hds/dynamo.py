@@ -128,16 +128,13 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
     return fused
 
 
-class FrozenLayout:
+class FrozenLayout(_fold.Kept):
     """`w.permute(dims)` (its last dimension padded with zeros to `channels`) in its own
-    memory for one parameter, kept between calls and computed again when the parameter
-    changed (its version counter moved; writes through `.data` are not seen). The compiled
-    graph holds the parameter, so its memory cannot go to another tensor while the result
-    is cached."""
+    memory for one parameter, kept between calls (`_fold.Kept`)."""
 
     def __init__(self, parameter, dims: list[int], channels: int | None = None):
-        self.parameter, self.dims, self.channels = parameter, list(dims), channels
-        self.version, self.result = None, None
+        super().__init__([parameter])
+        self.dims, self.channels = list(dims), channels
         self.__name__ = self.__qualname__ = "frozen_layout"  # as FX prints a call
 
     def _layout(self, w):
@@ -147,11 +144,7 @@ class FrozenLayout:
         return w.contiguous()
 
     def __call__(self, w):
-        if w.data_ptr() != self.parameter.data_ptr() or w.shape != self.parameter.shape:
-            return self._layout(w)  # another tensor than the one compiled with
-        if self.result is None or self.version != self.parameter._version:
-            self.version, self.result = self.parameter._version, self._layout(w)
-        return self.result
+        return self.kept((w,), self._layout)
 
 
 def torch_pad(w, channels: int):
