@@ -118,7 +118,7 @@ def ref_in(node, nhwc: set, want_nhwc: bool, name) -> str:
 def expression(node, act, ref) -> str:
     """The .hds expression of a node that `plan` holds NHWC; `act(a)` names a 4-D operand NHWC,
     `ref(a)` another argument as it is."""
-    op, a = _target_and_args(node)
+    op, a = _aten._target(node), node.args
     if op == "convolution":
         x, w, bias, stride, padding = a[:5]
         weights = ref(w) if node.meta.get("hds_ohwc") else f"permute({ref(w)}, dims={TO_NHWC})"
@@ -144,7 +144,7 @@ def expression(node, act, ref) -> str:
 def reduce_expression(node, nhwc: set, name) -> str | None:
     """A mean or sum over the height and width of an NHWC value (the global average pool) reads
     it as it is, over its dimensions 1 and 2; None for any other node."""
-    op, a = _target_and_args(node)
+    op, a = _aten._target(node), node.args
     if op not in ("mean", "sum") or len(a) < 2 or a[0] not in nhwc or node.kwargs.get("dtype") is not None:
         return None
     if sorted(_aten._dim(d, 4) for d in a[1]) != [2, 3]:
@@ -152,10 +152,6 @@ def reduce_expression(node, nhwc: set, name) -> str | None:
     reduced = f"{op}({name(a[0])}, axes=[1, 2])"
     keep = a[2] if len(a) > 2 else node.kwargs.get("keepdim", False)
     return f"reshape({reduced}, shape=[{', '.join(str(d) for d in _aten.shape_of(node))}])" if keep else reduced
-
-
-def _target_and_args(node):
-    return _aten._target(node), node.args
 
 
 def freeze_conv_weights(gm, parameters: list, enabled: bool, frozen_layout) -> int:
