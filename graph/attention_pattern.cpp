@@ -5,26 +5,15 @@
 #include <vector>
 
 #include "graph/layout_ops.h"
+#include "graph/pattern_reader.h"
 
 namespace hds::graph {
 
 namespace {
 
-class Finder {
+class Finder : PatternReader {
   public:
-    explicit Finder(const BlockStmt& body) {
-        for (const StmtPtr& s : body.stmts) {
-            if (s->kind == StmtKind::Let) {
-                auto& l = as<LetStmt>(*s);
-                if (l.init) {
-                    lets_[l.name] = l.init.get();
-                    count_uses(*l.init);
-                }
-            } else if (s->kind == StmtKind::Return && as<ReturnStmt>(*s).value) {
-                count_uses(*as<ReturnStmt>(*s).value);
-            }
-        }
-    }
+    explicit Finder(const BlockStmt& body) : PatternReader(body) {}
 
     std::map<const Expr*, AttentionMatch> run(const BlockStmt& body) {
         std::map<const Expr*, AttentionMatch> found;
@@ -36,70 +25,11 @@ class Finder {
             }
             for_each_child(e, visit);
         };
-        for (const StmtPtr& s : body.stmts) {
-            if (s->kind == StmtKind::Let && as<LetStmt>(*s).init) visit(*as<LetStmt>(*s).init);
-            if (s->kind == StmtKind::Return && as<ReturnStmt>(*s).value) visit(*as<ReturnStmt>(*s).value);
-        }
+        for_each_root(body, visit);
         return found;  // (a let read through is used once: no two matches share one)
     }
 
   private:
-    static void for_each_child(const Expr& e, const std::function<void(const Expr&)>& f) {
-        if (e.kind == ExprKind::Call)
-            for (const CallArg& a : as<CallExpr>(e).args) f(*a.value);
-        if (e.kind == ExprKind::Binary) {
-            f(*as<BinaryExpr>(e).lhs);
-            f(*as<BinaryExpr>(e).rhs);
-        }
-        if (e.kind == ExprKind::Unary) f(*as<UnaryExpr>(e).operand);
-    }
-
-    void count_uses(const Expr& e) {
-        if (e.kind == ExprKind::Name) ++uses_[as<NameExpr>(e).name];
-        for_each_child(e, [this](const Expr& c) { count_uses(c); });
-    }
-
-    // e itself, or the value of the let it names when nothing else uses that let.
-    const Expr& look_through(const Expr& e, std::map<std::string, const Expr*>* lets) {
-        if (e.kind != ExprKind::Name) return e;
-        const std::string& n = as<NameExpr>(e).name;
-        auto it = lets_.find(n);
-        if (it == lets_.end() || uses_[n] != 1) return e;
-        (*lets)[n] = it->second;
-        return look_through(*it->second, lets);
-    }
-
-    // A call of `name` (one of `names`) with `count` positional arguments and no named ones
-    // but those in `named`.
-    static const CallExpr* call(const Expr& e, std::initializer_list<const char*> names, size_t count,
-                                std::initializer_list<const char*> named = {}) {
-        if (e.kind != ExprKind::Call) return nullptr;
-        auto& c = as<CallExpr>(e);
-        bool known = false;
-        for (const char* n : names) known |= c.callee == n;
-        size_t positional = 0;
-        for (const CallArg& a : c.args) {
-            if (a.name.empty()) {
-                ++positional;
-                continue;
-            }
-            bool allowed = false;
-            for (const char* n : named) allowed |= a.name == n;
-            if (!allowed) return nullptr;
-        }
-        return known && positional == count ? &c : nullptr;
-    }
-
-    static bool literal(const Expr& e, double* v) {
-        if (e.kind == ExprKind::FloatLit)
-            *v = as<FloatLit>(e).value;
-        else if (e.kind == ExprKind::IntLit)
-            *v = static_cast<double>(as<IntLit>(e).value);
-        else
-            return false;
-        return true;
-    }
-
     // k's transpose over its last two dimensions, permute(k, dims=[0, .., n - 1, n - 2]) with
     // n >= 3 (attention takes [.., heads, rows, d]: `transpose` of a 2-D k has no head).
     static const Expr* transposed(const Expr& e) {
@@ -154,9 +84,6 @@ class Finder {
         m->v = pv->args[1].value.get();
         return true;
     }
-
-    std::map<std::string, const Expr*> lets_;
-    std::map<std::string, int> uses_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "graph/layout_ops.h"
 #include "graph/op_instance.h"
 #include "graph/shapes.h"
+#include "graph/swiglu_pattern.h"
 
 namespace hds::graph {
 
@@ -23,6 +24,8 @@ class GraphBuilder {
         g_->arch = ops_.arch();
         patterns_ = find_attention_patterns(*d_.body);
         for (const auto& [root, m] : patterns_) deferred_.insert(m.lets.begin(), m.lets.end());
+        swiglus_ = find_swiglu_patterns(*d_.body);
+        for (const auto& [root, m] : swiglus_) deferred_.insert(m.lets.begin(), m.lets.end());
         bool ok = params();
         for (const StmtPtr& s : d_.body->stmts) ok &= stmt(*s);
         if (ok && !g_->output) {
@@ -233,6 +236,7 @@ class GraphBuilder {
                     {BinaryOp::Add, "add"}, {BinaryOp::Sub, "sub"}, {BinaryOp::Mul, "mul"}, {BinaryOp::Div, "div"}};
                 auto it = names.find(b.op);
                 if (it == names.end()) break;
+                if (swiglus_.count(&e) && &e != as_written_) return swiglu_or_as_written(e, name);
                 return call_op(it->second, e.range, {b.lhs.get(), b.rhs.get()}, {}, name);
             }
             case ExprKind::Call: {
@@ -294,6 +298,46 @@ class GraphBuilder {
         Node* n = value(e, std::nullopt, name);
         as_written_ = outer;
         return n;
+    }
+
+    // `silu(matmul(a, b)) * matmul(a, u)` as `swiglu(a, b, u)` where the operands fit its shapes
+    // and one of its schedules runs (swiglu_pattern.h); else as written: without a schedule
+    // swiglu is two reductions, slower than the products as written.
+    Node* swiglu_or_as_written(const Expr& e, const std::string& name) {
+        const SwigluMatch& m = swiglus_.at(&e);
+        Node* a = value(*m.a, std::nullopt, "");
+        Node* b = a ? value(*m.b, std::nullopt, "") : nullptr;
+        Node* u = b ? value(*m.u, std::nullopt, "") : nullptr;
+        if (!u) return nullptr;
+        const Shape &as = a->buffer->shape, &bs = b->buffer->shape, &us = u->buffer->shape;
+        bool fits = as.size() == 2 && bs.size() == 2 && same_shape(bs, us) && a->buffer->elem == b->buffer->elem &&
+                    a->buffer->elem == u->buffer->elem && same_shape({as[1]}, {bs[0]}) && find_op("swiglu", 3);
+        if (fits) {
+            size_t mark = g_->nodes.size();
+            Node* n = call_nodes("swiglu", e.range, {a, b, u}, {m.a->range, m.b->range, m.u->range}, {}, {},
+                                 m.reshape ? "" : name, e.range);
+            if (!n) return nullptr;
+            if (n->kind == Node::Kind::Anchor) return m.reshape ? reshaped(n, *m.reshape, name) : n;
+            for (size_t i = mark; i < g_->nodes.size(); ++i) g_->names.erase(g_->nodes[i]->buffer->name);
+            g_->nodes.resize(mark);  // (appended last: nothing reads them)
+        }
+        const Expr* outer = as_written_;
+        as_written_ = &e;
+        Node* n = value(e, std::nullopt, name);
+        as_written_ = outer;
+        return n;
+    }
+
+    // n through a reshape as written (its named arguments).
+    Node* reshaped(Node* n, const CallExpr& reshape, const std::string& name) {
+        std::map<std::string, const Expr*> attrs;
+        std::map<std::string, SourceRange> ranges;
+        for (const CallArg& arg : reshape.args) {
+            if (arg.name.empty()) continue;
+            attrs[arg.name] = arg.value.get();
+            ranges[arg.name] = arg.name_range;
+        }
+        return call_nodes("reshape", reshape.range, {n}, {reshape.range}, attrs, ranges, name, reshape.callee_range);
     }
 
     Node* call_op(const std::string& op, SourceRange range, const std::vector<const Expr*>& args,
@@ -386,6 +430,7 @@ class GraphBuilder {
     std::map<std::string, Node*> env_;
     std::set<std::string> failed_;                    // lets whose value had errors
     std::map<const Expr*, AttentionMatch> patterns_;  // attention written as separate ops, by their root
+    std::map<const Expr*, SwigluMatch> swiglus_;      // gate and up projections written as separate ops
     std::map<std::string, const Expr*> deferred_;     // lets such a pattern reads through: built if named
     const Expr* as_written_ = nullptr;                // a pattern's root being built as written
     std::vector<ExprPtr> synthesized_;                // the scale and causal literals of the attention calls

@@ -151,6 +151,31 @@ def test_stdlib_wgmma_192_rows(m, k, n):
     np.testing.assert_allclose(from_bits(c), from_bits(a) @ from_bits(b), rtol=2e-3, atol=8e-3 * np.sqrt(k / 64))
 
 
+def silu_mul_ref(g: np.ndarray, h: np.ndarray) -> np.ndarray:
+    return g / (1 + np.exp(-g)) * h
+
+
+@pytest.mark.parametrize("kernel,m,k,n", [
+    ("glu", 200, 136, 264),     # 2 x 3 tiles over 3 blocks: partial tiles both ways, the last rows recomputed
+    ("glu", 77, 64, 128),       # fewer rows than a tile, one slice
+    ("glu", 129, 520, 72),      # 9 slices over the ring of 4, a tile past 64 columns of c
+    ("glu_tile", 130, 200, 136),  # bf16, one block per tile
+    ("glu_64", 150, 264, 200),  # 64 x 64 tiles (one consumer), 12 of them over 2 blocks
+    ("glu_64", 3, 40, 8)])      # one tile, almost empty
+def test_stdlib_wgmma_glu(kernel, m, k, n):
+    """stdlib/matmul_wgmma_glu.hds (swiglu's schedule: silu(a @ b) * (a @ u) as one GEMM, both
+    products of a tile side by side from one slice of a) against float64, with racecheck."""
+    skip_large_under_sanitizers(max(m, 128) * k * n * 2, limit=10_000_000)
+    dtype = "bf16" if kernel == "glu_tile" else "f16"
+    a = round_to(rng.standard_normal((m, k)) / 2, dtype)
+    b = round_to(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
+    u = round_to(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
+    c = emulator.run(HOPPER, kernel, {"a": a, "b": b, "u": u}, ["c"], racecheck=True)["c"]
+    ref = silu_mul_ref(from_bits(a) @ from_bits(b), from_bits(a) @ from_bits(u))
+    tol = 2e-3 if dtype == "f16" else 1e-2
+    np.testing.assert_allclose(from_bits(c), ref, rtol=tol, atol=tol)
+
+
 @pytest.mark.parametrize("kernel,m,k,n", [
     ("matmul_abox", 1, 1024, 136), ("matmul_abox", 9, 520, 64), ("matmul_abox", 17, 64, 200),
     ("matmul_abox", 31, 2048, 64), ("matmul_abox", 33, 128, 136), ("matmul_abox", 70, 128, 72),

@@ -393,6 +393,27 @@ def test_matmul_symbolic_sizes_every_variant_sm90(m, k, n):
 
 @gpu
 @pytest.mark.parametrize("m,k,n", [
+    (16, 520, 264),    # M <= 16: as written (the swapped products)
+    (17, 520, 264),    # swiglu, 64 x 64 tiles
+    (64, 4096, 1032),  # the same, the last tile's columns partial
+    (65, 264, 200),    # 128 x 128 tiles, rows past M recomputed from the tile before
+    (300, 1032, 392),  # several tiles per persistent block
+    (300, 1031, 392),  # K odd: as written, padded
+    (77, 64, 199),     # N odd: as written, padded
+])
+def test_swiglu_symbolic_sizes_sm90(m, k, n):
+    """silu(x @ wg) * (x @ wu) + r written as separate ops: one GEMM computing both products
+    (swiglu) where a variant has it, the products as written elsewhere; against float64."""
+    x, wg, wu = rnd(m, k, dtype=torch.float16), rnd(k, n, dtype=torch.float16) / 4, rnd(k, n, dtype=torch.float16) / 4
+    r = rnd(m, n, dtype=torch.float16)
+    ref = F.silu(x.double() @ wg.double()) * (x.double() @ wu.double()) + r.double()
+    out = run("op_swiglu_sm90", {"x": x, "wg": wg, "wu": wu, "r": r}, {"M": m, "K": k, "N": n}, (m, n),
+              torch.float16)
+    check(out, ref, 5e-3)
+
+
+@gpu
+@pytest.mark.parametrize("m,k,n", [
     (16, 520, 264),  # M <= 16: matmul_skinny
     (17, 520, 264),  # M > 16: mma.sync, 128 x 128 tiles
     (17, 517, 263),  # M > 16, K and N odd: mma.sync on copies padded to K = 520, N = 264
