@@ -160,6 +160,17 @@ def sweep_rows(rows: list, quick: bool):
 MLP_T = [1, 16, 128, 512, 2048, 4096]
 
 
+def mlp_eager(g, wg, wu, wd):
+    """The Llama MLP in torch (what sweep_llama_mlp.hds computes), for x of g's dtype."""
+
+    def eager(x):
+        xf = x.float()
+        h = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(x.dtype)
+        return x + (torch.nn.functional.silu(h @ wg) * (h @ wu)) @ wd
+
+    return eager
+
+
 def sweep_mlp(rows: list, quick: bool, d: int = 4096, f: int = 11008):
     graph = harness.build_graph("bench/sweep/sweep_llama_mlp.hds")
     dt = torch.float16
@@ -168,11 +179,7 @@ def sweep_mlp(rows: list, quick: bool, d: int = 4096, f: int = 11008):
     wu = torch.randn(d, f, device="cuda", dtype=dt) / math.sqrt(d)
     wd = torch.randn(f, d, device="cuda", dtype=dt) / math.sqrt(f)
 
-    def eager(x):
-        xf = x.float()
-        h = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(dt)
-        return x + (torch.nn.functional.silu(h @ wg) * (h @ wu)) @ wd
-
+    eager = mlp_eager(g, wg, wu, wd)
     comp = compiled(eager)
     for t_ in MLP_T[::2] if quick else MLP_T:
         x = torch.randn(t_, d, device="cuda", dtype=dt)

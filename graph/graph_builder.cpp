@@ -275,6 +275,7 @@ class GraphBuilder {
                     same_shape(Shape(qs.begin(), qs.end() - 2), Shape(ks.begin(), ks.end() - 2)) &&
                     same_shape(Shape(qs.begin(), qs.end() - 2), Shape(vs.begin(), vs.end() - 2)) &&
                     same_shape({qs.back()}, {ks.back()}) && same_shape({ks[r - 2]}, {vs[r - 2]});
+        size_t mark = g_->nodes.size();
         if (fits) {
             auto scale = std::make_unique<FloatLit>(e.range);
             scale->value = m.scale;
@@ -286,18 +287,11 @@ class GraphBuilder {
                 attrs["causal"] = one.get();
                 synthesized_.push_back(std::move(one));
             }
-            size_t mark = g_->nodes.size();
             Node* n = call_nodes("attention", e.range, {q, k, v}, {m.q->range, m.k->range, m.v->range}, attrs,
                                  {{"scale", e.range}, {"causal", e.range}}, name, e.range);
             if (!n || n->kind == Node::Kind::Anchor) return n;
-            for (size_t i = mark; i < g_->nodes.size(); ++i) g_->names.erase(g_->nodes[i]->buffer->name);
-            g_->nodes.resize(mark);  // (appended last: nothing reads them)
         }
-        const Expr* outer = as_written_;  // as written (its lets are built where they are named)
-        as_written_ = &e;
-        Node* n = value(e, std::nullopt, name);
-        as_written_ = outer;
-        return n;
+        return as_written(e, name, mark);
     }
 
     // `silu(matmul(a, b)) * matmul(a, u)` as `swiglu(a, b, u)` where the operands fit its shapes
@@ -312,15 +306,21 @@ class GraphBuilder {
         const Shape &as = a->buffer->shape, &bs = b->buffer->shape, &us = u->buffer->shape;
         bool fits = as.size() == 2 && bs.size() == 2 && same_shape(bs, us) && a->buffer->elem == b->buffer->elem &&
                     a->buffer->elem == u->buffer->elem && same_shape({as[1]}, {bs[0]}) && find_op("swiglu", 3);
+        size_t mark = g_->nodes.size();
         if (fits) {
-            size_t mark = g_->nodes.size();
             Node* n = call_nodes("swiglu", e.range, {a, b, u}, {m.a->range, m.b->range, m.u->range}, {}, {},
                                  m.reshape ? "" : name, e.range);
             if (!n) return nullptr;
             if (n->kind == Node::Kind::Anchor) return m.reshape ? reshaped(n, *m.reshape, name) : n;
-            for (size_t i = mark; i < g_->nodes.size(); ++i) g_->names.erase(g_->nodes[i]->buffer->name);
-            g_->nodes.resize(mark);  // (appended last: nothing reads them)
         }
+        return as_written(e, name, mark);
+    }
+
+    // A pattern's root e as written, the nodes its op's call added from `mark` on dropped (they
+    // were appended last: nothing reads them); its lets are built where they are named.
+    Node* as_written(const Expr& e, const std::string& name, size_t mark) {
+        for (size_t i = mark; i < g_->nodes.size(); ++i) g_->names.erase(g_->nodes[i]->buffer->name);
+        g_->nodes.resize(mark);
         const Expr* outer = as_written_;
         as_written_ = &e;
         Node* n = value(e, std::nullopt, name);
