@@ -412,11 +412,11 @@ LLAMA = """graph g(x: f16[S, 256], g1: f16[256], wq: f16[256, 256], wk: f16[256,
 
 
 @pytest.mark.parametrize("seq,variant", [(1, "g_skinny_decode_deep"), (3, "g_skinny_decode_deep"),
-                                         (70, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_wgmma64x128"),
-                                         (130, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_wgmma64x128")])
+                                         (70, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_glu64x128"),
+                                         (130, "g_wgmma64x128_wgmma64x128_flash_wgmma_few_glu64x128")])
 def test_llama_block(tmp_path, seq, variant):
     """examples/llama_block.hds's graph at small widths, sm_90a: wgmma GEMMs with fused
-    epilogues (residuals, silu * up) and split K, causal grouped-query attention over the
+    epilogues (residuals) and split K, the gate and up projections as one (swiglu) past 48 tokens, causal grouped-query attention over the
     projections' heads (strided views its TMA copies read in place; decoding for one token
     reads them in place too), the rows' norms; against float64."""
     skip_large_under_sanitizers(seq * 256 * (3 * 384 + 768), limit=2_000_000)
