@@ -14,7 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
-from . import _aten, _fold, _layout
+from . import _aten, _fold, _layout, _merge
 from ._build import cache_root
 from .errors import CompileError, HdsError
 
@@ -64,6 +64,9 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
     frozen = _freeze_weight_layouts(gm, parameters)
     if frozen:
         log.append(f"{frozen} transposed parameter(s) kept transposed between calls")
+    merged = _merge.merge_projections(gm, FrozenLayout)
+    if merged:
+        log.append(f"{merged} products of one input merged over their weights concatenated, kept between calls")
     # CUDA where any input is (a number made a tensor by dynamic shapes stays on the CPU)
     device = "cuda" if any(isinstance(t, torch.Tensor) and t.is_cuda for t in example_inputs) else "cpu"
     hopper = device == "cuda" and torch.cuda.get_device_capability() == (9, 0)  # sm_90a code runs on Hopper only
@@ -78,7 +81,7 @@ def _compile_aten(gm, example_inputs, log: list[str], where: Path | None, parame
         def is_node_supported(self, submodules, node) -> bool:
             why = _aten.supported(node)
             if (why is not None and node.op == "call_function"
-                    and not isinstance(node.target, (FrozenLayout, _fold.FoldedBatchNorm))
+                    and not isinstance(node.target, _fold.Kept)
                     and _aten.is_tensor(node)):  # arithmetic on symbolic sizes is no fallback
                 reasons[_aten.describe(node)] = why
             return why is None

@@ -226,3 +226,22 @@ def test_kept_parameters_follow_in_place_updates(env, monkeypatch, channels_last
     assert any(line.startswith("2 batch norm(s) folded") for line in logs(env)), logs(env)
     text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
     assert "bn_scale" in text and "rsqrt" not in text, text
+
+
+def test_projections_of_one_input_are_merged(env):
+    """A Llama layer's q, k and v projections read one input: one product over their weights
+    concatenated (kept between calls, computed again after an in-place update of one of them),
+    each former product a slice of its columns; the MLP's gate and up stay two products (the
+    graph builder runs those as swiglu where it has a schedule)."""
+    torch.manual_seed(11)
+    model, x = models.LlamaLayer().eval(), torch.randn(1, 6, 64)
+    with torch.no_grad():
+        compiled = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)
+        first = compiled(x)
+        assert torch.allclose(first, model(x), atol=1e-5)
+        model.k.weight.mul_(-1.0)
+        second = compiled(x)
+    assert torch.allclose(second, model(x), atol=1e-5) and not torch.allclose(first, second)
+    assert "3 products of one input merged over their weights concatenated, kept between calls" in logs(env)
+    text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
+    assert text.count("matmul(") == 5 and "merged_weights: f32[64, 128]" in text, text
