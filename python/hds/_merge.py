@@ -6,9 +6,9 @@ the GPU. Where their weights are parameters kept transposed between calls (dynam
 `mm(x, w_q.t())`, `mm(x, w_k.t())`, `mm(x, w_v.t())` become one `mm(x, merged)` over the
 weights concatenated along N (`MergedWeights`, computed in eager once and kept, as the
 transposes are), and each former product a slice of its columns, which the .hds graph's readers
-take in place (docs/graphs.md, strided views). Products whose result feeds `silu` (a Llama MLP's
-gate, and so its up projection) are left alone: the graph builder runs those as `swiglu`, both
-products and the silu·mul in one kernel.
+take in place (docs/graphs.md, strided views). A SwiGLU's products (the gate, read by `silu`, and
+the up projection, multiplied by that) are left alone: the graph builder runs that pair as
+`swiglu`, both products and the silu·mul in one kernel.
 """
 from __future__ import annotations
 
@@ -35,11 +35,28 @@ class MergedWeights(Kept):
         return self.kept(weights, self._merge)
 
 
-def _feeds_silu(node) -> bool:
-    """Whether node's value reaches a silu, through views."""
+def _readers(node):
+    """The nodes that read node's value, through views."""
     for user in node.users:
-        op = _aten._target(user)
-        if op == "silu" or (op in _VIEWS and _feeds_silu(user)):
+        if _aten._target(user) in _VIEWS:
+            yield from _readers(user)
+        else:
+            yield user
+
+
+def _source(node):
+    """node, or what the views it is of read."""
+    while hasattr(node, "op") and node.op == "call_function" and _aten._target(node) in _VIEWS:
+        node = node.args[0]
+    return node
+
+
+def _in_swiglu(node) -> bool:
+    """Whether product node is a SwiGLU's gate (read by silu) or up (multiplied by a silu)."""
+    for r in _readers(node):
+        if _aten._target(r) == "silu":
+            return True
+        if _aten._target(r) == "mul" and any(hasattr(a, "op") and _aten._target(_source(a)) == "silu" for a in r.args):
             return True
     return False
 
@@ -53,7 +70,7 @@ def _input_key(x):
 
 def merge_projections(gm, frozen_layout) -> int:
     """Products `mm(x, FrozenLayout(w, [1, 0]))` of one x (or views of one tensor of one shape),
-    not feeding silu, merged as the module's docstring says. Returns how many products were."""
+    not a SwiGLU's, merged as the module's docstring says. Returns how many products were."""
     import torch
 
     aten = torch.ops.aten
@@ -63,7 +80,7 @@ def merge_projections(gm, frozen_layout) -> int:
             continue
         w = node.args[1]
         if (not hasattr(w, "op") or not isinstance(w.target, frozen_layout) or w.target.dims != [1, 0]
-                or w.target.channels is not None or _feeds_silu(node)):
+                or w.target.channels is not None or _in_swiglu(node)):
             continue
         groups.setdefault(_input_key(node.args[0]), []).append(node)
     merged = 0

@@ -245,3 +245,25 @@ def test_projections_of_one_input_are_merged(env):
     assert "3 products of one input merged over their weights concatenated, kept between calls" in logs(env)
     text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
     assert text.count("matmul(") == 5 and "merged_weights: f32[64, 128]" in text, text
+
+
+class ParallelBlock(torch.nn.Module):
+    """Four projections of one input: two summed, two a SwiGLU."""
+
+    def __init__(self, d=32, f=48):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(d, f, bias=False), torch.nn.Linear(d, f, bias=False)
+        self.gate, self.up = torch.nn.Linear(d, f, bias=False), torch.nn.Linear(d, f, bias=False)
+
+    def forward(self, x):
+        return self.a(x) + self.b(x) + torch.nn.functional.silu(self.gate(x)) * self.up(x)
+
+
+def test_swiglu_products_stay_apart(env):
+    """Of four products of one input, the two that are not a SwiGLU's are merged; the gate and
+    up projections stay two products (for the graph builder's swiglu)."""
+    torch.manual_seed(13)
+    compile_and_compare(ParallelBlock(), torch.randn(2, 7, 32))
+    assert "2 products of one input merged over their weights concatenated, kept between calls" in logs(env)
+    text = "".join(f.read_text() for f in next((env / "debug").iterdir()).glob("fused_*.hds"))
+    assert text.count("matmul(") == 3, text
