@@ -393,23 +393,27 @@ def test_matmul_symbolic_sizes_every_variant_sm90(m, k, n):
 
 @gpu
 @pytest.mark.parametrize("m,k,n", [
-    (16, 520, 264),    # M <= 16: as written (the swapped products)
-    (17, 520, 264),    # swiglu, 64 x 64 tiles
+    (16, 520, 264),    # as written up to 48 rows
+    (48, 520, 264),
+    (49, 520, 264),    # swiglu, 64 x 64 tiles up to 64 rows
     (64, 4096, 1032),  # the same, the last tile's columns partial
-    (65, 264, 200),    # 128 x 128 tiles, rows past M recomputed from the tile before
-    (300, 1032, 392),  # several tiles per persistent block
+    (65, 264, 200),    # 64 x 128 tiles (one wave either way)
+    (300, 1032, 392),  # the same, several tiles per persistent block
+    (65, 264, 8576),   # 128 x 128 tiles (one wave of 67), rows past M recomputed from the tile before
+    (200, 136, 5128),  # the same, the last tile's columns partial
     (300, 1031, 392),  # K odd: as written, padded
     (77, 64, 199),     # N odd: as written, padded
 ])
-def test_swiglu_symbolic_sizes_sm90(m, k, n):
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     """silu(x @ wg) * (x @ wu) + r written as separate ops: one GEMM computing both products
     (swiglu) where a variant has it, the products as written elsewhere; against float64."""
-    x, wg, wu = rnd(m, k, dtype=torch.float16), rnd(k, n, dtype=torch.float16) / 4, rnd(k, n, dtype=torch.float16) / 4
-    r = rnd(m, n, dtype=torch.float16)
+    x, wg, wu = rnd(m, k, dtype=dtype), rnd(k, n, dtype=dtype) / 4, rnd(k, n, dtype=dtype) / 4
+    r = rnd(m, n, dtype=dtype)
     ref = F.silu(x.double() @ wg.double()) * (x.double() @ wu.double()) + r.double()
-    out = run("op_swiglu_sm90", {"x": x, "wg": wg, "wu": wu, "r": r}, {"M": m, "K": k, "N": n}, (m, n),
-              torch.float16)
-    check(out, ref, 5e-3)
+    graph = "op_swiglu_sm90" if dtype == torch.float16 else "op_swiglu_sm90_bf16"
+    out = run(graph, {"x": x, "wg": wg, "wu": wu, "r": r}, {"M": m, "K": k, "N": n}, (m, n), dtype)
+    check(out, ref, 5e-3 if dtype == torch.float16 else 2e-2)
 
 
 @gpu
