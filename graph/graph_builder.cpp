@@ -330,14 +330,10 @@ class GraphBuilder {
 
     // n through a reshape as written (its named arguments).
     Node* reshaped(Node* n, const CallExpr& reshape, const std::string& name) {
-        std::map<std::string, const Expr*> attrs;
-        std::map<std::string, SourceRange> ranges;
-        for (const CallArg& arg : reshape.args) {
-            if (arg.name.empty()) continue;
-            attrs[arg.name] = arg.value.get();
-            ranges[arg.name] = arg.name_range;
-        }
-        return call_nodes("reshape", reshape.range, {n}, {reshape.range}, attrs, ranges, name, reshape.callee_range);
+        std::vector<const CallArg*> named;
+        for (const CallArg& arg : reshape.args)
+            if (!arg.name.empty()) named.push_back(&arg);
+        return call_named("reshape", reshape.range, {n}, {reshape.range}, named, name, reshape.callee_range);
     }
 
     Node* call_op(const std::string& op, SourceRange range, const std::vector<const Expr*>& args,
@@ -355,14 +351,21 @@ class GraphBuilder {
         if (!ok) return nullptr;
         for (size_t i = 0; i < args.size(); ++i)
             if (!nodes[i]) nodes[i] = value(*args[i], hint, "");
+        std::vector<SourceRange> arg_ranges;
+        for (const Expr* a : args) arg_ranges.push_back(a->range);
+        return call_named(op, range, nodes, arg_ranges, named, name, callee);
+    }
+
+    // call_nodes with the call's named arguments as the attributes.
+    Node* call_named(const std::string& op, SourceRange range, const std::vector<Node*>& nodes,
+                     const std::vector<SourceRange>& arg_ranges, const std::vector<const CallArg*>& named,
+                     const std::string& name, SourceRange callee) {
         std::map<std::string, const Expr*> attrs;
         std::map<std::string, SourceRange> attr_ranges;
         for (const CallArg* a : named) {
             attrs[a->name] = a->value.get();
             attr_ranges[a->name] = a->name_range;
         }
-        std::vector<SourceRange> arg_ranges;
-        for (const Expr* a : args) arg_ranges.push_back(a->range);
         return call_nodes(op, range, nodes, arg_ranges, attrs, attr_ranges, name, callee);
     }
 
