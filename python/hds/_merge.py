@@ -15,9 +15,6 @@ from __future__ import annotations
 from . import _aten
 from ._fold import Kept
 
-_VIEWS = ("view", "_unsafe_view", "reshape")
-
-
 class MergedWeights(Kept):
     """`cat([w.t() for w in weights], dim=1)` in its own memory, kept between calls (`Kept`)."""
 
@@ -38,7 +35,7 @@ class MergedWeights(Kept):
 def _readers(node):
     """The nodes that read node's value, through views."""
     for user in node.users:
-        if _aten._target(user) in _VIEWS:
+        if _aten._target(user) in _aten.VIEWS:
             yield from _readers(user)
         else:
             yield user
@@ -46,7 +43,7 @@ def _readers(node):
 
 def _source(node):
     """node, or what the views it is of read."""
-    while hasattr(node, "op") and node.op == "call_function" and _aten._target(node) in _VIEWS:
+    while hasattr(node, "op") and node.op == "call_function" and _aten._target(node) in _aten.VIEWS:
         node = node.args[0]
     return node
 
@@ -62,10 +59,9 @@ def _in_swiglu(node) -> bool:
 
 
 def _input_key(x):
-    """The product's left operand up to a view: (source, shape); the same key, the same values."""
-    if x.op == "call_function" and _aten._target(x) in _VIEWS:
-        return x.args[0], tuple(x.args[1])
-    return x, None
+    """The product's left operand as (what its views read, its shape, symbolic sizes as text):
+    the same key, the same values."""
+    return _source(x), tuple(str(d) for d in x.meta["val"].shape)
 
 
 def merge_projections(gm, frozen_layout) -> int:
