@@ -280,7 +280,14 @@ std::optional<Placement> placement_of(const Node& c, const ir::Buffer& p) {
     return at;
 }
 
-// Whether the anchor's body writes `b` by plain stores only (no copies, TMA or atomics) and never reads it.
+// The destination of a vector copy (`copy_16(b[.., k], src[..])`), or null.
+const ir::Load* copy_destination(const ir::Evaluate& e) {
+    auto* call = ir::as<ir::Call>(e.value);
+    return call && ir::copy_bytes(*call) > 0 ? ir::as<ir::Load>(call->args.at(0)) : nullptr;
+}
+
+// Whether the anchor's body writes `b` by plain stores and vector copies only (no TMA or
+// atomics) and never reads it.
 bool only_stored(const ir::Stmt& body, const ir::Buffer& b) {
     struct Finder : ir::IRVisitor {
         const ir::Buffer* b;
@@ -294,6 +301,12 @@ bool only_stored(const ir::Stmt& body, const ir::Buffer& b) {
             visit_expr(st->value);
             other |= st->op && st->buffer == *b;
         }
+        void visit(const ir::Evaluate* e) override {
+            const ir::Load* dst = copy_destination(*e);
+            if (!dst || dst->buffer != *b) return ir::IRVisitor::visit(e);
+            for (const ir::Expr& i : dst->indices) visit_expr(i);
+            visit_expr(ir::as<ir::Call>(e->value)->args.at(1));
+        }
     } f;
     f.b = &b;
     f.visit_stmt(body);
@@ -302,28 +315,44 @@ bool only_stored(const ir::Stmt& body, const ir::Buffer& b) {
 
 // An anchor whose only reader permutes its result (attention's [B, H, L, D] as torch's
 // `.transpose(1, 2)` to [B, L, H, D], or that and the heads merged, before the output
-// projection) stores it in that order itself: its stores' indices are placed, no kernel
-// copies it. True if done.
+// projection) stores it in that order itself: its stores' and vector copies' indices are
+// placed (the last dimension stays last, so a copy's elements stay consecutive), no
+// kernel copies it. True if done.
 bool store_permuted(Graph& g, Node* p, Node* c) {
     if (p->kind != Node::Kind::Anchor || !c) return false;
+    // A reshape of a wgmma schedule's result stays a view, as in fuse_one: absorbed, it
+    // would let the elementwise epilogues after it into the schedule (GPT-2's residual adds
+    // into the projections: 5 % slower, bench/results/2026-11-28-h200-swiglu).
+    if (c->ops == "reshape" && tma_anchor(*p)) return false;
     std::optional<Placement> place = placement_of(*c, p->buffer);
     if (!place || !only_stored(p->anchor.body, p->buffer)) return false;
     struct Place : ir::IRMutator {
         const ir::Buffer* from;
         const Node* to;
         const Placement* at;
-        ir::Stmt visit(const ir::Store* op, const ir::Stmt& self) override {
-            if (op->buffer != *from) return self;
+        std::vector<ir::Expr> placed(const std::vector<ir::Expr>& indices) const {
             std::vector<ir::Expr> i;
             for (size_t d = 0; d < at->whole.size(); ++d) {
                 if (at->whole[d] >= 0)
-                    i.push_back(op->indices[at->whole[d]]);
+                    i.push_back(indices[at->whole[d]]);
                 else if (at->hi[d] >= 0)
-                    i.push_back(ir::add(ir::mul(op->indices[at->hi[d]], ir::i32(at->k[d])), op->indices[at->lo[d]]));
+                    i.push_back(ir::add(ir::mul(indices[at->hi[d]], ir::i32(at->k[d])), indices[at->lo[d]]));
                 else
                     i.push_back(ir::i32(0));
             }
-            return ir::Store::make(op->loc, to->buffer, i, op->value, op->op);
+            return i;
+        }
+        ir::Stmt visit(const ir::Store* op, const ir::Stmt& self) override {
+            if (op->buffer != *from) return self;
+            return ir::Store::make(op->loc, to->buffer, placed(op->indices), op->value, op->op);
+        }
+        ir::Stmt visit(const ir::Evaluate* op, const ir::Stmt& self) override {
+            const ir::Load* dst = copy_destination(*op);
+            if (!dst || dst->buffer != *from) return self;
+            auto* call = ir::as<ir::Call>(op->value);
+            std::vector<ir::Expr> args = call->args;
+            args[0] = ir::Load::make(to->buffer, placed(dst->indices), dst->loc);
+            return ir::Evaluate::make(op->loc, ir::Call::make_void(call->builtin, args, call->function));
         }
     } m;
     m.from = &p->buffer;

@@ -470,10 +470,11 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention_pe
     hds::cluster_sync();  // attention_decode.hds:243
 }
 
-// kernel attention_views_flash_wgmma_few_k0_attention_permute_reshape (attention_views.hds:11)
-__global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_attention_permute_reshape(
+// kernel attention_views_flash_wgmma_few_k0_attention_permute (attention_views.hds:11)
+__global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_attention_permute(
         const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
-        __half* __restrict__ out, int B, int T, const __grid_constant__ CUtensorMap tmap_q_128x64,
+        __half* __restrict__ permute, int B, int T,
+        const __grid_constant__ CUtensorMap tmap_q_128x64,
         const __grid_constant__ CUtensorMap tmap_k_128x64,
         const __grid_constant__ CUtensorMap tmap_v_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -658,17 +659,18 @@ __global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_att
             if (q0 + r < T) {  // attention_wgmma.hds:236
 #pragma unroll
                 for (int c = 0; c < 64; c += 32) {  // attention_wgmma.hds:237
-                    out[(b * T + (q0 + r)) * 768 + (head * 64 + (c + lane))] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
+                    permute[((b * T + (q0 + r)) * 12 + head) * 64 + (c + lane)] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
                 }
             }
         }
     }
 }
 
-// kernel attention_views_any_k0_attention_permute_reshape (attention_views.hds:11)
-__global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permute_reshape(
+// kernel attention_views_any_k0_attention_permute (attention_views.hds:11)
+__global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permute(
         const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
-        __half* __restrict__ out, int B, int T, const __grid_constant__ CUtensorMap tmap_q_192x64,
+        __half* __restrict__ permute, int B, int T,
+        const __grid_constant__ CUtensorMap tmap_q_192x64,
         const __grid_constant__ CUtensorMap tmap_k_128x64,
         const __grid_constant__ CUtensorMap tmap_v_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -853,7 +855,7 @@ __global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permu
             if (q0 + r < T) {  // attention_wgmma.hds:236
 #pragma unroll
                 for (int c = 0; c < 64; c += 32) {  // attention_wgmma.hds:237
-                    out[(b * T + (q0 + r)) * 768 + (head * 64 + (c + lane))] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
+                    permute[((b * T + (q0 + r)) * 12 + head) * 64 + (c + lane)] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
                 }
             }
         }
@@ -1010,8 +1012,9 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
     const __half* k = qkv + 768;
     // v: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
     const __half* v = qkv + 1536;
+    __half* permute = out;  // written in the shape of the output it is reshaped to: the same memory
     cudaError_t err = cudaSuccess;
-    // attention+permute+reshape (attention_views.hds:11)
+    // attention+permute (attention_views.hds:11)
     {  // tensor maps of the TMA copies
         CUtensorMap tmap_q_128x64;  // q in boxes of 128 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_128x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
@@ -1022,10 +1025,10 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
         if ((((long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
         if (((long long)B * 12) > 65535LL) return cudaErrorInvalidConfiguration;
         // 114768 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_views_flash_wgmma_few_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 114768);
+        err = cudaFuncSetAttribute(attention_views_flash_wgmma_few_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 114768);
         if (err != cudaSuccess) return err;
-        attention_views_flash_wgmma_few_k0_attention_permute_reshape<<<dim3((unsigned)(((long long)T + 127) / 128), (unsigned)((long long)B * 12), 1), dim3((unsigned)(384), 1, 1), 114768, stream>>>(
-                q, k, v, out, B, T, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
+        attention_views_flash_wgmma_few_k0_attention_permute<<<dim3((unsigned)(((long long)T + 127) / 128), (unsigned)((long long)B * 12), 1), dim3((unsigned)(384), 1, 1), 114768, stream>>>(
+                q, k, v, permute, B, T, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     return cudaSuccess;
@@ -1060,8 +1063,9 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
     const __half* k = qkv + 768;
     // v: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
     const __half* v = qkv + 1536;
+    __half* permute = out;  // written in the shape of the output it is reshaped to: the same memory
     cudaError_t err = cudaSuccess;
-    // attention+permute+reshape (attention_views.hds:11)
+    // attention+permute (attention_views.hds:11)
     {  // tensor maps of the TMA copies
         CUtensorMap tmap_q_192x64;  // q in boxes of 192 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_192x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 192, 64); e != cudaSuccess) return e;
@@ -1072,10 +1076,10 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
         if ((((long long)T + 191) / 192) > 2147483647LL) return cudaErrorInvalidConfiguration;
         if (((long long)B * 12) > 65535LL) return cudaErrorInvalidConfiguration;
         // 122960 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_views_any_k0_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 122960);
+        err = cudaFuncSetAttribute(attention_views_any_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 122960);
         if (err != cudaSuccess) return err;
-        attention_views_any_k0_attention_permute_reshape<<<dim3((unsigned)(((long long)T + 191) / 192), (unsigned)((long long)B * 12), 1), dim3((unsigned)(512), 1, 1), 122960, stream>>>(
-                q, k, v, out, B, T, tmap_q_192x64, tmap_k_128x64, tmap_v_128x64);
+        attention_views_any_k0_attention_permute<<<dim3((unsigned)(((long long)T + 191) / 192), (unsigned)((long long)B * 12), 1), dim3((unsigned)(512), 1, 1), 122960, stream>>>(
+                q, k, v, permute, B, T, tmap_q_192x64, tmap_k_128x64, tmap_v_128x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     return cudaSuccess;
@@ -1087,9 +1091,9 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
 //   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:418)
 //     attention_views_decode_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
 //   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:436)
-//     attention_views_flash_wgmma_few_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
+//     attention_views_flash_wgmma_few_k0_attention_permute <- attention+permute (attention_views.hds:11)
 //   attention_views_any: any sizes
-//     attention_views_any_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
+//     attention_views_any_k0_attention_permute <- attention+permute (attention_views.hds:11)
 size_t attention_views_workspace_size(int B, int T) {
     if (T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)))
         return attention_views_decode_deep_workspace_size(B, T);
