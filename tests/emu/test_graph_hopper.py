@@ -250,8 +250,10 @@ def test_conv2d_1x1_split(tmp_path, n, c, h, wd, o, stride, variant, split):
 
 @pytest.mark.parametrize("d,heads,groups,lq,lk,causal,variant", [
     (64, 4, 2, 37, 70, 1, "g_flash_wgmma_few"), (128, 2, 1, 130, 129, 0, "g_any"),
-    # heads of 64: blocks of 192 query rows from 264 of them (two waves), else 128
-    (64, 263, 1, 17, 19, 1, "g_flash_wgmma_few"), (64, 264, 1, 17, 19, 1, "g_any"),
+    # heads of 64: blocks of 192 query rows from 264 of them (two waves), else 128; causal up to
+    # 2048 keys 128 (persistent, two items a block from 133 of them); persistent up to 4096 keys
+    (64, 263, 1, 17, 19, 0, "g_flash_wgmma_few"), (64, 264, 1, 17, 19, 0, "g_flash_wgmma_short"),
+    (64, 264, 1, 17, 19, 1, "g_flash_wgmma_few"), (128, 140, 140, 17, 30, 1, "g_any"),
     (64, 2, 2, 400, 150, 0, "g_flash_wgmma_few"), (64, 1, 1, 1, 1, 0, "g_decode_deep"),
     (64, 8, 1, 1, 700, 0, "g_decode_deep"), (128, 8, 2, 3, 333, 1, "g_decode128"),
     (64, 16, 1, 1, 2000, 0, "g_decode_deep"), (64, 17, 17, 1, 100, 0, "g_decode"),

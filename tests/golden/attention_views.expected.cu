@@ -10,6 +10,17 @@
 
 #include <algorithm>
 
+// device fn attention_paired (attention_wgmma.hds:55)
+static __device__ __forceinline__ int attention_paired(int k, int head, int n) {
+    if (n % 2 == 1 && head % 2 == 1) {  // attention_wgmma.hds:56
+        if (k == 0) {  // attention_wgmma.hds:57
+            return (n - 1) / 2;  // attention_wgmma.hds:58
+        }
+        return (k - 1) % 2 == 0 ? (k - 1) / 2 : n - 1 - (k - 1) / 2;  // attention_wgmma.hds:60
+    }
+    return k % 2 == 0 ? k / 2 : n - 1 - k / 2;  // attention_wgmma.hds:62
+}
+
 // kernel attention_views_decode_deep_k0_attention_permute_reshape (attention_views.hds:11)
 __global__ void __launch_bounds__(128, 1) attention_views_decode_deep_k0_attention_permute_reshape(
         const __half* __restrict__ qkv, __half* __restrict__ out, int B, int T) {
@@ -472,194 +483,462 @@ __global__ void __launch_bounds__(128, 1) attention_views_decode_k0_attention_pe
 
 // kernel attention_views_flash_wgmma_few_k0_attention_permute (attention_views.hds:11)
 __global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_attention_permute(
-        const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
+        const __half* __restrict__ k, const __half* __restrict__ v, const __half* __restrict__ q,
         __half* __restrict__ permute, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_q_128x64,
         const __grid_constant__ CUtensorMap tmap_k_128x64,
-        const __grid_constant__ CUtensorMap tmap_v_128x64) {
+        const __grid_constant__ CUtensorMap tmap_v_128x64,
+        const __grid_constant__ CUtensorMap tmap_q_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__half (*)[1][128][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:44
-    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 16384);  // attention_wgmma.hds:45
-    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 65536);  // attention_wgmma.hds:46
-    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 114688);  // attention_wgmma.hds:47
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 114720);  // attention_wgmma.hds:48
-    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 114752);  // attention_wgmma.hds:49
-    const int b = (int)blockIdx.y / 12;  // attention_wgmma.hds:50
-    const int head = (int)blockIdx.y % 12;  // attention_wgmma.hds:51
-    const int kvh = head;  // attention_wgmma.hds:52
-    const int q0 = ((T + 127) / 128 - 1 - (int)blockIdx.x) * 128;  // attention_wgmma.hds:53
-    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:54
-    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:55
-    const int shift = 0;  // attention_wgmma.hds:57
-    const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:58
-    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:59
-    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:61
-        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:62
-            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:63
-            hds::mbarrier_init(&empty[st], 2);  // attention_wgmma.hds:64
+    const int OSEP = 1;  // attention_wgmma.hds:75
+    auto& sqo = *reinterpret_cast<__half (*)[2][1][128][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:76
+    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 32768);  // attention_wgmma.hds:77
+    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 81920);  // attention_wgmma.hds:78
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 131072);  // attention_wgmma.hds:79
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 131104);  // attention_wgmma.hds:80
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 131136);  // attention_wgmma.hds:81
+    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 131152);  // attention_wgmma.hds:82
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:83
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:84
+    const int shift = 0;  // attention_wgmma.hds:85
+    const int qblocks = (T + 127) / 128;  // attention_wgmma.hds:87
+    const int items = qblocks * B * 12;  // attention_wgmma.hds:88
+    const int per = items > 132 ? 2 : 1;  // attention_wgmma.hds:89
+    const int mine = ((items + per - 1) / per - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x * per;  // attention_wgmma.hds:90
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:92
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:93
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:94
+            hds::mbarrier_init(&empty[st], 2);  // attention_wgmma.hds:95
         }
-        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:66
-        hds::fence_barrier_init();  // attention_wgmma.hds:67
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:97
+        hds::mbarrier_init(&qempty[0], 2);  // attention_wgmma.hds:98
+        hds::fence_barrier_init();  // attention_wgmma.hds:99
     }
-    __syncthreads();  // attention_wgmma.hds:69
-    if (wg == 0) {  // attention_wgmma.hds:71
-        hds::setmaxnreg_dec<24>();  // attention_wgmma.hds:72
-        if (t == 0) {  // attention_wgmma.hds:73
-            hds::mbarrier_arrive_expect_tx(&qfull[0], 16384);  // attention_wgmma.hds:74
+    __syncthreads();  // attention_wgmma.hds:101
+    if (wg == 0) {  // attention_wgmma.hds:103
+        hds::setmaxnreg_dec<24>();  // attention_wgmma.hds:104
+        if (t == 0) {  // attention_wgmma.hds:105
+            int it = 0;  // attention_wgmma.hds:106
+            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:107
+                const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:108
+                if (w < items) {  // attention_wgmma.hds:109
+                    const int bh = w / qblocks;  // attention_wgmma.hds:110
+                    const int b = bh / 12;  // attention_wgmma.hds:111
+                    const int head = bh % 12;  // attention_wgmma.hds:112
+                    const int kvh = head;  // attention_wgmma.hds:113
+                    const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 128;  // attention_wgmma.hds:114
+                    const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:115
+                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:116
+                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:117
+                        const int st = it % 3;  // attention_wgmma.hds:118
+                        if (it >= 3) {  // attention_wgmma.hds:119
+                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:120
+                        }
+                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:122
 #pragma unroll
-            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:75
-                hds::tma_load_4d(&sq[sl][0][0], &tmap_q_128x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:76
-            }
-            for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:78
-                const int st = j % 3;  // attention_wgmma.hds:79
-                if (j >= 3) {  // attention_wgmma.hds:80
-                    hds::mbarrier_wait(&empty[st], (j / 3 + 1) % 2);  // attention_wgmma.hds:81
-                }
-                hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:83
+                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:123
+                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:124
+                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:125
+                        }
+                        if (j == 0) {  // attention_wgmma.hds:127
+                            if (n > 0) {  // attention_wgmma.hds:128
+                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:129
+                            }
+                            hds::mbarrier_arrive_expect_tx(&qfull[0], 16384);  // attention_wgmma.hds:131
 #pragma unroll
-                for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:84
-                    hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:85
-                    hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:86
+                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:132
+                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_128x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:133
+                            }
+                        }
+                        it += 1;  // attention_wgmma.hds:136
+                    }
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<240>();  // attention_wgmma.hds:91
-        alignas(16) float s[64];  // attention_wgmma.hds:92
-        alignas(16) __half p[8][8];  // attention_wgmma.hds:93
-        alignas(16) float acc[32];  // attention_wgmma.hds:94
-        alignas(16) float mx[2];  // attention_wgmma.hds:95
-        alignas(16) float sum[2];  // attention_wgmma.hds:96
-        alignas(16) float rescale[2];  // attention_wgmma.hds:97
-        alignas(16) float scaled[2];  // attention_wgmma.hds:98
-        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:99
-        const int warp = t / 32;  // attention_wgmma.hds:100
-        const int lane = t % 32;  // attention_wgmma.hds:101
-        const int g = lane / 4;  // attention_wgmma.hds:102
-        const int t4 = lane % 4;  // attention_wgmma.hds:103
-        const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:104
-        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:107
-        const float lowest = -1e+30f;  // attention_wgmma.hds:109
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:110
-            mx[h] = lowest;  // attention_wgmma.hds:111
-            sum[h] = 0.0f;  // attention_wgmma.hds:112
+        hds::setmaxnreg_inc<240>();  // attention_wgmma.hds:142
+        alignas(16) float s[64];  // attention_wgmma.hds:143
+        alignas(16) __half p[8][8];  // attention_wgmma.hds:144
+        alignas(16) float acc[32];  // attention_wgmma.hds:145
+        alignas(16) float mx[2];  // attention_wgmma.hds:146
+        alignas(16) float sum[2];  // attention_wgmma.hds:147
+        alignas(16) float rescale[2];  // attention_wgmma.hds:148
+        alignas(16) float scaled[2];  // attention_wgmma.hds:149
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:150
+        const int warp = t / 32;  // attention_wgmma.hds:151
+        const int lane = t % 32;  // attention_wgmma.hds:152
+        const int g = lane / 4;  // attention_wgmma.hds:153
+        const int t4 = lane % 4;  // attention_wgmma.hds:154
+        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:157
+        const float lowest = -1e+30f;  // attention_wgmma.hds:159
+        const int turn = wg;  // attention_wgmma.hds:162
+        const int next = wg % 2 + 1;  // attention_wgmma.hds:163
+        if (wg == 2) {  // attention_wgmma.hds:164
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:165
         }
+        int it = 0;  // attention_wgmma.hds:167
+        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:168
+            const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:169
+            if (w < items) {  // attention_wgmma.hds:170
+                const int bh = w / qblocks;  // attention_wgmma.hds:171
+                const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 128;  // attention_wgmma.hds:172
+                const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:173
+                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:174
+                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:175
 #pragma unroll
-        for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:114
-            acc[i] = 0.0f;  // attention_wgmma.hds:115
-        }
-        const int turn = wg;  // attention_wgmma.hds:119
-        const int next = wg % 2 + 1;  // attention_wgmma.hds:120
-        if (wg == 2) {  // attention_wgmma.hds:121
-            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:122
-        }
-        hds::mbarrier_wait(&qfull[0], 0);  // attention_wgmma.hds:124
-        for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:126
-            const int st = j % 3;  // attention_wgmma.hds:127
-            hds::mbarrier_wait(&full[st], j / 3 % 2);  // attention_wgmma.hds:128
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:130
-                s[i] = 0.0f;  // attention_wgmma.hds:131
-            }
-            hds::barrier_sync(turn, 256);  // attention_wgmma.hds:134
-            hds::wgmma_fence();  // attention_wgmma.hds:136
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:137
-                hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sq[0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:139
-            }
-            hds::wgmma_commit();  // attention_wgmma.hds:144
-            if (j > 0) {  // attention_wgmma.hds:145
-#pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:146
-                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:150
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:176
+                    mx[h] = lowest;  // attention_wgmma.hds:177
+                    sum[h] = 0.0f;  // attention_wgmma.hds:178
                 }
-            }
-            hds::wgmma_commit();  // attention_wgmma.hds:154
-            hds::barrier_arrive(next, 256);  // attention_wgmma.hds:157
-            hds::wgmma_wait<1>();  // attention_wgmma.hds:159
-            const int key0 = j * 128;  // attention_wgmma.hds:162
-            if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:163
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:164
+                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:180
+                    acc[i] = 0.0f;  // attention_wgmma.hds:181
+                }
+                hds::mbarrier_wait(&qfull[0], n % 2);  // attention_wgmma.hds:183
+                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:185
+                    const int st = (it + j) % 3;  // attention_wgmma.hds:186
+                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:187
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:165
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:166
-                        const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:167
-                        s[n * 4 + e] = seen ? s[n * 4 + e] : lowest;  // attention_wgmma.hds:168
+                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:189
+                        s[i] = 0.0f;  // attention_wgmma.hds:190
+                    }
+                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:193
+                    hds::wgmma_fence();  // attention_wgmma.hds:195
+#pragma unroll
+                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:196
+                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:198
+                    }
+                    hds::wgmma_commit();  // attention_wgmma.hds:203
+                    if (j > 0) {  // attention_wgmma.hds:204
+#pragma unroll
+                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:205
+                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:209
+                        }
+                    }
+                    hds::wgmma_commit();  // attention_wgmma.hds:213
+                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:216
+                    hds::wgmma_wait<1>();  // attention_wgmma.hds:218
+                    if (j == tiles - 1 && t == 0) {  // attention_wgmma.hds:219
+                        hds::mbarrier_arrive(&qempty[0]);  // attention_wgmma.hds:220
+                    }
+                    const int key0 = j * 128;  // attention_wgmma.hds:224
+                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:225
+#pragma unroll
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:226
+#pragma unroll
+                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:227
+                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:228
+                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:229
+                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:230
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:235
+                        float top = mx[h];  // attention_wgmma.hds:236
+#pragma unroll
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:237
+                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:238
+                        }
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:241
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:242
+                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:243
+                        mx[h] = top;  // attention_wgmma.hds:244
+                        sum[h] *= rescale[h];  // attention_wgmma.hds:245
+                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:246
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:248
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:249
+                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:250
+                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:251
+                        }
+                    }
+                    hds::wgmma_wait<0>();  // attention_wgmma.hds:254
+                    if (j > 0 && t == 0) {  // attention_wgmma.hds:255
+                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:256
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:258
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:259
+                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:260
+                        }
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:263
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:264
+                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:265
+                        }
+                    }
+                }
+                hds::wgmma_fence();  // attention_wgmma.hds:270
+#pragma unroll
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:271
+                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:275
+                }
+                hds::wgmma_commit();  // attention_wgmma.hds:278
+                hds::wgmma_wait<0>();  // attention_wgmma.hds:279
+                if (t == 0) {  // attention_wgmma.hds:280
+                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:281
+                }
+                it += tiles;  // attention_wgmma.hds:283
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:286
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:287
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:288
+                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:289
+                }
+                __syncwarp();  // attention_wgmma.hds:294
+#pragma unroll
+                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:295
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:296
+                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:297
+                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:298
+                    }
+                }
+                __syncwarp();  // attention_wgmma.hds:301
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:302
+                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:303
+                    const int ch = lane % 8;  // attention_wgmma.hds:304
+                    if (q0 + r < T) {  // attention_wgmma.hds:305
+                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:306
                     }
                 }
             }
+        }
+    }
+}
+
+// kernel attention_views_flash_wgmma_short_k0_attention_permute (attention_views.hds:11)
+__global__ void __launch_bounds__(512, 1) attention_views_flash_wgmma_short_k0_attention_permute(
+        const __half* __restrict__ k, const __half* __restrict__ v, const __half* __restrict__ q,
+        __half* __restrict__ permute, int B, int T,
+        const __grid_constant__ CUtensorMap tmap_k_128x64,
+        const __grid_constant__ CUtensorMap tmap_v_128x64,
+        const __grid_constant__ CUtensorMap tmap_q_192x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int OSEP = 1;  // attention_wgmma.hds:75
+    auto& sqo = *reinterpret_cast<__half (*)[2][1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:76
+    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 49152);  // attention_wgmma.hds:77
+    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 98304);  // attention_wgmma.hds:78
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 147456);  // attention_wgmma.hds:79
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 147488);  // attention_wgmma.hds:80
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 147520);  // attention_wgmma.hds:81
+    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 147536);  // attention_wgmma.hds:82
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:83
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:84
+    const int shift = 0;  // attention_wgmma.hds:85
+    const int qblocks = (T + 191) / 192;  // attention_wgmma.hds:87
+    const int items = qblocks * B * 12;  // attention_wgmma.hds:88
+    const int per = items > 132 ? 2 : 1;  // attention_wgmma.hds:89
+    const int mine = ((items + per - 1) / per - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x * per;  // attention_wgmma.hds:90
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:92
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:93
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:94
+            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:95
+        }
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:97
+        hds::mbarrier_init(&qempty[0], 3);  // attention_wgmma.hds:98
+        hds::fence_barrier_init();  // attention_wgmma.hds:99
+    }
+    __syncthreads();  // attention_wgmma.hds:101
+    if (wg == 0) {  // attention_wgmma.hds:103
+        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:104
+        if (t == 0) {  // attention_wgmma.hds:105
+            int it = 0;  // attention_wgmma.hds:106
+            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:107
+                const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:108
+                if (w < items) {  // attention_wgmma.hds:109
+                    const int bh = w / qblocks;  // attention_wgmma.hds:110
+                    const int b = bh / 12;  // attention_wgmma.hds:111
+                    const int head = bh % 12;  // attention_wgmma.hds:112
+                    const int kvh = head;  // attention_wgmma.hds:113
+                    const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 192;  // attention_wgmma.hds:114
+                    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:115
+                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:116
+                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:117
+                        const int st = it % 3;  // attention_wgmma.hds:118
+                        if (it >= 3) {  // attention_wgmma.hds:119
+                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:120
+                        }
+                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:122
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:173
-                float top = mx[h];  // attention_wgmma.hds:174
+                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:123
+                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:124
+                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:125
+                        }
+                        if (j == 0) {  // attention_wgmma.hds:127
+                            if (n > 0) {  // attention_wgmma.hds:128
+                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:129
+                            }
+                            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:131
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:175
-                    top = fmaxf(top, fmaxf(s[n * 4 + h * 2], s[n * 4 + h * 2 + 1]));  // attention_wgmma.hds:176
-                }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:179
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:180
-                rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:181
-                mx[h] = top;  // attention_wgmma.hds:182
-                sum[h] *= rescale[h];  // attention_wgmma.hds:183
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:184
-            }
-#pragma unroll
-            for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:186
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:187
-                    s[n * 4 + e] = hds::exp2_fast(fmaf(s[n * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:188
-                    sum[e / 2] += s[n * 4 + e];  // attention_wgmma.hds:189
-                }
-            }
-            hds::wgmma_wait<0>();  // attention_wgmma.hds:192
-            if (j > 0 && t == 0) {  // attention_wgmma.hds:193
-                hds::mbarrier_arrive(&empty[(j - 1) % 3]);  // attention_wgmma.hds:194
-            }
-#pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:196
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:197
-                    acc[n * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:198
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:201
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:202
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(s[n * 4 + e]);  // attention_wgmma.hds:203
+                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:132
+                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:133
+                            }
+                        }
+                        it += 1;  // attention_wgmma.hds:136
+                    }
                 }
             }
         }
-        hds::wgmma_fence();  // attention_wgmma.hds:208
-#pragma unroll
-        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:209
-            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:213
+    } else {
+        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:142
+        alignas(16) float s[64];  // attention_wgmma.hds:143
+        alignas(16) __half p[8][8];  // attention_wgmma.hds:144
+        alignas(16) float acc[32];  // attention_wgmma.hds:145
+        alignas(16) float mx[2];  // attention_wgmma.hds:146
+        alignas(16) float sum[2];  // attention_wgmma.hds:147
+        alignas(16) float rescale[2];  // attention_wgmma.hds:148
+        alignas(16) float scaled[2];  // attention_wgmma.hds:149
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:150
+        const int warp = t / 32;  // attention_wgmma.hds:151
+        const int lane = t % 32;  // attention_wgmma.hds:152
+        const int g = lane / 4;  // attention_wgmma.hds:153
+        const int t4 = lane % 4;  // attention_wgmma.hds:154
+        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:157
+        const float lowest = -1e+30f;  // attention_wgmma.hds:159
+        const int turn = wg;  // attention_wgmma.hds:162
+        const int next = wg % 3 + 1;  // attention_wgmma.hds:163
+        if (wg == 3) {  // attention_wgmma.hds:164
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:165
         }
-        hds::wgmma_commit();  // attention_wgmma.hds:216
-        hds::wgmma_wait<0>();  // attention_wgmma.hds:217
+        int it = 0;  // attention_wgmma.hds:167
+        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:168
+            const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:169
+            if (w < items) {  // attention_wgmma.hds:170
+                const int bh = w / qblocks;  // attention_wgmma.hds:171
+                const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 192;  // attention_wgmma.hds:172
+                const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:173
+                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:174
+                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:175
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:220
-            sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:221
-            sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:222
-            sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:223
-        }
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:176
+                    mx[h] = lowest;  // attention_wgmma.hds:177
+                    sum[h] = 0.0f;  // attention_wgmma.hds:178
+                }
 #pragma unroll
-        for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:227
+                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:180
+                    acc[i] = 0.0f;  // attention_wgmma.hds:181
+                }
+                hds::mbarrier_wait(&qfull[0], n % 2);  // attention_wgmma.hds:183
+                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:185
+                    const int st = (it + j) % 3;  // attention_wgmma.hds:186
+                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:187
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:228
-                const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:229
-                sq[0][r][(n ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[n * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:230
-            }
-        }
-        __syncwarp();  // attention_wgmma.hds:233
+                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:189
+                        s[i] = 0.0f;  // attention_wgmma.hds:190
+                    }
+                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:193
+                    hds::wgmma_fence();  // attention_wgmma.hds:195
 #pragma unroll
-        for (int rr = 0; rr < 16; ++rr) {  // attention_wgmma.hds:234
-            const int r = row0 + warp * 16 + rr;  // attention_wgmma.hds:235
-            if (q0 + r < T) {  // attention_wgmma.hds:236
+                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:196
+                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:198
+                    }
+                    hds::wgmma_commit();  // attention_wgmma.hds:203
+                    if (j > 0) {  // attention_wgmma.hds:204
 #pragma unroll
-                for (int c = 0; c < 64; c += 32) {  // attention_wgmma.hds:237
-                    permute[((b * T + (q0 + r)) * 12 + head) * 64 + (c + lane)] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
+                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:205
+                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:209
+                        }
+                    }
+                    hds::wgmma_commit();  // attention_wgmma.hds:213
+                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:216
+                    hds::wgmma_wait<1>();  // attention_wgmma.hds:218
+                    if (j == tiles - 1 && t == 0) {  // attention_wgmma.hds:219
+                        hds::mbarrier_arrive(&qempty[0]);  // attention_wgmma.hds:220
+                    }
+                    const int key0 = j * 128;  // attention_wgmma.hds:224
+                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:225
+#pragma unroll
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:226
+#pragma unroll
+                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:227
+                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:228
+                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:229
+                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:230
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:235
+                        float top = mx[h];  // attention_wgmma.hds:236
+#pragma unroll
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:237
+                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:238
+                        }
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:241
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:242
+                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:243
+                        mx[h] = top;  // attention_wgmma.hds:244
+                        sum[h] *= rescale[h];  // attention_wgmma.hds:245
+                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:246
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:248
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:249
+                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:250
+                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:251
+                        }
+                    }
+                    hds::wgmma_wait<0>();  // attention_wgmma.hds:254
+                    if (j > 0 && t == 0) {  // attention_wgmma.hds:255
+                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:256
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:258
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:259
+                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:260
+                        }
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:263
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:264
+                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:265
+                        }
+                    }
+                }
+                hds::wgmma_fence();  // attention_wgmma.hds:270
+#pragma unroll
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:271
+                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:275
+                }
+                hds::wgmma_commit();  // attention_wgmma.hds:278
+                hds::wgmma_wait<0>();  // attention_wgmma.hds:279
+                if (t == 0) {  // attention_wgmma.hds:280
+                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:281
+                }
+                it += tiles;  // attention_wgmma.hds:283
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:286
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:287
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:288
+                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:289
+                }
+                __syncwarp();  // attention_wgmma.hds:294
+#pragma unroll
+                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:295
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:296
+                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:297
+                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:298
+                    }
+                }
+                __syncwarp();  // attention_wgmma.hds:301
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:302
+                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:303
+                    const int ch = lane % 8;  // attention_wgmma.hds:304
+                    if (q0 + r < T) {  // attention_wgmma.hds:305
+                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:306
+                    }
                 }
             }
         }
@@ -668,194 +947,226 @@ __global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_att
 
 // kernel attention_views_any_k0_attention_permute (attention_views.hds:11)
 __global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permute(
-        const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
+        const __half* __restrict__ k, const __half* __restrict__ v, const __half* __restrict__ q,
         __half* __restrict__ permute, int B, int T,
-        const __grid_constant__ CUtensorMap tmap_q_192x64,
         const __grid_constant__ CUtensorMap tmap_k_128x64,
-        const __grid_constant__ CUtensorMap tmap_v_128x64) {
+        const __grid_constant__ CUtensorMap tmap_v_128x64,
+        const __grid_constant__ CUtensorMap tmap_q_192x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__half (*)[1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:44
-    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 24576);  // attention_wgmma.hds:45
-    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 73728);  // attention_wgmma.hds:46
-    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122880);  // attention_wgmma.hds:47
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122912);  // attention_wgmma.hds:48
-    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122944);  // attention_wgmma.hds:49
-    const int b = (int)blockIdx.y / 12;  // attention_wgmma.hds:50
-    const int head = (int)blockIdx.y % 12;  // attention_wgmma.hds:51
-    const int kvh = head;  // attention_wgmma.hds:52
-    const int q0 = ((T + 191) / 192 - 1 - (int)blockIdx.x) * 192;  // attention_wgmma.hds:53
-    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:54
-    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:55
-    const int shift = 0;  // attention_wgmma.hds:57
-    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:58
-    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:59
-    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:61
-        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:62
-            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:63
-            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:64
+    const int OSEP = 0;  // attention_wgmma.hds:75
+    auto& sqo = *reinterpret_cast<__half (*)[1][1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:76
+    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 24576);  // attention_wgmma.hds:77
+    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 73728);  // attention_wgmma.hds:78
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122880);  // attention_wgmma.hds:79
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122912);  // attention_wgmma.hds:80
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122944);  // attention_wgmma.hds:81
+    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122960);  // attention_wgmma.hds:82
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:83
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:84
+    const int shift = 0;  // attention_wgmma.hds:85
+    const int qblocks = (T + 191) / 192;  // attention_wgmma.hds:87
+    const int items = qblocks * B * 12;  // attention_wgmma.hds:88
+    const int mine = 1;  // attention_wgmma.hds:90
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:92
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:93
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:94
+            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:95
         }
-        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:66
-        hds::fence_barrier_init();  // attention_wgmma.hds:67
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:97
+        hds::mbarrier_init(&qempty[0], 12);  // attention_wgmma.hds:98
+        hds::fence_barrier_init();  // attention_wgmma.hds:99
     }
-    __syncthreads();  // attention_wgmma.hds:69
-    if (wg == 0) {  // attention_wgmma.hds:71
-        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:72
-        if (t == 0) {  // attention_wgmma.hds:73
-            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:74
+    __syncthreads();  // attention_wgmma.hds:101
+    if (wg == 0) {  // attention_wgmma.hds:103
+        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:104
+        if (t == 0) {  // attention_wgmma.hds:105
+            int it = 0;  // attention_wgmma.hds:106
+            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:107
+                const int w = (int)blockIdx.x;  // attention_wgmma.hds:108
+                if (w < items) {  // attention_wgmma.hds:109
+                    const int bh = w / qblocks;  // attention_wgmma.hds:110
+                    const int b = bh / 12;  // attention_wgmma.hds:111
+                    const int head = bh % 12;  // attention_wgmma.hds:112
+                    const int kvh = head;  // attention_wgmma.hds:113
+                    const int q0 = (qblocks - 1 - w % qblocks) * 192;  // attention_wgmma.hds:114
+                    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:115
+                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:116
+                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:117
+                        const int st = it % 3;  // attention_wgmma.hds:118
+                        if (it >= 3) {  // attention_wgmma.hds:119
+                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:120
+                        }
+                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:122
 #pragma unroll
-            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:75
-                hds::tma_load_4d(&sq[sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:76
-            }
-            for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:78
-                const int st = j % 3;  // attention_wgmma.hds:79
-                if (j >= 3) {  // attention_wgmma.hds:80
-                    hds::mbarrier_wait(&empty[st], (j / 3 + 1) % 2);  // attention_wgmma.hds:81
-                }
-                hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:83
+                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:123
+                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:124
+                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:125
+                        }
+                        if (j == 0) {  // attention_wgmma.hds:127
+                            if (n > 0) {  // attention_wgmma.hds:128
+                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:129
+                            }
+                            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:131
 #pragma unroll
-                for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:84
-                    hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:85
-                    hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:86
+                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:132
+                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:133
+                            }
+                        }
+                        it += 1;  // attention_wgmma.hds:136
+                    }
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:91
-        alignas(16) float s[64];  // attention_wgmma.hds:92
-        alignas(16) __half p[8][8];  // attention_wgmma.hds:93
-        alignas(16) float acc[32];  // attention_wgmma.hds:94
-        alignas(16) float mx[2];  // attention_wgmma.hds:95
-        alignas(16) float sum[2];  // attention_wgmma.hds:96
-        alignas(16) float rescale[2];  // attention_wgmma.hds:97
-        alignas(16) float scaled[2];  // attention_wgmma.hds:98
-        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:99
-        const int warp = t / 32;  // attention_wgmma.hds:100
-        const int lane = t % 32;  // attention_wgmma.hds:101
-        const int g = lane / 4;  // attention_wgmma.hds:102
-        const int t4 = lane % 4;  // attention_wgmma.hds:103
-        const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:104
-        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:107
-        const float lowest = -1e+30f;  // attention_wgmma.hds:109
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:110
-            mx[h] = lowest;  // attention_wgmma.hds:111
-            sum[h] = 0.0f;  // attention_wgmma.hds:112
+        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:142
+        alignas(16) float s[64];  // attention_wgmma.hds:143
+        alignas(16) __half p[8][8];  // attention_wgmma.hds:144
+        alignas(16) float acc[32];  // attention_wgmma.hds:145
+        alignas(16) float mx[2];  // attention_wgmma.hds:146
+        alignas(16) float sum[2];  // attention_wgmma.hds:147
+        alignas(16) float rescale[2];  // attention_wgmma.hds:148
+        alignas(16) float scaled[2];  // attention_wgmma.hds:149
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:150
+        const int warp = t / 32;  // attention_wgmma.hds:151
+        const int lane = t % 32;  // attention_wgmma.hds:152
+        const int g = lane / 4;  // attention_wgmma.hds:153
+        const int t4 = lane % 4;  // attention_wgmma.hds:154
+        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:157
+        const float lowest = -1e+30f;  // attention_wgmma.hds:159
+        const int turn = wg;  // attention_wgmma.hds:162
+        const int next = wg % 3 + 1;  // attention_wgmma.hds:163
+        if (wg == 3) {  // attention_wgmma.hds:164
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:165
         }
+        int it = 0;  // attention_wgmma.hds:167
+        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:168
+            const int w = (int)blockIdx.x;  // attention_wgmma.hds:169
+            if (w < items) {  // attention_wgmma.hds:170
+                const int bh = w / qblocks;  // attention_wgmma.hds:171
+                const int q0 = (qblocks - 1 - w % qblocks) * 192;  // attention_wgmma.hds:172
+                const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:173
+                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:174
+                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:175
 #pragma unroll
-        for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:114
-            acc[i] = 0.0f;  // attention_wgmma.hds:115
-        }
-        const int turn = wg;  // attention_wgmma.hds:119
-        const int next = wg % 3 + 1;  // attention_wgmma.hds:120
-        if (wg == 3) {  // attention_wgmma.hds:121
-            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:122
-        }
-        hds::mbarrier_wait(&qfull[0], 0);  // attention_wgmma.hds:124
-        for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:126
-            const int st = j % 3;  // attention_wgmma.hds:127
-            hds::mbarrier_wait(&full[st], j / 3 % 2);  // attention_wgmma.hds:128
-#pragma unroll
-            for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:130
-                s[i] = 0.0f;  // attention_wgmma.hds:131
-            }
-            hds::barrier_sync(turn, 256);  // attention_wgmma.hds:134
-            hds::wgmma_fence();  // attention_wgmma.hds:136
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:137
-                hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sq[0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:139
-            }
-            hds::wgmma_commit();  // attention_wgmma.hds:144
-            if (j > 0) {  // attention_wgmma.hds:145
-#pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:146
-                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:150
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:176
+                    mx[h] = lowest;  // attention_wgmma.hds:177
+                    sum[h] = 0.0f;  // attention_wgmma.hds:178
                 }
-            }
-            hds::wgmma_commit();  // attention_wgmma.hds:154
-            hds::barrier_arrive(next, 256);  // attention_wgmma.hds:157
-            hds::wgmma_wait<1>();  // attention_wgmma.hds:159
-            const int key0 = j * 128;  // attention_wgmma.hds:162
-            if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:163
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:164
+                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:180
+                    acc[i] = 0.0f;  // attention_wgmma.hds:181
+                }
+                hds::mbarrier_wait(&qfull[0], n);  // attention_wgmma.hds:183
+                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:185
+                    const int st = (it + j) % 3;  // attention_wgmma.hds:186
+                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:187
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:165
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:166
-                        const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:167
-                        s[n * 4 + e] = seen ? s[n * 4 + e] : lowest;  // attention_wgmma.hds:168
+                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:189
+                        s[i] = 0.0f;  // attention_wgmma.hds:190
+                    }
+                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:193
+                    hds::wgmma_fence();  // attention_wgmma.hds:195
+#pragma unroll
+                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:196
+                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:198
+                    }
+                    hds::wgmma_commit();  // attention_wgmma.hds:203
+                    if (j > 0) {  // attention_wgmma.hds:204
+#pragma unroll
+                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:205
+                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:209
+                        }
+                    }
+                    hds::wgmma_commit();  // attention_wgmma.hds:213
+                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:216
+                    hds::wgmma_wait<1>();  // attention_wgmma.hds:218
+                    const int key0 = j * 128;  // attention_wgmma.hds:224
+                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:225
+#pragma unroll
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:226
+#pragma unroll
+                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:227
+                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:228
+                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:229
+                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:230
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:235
+                        float top = mx[h];  // attention_wgmma.hds:236
+#pragma unroll
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:237
+                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:238
+                        }
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:241
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:242
+                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:243
+                        mx[h] = top;  // attention_wgmma.hds:244
+                        sum[h] *= rescale[h];  // attention_wgmma.hds:245
+                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:246
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:248
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:249
+                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:250
+                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:251
+                        }
+                    }
+                    hds::wgmma_wait<0>();  // attention_wgmma.hds:254
+                    if (j > 0 && t == 0) {  // attention_wgmma.hds:255
+                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:256
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:258
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:259
+                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:260
+                        }
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:263
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:264
+                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:265
+                        }
                     }
                 }
-            }
+                hds::wgmma_fence();  // attention_wgmma.hds:270
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:173
-                float top = mx[h];  // attention_wgmma.hds:174
-#pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:175
-                    top = fmaxf(top, fmaxf(s[n * 4 + h * 2], s[n * 4 + h * 2 + 1]));  // attention_wgmma.hds:176
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:271
+                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:275
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:179
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:180
-                rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:181
-                mx[h] = top;  // attention_wgmma.hds:182
-                sum[h] *= rescale[h];  // attention_wgmma.hds:183
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:184
-            }
-#pragma unroll
-            for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:186
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:187
-                    s[n * 4 + e] = hds::exp2_fast(fmaf(s[n * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:188
-                    sum[e / 2] += s[n * 4 + e];  // attention_wgmma.hds:189
+                hds::wgmma_commit();  // attention_wgmma.hds:278
+                hds::wgmma_wait<0>();  // attention_wgmma.hds:279
+                if (t == 0) {  // attention_wgmma.hds:280
+                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:281
                 }
-            }
-            hds::wgmma_wait<0>();  // attention_wgmma.hds:192
-            if (j > 0 && t == 0) {  // attention_wgmma.hds:193
-                hds::mbarrier_arrive(&empty[(j - 1) % 3]);  // attention_wgmma.hds:194
-            }
+                it += tiles;  // attention_wgmma.hds:283
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:196
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:197
-                    acc[n * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:198
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:286
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:287
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:288
+                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:289
                 }
-            }
+                __syncwarp();  // attention_wgmma.hds:294
 #pragma unroll
-            for (int n = 0; n < 16; ++n) {  // attention_wgmma.hds:201
+                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:295
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:202
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(s[n * 4 + e]);  // attention_wgmma.hds:203
+                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:296
+                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:297
+                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:298
+                    }
                 }
-            }
-        }
-        hds::wgmma_fence();  // attention_wgmma.hds:208
+                __syncwarp();  // attention_wgmma.hds:301
 #pragma unroll
-        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:209
-            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:213
-        }
-        hds::wgmma_commit();  // attention_wgmma.hds:216
-        hds::wgmma_wait<0>();  // attention_wgmma.hds:217
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:220
-            sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:221
-            sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:222
-            sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:223
-        }
-#pragma unroll
-        for (int n = 0; n < 8; ++n) {  // attention_wgmma.hds:227
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:228
-                const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:229
-                sq[0][r][(n ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[n * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:230
-            }
-        }
-        __syncwarp();  // attention_wgmma.hds:233
-#pragma unroll
-        for (int rr = 0; rr < 16; ++rr) {  // attention_wgmma.hds:234
-            const int r = row0 + warp * 16 + rr;  // attention_wgmma.hds:235
-            if (q0 + r < T) {  // attention_wgmma.hds:236
-#pragma unroll
-                for (int c = 0; c < 64; c += 32) {  // attention_wgmma.hds:237
-                    permute[((b * T + (q0 + r)) * 12 + head) * 64 + (c + lane)] = sq[(c + lane) / 64][r][(((c + lane) % 64 / 8) ^ (r % 8)) * 8 + lane % 8];  // attention_wgmma.hds:238
+                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:302
+                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:303
+                    const int ch = lane % 8;  // attention_wgmma.hds:304
+                    if (q0 + r < T) {  // attention_wgmma.hds:305
+                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:306
+                    }
                 }
             }
         }
@@ -1001,6 +1312,9 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
     // sizes must be positive, tensors not null
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)T * 2304 > 2147483647LL ||
         (long long)B * (long long)T * 768 > 2147483647LL)
@@ -1016,19 +1330,72 @@ static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half
     cudaError_t err = cudaSuccess;
     // attention+permute (attention_views.hds:11)
     {  // tensor maps of the TMA copies
-        CUtensorMap tmap_q_128x64;  // q in boxes of 128 x 64
-        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_128x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_k_128x64;  // k in boxes of 128 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_k_128x64, k, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_v_128x64;  // v in boxes of 128 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_v_128x64, v, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
-        if ((((long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        if (((long long)B * 12) > 65535LL) return cudaErrorInvalidConfiguration;
-        // 114768 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_views_flash_wgmma_few_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 114768);
+        CUtensorMap tmap_q_128x64;  // q in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_128x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)T + 127) / 128 * (long long)B * 12 <= 132 ? ((long long)T + 127) / 128 * (long long)B * 12 : (((long long)T + 127) / 128 * (long long)B * 12 + 1) / 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 131168 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(attention_views_flash_wgmma_few_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 131168);
         if (err != cudaSuccess) return err;
-        attention_views_flash_wgmma_few_k0_attention_permute<<<dim3((unsigned)(((long long)T + 127) / 128), (unsigned)((long long)B * 12), 1), dim3((unsigned)(384), 1, 1), 114768, stream>>>(
-                q, k, v, permute, B, T, tmap_q_128x64, tmap_k_128x64, tmap_v_128x64);
+        attention_views_flash_wgmma_few_k0_attention_permute<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)T + 127) / 128 * (long long)B * 12 <= 132 ? ((long long)T + 127) / 128 * (long long)B * 12 : (((long long)T + 127) / 128 * (long long)B * 12 + 1) / 2))), 1, 1), dim3((unsigned)(384), 1, 1), 131168, stream>>>(
+                k, v, q, permute, B, T, tmap_k_128x64, tmap_v_128x64, tmap_q_128x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `attention_views_flash_wgmma_short`: temporaries whose lifetimes do not overlap share one.
+static void attention_views_flash_wgmma_short_slots(int B, int T, size_t* slot) {
+    (void)slot;
+}
+
+static size_t attention_views_flash_wgmma_short_workspace_size(int B, int T) {
+    size_t slot[1] = {0};
+    attention_views_flash_wgmma_short_slots(B, T, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t attention_views_flash_wgmma_short_run(const __half* qkv, __half* out, int B,
+                                                         int T, void* workspace,
+                                                         cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * (long long)T * 2304 > 2147483647LL ||
+        (long long)B * (long long)T * 768 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    // q: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
+    const __half* q = qkv;
+    // k: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
+    const __half* k = qkv + 768;
+    // v: no copy; its TMA copies read qkv at strides ((long long)T * 2304, 64, 2304, 1) from here
+    const __half* v = qkv + 1536;
+    __half* permute = out;  // written in the shape of the output it is reshaped to: the same memory
+    cudaError_t err = cudaSuccess;
+    // attention+permute (attention_views.hds:11)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_k_128x64;  // k in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_k_128x64, k, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_v_128x64;  // v in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_v_128x64, v, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_q_192x64;  // q in boxes of 192 x 64
+        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_192x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 192, 64); e != cudaSuccess) return e;
+        if ((min((long long)(132), (long long)(((long long)T + 191) / 192 * (long long)B * 12 <= 132 ? ((long long)T + 191) / 192 * (long long)B * 12 : (((long long)T + 191) / 192 * (long long)B * 12 + 1) / 2))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 147552 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(attention_views_flash_wgmma_short_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 147552);
+        if (err != cudaSuccess) return err;
+        attention_views_flash_wgmma_short_k0_attention_permute<<<dim3((unsigned)(min((long long)(132), (long long)(((long long)T + 191) / 192 * (long long)B * 12 <= 132 ? ((long long)T + 191) / 192 * (long long)B * 12 : (((long long)T + 191) / 192 * (long long)B * 12 + 1) / 2))), 1, 1), dim3((unsigned)(512), 1, 1), 147552, stream>>>(
+                k, v, q, permute, B, T, tmap_k_128x64, tmap_v_128x64, tmap_q_192x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     return cudaSuccess;
@@ -1052,6 +1419,9 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
     // sizes must be positive, tensors not null
     if (B <= 0 || T <= 0 || qkv == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)T * 2304 > 2147483647LL ||
         (long long)B * (long long)T * 768 > 2147483647LL)
@@ -1067,31 +1437,32 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
     cudaError_t err = cudaSuccess;
     // attention+permute (attention_views.hds:11)
     {  // tensor maps of the TMA copies
-        CUtensorMap tmap_q_192x64;  // q in boxes of 192 x 64
-        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_192x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 192, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_k_128x64;  // k in boxes of 128 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_k_128x64, k, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_v_128x64;  // v in boxes of 128 x 64
         if (cudaError_t e = hds::make_tensor_map_strided(&tmap_v_128x64, v, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 128, 64); e != cudaSuccess) return e;
-        if ((((long long)T + 191) / 192) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        if (((long long)B * 12) > 65535LL) return cudaErrorInvalidConfiguration;
-        // 122960 bytes of shared memory: over the 48 KiB default, so opt in
-        err = cudaFuncSetAttribute(attention_views_any_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 122960);
+        CUtensorMap tmap_q_192x64;  // q in boxes of 192 x 64
+        if (cudaError_t e = hds::make_tensor_map_strided(&tmap_q_192x64, q, {(long long)B, 12, (long long)T, 64}, {(long long)T * 2304, 64, 2304, 1}, 192, 64); e != cudaSuccess) return e;
+        if ((((long long)T + 191) / 192 * (long long)B * 12) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 122976 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(attention_views_any_k0_attention_permute, cudaFuncAttributeMaxDynamicSharedMemorySize, 122976);
         if (err != cudaSuccess) return err;
-        attention_views_any_k0_attention_permute<<<dim3((unsigned)(((long long)T + 191) / 192), (unsigned)((long long)B * 12), 1), dim3((unsigned)(512), 1, 1), 122960, stream>>>(
-                q, k, v, permute, B, T, tmap_q_192x64, tmap_k_128x64, tmap_v_128x64);
+        attention_views_any_k0_attention_permute<<<dim3((unsigned)(((long long)T + 191) / 192 * (long long)B * 12), 1, 1), dim3((unsigned)(512), 1, 1), 122976, stream>>>(
+                k, v, q, permute, B, T, tmap_k_128x64, tmap_v_128x64, tmap_q_192x64);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     return cudaSuccess;
 }
 
-// Graph `attention_views` runs one of 4 variants, the first whose case holds for the sizes of the call:
-//   attention_views_decode_deep: T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)) (`when H / G * L <= 16 && (B * G <= 8 || B * G >= 33 && B * G <= 132)` of attention's schedule 'decode_deep', nn.hds:416)
+// Graph `attention_views` runs one of 5 variants, the first whose case holds for the sizes of the call:
+//   attention_views_decode_deep: T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)) (`when H / G * L <= 16 && (B * G <= 8 || B * G >= 33 && B * G <= 132)` of attention's schedule 'decode_deep', nn.hds:421)
 //     attention_views_decode_deep_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
-//   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:418)
+//   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:423)
 //     attention_views_decode_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
-//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 (`when B * H * ((L + 191) / 192) < 264` of attention's schedule 'flash_wgmma_few', nn.hds:436)
+//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 || T <= 2048 (`when B * H * ((L + 191) / 192) < 264 || causal != 0 && M <= 2048` of attention's schedule 'flash_wgmma_few', nn.hds:441)
 //     attention_views_flash_wgmma_few_k0_attention_permute <- attention+permute (attention_views.hds:11)
+//   attention_views_flash_wgmma_short: T <= 4096 (`when M <= 4096` of attention's schedule 'flash_wgmma_short', nn.hds:443)
+//     attention_views_flash_wgmma_short_k0_attention_permute <- attention+permute (attention_views.hds:11)
 //   attention_views_any: any sizes
 //     attention_views_any_k0_attention_permute <- attention+permute (attention_views.hds:11)
 size_t attention_views_workspace_size(int B, int T) {
@@ -1099,8 +1470,10 @@ size_t attention_views_workspace_size(int B, int T) {
         return attention_views_decode_deep_workspace_size(B, T);
     if (T <= 16)
         return attention_views_decode_workspace_size(B, T);
-    if (B * 12 * ((T + 191) / 192) < 264)
+    if (B * 12 * ((T + 191) / 192) < 264 || T <= 2048)
         return attention_views_flash_wgmma_few_workspace_size(B, T);
+    if (T <= 4096)
+        return attention_views_flash_wgmma_short_workspace_size(B, T);
     return attention_views_any_workspace_size(B, T);
 }
 
@@ -1110,8 +1483,10 @@ cudaError_t attention_views_run(const __half* qkv, __half* out, int B, int T, vo
         return attention_views_decode_deep_run(qkv, out, B, T, workspace, stream);
     if (T <= 16)
         return attention_views_decode_run(qkv, out, B, T, workspace, stream);
-    if (B * 12 * ((T + 191) / 192) < 264)
+    if (B * 12 * ((T + 191) / 192) < 264 || T <= 2048)
         return attention_views_flash_wgmma_few_run(qkv, out, B, T, workspace, stream);
+    if (T <= 4096)
+        return attention_views_flash_wgmma_short_run(qkv, out, B, T, workspace, stream);
     return attention_views_any_run(qkv, out, B, T, workspace, stream);
 }
 

@@ -45,7 +45,9 @@ def run(name, dtype, b, h, lq, lk, d, causal, groups=None):
 # L <= 16 decodes on sm_90a (attention_decode.hds: the keys split over a cluster of up to 8
 # blocks, as many as B * H leaves room for, 256 keys or more each); 17 is past it. Prefill
 # with heads of 64 takes blocks of 192 query rows where B * H * ceil(L / 192) >= 264
-# (2 x 33 x 5 = 330 for 777 rows), else 128. Heads of 128 decoding over 16 to 32 key/value heads
+# (2 x 33 x 5 = 330 for 777 rows), else 128; causal up to 2048 keys 128 too. Persistent blocks
+# (heads of 128, and heads of 64 up to 4096 keys) take two items at a time past 132 of them
+# (2 x 67 x 3 for 300 rows in blocks of 128: an odd count a head). Heads of 128 decoding over 16 to 32 key/value heads
 # split them over clusters of at most 4 (2 x 12). Past 4096 keys and up to 32 key/value heads
 # (times the batch) the keys split over blocks whose parts a second kernel adds
 # (attention_decode_split.hds), as every decoding step on sm_80 does; 33 heads are past it.
@@ -53,10 +55,12 @@ def run(name, dtype, b, h, lq, lk, d, causal, groups=None):
 SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 131), (1, 2, 64, 64), (1, 2, 65, 63), (1, 1, 130, 129),
          (2, 1, 200, 50), (1, 1, 128, 1000), (1, 1, 129, 257), (1, 2, 300, 384), (1, 1, 16, 4000), (2, 3, 5, 777),
          (1, 1, 17, 300), (1, 40, 1, 2049), (2, 33, 3, 520), (2, 33, 777, 800), (2, 12, 1, 3000),
-         (1, 2, 1, 4097), (2, 3, 5, 5000), (1, 32, 1, 4500), (1, 33, 1, 4100), (1, 25, 1, 1500), (1, 16, 1, 3000)]
+         (1, 2, 1, 4097), (2, 3, 5, 5000), (1, 32, 1, 4500), (1, 33, 1, 4100), (1, 25, 1, 1500), (1, 16, 1, 3000),
+         (2, 33, 777, 4096), (2, 33, 777, 4097), (2, 67, 300, 300)]
 CAUSAL_SIZES = [(1, 1, 1, 1), (1, 1, 1, 300), (2, 3, 77, 77), (1, 2, 64, 64), (1, 2, 65, 65), (1, 1, 33, 200),
                 (1, 1, 129, 1000), (1, 2, 250, 250), (1, 1, 128, 128), (1, 1, 257, 300), (1, 1, 16, 4000),
-                (1, 2, 7, 700), (1, 1, 16, 16), (2, 33, 777, 800), (1, 2, 7, 4500)]
+                (1, 2, 7, 700), (1, 1, 16, 16), (2, 33, 777, 800), (1, 2, 7, 4500), (2, 33, 777, 2048),
+                (2, 33, 777, 2049), (2, 67, 300, 300)]
 
 
 @gpu
