@@ -258,7 +258,8 @@ def attention_ref(q, k, v, scale, causal):
                                                          ("attn_d128_pingpong", "bf16", 128, 0.088, 0),
                                                          ("attn_d64_persistent", "bf16", 64, 0.125, 1),
                                                          ("attn_d64_wgs3_persistent", "f16", 64, 0.125, 0),
-                                                         ("attn_d128_persistent", "f16", 128, 0.088, 1)])
+                                                         ("attn_d128_persistent", "f16", 128, 0.088, 1),
+                                                         ("attn_d128_persistent_k64", "bf16", 128, 0.088, 0)])
 @pytest.mark.parametrize("b,h,g,length,keys", [(1, 2, 1, 77, 150), (2, 4, 2, 200, 333), (1, 1, 1, 1, 1),
                                                (1, 140, 70, 77, 150), (1, 67, 67, 300, 300)])
 def test_stdlib_wgmma_attention(kernel, dtype, hd, scale, causal, b, h, g, length, keys):
@@ -267,7 +268,8 @@ def test_stdlib_wgmma_attention(kernel, dtype, hd, scale, causal, b, h, g, lengt
     emulator's wgmma layouts agree with the one the kernel writes, which runs on the GPU.
     Persistent blocks (CTAS = 132) with more than 132 items take them two at a time (140
     heads of one item; 67 heads of 3 items on two consumers, an odd count: odd heads start
-    with their middle item), the producer copying the next item's while the consumers finish."""
+    with their middle item), the producer copying the next item's while the consumers finish;
+    outputs staged in the last key tile's buffer, one of their own, or the queries'."""
     if h > 4 and "persistent" not in kernel:
         pytest.skip("many items only matter to the persistent kernels")
     if causal and keys < length:
