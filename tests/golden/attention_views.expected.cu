@@ -489,226 +489,226 @@ __global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_att
         const __grid_constant__ CUtensorMap tmap_v_128x64,
         const __grid_constant__ CUtensorMap tmap_q_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sqo = *reinterpret_cast<__half (*)[1][1][128][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:83
-    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 16384);  // attention_wgmma.hds:84
-    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 65536);  // attention_wgmma.hds:85
-    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 114688);  // attention_wgmma.hds:86
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 114720);  // attention_wgmma.hds:87
-    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 114752);  // attention_wgmma.hds:88
-    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 114768);  // attention_wgmma.hds:89
-    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:90
-    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:91
-    const int shift = 0;  // attention_wgmma.hds:92
-    const int qblocks = (T + 127) / 128;  // attention_wgmma.hds:94
-    const int items = qblocks * B * 12;  // attention_wgmma.hds:95
-    const int per = items > 132 ? 2 : 1;  // attention_wgmma.hds:96
-    const int mine = ((items + per - 1) / per - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x * per;  // attention_wgmma.hds:97
-    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:99
-        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:100
-            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:101
-            hds::mbarrier_init(&empty[st], 2);  // attention_wgmma.hds:102
+    auto& sqo = *reinterpret_cast<__half (*)[1][1][128][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:82
+    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 16384);  // attention_wgmma.hds:83
+    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 65536);  // attention_wgmma.hds:84
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 114688);  // attention_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 114720);  // attention_wgmma.hds:86
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 114752);  // attention_wgmma.hds:87
+    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 114768);  // attention_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:89
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:90
+    const int shift = 0;  // attention_wgmma.hds:91
+    const int qblocks = (T + 127) / 128;  // attention_wgmma.hds:93
+    const int items = qblocks * B * 12;  // attention_wgmma.hds:94
+    const int per = items > 132 ? 2 : 1;  // attention_wgmma.hds:95
+    const int mine = ((items + per - 1) / per - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x * per;  // attention_wgmma.hds:96
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:98
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:99
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:100
+            hds::mbarrier_init(&empty[st], 2);  // attention_wgmma.hds:101
         }
-        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:104
-        hds::mbarrier_init(&qempty[0], 2);  // attention_wgmma.hds:105
-        hds::fence_barrier_init();  // attention_wgmma.hds:106
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:103
+        hds::mbarrier_init(&qempty[0], 2);  // attention_wgmma.hds:104
+        hds::fence_barrier_init();  // attention_wgmma.hds:105
     }
-    __syncthreads();  // attention_wgmma.hds:108
-    if (wg == 0) {  // attention_wgmma.hds:110
-        hds::setmaxnreg_dec<24>();  // attention_wgmma.hds:111
-        if (t == 0) {  // attention_wgmma.hds:112
-            int it = 0;  // attention_wgmma.hds:113
-            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:114
-                const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:115
-                if (w < items) {  // attention_wgmma.hds:116
-                    const int bh = w / qblocks;  // attention_wgmma.hds:117
-                    const int b = bh / 12;  // attention_wgmma.hds:118
-                    const int head = bh % 12;  // attention_wgmma.hds:119
-                    const int kvh = head;  // attention_wgmma.hds:120
-                    const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 128;  // attention_wgmma.hds:121
-                    const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:122
-                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:123
-                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:124
-                        const int st = it % 3;  // attention_wgmma.hds:125
-                        if (it >= 3) {  // attention_wgmma.hds:126
-                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:127
+    __syncthreads();  // attention_wgmma.hds:107
+    if (wg == 0) {  // attention_wgmma.hds:109
+        hds::setmaxnreg_dec<24>();  // attention_wgmma.hds:110
+        if (t == 0) {  // attention_wgmma.hds:111
+            int it = 0;  // attention_wgmma.hds:112
+            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:113
+                const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:114
+                if (w < items) {  // attention_wgmma.hds:115
+                    const int bh = w / qblocks;  // attention_wgmma.hds:116
+                    const int b = bh / 12;  // attention_wgmma.hds:117
+                    const int head = bh % 12;  // attention_wgmma.hds:118
+                    const int kvh = head;  // attention_wgmma.hds:119
+                    const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 128;  // attention_wgmma.hds:120
+                    const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:121
+                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:122
+                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:123
+                        const int st = it % 3;  // attention_wgmma.hds:124
+                        if (it >= 3) {  // attention_wgmma.hds:125
+                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:126
                         }
-                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:129
+                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:128
 #pragma unroll
-                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:130
-                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
-                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:132
+                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:129
+                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:130
+                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
                         }
-                        if (j == 0) {  // attention_wgmma.hds:134
-                            if (n > 0) {  // attention_wgmma.hds:135
-                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:136
+                        if (j == 0) {  // attention_wgmma.hds:133
+                            if (n > 0) {  // attention_wgmma.hds:134
+                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:135
                             }
-                            hds::mbarrier_arrive_expect_tx(&qfull[0], 16384);  // attention_wgmma.hds:138
+                            hds::mbarrier_arrive_expect_tx(&qfull[0], 16384);  // attention_wgmma.hds:137
 #pragma unroll
-                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:139
-                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_128x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:140
+                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:138
+                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_128x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:139
                             }
                         }
-                        it += 1;  // attention_wgmma.hds:143
+                        it += 1;  // attention_wgmma.hds:142
                     }
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<240>();  // attention_wgmma.hds:149
-        alignas(16) float s[64];  // attention_wgmma.hds:150
-        alignas(16) __half p[8][8];  // attention_wgmma.hds:151
-        alignas(16) float acc[32];  // attention_wgmma.hds:152
-        alignas(16) float mx[2];  // attention_wgmma.hds:153
-        alignas(16) float sum[2];  // attention_wgmma.hds:154
-        alignas(16) float rescale[2];  // attention_wgmma.hds:155
-        alignas(16) float scaled[2];  // attention_wgmma.hds:156
-        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:157
-        const int warp = t / 32;  // attention_wgmma.hds:158
-        const int lane = t % 32;  // attention_wgmma.hds:159
-        const int g = lane / 4;  // attention_wgmma.hds:160
-        const int t4 = lane % 4;  // attention_wgmma.hds:161
-        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:164
-        const float lowest = -1e+30f;  // attention_wgmma.hds:166
-        const int turn = wg;  // attention_wgmma.hds:169
-        const int next = wg % 2 + 1;  // attention_wgmma.hds:170
-        if (wg == 2) {  // attention_wgmma.hds:171
-            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:172
+        hds::setmaxnreg_inc<240>();  // attention_wgmma.hds:148
+        alignas(16) float s[64];  // attention_wgmma.hds:149
+        alignas(16) __half p[8][8];  // attention_wgmma.hds:150
+        alignas(16) float acc[32];  // attention_wgmma.hds:151
+        alignas(16) float mx[2];  // attention_wgmma.hds:152
+        alignas(16) float sum[2];  // attention_wgmma.hds:153
+        alignas(16) float rescale[2];  // attention_wgmma.hds:154
+        alignas(16) float scaled[2];  // attention_wgmma.hds:155
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:156
+        const int warp = t / 32;  // attention_wgmma.hds:157
+        const int lane = t % 32;  // attention_wgmma.hds:158
+        const int g = lane / 4;  // attention_wgmma.hds:159
+        const int t4 = lane % 4;  // attention_wgmma.hds:160
+        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:163
+        const float lowest = -1e+30f;  // attention_wgmma.hds:165
+        const int turn = wg;  // attention_wgmma.hds:168
+        const int next = wg % 2 + 1;  // attention_wgmma.hds:169
+        if (wg == 2) {  // attention_wgmma.hds:170
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:171
         }
-        int it = 0;  // attention_wgmma.hds:174
-        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:175
-            const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:176
-            if (w < items) {  // attention_wgmma.hds:177
-                const int bh = w / qblocks;  // attention_wgmma.hds:178
-                const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 128;  // attention_wgmma.hds:179
-                const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:180
-                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:181
-                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:182
+        int it = 0;  // attention_wgmma.hds:173
+        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:174
+            const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:175
+            if (w < items) {  // attention_wgmma.hds:176
+                const int bh = w / qblocks;  // attention_wgmma.hds:177
+                const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 128;  // attention_wgmma.hds:178
+                const int last_row = min(q0 + 128, T) - 1;  // attention_wgmma.hds:179
+                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:180
+                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:181
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:183
-                    mx[h] = lowest;  // attention_wgmma.hds:184
-                    sum[h] = 0.0f;  // attention_wgmma.hds:185
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:182
+                    mx[h] = lowest;  // attention_wgmma.hds:183
+                    sum[h] = 0.0f;  // attention_wgmma.hds:184
                 }
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:187
-                    acc[i] = 0.0f;  // attention_wgmma.hds:188
+                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:186
+                    acc[i] = 0.0f;  // attention_wgmma.hds:187
                 }
-                hds::mbarrier_wait(&qfull[0], n % 2);  // attention_wgmma.hds:190
-                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:192
-                    const int st = (it + j) % 3;  // attention_wgmma.hds:193
-                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:194
+                hds::mbarrier_wait(&qfull[0], n % 2);  // attention_wgmma.hds:189
+                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:191
+                    const int st = (it + j) % 3;  // attention_wgmma.hds:192
+                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:193
 #pragma unroll
-                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:196
-                        s[i] = 0.0f;  // attention_wgmma.hds:197
+                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:195
+                        s[i] = 0.0f;  // attention_wgmma.hds:196
                     }
-                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:200
-                    hds::wgmma_fence();  // attention_wgmma.hds:202
+                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:199
+                    hds::wgmma_fence();  // attention_wgmma.hds:201
 #pragma unroll
-                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:203
-                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:205
+                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:202
+                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:204
                     }
-                    hds::wgmma_commit();  // attention_wgmma.hds:210
-                    if (j > 0) {  // attention_wgmma.hds:211
+                    hds::wgmma_commit();  // attention_wgmma.hds:209
+                    if (j > 0) {  // attention_wgmma.hds:210
 #pragma unroll
-                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:212
-                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:216
+                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:211
+                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:215
                         }
                     }
-                    hds::wgmma_commit();  // attention_wgmma.hds:220
-                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:223
-                    hds::wgmma_wait<1>();  // attention_wgmma.hds:225
-                    if (j == tiles - 1 && t == 0) {  // attention_wgmma.hds:226
-                        hds::mbarrier_arrive(&qempty[0]);  // attention_wgmma.hds:227
+                    hds::wgmma_commit();  // attention_wgmma.hds:219
+                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:222
+                    hds::wgmma_wait<1>();  // attention_wgmma.hds:224
+                    if (j == tiles - 1 && t == 0) {  // attention_wgmma.hds:225
+                        hds::mbarrier_arrive(&qempty[0]);  // attention_wgmma.hds:226
                     }
-                    const int key0 = j * 128;  // attention_wgmma.hds:231
-                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:232
+                    const int key0 = j * 128;  // attention_wgmma.hds:230
+                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:231
 #pragma unroll
-                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:233
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:232
 #pragma unroll
-                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:234
-                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:235
-                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:236
-                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:237
+                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:233
+                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:234
+                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:235
+                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:236
                             }
                         }
                     }
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:242
-                        float top = mx[h];  // attention_wgmma.hds:243
+                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:241
+                        float top = mx[h];  // attention_wgmma.hds:242
 #pragma unroll
-                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:244
-                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:245
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:243
+                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:244
                         }
-                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:248
-                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:249
-                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:250
-                        mx[h] = top;  // attention_wgmma.hds:251
-                        sum[h] *= rescale[h];  // attention_wgmma.hds:252
-                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:253
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:247
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:248
+                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:249
+                        mx[h] = top;  // attention_wgmma.hds:250
+                        sum[h] *= rescale[h];  // attention_wgmma.hds:251
+                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:252
                     }
 #pragma unroll
-                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:255
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:254
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:256
-                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:257
-                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:258
-                        }
-                    }
-                    hds::wgmma_wait<0>();  // attention_wgmma.hds:261
-                    if (j > 0 && t == 0) {  // attention_wgmma.hds:262
-                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:263
-                    }
-#pragma unroll
-                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:265
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:266
-                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:267
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:255
+                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:256
+                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:257
                         }
                     }
+                    hds::wgmma_wait<0>();  // attention_wgmma.hds:260
+                    if (j > 0 && t == 0) {  // attention_wgmma.hds:261
+                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:262
+                    }
 #pragma unroll
-                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:270
+                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:264
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:271
-                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:272
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:265
+                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:266
+                        }
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:269
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:270
+                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:271
                         }
                     }
                 }
-                hds::wgmma_fence();  // attention_wgmma.hds:277
+                hds::wgmma_fence();  // attention_wgmma.hds:276
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:278
-                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:282
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:277
+                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:281
                 }
-                hds::wgmma_commit();  // attention_wgmma.hds:285
-                hds::wgmma_wait<0>();  // attention_wgmma.hds:286
-                it += tiles;  // attention_wgmma.hds:290
+                hds::wgmma_commit();  // attention_wgmma.hds:284
+                hds::wgmma_wait<0>();  // attention_wgmma.hds:285
+                it += tiles;  // attention_wgmma.hds:289
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:293
-                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:294
-                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:295
-                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:296
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:292
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:293
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:294
+                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:295
                 }
-                __syncwarp();  // attention_wgmma.hds:301
-                hds::mbarrier_wait(&qempty[0], n % 2);  // attention_wgmma.hds:303
+                __syncwarp();  // attention_wgmma.hds:300
+                hds::mbarrier_wait(&qempty[0], n % 2);  // attention_wgmma.hds:302
 #pragma unroll
-                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:305
+                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:304
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:306
-                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:307
-                        sk[(it - 1) % 3][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:309
+                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:305
+                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:306
+                        sk[(it - 1) % 3][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:308
                     }
                 }
-                __syncwarp();  // attention_wgmma.hds:315
+                __syncwarp();  // attention_wgmma.hds:314
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:316
-                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:317
-                    const int ch = lane % 8;  // attention_wgmma.hds:318
-                    if (q0 + r < T) {  // attention_wgmma.hds:319
-                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sk[(it - 1) % 3][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:321
+                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:315
+                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:316
+                    const int ch = lane % 8;  // attention_wgmma.hds:317
+                    if (q0 + r < T) {  // attention_wgmma.hds:318
+                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sk[(it - 1) % 3][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:320
                     }
                 }
-                hds::fence_proxy_async();  // attention_wgmma.hds:328
-                hds::barrier_sync(4 + wg, 128);  // attention_wgmma.hds:329
-                if (t == 0) {  // attention_wgmma.hds:330
-                    hds::mbarrier_arrive(&empty[(it - 1) % 3]);  // attention_wgmma.hds:331
+                hds::fence_proxy_async();  // attention_wgmma.hds:327
+                hds::barrier_sync(4 + wg, 128);  // attention_wgmma.hds:328
+                if (t == 0) {  // attention_wgmma.hds:329
+                    hds::mbarrier_arrive(&empty[(it - 1) % 3]);  // attention_wgmma.hds:330
                 }
             }
         }
@@ -723,223 +723,223 @@ __global__ void __launch_bounds__(512, 1) attention_views_flash_wgmma_short_k0_a
         const __grid_constant__ CUtensorMap tmap_v_128x64,
         const __grid_constant__ CUtensorMap tmap_q_192x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int OSEP = 1;  // attention_wgmma.hds:82
-    auto& sqo = *reinterpret_cast<__half (*)[2][1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:83
-    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 49152);  // attention_wgmma.hds:84
-    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 98304);  // attention_wgmma.hds:85
-    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 147456);  // attention_wgmma.hds:86
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 147488);  // attention_wgmma.hds:87
-    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 147520);  // attention_wgmma.hds:88
-    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 147536);  // attention_wgmma.hds:89
-    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:90
-    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:91
-    const int shift = 0;  // attention_wgmma.hds:92
-    const int qblocks = (T + 191) / 192;  // attention_wgmma.hds:94
-    const int items = qblocks * B * 12;  // attention_wgmma.hds:95
-    const int per = items > 132 ? 2 : 1;  // attention_wgmma.hds:96
-    const int mine = ((items + per - 1) / per - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x * per;  // attention_wgmma.hds:97
-    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:99
-        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:100
-            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:101
-            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:102
+    const int OSEP = 1;  // attention_wgmma.hds:81
+    auto& sqo = *reinterpret_cast<__half (*)[2][1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:82
+    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 49152);  // attention_wgmma.hds:83
+    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 98304);  // attention_wgmma.hds:84
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 147456);  // attention_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 147488);  // attention_wgmma.hds:86
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 147520);  // attention_wgmma.hds:87
+    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 147536);  // attention_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:89
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:90
+    const int shift = 0;  // attention_wgmma.hds:91
+    const int qblocks = (T + 191) / 192;  // attention_wgmma.hds:93
+    const int items = qblocks * B * 12;  // attention_wgmma.hds:94
+    const int per = items > 132 ? 2 : 1;  // attention_wgmma.hds:95
+    const int mine = ((items + per - 1) / per - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x * per;  // attention_wgmma.hds:96
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:98
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:99
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:100
+            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:101
         }
-        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:104
-        hds::mbarrier_init(&qempty[0], 3);  // attention_wgmma.hds:105
-        hds::fence_barrier_init();  // attention_wgmma.hds:106
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:103
+        hds::mbarrier_init(&qempty[0], 3);  // attention_wgmma.hds:104
+        hds::fence_barrier_init();  // attention_wgmma.hds:105
     }
-    __syncthreads();  // attention_wgmma.hds:108
-    if (wg == 0) {  // attention_wgmma.hds:110
-        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:111
-        if (t == 0) {  // attention_wgmma.hds:112
-            int it = 0;  // attention_wgmma.hds:113
-            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:114
-                const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:115
-                if (w < items) {  // attention_wgmma.hds:116
-                    const int bh = w / qblocks;  // attention_wgmma.hds:117
-                    const int b = bh / 12;  // attention_wgmma.hds:118
-                    const int head = bh % 12;  // attention_wgmma.hds:119
-                    const int kvh = head;  // attention_wgmma.hds:120
-                    const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 192;  // attention_wgmma.hds:121
-                    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:122
-                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:123
-                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:124
-                        const int st = it % 3;  // attention_wgmma.hds:125
-                        if (it >= 3) {  // attention_wgmma.hds:126
-                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:127
+    __syncthreads();  // attention_wgmma.hds:107
+    if (wg == 0) {  // attention_wgmma.hds:109
+        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:110
+        if (t == 0) {  // attention_wgmma.hds:111
+            int it = 0;  // attention_wgmma.hds:112
+            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:113
+                const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:114
+                if (w < items) {  // attention_wgmma.hds:115
+                    const int bh = w / qblocks;  // attention_wgmma.hds:116
+                    const int b = bh / 12;  // attention_wgmma.hds:117
+                    const int head = bh % 12;  // attention_wgmma.hds:118
+                    const int kvh = head;  // attention_wgmma.hds:119
+                    const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 192;  // attention_wgmma.hds:120
+                    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:121
+                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:122
+                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:123
+                        const int st = it % 3;  // attention_wgmma.hds:124
+                        if (it >= 3) {  // attention_wgmma.hds:125
+                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:126
                         }
-                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:129
+                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:128
 #pragma unroll
-                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:130
-                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
-                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:132
+                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:129
+                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:130
+                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
                         }
-                        if (j == 0) {  // attention_wgmma.hds:134
-                            if (n > 0) {  // attention_wgmma.hds:135
-                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:136
+                        if (j == 0) {  // attention_wgmma.hds:133
+                            if (n > 0) {  // attention_wgmma.hds:134
+                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:135
                             }
-                            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:138
+                            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:137
 #pragma unroll
-                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:139
-                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:140
+                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:138
+                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:139
                             }
                         }
-                        it += 1;  // attention_wgmma.hds:143
+                        it += 1;  // attention_wgmma.hds:142
                     }
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:149
-        alignas(16) float s[64];  // attention_wgmma.hds:150
-        alignas(16) __half p[8][8];  // attention_wgmma.hds:151
-        alignas(16) float acc[32];  // attention_wgmma.hds:152
-        alignas(16) float mx[2];  // attention_wgmma.hds:153
-        alignas(16) float sum[2];  // attention_wgmma.hds:154
-        alignas(16) float rescale[2];  // attention_wgmma.hds:155
-        alignas(16) float scaled[2];  // attention_wgmma.hds:156
-        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:157
-        const int warp = t / 32;  // attention_wgmma.hds:158
-        const int lane = t % 32;  // attention_wgmma.hds:159
-        const int g = lane / 4;  // attention_wgmma.hds:160
-        const int t4 = lane % 4;  // attention_wgmma.hds:161
-        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:164
-        const float lowest = -1e+30f;  // attention_wgmma.hds:166
-        const int turn = wg;  // attention_wgmma.hds:169
-        const int next = wg % 3 + 1;  // attention_wgmma.hds:170
-        if (wg == 3) {  // attention_wgmma.hds:171
-            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:172
+        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:148
+        alignas(16) float s[64];  // attention_wgmma.hds:149
+        alignas(16) __half p[8][8];  // attention_wgmma.hds:150
+        alignas(16) float acc[32];  // attention_wgmma.hds:151
+        alignas(16) float mx[2];  // attention_wgmma.hds:152
+        alignas(16) float sum[2];  // attention_wgmma.hds:153
+        alignas(16) float rescale[2];  // attention_wgmma.hds:154
+        alignas(16) float scaled[2];  // attention_wgmma.hds:155
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:156
+        const int warp = t / 32;  // attention_wgmma.hds:157
+        const int lane = t % 32;  // attention_wgmma.hds:158
+        const int g = lane / 4;  // attention_wgmma.hds:159
+        const int t4 = lane % 4;  // attention_wgmma.hds:160
+        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:163
+        const float lowest = -1e+30f;  // attention_wgmma.hds:165
+        const int turn = wg;  // attention_wgmma.hds:168
+        const int next = wg % 3 + 1;  // attention_wgmma.hds:169
+        if (wg == 3) {  // attention_wgmma.hds:170
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:171
         }
-        int it = 0;  // attention_wgmma.hds:174
-        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:175
-            const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:176
-            if (w < items) {  // attention_wgmma.hds:177
-                const int bh = w / qblocks;  // attention_wgmma.hds:178
-                const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 192;  // attention_wgmma.hds:179
-                const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:180
-                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:181
-                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:182
+        int it = 0;  // attention_wgmma.hds:173
+        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:174
+            const int w = ((int)blockIdx.x + n / per * (int)gridDim.x) * per + n % per;  // attention_wgmma.hds:175
+            if (w < items) {  // attention_wgmma.hds:176
+                const int bh = w / qblocks;  // attention_wgmma.hds:177
+                const int q0 = (qblocks - 1 - attention_paired(w % qblocks, bh, qblocks)) * 192;  // attention_wgmma.hds:178
+                const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:179
+                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:180
+                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:181
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:183
-                    mx[h] = lowest;  // attention_wgmma.hds:184
-                    sum[h] = 0.0f;  // attention_wgmma.hds:185
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:182
+                    mx[h] = lowest;  // attention_wgmma.hds:183
+                    sum[h] = 0.0f;  // attention_wgmma.hds:184
                 }
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:187
-                    acc[i] = 0.0f;  // attention_wgmma.hds:188
+                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:186
+                    acc[i] = 0.0f;  // attention_wgmma.hds:187
                 }
-                hds::mbarrier_wait(&qfull[0], n % 2);  // attention_wgmma.hds:190
-                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:192
-                    const int st = (it + j) % 3;  // attention_wgmma.hds:193
-                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:194
+                hds::mbarrier_wait(&qfull[0], n % 2);  // attention_wgmma.hds:189
+                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:191
+                    const int st = (it + j) % 3;  // attention_wgmma.hds:192
+                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:193
 #pragma unroll
-                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:196
-                        s[i] = 0.0f;  // attention_wgmma.hds:197
+                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:195
+                        s[i] = 0.0f;  // attention_wgmma.hds:196
                     }
-                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:200
-                    hds::wgmma_fence();  // attention_wgmma.hds:202
+                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:199
+                    hds::wgmma_fence();  // attention_wgmma.hds:201
 #pragma unroll
-                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:203
-                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:205
+                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:202
+                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:204
                     }
-                    hds::wgmma_commit();  // attention_wgmma.hds:210
-                    if (j > 0) {  // attention_wgmma.hds:211
+                    hds::wgmma_commit();  // attention_wgmma.hds:209
+                    if (j > 0) {  // attention_wgmma.hds:210
 #pragma unroll
-                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:212
-                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:216
+                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:211
+                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:215
                         }
                     }
-                    hds::wgmma_commit();  // attention_wgmma.hds:220
-                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:223
-                    hds::wgmma_wait<1>();  // attention_wgmma.hds:225
-                    if (j == tiles - 1 && t == 0) {  // attention_wgmma.hds:226
-                        hds::mbarrier_arrive(&qempty[0]);  // attention_wgmma.hds:227
+                    hds::wgmma_commit();  // attention_wgmma.hds:219
+                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:222
+                    hds::wgmma_wait<1>();  // attention_wgmma.hds:224
+                    if (j == tiles - 1 && t == 0) {  // attention_wgmma.hds:225
+                        hds::mbarrier_arrive(&qempty[0]);  // attention_wgmma.hds:226
                     }
-                    const int key0 = j * 128;  // attention_wgmma.hds:231
-                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:232
+                    const int key0 = j * 128;  // attention_wgmma.hds:230
+                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:231
 #pragma unroll
-                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:233
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:232
 #pragma unroll
-                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:234
-                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:235
-                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:236
-                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:237
+                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:233
+                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:234
+                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:235
+                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:236
                             }
                         }
                     }
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:242
-                        float top = mx[h];  // attention_wgmma.hds:243
+                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:241
+                        float top = mx[h];  // attention_wgmma.hds:242
 #pragma unroll
-                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:244
-                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:245
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:243
+                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:244
                         }
-                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:248
-                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:249
-                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:250
-                        mx[h] = top;  // attention_wgmma.hds:251
-                        sum[h] *= rescale[h];  // attention_wgmma.hds:252
-                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:253
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:247
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:248
+                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:249
+                        mx[h] = top;  // attention_wgmma.hds:250
+                        sum[h] *= rescale[h];  // attention_wgmma.hds:251
+                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:252
                     }
 #pragma unroll
-                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:255
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:254
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:256
-                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:257
-                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:258
-                        }
-                    }
-                    hds::wgmma_wait<0>();  // attention_wgmma.hds:261
-                    if (j > 0 && t == 0) {  // attention_wgmma.hds:262
-                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:263
-                    }
-#pragma unroll
-                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:265
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:266
-                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:267
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:255
+                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:256
+                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:257
                         }
                     }
+                    hds::wgmma_wait<0>();  // attention_wgmma.hds:260
+                    if (j > 0 && t == 0) {  // attention_wgmma.hds:261
+                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:262
+                    }
 #pragma unroll
-                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:270
+                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:264
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:271
-                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:272
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:265
+                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:266
+                        }
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:269
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:270
+                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:271
                         }
                     }
                 }
-                hds::wgmma_fence();  // attention_wgmma.hds:277
+                hds::wgmma_fence();  // attention_wgmma.hds:276
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:278
-                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:282
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:277
+                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:281
                 }
-                hds::wgmma_commit();  // attention_wgmma.hds:285
-                hds::wgmma_wait<0>();  // attention_wgmma.hds:286
-                if (t == 0) {  // attention_wgmma.hds:287
-                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:288
+                hds::wgmma_commit();  // attention_wgmma.hds:284
+                hds::wgmma_wait<0>();  // attention_wgmma.hds:285
+                if (t == 0) {  // attention_wgmma.hds:286
+                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:287
                 }
-                it += tiles;  // attention_wgmma.hds:290
+                it += tiles;  // attention_wgmma.hds:289
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:293
-                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:294
-                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:295
-                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:296
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:292
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:293
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:294
+                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:295
                 }
-                __syncwarp();  // attention_wgmma.hds:301
+                __syncwarp();  // attention_wgmma.hds:300
 #pragma unroll
-                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:305
+                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:304
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:306
-                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:307
-                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:311
+                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:305
+                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:306
+                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:310
                     }
                 }
-                __syncwarp();  // attention_wgmma.hds:315
+                __syncwarp();  // attention_wgmma.hds:314
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:316
-                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:317
-                    const int ch = lane % 8;  // attention_wgmma.hds:318
-                    if (q0 + r < T) {  // attention_wgmma.hds:319
-                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:323
+                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:315
+                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:316
+                    const int ch = lane % 8;  // attention_wgmma.hds:317
+                    if (q0 + r < T) {  // attention_wgmma.hds:318
+                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:322
                     }
                 }
             }
@@ -955,219 +955,219 @@ __global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permu
         const __grid_constant__ CUtensorMap tmap_v_128x64,
         const __grid_constant__ CUtensorMap tmap_q_192x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int OSEP = 0;  // attention_wgmma.hds:82
-    auto& sqo = *reinterpret_cast<__half (*)[1][1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:83
-    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 24576);  // attention_wgmma.hds:84
-    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 73728);  // attention_wgmma.hds:85
-    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122880);  // attention_wgmma.hds:86
-    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122912);  // attention_wgmma.hds:87
-    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122944);  // attention_wgmma.hds:88
-    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122960);  // attention_wgmma.hds:89
-    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:90
-    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:91
-    const int shift = 0;  // attention_wgmma.hds:92
-    const int qblocks = (T + 191) / 192;  // attention_wgmma.hds:94
-    const int items = qblocks * B * 12;  // attention_wgmma.hds:95
-    const int mine = 1;  // attention_wgmma.hds:97
-    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:99
-        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:100
-            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:101
-            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:102
+    const int OSEP = 0;  // attention_wgmma.hds:81
+    auto& sqo = *reinterpret_cast<__half (*)[1][1][192][64]>(hds_dynamic_smem + 0);  // attention_wgmma.hds:82
+    auto& sk = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 24576);  // attention_wgmma.hds:83
+    auto& sv = *reinterpret_cast<__half (*)[3][1][128][64]>(hds_dynamic_smem + 73728);  // attention_wgmma.hds:84
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122880);  // attention_wgmma.hds:85
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 122912);  // attention_wgmma.hds:86
+    auto& qfull = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122944);  // attention_wgmma.hds:87
+    auto& qempty = *reinterpret_cast<unsigned long long (*)[1]>(hds_dynamic_smem + 122960);  // attention_wgmma.hds:88
+    const int wg = (int)threadIdx.x / 128;  // attention_wgmma.hds:89
+    const int t = (int)threadIdx.x % 128;  // attention_wgmma.hds:90
+    const int shift = 0;  // attention_wgmma.hds:91
+    const int qblocks = (T + 191) / 192;  // attention_wgmma.hds:93
+    const int items = qblocks * B * 12;  // attention_wgmma.hds:94
+    const int mine = 1;  // attention_wgmma.hds:96
+    if ((int)threadIdx.x == 0) {  // attention_wgmma.hds:98
+        for (int st = 0; st < 3; ++st) {  // attention_wgmma.hds:99
+            hds::mbarrier_init(&full[st], 1);  // attention_wgmma.hds:100
+            hds::mbarrier_init(&empty[st], 3);  // attention_wgmma.hds:101
         }
-        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:104
-        hds::mbarrier_init(&qempty[0], 12);  // attention_wgmma.hds:105
-        hds::fence_barrier_init();  // attention_wgmma.hds:106
+        hds::mbarrier_init(&qfull[0], 1);  // attention_wgmma.hds:103
+        hds::mbarrier_init(&qempty[0], 12);  // attention_wgmma.hds:104
+        hds::fence_barrier_init();  // attention_wgmma.hds:105
     }
-    __syncthreads();  // attention_wgmma.hds:108
-    if (wg == 0) {  // attention_wgmma.hds:110
-        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:111
-        if (t == 0) {  // attention_wgmma.hds:112
-            int it = 0;  // attention_wgmma.hds:113
-            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:114
-                const int w = (int)blockIdx.x;  // attention_wgmma.hds:115
-                if (w < items) {  // attention_wgmma.hds:116
-                    const int bh = w / qblocks;  // attention_wgmma.hds:117
-                    const int b = bh / 12;  // attention_wgmma.hds:118
-                    const int head = bh % 12;  // attention_wgmma.hds:119
-                    const int kvh = head;  // attention_wgmma.hds:120
-                    const int q0 = (qblocks - 1 - w % qblocks) * 192;  // attention_wgmma.hds:121
-                    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:122
-                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:123
-                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:124
-                        const int st = it % 3;  // attention_wgmma.hds:125
-                        if (it >= 3) {  // attention_wgmma.hds:126
-                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:127
+    __syncthreads();  // attention_wgmma.hds:107
+    if (wg == 0) {  // attention_wgmma.hds:109
+        hds::setmaxnreg_dec<32>();  // attention_wgmma.hds:110
+        if (t == 0) {  // attention_wgmma.hds:111
+            int it = 0;  // attention_wgmma.hds:112
+            for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:113
+                const int w = (int)blockIdx.x;  // attention_wgmma.hds:114
+                if (w < items) {  // attention_wgmma.hds:115
+                    const int bh = w / qblocks;  // attention_wgmma.hds:116
+                    const int b = bh / 12;  // attention_wgmma.hds:117
+                    const int head = bh % 12;  // attention_wgmma.hds:118
+                    const int kvh = head;  // attention_wgmma.hds:119
+                    const int q0 = (qblocks - 1 - w % qblocks) * 192;  // attention_wgmma.hds:120
+                    const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:121
+                    const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:122
+                    for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:123
+                        const int st = it % 3;  // attention_wgmma.hds:124
+                        if (it >= 3) {  // attention_wgmma.hds:125
+                            hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:126
                         }
-                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:129
+                        hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:128
 #pragma unroll
-                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:130
-                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
-                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:132
+                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:129
+                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:130
+                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
                         }
-                        if (j == 0) {  // attention_wgmma.hds:134
-                            if (n > 0) {  // attention_wgmma.hds:135
-                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:136
+                        if (j == 0) {  // attention_wgmma.hds:133
+                            if (n > 0) {  // attention_wgmma.hds:134
+                                hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:135
                             }
-                            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:138
+                            hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:137
 #pragma unroll
-                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:139
-                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:140
+                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:138
+                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:139
                             }
                         }
-                        it += 1;  // attention_wgmma.hds:143
+                        it += 1;  // attention_wgmma.hds:142
                     }
                 }
             }
         }
     } else {
-        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:149
-        alignas(16) float s[64];  // attention_wgmma.hds:150
-        alignas(16) __half p[8][8];  // attention_wgmma.hds:151
-        alignas(16) float acc[32];  // attention_wgmma.hds:152
-        alignas(16) float mx[2];  // attention_wgmma.hds:153
-        alignas(16) float sum[2];  // attention_wgmma.hds:154
-        alignas(16) float rescale[2];  // attention_wgmma.hds:155
-        alignas(16) float scaled[2];  // attention_wgmma.hds:156
-        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:157
-        const int warp = t / 32;  // attention_wgmma.hds:158
-        const int lane = t % 32;  // attention_wgmma.hds:159
-        const int g = lane / 4;  // attention_wgmma.hds:160
-        const int t4 = lane % 4;  // attention_wgmma.hds:161
-        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:164
-        const float lowest = -1e+30f;  // attention_wgmma.hds:166
-        const int turn = wg;  // attention_wgmma.hds:169
-        const int next = wg % 3 + 1;  // attention_wgmma.hds:170
-        if (wg == 3) {  // attention_wgmma.hds:171
-            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:172
+        hds::setmaxnreg_inc<160>();  // attention_wgmma.hds:148
+        alignas(16) float s[64];  // attention_wgmma.hds:149
+        alignas(16) __half p[8][8];  // attention_wgmma.hds:150
+        alignas(16) float acc[32];  // attention_wgmma.hds:151
+        alignas(16) float mx[2];  // attention_wgmma.hds:152
+        alignas(16) float sum[2];  // attention_wgmma.hds:153
+        alignas(16) float rescale[2];  // attention_wgmma.hds:154
+        alignas(16) float scaled[2];  // attention_wgmma.hds:155
+        const int row0 = (wg - 1) * 64;  // attention_wgmma.hds:156
+        const int warp = t / 32;  // attention_wgmma.hds:157
+        const int lane = t % 32;  // attention_wgmma.hds:158
+        const int g = lane / 4;  // attention_wgmma.hds:159
+        const int t4 = lane % 4;  // attention_wgmma.hds:160
+        const float qscale = 0.18033688011112042f;  // attention_wgmma.hds:163
+        const float lowest = -1e+30f;  // attention_wgmma.hds:165
+        const int turn = wg;  // attention_wgmma.hds:168
+        const int next = wg % 3 + 1;  // attention_wgmma.hds:169
+        if (wg == 3) {  // attention_wgmma.hds:170
+            hds::barrier_arrive(1, 256);  // attention_wgmma.hds:171
         }
-        int it = 0;  // attention_wgmma.hds:174
-        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:175
-            const int w = (int)blockIdx.x;  // attention_wgmma.hds:176
-            if (w < items) {  // attention_wgmma.hds:177
-                const int bh = w / qblocks;  // attention_wgmma.hds:178
-                const int q0 = (qblocks - 1 - w % qblocks) * 192;  // attention_wgmma.hds:179
-                const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:180
-                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:181
-                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:182
+        int it = 0;  // attention_wgmma.hds:173
+        for (int n = 0; n < mine; ++n) {  // attention_wgmma.hds:174
+            const int w = (int)blockIdx.x;  // attention_wgmma.hds:175
+            if (w < items) {  // attention_wgmma.hds:176
+                const int bh = w / qblocks;  // attention_wgmma.hds:177
+                const int q0 = (qblocks - 1 - w % qblocks) * 192;  // attention_wgmma.hds:178
+                const int last_row = min(q0 + 192, T) - 1;  // attention_wgmma.hds:179
+                const int tiles = min((T + 127) / 128, max(last_row + shift, 0) / 128 + 1);  // attention_wgmma.hds:180
+                const int row_w = q0 + row0 + warp * 16;  // attention_wgmma.hds:181
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:183
-                    mx[h] = lowest;  // attention_wgmma.hds:184
-                    sum[h] = 0.0f;  // attention_wgmma.hds:185
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:182
+                    mx[h] = lowest;  // attention_wgmma.hds:183
+                    sum[h] = 0.0f;  // attention_wgmma.hds:184
                 }
 #pragma unroll
-                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:187
-                    acc[i] = 0.0f;  // attention_wgmma.hds:188
+                for (int i = 0; i < 32; ++i) {  // attention_wgmma.hds:186
+                    acc[i] = 0.0f;  // attention_wgmma.hds:187
                 }
-                hds::mbarrier_wait(&qfull[0], n);  // attention_wgmma.hds:190
-                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:192
-                    const int st = (it + j) % 3;  // attention_wgmma.hds:193
-                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:194
+                hds::mbarrier_wait(&qfull[0], n);  // attention_wgmma.hds:189
+                for (int j = 0; j < tiles; ++j) {  // attention_wgmma.hds:191
+                    const int st = (it + j) % 3;  // attention_wgmma.hds:192
+                    hds::mbarrier_wait(&full[st], (it + j) / 3 % 2);  // attention_wgmma.hds:193
 #pragma unroll
-                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:196
-                        s[i] = 0.0f;  // attention_wgmma.hds:197
+                    for (int i = 0; i < 64; ++i) {  // attention_wgmma.hds:195
+                        s[i] = 0.0f;  // attention_wgmma.hds:196
                     }
-                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:200
-                    hds::wgmma_fence();  // attention_wgmma.hds:202
+                    hds::barrier_sync(turn, 256);  // attention_wgmma.hds:199
+                    hds::wgmma_fence();  // attention_wgmma.hds:201
 #pragma unroll
-                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:203
-                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:205
+                    for (int kk = 0; kk < 4; ++kk) {  // attention_wgmma.hds:202
+                        hds::wgmma_m64n128k16_bt<__half>(&s[0], hds::wgmma_desc(&sqo[0][0][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sk[st][0][0][kk * 16], 16, 1024));  // attention_wgmma.hds:204
                     }
-                    hds::wgmma_commit();  // attention_wgmma.hds:210
-                    if (j > 0) {  // attention_wgmma.hds:211
+                    hds::wgmma_commit();  // attention_wgmma.hds:209
+                    if (j > 0) {  // attention_wgmma.hds:210
 #pragma unroll
-                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:212
-                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:216
+                        for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:211
+                            hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + j - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:215
                         }
                     }
-                    hds::wgmma_commit();  // attention_wgmma.hds:220
-                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:223
-                    hds::wgmma_wait<1>();  // attention_wgmma.hds:225
-                    const int key0 = j * 128;  // attention_wgmma.hds:231
-                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:232
+                    hds::wgmma_commit();  // attention_wgmma.hds:219
+                    hds::barrier_arrive(next, 256);  // attention_wgmma.hds:222
+                    hds::wgmma_wait<1>();  // attention_wgmma.hds:224
+                    const int key0 = j * 128;  // attention_wgmma.hds:230
+                    if (key0 + 128 > T || key0 + 127 > row_w + shift) {  // attention_wgmma.hds:231
 #pragma unroll
-                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:233
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:232
 #pragma unroll
-                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:234
-                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:235
-                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:236
-                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:237
+                            for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:233
+                                const int key = key0 + nn * 8 + t4 * 2 + e % 2;  // attention_wgmma.hds:234
+                                const bool seen = key < T && key <= row_w + g + e / 2 * 8 + shift;  // attention_wgmma.hds:235
+                                s[nn * 4 + e] = seen ? s[nn * 4 + e] : lowest;  // attention_wgmma.hds:236
                             }
                         }
                     }
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:242
-                        float top = mx[h];  // attention_wgmma.hds:243
+                    for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:241
+                        float top = mx[h];  // attention_wgmma.hds:242
 #pragma unroll
-                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:244
-                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:245
+                        for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:243
+                            top = fmaxf(top, fmaxf(s[nn * 4 + h * 2], s[nn * 4 + h * 2 + 1]));  // attention_wgmma.hds:244
                         }
-                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:248
-                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:249
-                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:250
-                        mx[h] = top;  // attention_wgmma.hds:251
-                        sum[h] *= rescale[h];  // attention_wgmma.hds:252
-                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:253
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_wgmma.hds:247
+                        top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_wgmma.hds:248
+                        rescale[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_wgmma.hds:249
+                        mx[h] = top;  // attention_wgmma.hds:250
+                        sum[h] *= rescale[h];  // attention_wgmma.hds:251
+                        scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_wgmma.hds:252
                     }
 #pragma unroll
-                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:255
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:254
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:256
-                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:257
-                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:258
-                        }
-                    }
-                    hds::wgmma_wait<0>();  // attention_wgmma.hds:261
-                    if (j > 0 && t == 0) {  // attention_wgmma.hds:262
-                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:263
-                    }
-#pragma unroll
-                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:265
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:266
-                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:267
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:255
+                            s[nn * 4 + e] = hds::exp2_fast(fmaf(s[nn * 4 + e], qscale, scaled[e / 2]));  // attention_wgmma.hds:256
+                            sum[e / 2] += s[nn * 4 + e];  // attention_wgmma.hds:257
                         }
                     }
+                    hds::wgmma_wait<0>();  // attention_wgmma.hds:260
+                    if (j > 0 && t == 0) {  // attention_wgmma.hds:261
+                        hds::mbarrier_arrive(&empty[(it + j - 1) % 3]);  // attention_wgmma.hds:262
+                    }
 #pragma unroll
-                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:270
+                    for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:264
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:271
-                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:272
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:265
+                            acc[nn * 4 + e] *= rescale[e / 2];  // attention_wgmma.hds:266
+                        }
+                    }
+#pragma unroll
+                    for (int nn = 0; nn < 16; ++nn) {  // attention_wgmma.hds:269
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:270
+                            p[nn / 2][nn % 2 * 4 + e] = hds::cast<__half>(s[nn * 4 + e]);  // attention_wgmma.hds:271
                         }
                     }
                 }
-                hds::wgmma_fence();  // attention_wgmma.hds:277
+                hds::wgmma_fence();  // attention_wgmma.hds:276
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:278
-                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:282
+                for (int kk = 0; kk < 8; ++kk) {  // attention_wgmma.hds:277
+                    hds::wgmma_m64n64k16_ra<__half>(&acc[0], &p[kk][0], hds::wgmma_desc(&sv[(it + tiles - 1) % 3][0][kk * 16][0], 16384, 1024));  // attention_wgmma.hds:281
                 }
-                hds::wgmma_commit();  // attention_wgmma.hds:285
-                hds::wgmma_wait<0>();  // attention_wgmma.hds:286
-                if (t == 0) {  // attention_wgmma.hds:287
-                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:288
+                hds::wgmma_commit();  // attention_wgmma.hds:284
+                hds::wgmma_wait<0>();  // attention_wgmma.hds:285
+                if (t == 0) {  // attention_wgmma.hds:286
+                    hds::mbarrier_arrive(&empty[(it + tiles - 1) % 3]);  // attention_wgmma.hds:287
                 }
-                it += tiles;  // attention_wgmma.hds:290
+                it += tiles;  // attention_wgmma.hds:289
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:293
-                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:294
-                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:295
-                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:296
+                for (int h = 0; h < 2; ++h) {  // attention_wgmma.hds:292
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_wgmma.hds:293
+                    sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_wgmma.hds:294
+                    sum[h] = 1.0f / sum[h];  // attention_wgmma.hds:295
                 }
-                __syncwarp();  // attention_wgmma.hds:301
+                __syncwarp();  // attention_wgmma.hds:300
 #pragma unroll
-                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:305
+                for (int nn = 0; nn < 8; ++nn) {  // attention_wgmma.hds:304
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:306
-                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:307
-                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:311
+                    for (int e = 0; e < 4; ++e) {  // attention_wgmma.hds:305
+                        const int r = row0 + warp * 16 + g + e / 2 * 8;  // attention_wgmma.hds:306
+                        sqo[OSEP][0][r][(nn ^ (r % 8)) * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[nn * 4 + e] * sum[e / 2]);  // attention_wgmma.hds:310
                     }
                 }
-                __syncwarp();  // attention_wgmma.hds:315
+                __syncwarp();  // attention_wgmma.hds:314
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:316
-                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:317
-                    const int ch = lane % 8;  // attention_wgmma.hds:318
-                    if (q0 + r < T) {  // attention_wgmma.hds:319
-                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:323
+                for (int i = 0; i < 4; ++i) {  // attention_wgmma.hds:315
+                    const int r = row0 + warp * 16 + (i * 4 + lane / 8);  // attention_wgmma.hds:316
+                    const int ch = lane % 8;  // attention_wgmma.hds:317
+                    if (q0 + r < T) {  // attention_wgmma.hds:318
+                        hds::copy<16>(&permute[((bh / 12 * T + (q0 + r)) * 12 + bh % 12) * 64 + ch * 8], &sqo[OSEP][0][r][(ch ^ (r % 8)) * 8]);  // attention_wgmma.hds:322
                     }
                 }
             }
