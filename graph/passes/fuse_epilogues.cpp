@@ -43,6 +43,12 @@ bool reads_at_own_index(const ir::Expr& e, const ir::Buffer& b, const std::vecto
     return ok;
 }
 
+// The destination of a vector copy (`copy_16(b[.., k], src[..])`), or null.
+const ir::Load* copy_destination(const ir::Evaluate& e) {
+    auto* call = ir::as<ir::Call>(e.value);
+    return call && ir::copy_bytes(*call) > 0 ? ir::as<ir::Load>(call->args.at(0)) : nullptr;
+}
+
 // Stores into `from` become stores of the epilogue's value into its buffer.
 // A vector copy into `from` (`copy_16(c[m, n], cs[r, k])`: V elements of a
 // row) becomes V values computed in registers and one copy of them into the
@@ -77,11 +83,11 @@ class EpilogueStores : public ir::IRMutator {
         return stmts.size() == 1 ? stmts[0] : ir::Block::make(op->loc, stmts);
     }
     ir::Stmt visit(const ir::Evaluate* op, const ir::Stmt& self) override {
-        auto* call = ir::as<ir::Call>(op->value);
-        int bytes = call ? ir::copy_bytes(*call) : 0;
-        auto* dst = bytes > 0 ? ir::as<ir::Load>(call->args.at(0)) : nullptr;
+        const ir::Load* dst = copy_destination(*op);
         if (!dst || dst->buffer != p_.buffer) return self;
-        return epilogue_copy(op->loc, *dst, *ir::as<ir::Load>(call->args.at(1)), bytes / byte_size(p_.buffer->elem));
+        auto* call = ir::as<ir::Call>(op->value);
+        return epilogue_copy(op->loc, *dst, *ir::as<ir::Load>(call->args.at(1)),
+                             ir::copy_bytes(*call) / byte_size(p_.buffer->elem));
     }
 
   private:
@@ -278,12 +284,6 @@ std::optional<Placement> placement_of(const Node& c, const ir::Buffer& p) {
     int last = static_cast<int>(l->indices.size()) - 1;
     if (at.whole[n - 1] != last && at.lo[n - 1] != last) return std::nullopt;
     return at;
-}
-
-// The destination of a vector copy (`copy_16(b[.., k], src[..])`), or null.
-const ir::Load* copy_destination(const ir::Evaluate& e) {
-    auto* call = ir::as<ir::Call>(e.value);
-    return call && ir::copy_bytes(*call) > 0 ? ir::as<ir::Load>(call->args.at(0)) : nullptr;
 }
 
 // Whether the anchor's body writes `b` by plain stores and vector copies only (no TMA or
