@@ -148,6 +148,28 @@ def test_dispatch_as_on_the_gpu(tmp_path, m, n, variant):
     assert rel(np.load(tmp_path / "c.npy"), a.astype(np.float64) @ b) < 2e-3
 
 
+@pytest.mark.parametrize("m,k,n", [(16, 517, 23), (3, 600, 5), (4, 520, 1), (16, 513, 9), (7, 777, 71),
+                                   (5, 300, 130), (16, 255, 17), (16, 5, 40), (3, 3, 9)])
+def test_skinny_rows_of_any_alignment(tmp_path, m, k, n):
+    """matmul_skinny where K or N is not a multiple of 8 (element-wise staging, clamped reads):
+    rows shorter than a 16-byte chunk (K = 3, 5; N < 8), partial strips (N = 71, 130), several
+    256-row slices; under racecheck. a's last row is infinite: the reads clamped past the other
+    rows' ends must count as zeros, not as its values (nor as the next row's, which a chunked copy
+    of the rows would hold: bench/results/2026-11-28-h200-skinny-unaligned)."""
+    import subprocess
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\ngraph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n')
+    a, b = halves(m, k), halves(k, n)
+    a[-1] = np.inf
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
+                           "--inputs", f"{tmp_path / 'a.npy'},{tmp_path / 'b.npy'}", "--outputs",
+                           str(tmp_path / "c.npy"), "--racecheck"], capture_output=True, text=True, check=True)
+    assert "(variant g_skinny)" in proc.stdout, proc.stdout
+    assert rel(np.load(tmp_path / "c.npy")[:-1], a[:-1].astype(np.float64) @ b) < 2e-3
+
+
 @pytest.mark.parametrize("c,r,s,stride,pad", [(3, 7, 7, 2, 3), (4, 3, 8, 1, 1), (5, 7, 7, 2, 3), (2, 5, 5, 1, 0)])
 def test_conv2d_mma_few_channels(c, r, s, stride, pad):
     """conv2d_mma.hds where C * S <= 32 (an image's first layer: C = 3, 7 x 7): a slice per filter

@@ -321,6 +321,10 @@ def test_matmul_epilogue_widened_sm90():
     (1, 520, 264),     # one row: matmul_skinny
     (16, 517, 264),    # M <= 16, K odd: matmul_skinny, scalar staging
     (3, 517, 264),     # M just past 2, K odd: the same
+    (16, 4095, 4097),  # K and N odd, a partial column strip
+    (8, 4096, 4097),   # N odd only
+    (4, 1000, 13),     # N < 16: one partial strip
+    (16, 517, 5),      # N < 8: rows shorter than a 16-byte chunk
     (2, 517, 264),     # M <= 2, K odd: matmul_gemv (element reads, 1024 threads per 32 columns)
     (1, 4095, 4097),   # one row, K and N odd, K >= 2048: matmul_gemv_split (4 blocks a strip of 128
                        # columns, a second kernel adding them), a partial column strip
@@ -423,6 +427,7 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (17, 517, 263),  # M > 16, K and N odd: mma.sync on copies padded to K = 520, N = 264
     (300, 9, 7),     # the same, padded to K = N = 16
     (5, 4095, 77),   # matmul_skinny, scalar staging, K past 256-wide slices
+    (16, 2049, 3),   # the same, N < 8
     (2, 4095, 77),   # M <= 2, K odd, K >= 2048: matmul_gemv_split (8 blocks, one strip)
     (2, 1023, 77),   # K < 2048: matmul_gemv
     (1, 8, 8),
