@@ -311,6 +311,161 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
     }
 }
 
+// kernel dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_16x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 8;  // matmul_wgmma_swap.hds:55
+    auto& sa = *reinterpret_cast<__half (*)[8][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:56
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 16384);  // matmul_wgmma_swap.hds:57
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 81920);  // matmul_wgmma_swap.hds:58
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 81984);  // matmul_wgmma_swap.hds:59
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 82944);  // matmul_wgmma_swap.hds:60
+    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 86016);  // matmul_wgmma_swap.hds:62
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:63
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:64
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:65
+    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:66
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:69
+    const int cons = 1;  // matmul_wgmma_swap.hds:70
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:71
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:73
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:74
+    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:75
+    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:76
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:77
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:78
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:79
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:81
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:82
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:83
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:84
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:86
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:88
+    if (wg == 0) {  // matmul_wgmma_swap.hds:90
+        if (t == 0) {  // matmul_wgmma_swap.hds:91
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:92
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:93
+                const int s = it % ST;  // matmul_wgmma_swap.hds:94
+                if (it >= ST) {  // matmul_wgmma_swap.hds:95
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:96
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:98
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:99
+#pragma unroll
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:100
+                    if (j < cons) {  // matmul_wgmma_swap.hds:101
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:108
+        if (split > 1) {  // matmul_wgmma_swap.hds:109
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:110
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:111
+        }
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:114
+        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:115
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:116
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:117
+        }
+        alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 1; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:119
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:120
+            const int s = it % ST;  // matmul_wgmma_swap.hds:121
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:122
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:123
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:124
+                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:126
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:143
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:144
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:145
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:146
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:149
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:150
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:151
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:153
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:154
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:155
+            }
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:157
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:158
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:159
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:160
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:161
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:162
+                    }
+                }
+            }
+        }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:173
+#pragma unroll
+        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:174
+            if (p > 0) {  // matmul_wgmma_swap.hds:175
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:176
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:178
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:179
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:181
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:182
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:183
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:184
+                if (whole) {  // matmul_wgmma_swap.hds:185
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:186
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:188
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:189
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:190
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+        if (split > 1) {  // matmul_wgmma_swap.hds:196
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:197
+        }
+    }
+}
+
 // kernel dispatch_rows16_rows16_swap16_k0_matmul_add_relu (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
@@ -4213,6 +4368,73 @@ static cudaError_t dispatch_rows16_rows16_swap16_deep_run(const __half* x, const
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_rows16_swap16_one`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap16_one_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap16_one_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap16_one_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap16_one_run(const __half* x, const __half* w,
+                                                         const __half* b, __half* out, int M, int K,
+                                                         int N, void* workspace,
+                                                         cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_16x64;  // x in boxes of 16 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_16x64, x, (long long)M, (long long)K, 16, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 15) / 16 * (((long long)N + 63) / 64) * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 90112 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 90112);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) * (((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 15) / 16 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(256), 1, 1);
+            config.dynamicSmemBytes = 90112;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu, x,
+                                         w, b, out, M, K, N, tmap_x_16x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_rows16_swap16`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_rows16_swap16_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
@@ -5912,63 +6134,66 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 30 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 31 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:67)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16_deep: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:95)
 //     dispatch_rows16_rows16_swap16_deep_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap16_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                      and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_one', nn.hds:102)
+//     dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:97)
+//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:104)
 //     dispatch_rows16_rows16_swap16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:99)
+//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:106)
 //     dispatch_rows16_rows16_swap32_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:101)
+//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:108)
 //     dispatch_rows16_rows16_swap48_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:103)
+//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:110)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:105)
+//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:112)
 //     dispatch_rows16_rows16_swap80_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:107)
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:114)
 //     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:109)
+//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:116)
 //     dispatch_rows16_rows16_swap96_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap112: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:116)
+//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:123)
 //     dispatch_rows16_rows16_swap112_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:119)
+//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:126)
 //     dispatch_rows16_rows16_swap128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:126)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:133)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:133)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:140)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:141)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:148)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:159)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:166)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:166)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:173)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:180)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:187)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:188)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:195)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:191)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:198)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -5977,34 +6202,34 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:138)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:145)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_gemv_split_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:140)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:147)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:141)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:148)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:159)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:166)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:166)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:173)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:180)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:187)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:188)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:195)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:191)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:198)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -6019,6 +6244,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_wgmma64x192_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66)
         return dispatch_rows16_rows16_swap16_deep_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304 && (N + 63) / 64 <= 66)
+        return dispatch_rows16_rows16_swap16_one_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap16_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 16 && M <= 32 && K * N >= 4194304)
@@ -6082,6 +6309,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66)
         return dispatch_rows16_rows16_swap16_deep_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304 && (N + 63) / 64 <= 66)
+        return dispatch_rows16_rows16_swap16_one_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304)
         return dispatch_rows16_rows16_swap16_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 16 && M <= 32 && K * N >= 4194304)

@@ -338,7 +338,8 @@ def test_matmul_epilogue_widened_sm90():
     (17, 72, 10240),   # M just past 16: 64 x 128 tiles (K < 1024: not split)
     (3, 4096, 4096),   # M <= 16, a weight of 2^24: the swapped product in 16-row tiles, K split over 2 blocks, 16 stages
     (2, 4096, 4104),   # the same, a partial column tile
-    (16, 4104, 4096),  # K past 4096: the swapped product with 6 stages
+    (16, 4104, 4096),  # K past 4096: the swapped product with one consumer, 8 stages
+    (16, 4104, 4232),  # 67 tiles of 64 columns: two consumers, 6 stages
     (7, 8192, 512),    # a weight of 2^22: 8 tiles of 64 columns, K split over 8 blocks
     (13, 2048, 8200),  # 129 tiles of 64 columns: two consumers, not split; a partial column tile
     (24, 4096, 4096),  # 17-32 rows: 32-row tiles, rows past M (TMA's zeros)
