@@ -3345,72 +3345,72 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_split_k0_matmul(
         const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
         int M, int K, int N) {
     hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
-    const int MR = 2;  // matmul_gemv_split.hds:22
-    __shared__ alignas(16) float sums[2][32][129];  // matmul_gemv_split.hds:23
-    alignas(16) float acc[2][4];  // matmul_gemv_split.hds:24
-    alignas(16) __half vb[8][4];  // matmul_gemv_split.hds:25
-    alignas(16) __half va[8];  // matmul_gemv_split.hds:26
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:27
-    const int strip = (int)blockIdx.x / split;  // matmul_gemv_split.hds:28
-    const int share = (int)blockIdx.x % split;  // matmul_gemv_split.hds:29
-    const int m0 = (int)blockIdx.y * MR;  // matmul_gemv_split.hds:30
-    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_split.hds:31
-    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_split.hds:32
-    const int n0 = strip * 128 + lane;  // matmul_gemv_split.hds:33
-    const int per = (K + split * 32 - 1) / (split * 32);  // matmul_gemv_split.hds:34
-    const int k0 = (share * 32 + warp) * per;  // matmul_gemv_split.hds:35
-    const int k1 = min(K, k0 + per);  // matmul_gemv_split.hds:36
+    const int MR = 2;  // matmul_gemv_split.hds:25
+    __shared__ alignas(16) float sums[2][32][129];  // matmul_gemv_split.hds:26
+    alignas(16) float acc[2][4];  // matmul_gemv_split.hds:27
+    alignas(16) __half vb[4][4];  // matmul_gemv_split.hds:28
+    alignas(16) __half va[4];  // matmul_gemv_split.hds:29
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:30
+    const int strip = (int)blockIdx.x / split;  // matmul_gemv_split.hds:31
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_split.hds:32
+    const int m0 = (int)blockIdx.y * MR;  // matmul_gemv_split.hds:33
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_split.hds:34
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_split.hds:35
+    const int n0 = strip * 128 + lane;  // matmul_gemv_split.hds:36
+    const int per = (K + split * 32 - 1) / (split * 32);  // matmul_gemv_split.hds:37
+    const int k0 = (share * 32 + warp) * per;  // matmul_gemv_split.hds:38
+    const int k1 = min(K, k0 + per);  // matmul_gemv_split.hds:39
 #pragma unroll
-    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:38
+    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:41
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:39
-            acc[r][j] = 0.0f;  // matmul_gemv_split.hds:40
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:42
+            acc[r][j] = 0.0f;  // matmul_gemv_split.hds:43
         }
     }
-    for (int k = k0; k < k1; k += 8) {  // matmul_gemv_split.hds:43
+    for (int k = k0; k < k1; k += 4) {  // matmul_gemv_split.hds:46
 #pragma unroll
-        for (int u = 0; u < 8; ++u) {  // matmul_gemv_split.hds:46
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:49
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:47
-                vb[u][j] = w[min(k + u, k1 - 1) * N + min(n0 + 32 * j, N - 1)];  // matmul_gemv_split.hds:48
+            for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:50
+                vb[u][j] = w[min(k + u, k1 - 1) * N + min(n0 + 32 * j, N - 1)];  // matmul_gemv_split.hds:51
             }
         }
 #pragma unroll
-        for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:51
-            if (m0 + r < M) {  // matmul_gemv_split.hds:52
+        for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:54
+            if (m0 + r < M) {  // matmul_gemv_split.hds:55
 #pragma unroll
-                for (int u = 0; u < 8; ++u) {  // matmul_gemv_split.hds:53
-                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv_split.hds:54
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:56
+                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv_split.hds:57
                 }
 #pragma unroll
-                for (int u = 0; u < 8; ++u) {  // matmul_gemv_split.hds:56
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:59
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:57
-                        acc[r][j] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u][j]);  // matmul_gemv_split.hds:58
+                    for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:60
+                        acc[r][j] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u][j]);  // matmul_gemv_split.hds:61
                     }
                 }
             }
         }
     }
 #pragma unroll
-    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:64
+    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:67
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:65
-            sums[r][warp][lane + 32 * j] = acc[r][j];  // matmul_gemv_split.hds:66
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:68
+            sums[r][warp][lane + 32 * j] = acc[r][j];  // matmul_gemv_split.hds:69
         }
     }
-    __syncthreads();  // matmul_gemv_split.hds:69
-    if ((int)threadIdx.x < 256) {  // matmul_gemv_split.hds:70
-        const int r = (int)threadIdx.x / 128;  // matmul_gemv_split.hds:71
-        const int col = (int)threadIdx.x % 128;  // matmul_gemv_split.hds:72
-        const int n = strip * 128 + col;  // matmul_gemv_split.hds:73
-        if (m0 + r < M && n < N) {  // matmul_gemv_split.hds:74
-            float total = 0.0f;  // matmul_gemv_split.hds:75
+    __syncthreads();  // matmul_gemv_split.hds:72
+    if ((int)threadIdx.x < 256) {  // matmul_gemv_split.hds:73
+        const int r = (int)threadIdx.x / 128;  // matmul_gemv_split.hds:74
+        const int col = (int)threadIdx.x % 128;  // matmul_gemv_split.hds:75
+        const int n = strip * 128 + col;  // matmul_gemv_split.hds:76
+        if (m0 + r < M && n < N) {  // matmul_gemv_split.hds:77
+            float total = 0.0f;  // matmul_gemv_split.hds:78
 #pragma unroll
-            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_split.hds:76
-                total += sums[r][w_2][col];  // matmul_gemv_split.hds:77
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_split.hds:79
+                total += sums[r][w_2][col];  // matmul_gemv_split.hds:80
             }
-            matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:79
+            matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:82
         }
     }
 }
@@ -3420,19 +3420,19 @@ __global__ void __launch_bounds__(256) dispatch_rows16_gemv_split_k1_matmul_add_
         const float* __restrict__ matmul_part, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
     hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:90
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:91
-    if (i < M * N) {  // matmul_gemv_split.hds:92
-        const int m = i / N;  // matmul_gemv_split.hds:93
-        const int n = i % N;  // matmul_gemv_split.hds:94
-        float total = 0.0f;  // matmul_gemv_split.hds:95
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:93
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:94
+    if (i < M * N) {  // matmul_gemv_split.hds:95
+        const int m = i / N;  // matmul_gemv_split.hds:96
+        const int n = i % N;  // matmul_gemv_split.hds:97
+        float total = 0.0f;  // matmul_gemv_split.hds:98
 #pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:96
-            if (s < split) {  // matmul_gemv_split.hds:97
-                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:98
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:99
+            if (s < split) {  // matmul_gemv_split.hds:100
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:101
             }
         }
-        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:101
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:104
         const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
         out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
     }
