@@ -3,7 +3,10 @@ of build.sh side by side with cuBLAS, in one process, alternating samples (CUDA-
 M <= 16 where K or N is not a multiple of 8; the weight read as a fraction of copy bandwidth.
 On the GPU machine:
 
-    python3 bench/results/2026-11-28-h200-skinny-unaligned/run.py --out DIR [--build SET]
+    python3 bench/results/2026-11-28-h200-skinny-unaligned/run.py --out DIR [--build SET] [--tag TAG] [--ms M...]
+
+--tag: the sets of another build.sh (.devcarry/TAG; ../2026-11-28-h200-gemv-split-blocks uses it
+with --tag gemv --ms 1 2).
 """
 import argparse
 import os
@@ -18,15 +21,16 @@ from bench_sweep import Point, copy_gbps, rel_err  # noqa: E402
 from stdlib_sets import build_set, time_row, write_rows  # noqa: E402
 import harness  # noqa: E402
 
-TAG = ROOT / ".devcarry" / "skinny"
 SRC = {name: ROOT / "bench" / "sweep" / f"sweep_gemm_{name}.hds" for name in ("f16", "bf16", "f16_default")}
 KN = [(4095, 4097), (4096, 4097), (4095, 4096), (11007, 4097), (4097, 11007), (1023, 1025)]
-MS = [1, 2, 3, 4, 8, 16]
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", type=Path, required=True)
 ap.add_argument("--build")
+ap.add_argument("--tag", default="skinny")
+ap.add_argument("--ms", type=int, nargs="*", default=[1, 2, 3, 4, 8, 16])
 args = ap.parse_args()
+TAG, MS = ROOT / ".devcarry" / args.tag, args.ms
 sets = (TAG / "sets").read_text().split()
 if args.build:
     build_set(TAG, args.build, list(SRC.values()))
