@@ -87,6 +87,10 @@ WgmmaForm wgmma_form(Builtin id) {
         case Builtin::WgmmaAt96:
         case Builtin::WgmmaAt112:
         case Builtin::WgmmaAt128:
+        case Builtin::WgmmaAt144:
+        case Builtin::WgmmaAt160:
+        case Builtin::WgmmaAt176:
+        case Builtin::WgmmaAt192:
             return WgmmaForm::BothTransposed;
         default:
             return WgmmaForm::None;
@@ -121,6 +125,14 @@ int wgmma_n(Builtin id) {
         case Builtin::WgmmaRa128:
         case Builtin::WgmmaAt128:
             return 128;
+        case Builtin::WgmmaAt144:
+            return 144;
+        case Builtin::WgmmaAt160:
+            return 160;
+        case Builtin::WgmmaAt176:
+            return 176;
+        case Builtin::WgmmaAt192:
+            return 192;
         case Builtin::Wgmma256:
         case Builtin::WgmmaBt256:
         case Builtin::WgmmaRa256:

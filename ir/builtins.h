@@ -45,7 +45,7 @@ int builtin_copy_bytes(Builtin id);
 // The wgmma products: where their operands come from (Shared: A and B in shared memory, B
 // N-major; BTransposed: B as K-major rows; ARegisters: A from registers; BothTransposed: A
 // M-major, laid out as N-major B is, and B as K-major rows) and N (64, 128 or 256; multiples of
-// 16 up to 128 for BothTransposed).
+// 16 up to 128, and 144, 160, 176, 192, for BothTransposed).
 enum class WgmmaForm { None, Shared, BTransposed, ARegisters, BothTransposed };
 WgmmaForm wgmma_form(Builtin id);
 int wgmma_n(Builtin id);

@@ -218,7 +218,9 @@ def test_skinny_split(kernel, m, k, n, split):
     ("swap80", 80, 2, 77, 1024, 64, 1, 2), ("swap80", 80, 2, 170, 96, 64, 1, 1),
     ("swap80_1", 80, 1, 77, 1536, 72, 1, 3),
     ("swap112_1", 112, 1, 100, 1024, 72, 1, 2),
-    ("swap128_nosplit", 128, 2, 130, 128, 104, 1, 1)])
+    ("swap128_nosplit", 128, 2, 130, 128, 104, 1, 1),
+    ("swap144_1", 144, 1, 130, 1024, 72, 1, 2), ("swap160_1", 160, 1, 150, 512, 136, 1, 1),
+    ("swap176_1", 176, 1, 170, 1024, 64, 1, 2), ("swap192_1", 192, 1, 200, 1536, 72, 1, 3)])
 def test_stdlib_wgmma_swap(kernel, bms, wgs, m, k, n, cons, split):
     """matmul_wgmma_swap: c^T = b^T a^T on wgmma with both operands given transposed (b's
     columns as A, M-major; a's rows as B), BMS rows of a per tile (a partial last tile computes
@@ -231,7 +233,7 @@ def test_stdlib_wgmma_swap(kernel, bms, wgs, m, k, n, cons, split):
                                                         if tiles64 <= 39 else 2))
     assert cons == (2 if wgs > 1 and tiles64 > 66 else 1)
     assert split == (1 if kernel.endswith("nosplit") else rule)
-    dtype = "bf16" if kernel == "swap48_2" else "f16"
+    dtype = "bf16" if kernel in ("swap48_2", "swap144_1") else "f16"
     a = round_to(rng.standard_normal((m, k)), dtype)
     b = round_to(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
     c = emulator.run(HOPPER, kernel, {"a": a, "b": b}, ["c"], racecheck=True)["c"]
