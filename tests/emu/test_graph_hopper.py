@@ -116,7 +116,11 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     (65, 4096, 4096, "g_rows16_swap80"), (80, 4096, 4096, "g_rows16_swap80"), (81, 4096, 4096, "g_rows16_swap96"),
     (96, 4096, 4096, "g_rows16_swap96"), (97, 4096, 4096, "g_rows16_swap112"),
     (112, 11008, 4096, "g_rows16_swap112"), (113, 4096, 4096, "g_rows16_swap128"),
-    (128, 11008, 4096, "g_rows16_swap128"), (129, 4096, 4096, "g_rows16_wgmma64x128"),
+    (128, 11008, 4096, "g_rows16_swap128"), (129, 4096, 4096, "g_rows16_swap144"),
+    (144, 4096, 4096, "g_rows16_swap144"), (145, 4096, 4096, "g_rows16_swap160"), (160, 4096, 2560, "g_rows16_swap160"),
+    (160, 4096, 2496, "g_rows16_wgmma_split"), (161, 8192, 4096, "g_rows16_swap176"), (176, 8192, 4096, "g_rows16_swap176"),
+    (177, 4096, 4224, "g_rows16_swap192"), (192, 4096, 4096, "g_rows16_swap192"), (192, 4096, 4232, "g_rows16_wgmma64x128"),
+    (193, 4096, 4096, "g_rows16_wgmma64x128"),
     (128, 4096, 2496, "g_rows16_wgmma_split"), (128, 4096, 2504, "g_rows16_swap128"),
     (100, 1024, 4096, "g_rows16_swap112"), (100, 1016, 4096, "g_rows16_wgmma64x128"),
     (1, 14336, 4096, "g_rows16_swap16_one"), (16, 4096, 1024, "g_rows16_swap16_deep"),
@@ -132,7 +136,7 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     """Both sides of the split's 66 tiles, of the deep ring's K <= 4096 and 66 tiles of 64 columns
     (16 rows; past K = 4096 one consumer with 8 stages up to 66 tiles), of each bound of M of the swapped product (16, 32,
-    48, 64, 80, 96, 112, 128 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
+    48, 64, 80, 96, 112, 128, 144, 160, 176, 192 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
     and of its band of N where 64 x 128 tiles
     make one wave of more than 66, of the 64 x 192 tiles' wave (64, 128, 192 rows; 88 to 132
     tiles), and of K, N % 8, where running them

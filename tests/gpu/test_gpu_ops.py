@@ -340,6 +340,11 @@ def test_matmul_epilogue_widened_sm90():
     (2, 4096, 4104),   # the same, a partial column tile
     (16, 4104, 4096),  # K past 4096: the swapped product with one consumer, 8 stages
     (16, 4104, 4232),  # 67 tiles of 64 columns: two consumers, 6 stages
+    (129, 4096, 4096),  # 129-192 rows: the swapped product in tiles of 144 (rows past M: TMA's zeros)
+    (160, 4104, 2560),  # 160 rows, 40 tiles of 64 columns, K split over 2 blocks
+    (176, 8192, 4096),  # 176 rows
+    (192, 4096, 4224),  # 192 rows, 66 tiles
+    (200, 4096, 4096),  # past 192 rows: 64 x 128 tiles
     (7, 8192, 512),    # a weight of 2^22: 8 tiles of 64 columns, K split over 8 blocks
     (13, 2048, 8200),  # 129 tiles of 64 columns: two consumers, not split; a partial column tile
     (24, 4096, 4096),  # 17-32 rows: 32-row tiles, rows past M (TMA's zeros)
