@@ -339,7 +339,8 @@ def test_matmul_epilogue_widened_sm90():
     (3, 4096, 4096),   # M <= 16, a weight of 2^24: the swapped product in 16-row tiles, K split over 2 blocks, 16 stages
     (2, 4096, 4104),   # the same, a partial column tile
     (16, 4104, 4096),  # K past 4096: the swapped product with one consumer, 8 stages
-    (16, 4104, 4232),  # 67 tiles of 64 columns: two consumers, 6 stages
+    (16, 4104, 4232),  # 67 tiles of 64 columns: a block per tile, not split
+    (2, 4096, 8456),   # 133 tiles: two consumers, 128 columns a block, 6 stages
     (129, 4096, 4096),  # 129-192 rows: the swapped product in tiles of 144 (rows past M: TMA's zeros)
     (160, 4104, 2560),  # 160 rows, 40 tiles of 64 columns, K split over 2 blocks
     (176, 8192, 4096),  # 176 rows
