@@ -110,7 +110,9 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
 @pytest.mark.parametrize("m,k,n,variant", [
     (100, 4096, 4224, "g_rows16_swap112"), (100, 4096, 4352, "g_rows16_wgmma64x128"),
     (1, 4096, 4096, "g_rows16_swap16_deep"), (16, 4096, 4096, "g_rows16_swap16_deep"), (16, 4104, 4096, "g_rows16_swap16_one"), (16, 4104, 4224, "g_rows16_swap16_one"),
-    (2, 4096, 4288, "g_rows16_swap16_one"), (16, 4104, 8448, "g_rows16_swap16_one"), (16, 4104, 8456, "g_rows16_swap16"), (17, 4096, 4096, "g_rows16_swap32"),
+    (2, 4096, 4288, "g_rows16_swap16_one"), (16, 4104, 8448, "g_rows16_swap16_one"), (16, 4104, 8456, "g_rows16_swap16"),
+    (24, 4096, 4232, "g_rows16_swap32_one"), (32, 4096, 8448, "g_rows16_swap32_one"), (33, 4096, 4232, "g_rows16_swap48_one"),
+    (48, 4096, 8448, "g_rows16_swap48_one"), (48, 4096, 8456, "g_rows16_swap48"), (24, 4096, 4224, "g_rows16_swap32"), (17, 4096, 4096, "g_rows16_swap32"),
     (32, 4096, 4096, "g_rows16_swap32"), (33, 4096, 4096, "g_rows16_swap48"), (48, 4096, 4096, "g_rows16_swap48"),
     (49, 4096, 4096, "g_rows16_wgmma_split"), (64, 4096, 4096, "g_rows16_wgmma_split"),
     (65, 4096, 4096, "g_rows16_swap80"), (80, 4096, 4096, "g_rows16_swap80"), (81, 4096, 4096, "g_rows16_swap96"),
@@ -135,7 +137,8 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     (193, 4096, 8192, "g_rows16_wgmma128"), (128, 4095, 11007, "g_wgmma64x192")])
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     """Both sides of the split's 66 tiles, of the deep ring's K <= 4096 and 66 tiles of 64 columns
-    (16 rows; past K = 4096, and from 67 tiles, one consumer with 8 stages up to 132 tiles), of each bound of M of the swapped product (16, 32,
+    (16 rows; past K = 4096, and from 67 tiles, one consumer with 8 stages up to 132 tiles; 17-48
+    rows the same from 67 tiles), of each bound of M of the swapped product (16, 32,
     48, 64, 80, 96, 112, 128, 144, 160, 176, 192 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
     and of its band of N where 64 x 128 tiles
     make one wave of more than 66, of the 64 x 192 tiles' wave (64, 128, 192 rows; 88 to 132
