@@ -112,7 +112,8 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     (1, 4096, 4096, "g_rows16_swap16_deep"), (16, 4096, 4096, "g_rows16_swap16_deep"), (16, 4104, 4096, "g_rows16_swap16_one"), (16, 4104, 4224, "g_rows16_swap16_one"),
     (2, 4096, 4288, "g_rows16_swap16_one"), (16, 4104, 8448, "g_rows16_swap16_one"), (16, 4104, 8456, "g_rows16_swap16"),
     (24, 4096, 4232, "g_rows16_swap32_one"), (32, 4096, 8448, "g_rows16_swap32_one"), (33, 4096, 4232, "g_rows16_swap48_one"),
-    (48, 4096, 8448, "g_rows16_swap48_one"), (48, 4096, 8456, "g_rows16_swap48"), (24, 4096, 4224, "g_rows16_swap32"), (17, 4096, 4096, "g_rows16_swap32"),
+    (48, 4096, 8448, "g_rows16_swap48_one"), (48, 4096, 8456, "g_rows16_swap48"), (24, 4096, 4224, "g_rows16_swap32"),
+    (65, 4096, 4288, "g_rows16_swap80_one"), (80, 4096, 8448, "g_rows16_swap80_one"), (81, 4096, 6144, "g_rows16_wgmma64x128"), (17, 4096, 4096, "g_rows16_swap32"),
     (32, 4096, 4096, "g_rows16_swap32"), (33, 4096, 4096, "g_rows16_swap48"), (48, 4096, 4096, "g_rows16_swap48"),
     (49, 4096, 4096, "g_rows16_wgmma_split"), (64, 4096, 4096, "g_rows16_wgmma_split"),
     (65, 4096, 4096, "g_rows16_swap80"), (80, 4096, 4096, "g_rows16_swap80"), (81, 4096, 4096, "g_rows16_swap96"),
@@ -129,7 +130,7 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     (16, 4096, 1016, "g_rows16_skinny_split"), (16, 2048, 1032, "g_rows16_skinny"),
     (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
     (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny"), (77, 4096, 4097, "g_wgmma_split"),
-    (77, 4096, 4232, "g_rows16_wgmma64x128"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
+    (77, 4096, 4232, "g_rows16_swap80_one"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),
     (128, 4096, 12672, "g_rows16_wgmma64x192"), (128, 4096, 12680, "g_rows16_wgmma128"),
@@ -138,7 +139,7 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     """Both sides of the split's 66 tiles, of the deep ring's K <= 4096 and 66 tiles of 64 columns
     (16 rows; past K = 4096, and from 67 tiles, one consumer with 8 stages up to 132 tiles; 17-48
-    rows the same from 67 tiles), of each bound of M of the swapped product (16, 32,
+    rows the same from 67 tiles, 65-80 rows too), of each bound of M of the swapped product (16, 32,
     48, 64, 80, 96, 112, 128, 144, 160, 176, 192 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
     and of its band of N where 64 x 128 tiles
     make one wave of more than 66, of the 64 x 192 tiles' wave (64, 128, 192 rows; 88 to 132

@@ -215,6 +215,7 @@ def test_skinny_split(kernel, m, k, n, split):
 @pytest.mark.parametrize("kernel,bms,wgs,m,k,n,cons,split", [
     ("swap16", 16, 1, 9, 1024, 72, 1, 2), ("swap16", 16, 1, 40, 64, 200, 1, 1),
     ("swap16", 16, 1, 3, 1024, 5632, 1, 2), ("swap16", 16, 1, 3, 1024, 5640, 1, 1),
+    ("swap32_1", 32, 1, 20, 1024, 4352, 1, 2), ("swap32_1", 32, 1, 40, 1024, 64, 1, 2),
     ("swap48_2", 48, 2, 40, 1536, 72, 1, 3), ("swap48_2", 48, 2, 20, 64, 4296, 2, 1),
     ("swap80", 80, 2, 77, 1024, 64, 1, 2), ("swap80", 80, 2, 170, 96, 64, 1, 1),
     ("swap80_1", 80, 1, 77, 1536, 72, 1, 3),
@@ -228,10 +229,10 @@ def test_stdlib_wgmma_swap(kernel, bms, wgs, m, k, n, cons, split):
     the BMS rows before M: M = 170 in tiles of 80), columns past N; per call one consumer (and
     the other idle through the split's cluster barriers) or two past 66 tiles of 64 columns,
     and K split over a cluster of `split` blocks or not at all (the kernel's rules: one consumer
-    of 16 rows splits up to 88 tiles, 5632 columns)."""
+    of 16 or 32 rows splits up to 88 tiles, 5632 columns)."""
     skip_large_under_sanitizers(max(m, bms) * k * n, limit=15_000_000)
     tiles64 = -(-m // bms) * -(-n // 64)
-    rule = 1 if tiles64 > (88 if bms == 16 and wgs == 1 else 66) else max(
+    rule = 1 if tiles64 > (88 if bms <= 32 and wgs == 1 else 66) else max(
         1, min(k // 512, next(s for lim, s in ((15, 8), (30, 4), (39, 3)) if tiles64 <= lim) if tiles64 <= 39 else 2))
     assert cons == (2 if wgs > 1 and tiles64 > 66 else 1)
     assert split == (1 if kernel.endswith("nosplit") else rule)

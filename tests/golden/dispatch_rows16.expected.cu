@@ -163,65 +163,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
         const __grid_constant__ CUtensorMap tmap_x_16x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 16;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[16][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[16][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[16]>(hds_dynamic_smem + 163840);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[16]>(hds_dynamic_smem + 163968);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 167936);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 || tiles64 <= 88 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 16;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[16][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[16][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[16]>(hds_dynamic_smem + 163840);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[16]>(hds_dynamic_smem + 163968);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 167936);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 || tiles64 <= 88 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -230,57 +230,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:129
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:130
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -295,9 +295,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -305,8 +305,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -318,65 +318,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
         const __grid_constant__ CUtensorMap tmap_x_16x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 8;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[8][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 16384);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 81920);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 81984);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 82944);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 86016);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 || tiles64 <= 88 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 8;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[8][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 16384);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 81920);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 81984);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 82944);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 86016);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 || tiles64 <= 88 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -385,57 +385,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:129
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:130
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -450,9 +450,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -460,8 +460,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -473,65 +473,65 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
         const __grid_constant__ CUtensorMap tmap_x_16x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 12288);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 110592);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 110640);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 111616);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 116736);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][16][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 12288);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 110592);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 110640);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 111616);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[8][128]>(hds_dynamic_smem + 116736);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 15) / 16;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 16;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 16 && mt + 16 > M ? M - 16 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], (16 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], (16 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[8];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -540,57 +540,57 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:129
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n16k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:130
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -605,9 +605,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -615,8 +615,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -628,65 +628,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap32_one_k0_m
         const __grid_constant__ CUtensorMap tmap_x_32x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 8;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[8][32][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 98368);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 99328);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 102400);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 31) / 32;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 32;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 32 && mt + 32 > M ? M - 32 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 8;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[8][32][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 32768);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 98368);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 99328);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 102400);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 31) / 32;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 || tiles64 <= 88 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 32;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 32 && mt + 32 > M ? M - 32 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 12288);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 12288);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[16];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[16];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[2][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -695,57 +695,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap32_one_k0_m
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n32k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:131
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n32k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:132
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 2; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 2; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -760,9 +760,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap32_one_k0_m
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -770,8 +770,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap32_one_k0_m
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -783,65 +783,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap48_one_k0_m
         const __grid_constant__ CUtensorMap tmap_x_48x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 8;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[8][48][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 114688);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 114752);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 115712);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 118784);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 47) / 48;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 48;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 48 && mt + 48 > M ? M - 48 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 8;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[8][48][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 49152);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 114688);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 114752);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 115712);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 118784);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 47) / 48;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 48;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 48 && mt + 48 > M ? M - 48 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 14336);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_48x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 14336);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_48x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[24];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[24];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[3][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -850,57 +850,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap48_one_k0_m
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n48k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:133
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n48k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:134
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 3; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 3; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -915,9 +915,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap48_one_k0_m
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -925,8 +925,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap48_one_k0_m
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -938,65 +938,65 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
         const __grid_constant__ CUtensorMap tmap_x_32x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][32][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 24576);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122880);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122928);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 123904);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 129024);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 31) / 32;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 32;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 32 && mt + 32 > M ? M - 32 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][32][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 24576);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122880);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 122928);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 123904);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[16][128]>(hds_dynamic_smem + 129024);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 31) / 32;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 32;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 32 && mt + 32 > M ? M - 32 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], (32 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], (32 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[16];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[16];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[2][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1005,57 +1005,57 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n32k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:131
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n32k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:132
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 16; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 2; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 2; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1070,9 +1070,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -1080,8 +1080,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap32_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -1093,65 +1093,65 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
         const __grid_constant__ CUtensorMap tmap_x_48x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][48][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 36864);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135216);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 136192);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 141312);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 47) / 48;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 48;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 48 && mt + 48 > M ? M - 48 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][48][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 36864);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 135216);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 136192);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[24][128]>(hds_dynamic_smem + 141312);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 47) / 48;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 48;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 48 && mt + 48 > M ? M - 48 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], (48 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_48x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], (48 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_48x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[24];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[24];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[3][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1160,57 +1160,57 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n48k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:133
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n48k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:134
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 24; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 3; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 3; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1225,9 +1225,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -1235,8 +1235,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap48_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -1248,65 +1248,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
         const __grid_constant__ CUtensorMap tmap_x_80x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 8;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[8][80][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 81920);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 147456);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 147520);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 151552);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 79) / 80;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 80;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 80 && mt + 80 > M ? M - 80 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 8;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[8][80][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 81920);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 147456);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 147520);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 151552);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 79) / 80;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 80;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 80 && mt + 80 > M ? M - 80 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 18432);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_80x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 18432);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_80x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[40];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[40];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1315,57 +1315,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n80k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:137
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n80k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:138
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 5; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 5; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1380,9 +1380,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -1390,8 +1390,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -1403,65 +1403,65 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
         const __grid_constant__ CUtensorMap tmap_x_80x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][80][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 61440);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159744);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159792);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 165888);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 79) / 80;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 80;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 80 && mt + 80 > M ? M - 80 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][80][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 61440);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159744);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159792);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[40][128]>(hds_dynamic_smem + 165888);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 79) / 80;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 80;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 80 && mt + 80 > M ? M - 80 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], (80 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_80x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], (80 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_80x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[40];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[40];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[5][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1470,57 +1470,57 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n80k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:137
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n80k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:138
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 40; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 5; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 5; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1535,9 +1535,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -1545,8 +1545,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap80_wide_k0_
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -1558,65 +1558,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
         const __grid_constant__ CUtensorMap tmap_x_96x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 8;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[8][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 163840);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 163904);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 167936);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 95) / 96;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 96;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 96 && mt + 96 > M ? M - 96 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 8;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[8][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[8][1][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 163840);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[8]>(hds_dynamic_smem + 163904);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 164864);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 167936);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 95) / 96;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 96;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 96 && mt + 96 > M ? M - 96 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 20480);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_96x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 20480);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_96x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[48];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[48];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1625,57 +1625,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n96k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:139
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n96k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:140
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 6; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 6; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1690,9 +1690,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -1700,8 +1700,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -1713,65 +1713,65 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
         const __grid_constant__ CUtensorMap tmap_x_96x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 73728);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 172032);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 172080);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 173056);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 178176);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 95) / 96;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 96;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 96 && mt + 96 > M ? M - 96 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][96][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][2][64][64]>(hds_dynamic_smem + 73728);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 172032);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 172080);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[2][16][72]>(hds_dynamic_smem + 173056);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[48][128]>(hds_dynamic_smem + 178176);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 95) / 96;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = tiles64 > 66 ? 2 : 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 96;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 96 && mt + 96 > M ? M - 96 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * (64 * cons);  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], (96 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_96x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], (96 + 64 * cons) * 128);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_96x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 2; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[48];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[48];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[6][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1780,57 +1780,57 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n96k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:139
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n96k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:140
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 48; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 6; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 6; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1845,9 +1845,9 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -1855,8 +1855,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap96_wide_k0_
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -1868,65 +1868,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
         const __grid_constant__ CUtensorMap tmap_x_112x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 7;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[7][112][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[7][1][64][64]>(hds_dynamic_smem + 100352);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 157696);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 157760);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 158720);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[56][128]>(hds_dynamic_smem + 161792);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 111) / 112;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 112;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 112 && mt + 112 > M ? M - 112 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 7;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[7][112][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[7][1][64][64]>(hds_dynamic_smem + 100352);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 157696);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 157760);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 158720);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[56][128]>(hds_dynamic_smem + 161792);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 111) / 112;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 112;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 112 && mt + 112 > M ? M - 112 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 22528);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_112x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 22528);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_112x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[56];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[56];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[7][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -1935,57 +1935,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n112k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:141
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n112k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:142
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 56; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 7; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 7; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2000,9 +2000,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -2010,8 +2010,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -2023,65 +2023,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
         const __grid_constant__ CUtensorMap tmap_x_128x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][1][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[64][128]>(hds_dynamic_smem + 151552);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 127) / 128;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 128;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][128][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][1][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147456);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 147504);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 148480);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[64][128]>(hds_dynamic_smem + 151552);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 127) / 128;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 128;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 128 && mt + 128 > M ? M - 128 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[64];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[64];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[8][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2090,57 +2090,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n128k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:143
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n128k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:144
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 64; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 8; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 8; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2155,9 +2155,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -2165,8 +2165,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -2178,65 +2178,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_k0_matm
         const __grid_constant__ CUtensorMap tmap_x_144x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 6;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[6][144][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[6][1][64][64]>(hds_dynamic_smem + 110592);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159744);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159792);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[72][128]>(hds_dynamic_smem + 163840);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 143) / 144;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 144;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 144 && mt + 144 > M ? M - 144 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][144][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][1][64][64]>(hds_dynamic_smem + 110592);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159744);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 159792);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 160768);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[72][128]>(hds_dynamic_smem + 163840);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 143) / 144;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 144;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 144 && mt + 144 > M ? M - 144 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 26624);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_144x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 26624);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_144x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[72];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[72];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[9][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2245,57 +2245,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_k0_matm
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n144k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:145
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n144k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:146
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 9; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 9; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2310,9 +2310,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_k0_matm
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -2320,8 +2320,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_k0_matm
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -2333,65 +2333,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_k0_matm
         const __grid_constant__ CUtensorMap tmap_x_160x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 5;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[5][160][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[5][1][64][64]>(hds_dynamic_smem + 102400);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143360);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143408);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 144384);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[80][128]>(hds_dynamic_smem + 147456);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 159) / 160;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 160;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 160 && mt + 160 > M ? M - 160 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 5;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[5][160][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[5][1][64][64]>(hds_dynamic_smem + 102400);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143360);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 143408);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 144384);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[80][128]>(hds_dynamic_smem + 147456);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 159) / 160;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 160;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 160 && mt + 160 > M ? M - 160 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 28672);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_160x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 28672);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_160x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[80];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[80];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[10][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2400,57 +2400,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_k0_matm
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n160k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:147
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n160k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:148
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 10; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 10; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2465,9 +2465,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_k0_matm
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -2475,8 +2475,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_k0_matm
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -2488,65 +2488,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_k0_matm
         const __grid_constant__ CUtensorMap tmap_x_176x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 5;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[5][176][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[5][1][64][64]>(hds_dynamic_smem + 112640);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 153600);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 153648);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 154624);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[88][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 175) / 176;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 176;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 176 && mt + 176 > M ? M - 176 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 5;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[5][176][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[5][1][64][64]>(hds_dynamic_smem + 112640);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 153600);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[5]>(hds_dynamic_smem + 153648);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 154624);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[88][128]>(hds_dynamic_smem + 157696);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 175) / 176;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 176;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 176 && mt + 176 > M ? M - 176 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 30720);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_176x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 30720);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_176x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[88];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[88];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[11][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2555,57 +2555,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_k0_matm
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n176k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:149
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n176k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:150
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 11; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 11; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2620,9 +2620,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_k0_matm
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -2630,8 +2630,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_k0_matm
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -2643,65 +2643,65 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap192_k0_matm
         const __grid_constant__ CUtensorMap tmap_x_192x64,
         const __grid_constant__ CUtensorMap tmap_w_64x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    const int ST = 4;  // matmul_wgmma_swap.hds:58
-    auto& sa = *reinterpret_cast<__half (*)[4][192][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:59
-    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:60
-    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma_swap.hds:61
-    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma_swap.hds:62
-    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma_swap.hds:63
-    auto& sums = *reinterpret_cast<float (*)[96][128]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:65
-    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:66
-    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:67
-    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:68
-    const int mtiles = (M + 191) / 192;  // matmul_wgmma_swap.hds:69
-    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:72
-    const int cons = 1;  // matmul_wgmma_swap.hds:73
-    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:74
-    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:76
-    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:77
-    const int mt = tile % mtiles * 192;  // matmul_wgmma_swap.hds:78
-    const int m0 = M > 192 && mt + 192 > M ? M - 192 : mt;  // matmul_wgmma_swap.hds:79
-    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:80
-    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:81
-    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:82
-    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:84
-        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:85
-            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:86
-            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:87
+    const int ST = 4;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[4][192][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[4][1][64][64]>(hds_dynamic_smem + 98304);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131072);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[4]>(hds_dynamic_smem + 131104);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 132096);  // matmul_wgmma_swap.hds:64
+    auto& sums = *reinterpret_cast<float (*)[96][128]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:66
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 191) / 192;  // matmul_wgmma_swap.hds:70
+    const int tiles64 = mtiles * ((N + 63) / 64);  // matmul_wgmma_swap.hds:73
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = tiles64 <= 66 ? max(1, min(K / 512, tiles64 <= 15 ? 8 : tiles64 <= 30 ? 4 : tiles64 <= 39 ? 3 : 2)) : 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 192;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 192 && mt + 192 > M ? M - 192 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
         }
-        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:89
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
     }
-    __syncthreads();  // matmul_wgmma_swap.hds:91
-    if (wg == 0) {  // matmul_wgmma_swap.hds:93
-        if (t == 0) {  // matmul_wgmma_swap.hds:94
-            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:95
-                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:96
-                const int s = it % ST;  // matmul_wgmma_swap.hds:97
-                if (it >= ST) {  // matmul_wgmma_swap.hds:98
-                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:99
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
                 }
-                hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_swap.hds:101
-                hds::tma_load_2d(&sa[s][0][0], &tmap_x_192x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:102
+                hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_192x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
 #pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:103
-                    if (j < cons) {  // matmul_wgmma_swap.hds:104
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:105
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
                     }
                 }
             }
         }
     }
-    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:111
-        if (split > 1) {  // matmul_wgmma_swap.hds:112
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:113
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:114
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+        if (split > 1) {  // matmul_wgmma_swap.hds:113
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:114
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:115
         }
     } else {
-        const int j = wg - 1;  // matmul_wgmma_swap.hds:117
-        alignas(16) float acc[96];  // matmul_wgmma_swap.hds:118
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[96];  // matmul_wgmma_swap.hds:119
 #pragma unroll
-        for (int i = 0; i < 96; ++i) {  // matmul_wgmma_swap.hds:119
-            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:120
+        for (int i = 0; i < 96; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[12][8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2710,57 +2710,57 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap192_k0_matm
                 hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
             }
         }
-        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:122
-            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:123
-            const int s = it % ST;  // matmul_wgmma_swap.hds:124
-            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:125
-            hds::wgmma_fence();  // matmul_wgmma_swap.hds:126
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:127
-                hds::wgmma_m64n192k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:151
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n192k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:152
             }
-            hds::wgmma_commit();  // matmul_wgmma_swap.hds:154
-            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:155
-            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:156
-                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:157
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
             }
         }
-        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:160
-        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:161
-            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:162
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:164
+        if (split > 1) {  // matmul_wgmma_swap.hds:165
 #pragma unroll
-            for (int i = 0; i < 96; ++i) {  // matmul_wgmma_swap.hds:165
-                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:166
+            for (int i = 0; i < 96; ++i) {  // matmul_wgmma_swap.hds:166
+                sums[i][t] = acc[i];  // matmul_wgmma_swap.hds:167
             }
-            hds::cluster_sync();  // matmul_wgmma_swap.hds:168
-            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:169
-                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:170
+            hds::cluster_sync();  // matmul_wgmma_swap.hds:169
+            for (int r = 1; r < split; ++r) {  // matmul_wgmma_swap.hds:170
+                const int from = (part + r) % split;  // matmul_wgmma_swap.hds:171
 #pragma unroll
-                for (int i = 0; i < 96; ++i) {  // matmul_wgmma_swap.hds:171
-                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:172
-                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:173
+                for (int i = 0; i < 96; ++i) {  // matmul_wgmma_swap.hds:172
+                    if (i / 4 % split == part) {  // matmul_wgmma_swap.hds:173
+                        acc[i] += hds::cluster_load(&sums[i][t], from);  // matmul_wgmma_swap.hds:174
                     }
                 }
             }
         }
-        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:184
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 12; ++p) {  // matmul_wgmma_swap.hds:185
-            if (p > 0) {  // matmul_wgmma_swap.hds:186
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:187
+        for (int p = 0; p < 12; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
             }
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:189
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:190
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
             }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:192
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:193
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:194
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:195
-                if (whole) {  // matmul_wgmma_swap.hds:196
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:197
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
                     hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
                     alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
@@ -2775,9 +2775,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap192_k0_matm
                     hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:199
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:200
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:201
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
                             const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
                             out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                         }
@@ -2785,8 +2785,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap192_k0_matm
                 }
             }
         }
-        if (split > 1) {  // matmul_wgmma_swap.hds:207
-            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:208
+        if (split > 1) {  // matmul_wgmma_swap.hds:208
+            hds::cluster_sync_relaxed();  // matmul_wgmma_swap.hds:209
         }
     }
 }
@@ -5466,7 +5466,7 @@ static cudaError_t dispatch_rows16_rows16_swap32_one_run(const __half* x, const 
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_32x64, x, (long long)M, (long long)K, 32, 64); e != cudaSuccess) return e;
         CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
         if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
-        if ((((long long)M + 31) / 32 * (((long long)N + 63) / 64) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        if ((((long long)M + 31) / 32 * (((long long)N + 63) / 64) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 || ((long long)N + 63) / 64 <= 88 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
         // 110592 bytes of shared memory: over the 48 KiB default, so opt in
         err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap32_one_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 110592);
         if (err != cudaSuccess) return err;
@@ -5475,11 +5475,11 @@ static cudaError_t dispatch_rows16_rows16_swap32_one_run(const __half* x, const 
             if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
             cudaLaunchAttribute cluster;
             cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = (unsigned)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 || ((long long)N + 63) / 64 <= 88 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
             cluster.val.clusterDim.y = 1;
             cluster.val.clusterDim.z = 1;
             cudaLaunchConfig_t config = {};
-            config.gridDim = dim3((unsigned)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.gridDim = dim3((unsigned)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) * (((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 66 || ((long long)N + 63) / 64 <= 88 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 31) / 32 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
             config.dynamicSmemBytes = 110592;
             config.stream = stream;
@@ -5713,6 +5713,73 @@ static size_t dispatch_rows16_rows16_swap80_workspace_size(int M, int K, int N) 
 static cudaError_t dispatch_rows16_rows16_swap80_run(const __half* x, const __half* w,
                                                      const __half* b, __half* out, int M, int K,
                                                      int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_80x64;  // x in boxes of 80 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_80x64, x, (long long)M, (long long)K, 80, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 79) / 80 * (((long long)N + 63) / 64) * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 172032 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 172032);
+        if (err != cudaSuccess) return err;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap80_k0_matmul_add_relu, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) * (((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 66 ? max((long long)(1), (long long)(min((long long)((long long)K / 512), (long long)(((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 15 ? 8 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 30 ? 4 : ((long long)M + 79) / 80 * (((long long)N + 63) / 64) <= 39 ? 3 : 2)))) : 1)), 1, 1);
+            config.blockDim = dim3((unsigned)(256), 1, 1);
+            config.dynamicSmemBytes = 172032;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, dispatch_rows16_rows16_swap80_k0_matmul_add_relu, x, w, b,
+                                         out, M, K, N, tmap_x_80x64, tmap_w_64x64);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap80_one`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap80_one_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap80_one_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap80_one_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap80_one_run(const __half* x, const __half* w,
+                                                         const __half* b, __half* out, int M, int K,
+                                                         int N, void* workspace,
+                                                         cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
@@ -7462,7 +7529,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 37 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 38 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:67)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -7490,56 +7557,59 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:122)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap80_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                      and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap80_one', nn.hds:127)
+//     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:124)
+//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:129)
 //     dispatch_rows16_rows16_swap80_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:126)
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:131)
 //     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:128)
+//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:133)
 //     dispatch_rows16_rows16_swap96_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap112: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:135)
+//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:140)
 //     dispatch_rows16_rows16_swap112_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:138)
+//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:143)
 //     dispatch_rows16_rows16_swap128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap144: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap144', nn.hds:146)
+//                                   and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap144', nn.hds:151)
 //     dispatch_rows16_rows16_swap144_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap160: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap160', nn.hds:149)
+//                                   and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap160', nn.hds:154)
 //     dispatch_rows16_rows16_swap160_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap176: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap176', nn.hds:152)
+//                                   and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap176', nn.hds:157)
 //     dispatch_rows16_rows16_swap176_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap192', nn.hds:155)
+//                                   and M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap192', nn.hds:160)
 //     dispatch_rows16_rows16_swap192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:162)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:167)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:169)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:174)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:177)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:182)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:195)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:200)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:202)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:207)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:216)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:221)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:224)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:229)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:227)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:232)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -7548,34 +7618,34 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:174)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:179)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_gemv_split_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:176)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:181)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:177)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:182)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:195)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:200)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:202)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:207)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:216)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:221)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:224)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:229)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:227)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:232)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -7604,6 +7674,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_swap48_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66)
         return dispatch_rows16_rows16_swap80_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap80_one_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132)
         return dispatch_rows16_rows16_swap80_wide_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66)
@@ -7681,6 +7753,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_swap48_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66)
         return dispatch_rows16_rows16_swap80_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap80_one_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 80 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132)
         return dispatch_rows16_rows16_swap80_wide_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 80 && M <= 96 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66)

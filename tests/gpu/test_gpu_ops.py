@@ -344,6 +344,8 @@ def test_matmul_epilogue_widened_sm90():
     (16, 4096, 5120),  # 80 tiles: K split over 2 blocks
     (32, 4096, 6144),  # 17-48 rows at 67-132 tiles: a block per tile of 64 columns
     (48, 4104, 8448),  # the same, 132 tiles
+    (24, 4096, 5120),  # 80 tiles at 32 rows a tile: K split over 2 blocks
+    (77, 4096, 6144),  # 65-80 rows at 67-132 tiles: a block per tile of 64 columns
     (129, 4096, 4096),  # 129-192 rows: the swapped product in tiles of 144 (rows past M: TMA's zeros)
     (160, 4104, 2560),  # 160 rows, 40 tiles of 64 columns, K split over 2 blocks
     (176, 8192, 4096),  # 176 rows
