@@ -158,6 +158,28 @@ def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     assert graph.variant_for({"M": m, "K": k, "N": n}) == variant
 
 
+
+def test_every_matmul_schedule_is_emitted(tmp_path):
+    """Every f16/bf16 schedule of nn.hds's `matmul` gets a variant in a graph with every size
+    symbolic (sm_90a): the graph builder keeps a case only where one of its sample sizes lets its
+    conditions hold (graph/decisions.h), so a schedule whose `when` holds only between two samples
+    would be dropped without a word (161-176 and 177-192 rows were, before 176 and 192 were
+    samples). Not checked: `mma` (sm_80's) and `wgmma` (the last choice for 16-byte rows, the
+    variant named `g_rows16`)."""
+    import json
+    text = (emulator.ROOT / "stdlib" / "nn.hds").read_text()
+    body = text[text.index("op matmul<T>"):]
+    body = body[:body.index("\n}\n")]
+    names = re.findall(r"schedule (\w+) = [^;]*?for f16, bf16", body)
+    assert "swap192" in names and "wgmma_split" in names, names
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + MATMUL)
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), f"--arch={SM90}",
+                    "--manifest", str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True)
+    variants = [v["name"] for v in json.loads((tmp_path / "m.json").read_text())["graphs"][0]["variants"]]
+    missing = [n for n in names if n not in ("mma", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
+    assert not missing, (missing, variants)
+
 def conv_ref(x, w, stride, pad):
     n, c, h, wd = x.shape
     o, r_, s_ = w.shape[0], w.shape[2], w.shape[3]
