@@ -158,7 +158,6 @@ def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     assert graph.variant_for({"M": m, "K": k, "N": n}) == variant
 
 
-
 def test_every_matmul_schedule_is_emitted(tmp_path):
     """Every f16/bf16 schedule of nn.hds's `matmul` gets a variant in a graph with every size
     symbolic (sm_90a): the graph builder keeps a case only where one of its sample sizes lets its
@@ -179,6 +178,7 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     variants = [v["name"] for v in json.loads((tmp_path / "m.json").read_text())["graphs"][0]["variants"]]
     missing = [n for n in names if n not in ("mma", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
     assert not missing, (missing, variants)
+
 
 def conv_ref(x, w, stride, pad):
     n, c, h, wd = x.shape

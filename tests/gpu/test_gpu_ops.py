@@ -339,7 +339,7 @@ def test_matmul_epilogue_widened_sm90():
     (3, 4096, 4096),   # M <= 16, a weight of 2^24: the swapped product in 16-row tiles, K split over 2 blocks, 16 stages
     (2, 4096, 4104),   # the same, a partial column tile
     (16, 4104, 4096),  # K past 4096: the swapped product with one consumer, 8 stages
-    (16, 4104, 4232),  # 67 tiles of 64 columns: a block per tile, not split
+    (16, 4104, 4232),  # 67 tiles of 64 columns: a block per tile, K split over 2 blocks (up to 88 tiles)
     (2, 4096, 8456),   # 133 tiles: two consumers, 128 columns a block, 6 stages
     (16, 4096, 5120),  # 80 tiles: K split over 2 blocks
     (32, 4096, 6144),  # 17-48 rows at 67-132 tiles: a block per tile of 64 columns
