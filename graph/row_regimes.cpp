@@ -9,9 +9,10 @@
 //     per row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
 //     bandwidth (bench/results/2026-11-24-h100-small-m); a warp per row still
 //     had too few bytes in flight per thread (2026-11-25-h100-row-regimes).
-//   - then 32, 64, 128, 256 and 512 threads per row (a warp, groups of warps,
-//     blocks), each holding two 16-byte chunks; then 512 threads holding 16 and
-//     32 values, 1024 threads holding C (2026-11-27-h200-row-blocks).
+//   - then 16 (rows of 16-byte multiples), 32, 64, 128, 256 and 512 threads
+//     per row (groups of lanes, a warp, groups of warps, blocks), each holding
+//     two 16-byte chunks; then 512 threads holding 16 and 32 values, 1024
+//     threads holding C (2026-11-27-h200-row-blocks, 2026-11-28-h200-row-chunks).
 //   - N <= 16·256·C, sm_90a: a thread block cluster per row of the fewest
 //     blocks that hold it (8 or 16), each holding its part; a reduction
 //     combines the blocks' parts through distributed shared memory
@@ -33,6 +34,7 @@
 
 #include "graph/rewrite.h"
 #include "graph/row_group.h"
+#include "graph/row_holding.h"
 #include "graph/schedule.h"
 #include "graph/shapes.h"
 #include "ir/passes/passes.h"
@@ -40,302 +42,6 @@
 namespace hds::graph {
 
 namespace {
-
-constexpr int64_t kRowRegisters = 32;   // staged row values per thread
-constexpr int64_t kClusterBlocks = 16;  // blocks per row in a cluster (H100's maximum; 8 is portable)
-
-ir::Expr eq(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Eq, std::move(a), std::move(b));
-}
-
-ir::Expr le(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Le, std::move(a), std::move(b));
-}
-ir::Expr lt(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Lt, std::move(a), std::move(b));
-}
-
-// A load of the row at `row_axes`, walking it along `col`.
-bool row_load(const ir::Load& l, const std::vector<ir::Var>& row_axes, const ir::Var& col) {
-    if (l.buffer->scope != ir::Scope::Global || l.indices.size() != row_axes.size() + 1) return false;
-    for (size_t d = 0; d < row_axes.size(); ++d)
-        if (l.indices[d].get() != static_cast<const ir::ExprNode*>(row_axes[d].get())) return false;
-    return l.indices.back().get() == static_cast<const ir::ExprNode*>(col.get());
-}
-
-// One pass over the row: its expression and the variable walking the row.
-struct Walk {
-    const ir::Expr* expr;
-    ir::Var col;
-};
-
-std::vector<Walk> walks(const RowPasses& p) {
-    std::vector<Walk> out;
-    for (const RowPass& pass : p.reductions) out.push_back({&pass.r.body, pass.r.vars[0]});
-    out.push_back({&p.out, p.col});
-    return out;
-}
-
-// The buffers whose rows (of length `width`) two or more passes read.
-std::vector<ir::Buffer> shared_rows(const RowPasses& p, const ir::Expr& width) {
-    std::vector<std::pair<ir::Buffer, int>> readers;
-    for (const Walk& w : walks(p)) {
-        std::vector<ir::Buffer> mine;
-        replace_loads(*w.expr, [&](const ir::Load& l) -> ir::Expr {
-            if (row_load(l, p.row_axes, w.col) && same_dim(l.buffer->shape.back(), width) &&
-                std::find(mine.begin(), mine.end(), l.buffer) == mine.end())
-                mine.push_back(l.buffer);
-            return nullptr;
-        });
-        for (const ir::Buffer& b : mine) {
-            auto it = std::find_if(readers.begin(), readers.end(), [&](const auto& r) { return r.first == b; });
-            if (it == readers.end())
-                readers.push_back({b, 1});
-            else
-                ++it->second;
-        }
-    }
-    std::vector<ir::Buffer> out;
-    for (const auto& [b, count] : readers)
-        if (count >= 2) out.push_back(b);
-    return out;
-}
-
-// How a regime holds a row: `lanes` threads per row, each holding
-// `per_thread` elements in chunks of `v` (contiguous columns, read 16 bytes at
-// a time; v = 1: one element).
-struct Holding {
-    int64_t lanes;
-    int64_t per_thread;
-    int64_t v;
-    ir::Expr lane;   // this thread's place among the row's threads
-    ir::Expr width;  // the rows' length
-    ir::Expr limit;  // the end of the columns this thread's row has: width, or 0 past the last row
-    std::map<const ir::BufferNode*, ir::Buffer> regs;  // staged rows: their register arrays
-    ir::Expr start = nullptr;                          // the first column the threads hold (null: 0)
-    ir::Expr parts = nullptr;                          // blocks per row (a thread block cluster), or null
-    // Short rows staged through shared memory (stage_rows): each staged row's and the output's
-    // copy of the block's rows, and this thread's row among them.
-    std::map<const ir::BufferNode*, ir::Buffer> stage;
-    ir::Buffer out_stage = nullptr;
-    ir::Expr local = nullptr;
-    int64_t threads = kThreads;  // per block
-};
-
-// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows).
-ir::Expr in_stage(const Holding& h, const ir::Expr& col) {
-    return ir::add(ir::mul(h.local, h.width), col);
-}
-
-// for (c < per_thread / v) unrolled {
-//     const int first = start + (lane + c * lanes) * v;  // "col" for v = 1
-//     if (first >= limit) break;
-//     each(c, first);
-// }
-// Chunks are whole: v divides N.
-ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c, const ir::Var& first)>& each,
-                SourceLoc loc) {
-    ir::Var c = ir::make_var(ScalarType::I32, "c"), first = ir::make_var(ScalarType::I32, h.v == 1 ? "col" : "first");
-    ir::Expr at = ir::add(h.lane, ir::mul(c, ir::i32(h.lanes)));
-    if (h.v > 1) at = ir::mul(at, ir::i32(h.v));
-    if (h.start) at = ir::add(h.start, at);
-    ir::Stmt decl = ir::Decl::make(loc, first, at, true);
-    ir::Stmt done =
-        ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.limit), ir::Jump::make_break(loc), nullptr);
-    return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true,
-                         ir::Block::make(loc, {decl, done, each(c, first)}));
-}
-
-// Each element of each chunk: each(slot, col) with slot = c * v + e, col = first + e.
-ir::Stmt elements(const Holding& h, const std::function<ir::Stmt(const ir::Expr& slot, const ir::Expr& col)>& each,
-                  SourceLoc loc) {
-    return chunks(
-        h,
-        [&](const ir::Expr& c, const ir::Var& first) {
-            if (h.v == 1) return each(c, first);
-            ir::Var e = ir::make_var(ScalarType::I32, "e");
-            return ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true,
-                                 each(ir::add(ir::mul(c, ir::i32(h.v)), e), ir::add(first, e)));
-        },
-        loc);
-}
-
-// `e` (a pass walking the row along `walk`) with the staged rows read from this thread's element `slot`.
-ir::Expr from_registers(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk,
-                        const ir::Expr& slot) {
-    return replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
-        auto r = h.regs.find(l.buffer.get());
-        if (r == h.regs.end() || !row_load(l, p.row_axes, walk)) return nullptr;
-        return ir::Load::make(r->second, {slot}, l.loc);
-    });
-}
-
-// `e` at this thread's element `slot`, column `col`.
-ir::Expr at_element(const Holding& h, const RowPasses& p, const ir::Expr& e, const ir::Var& walk, const ir::Expr& slot,
-                    const ir::Expr& col) {
-    return substitute(from_registers(h, p, e, walk, slot), {{walk.get(), col}});
-}
-
-// The output's V values of the chunk at column `first` (slot c * v + e of the staged rows):
-// the other rows the output reads along the row (a norm's weight and bias, a residual) copied 16
-// bytes at a time into registers first, into `stmts`. They start aligned where the output's rows
-// do (their rows are as long: N % V == 0 in this branch); others stay one element at a time.
-// (One element at a time, f16 rms_norm's weight took 8 two-byte loads per 16-byte chunk of x.)
-ir::Expr out_chunk(const Holding& h, const RowPasses& p, const ir::Expr& slot, const ir::Var& first, const ir::Var& e,
-                   std::vector<ir::Stmt>& stmts, SourceLoc loc) {
-    ir::Expr held = from_registers(h, p, p.out, p.col, slot);
-    std::vector<ir::Stmt> copies;
-    VectorLoads loads = vectorize_loads(held, p.col, h.v, first, e, false, copies, loc);
-    if (!loads.aligned_with(h.width, h.v)) return substitute(held, {{p.col.get(), ir::add(first, e)}});
-    stmts.insert(stmts.end(), copies.begin(), copies.end());
-    return loads.value;
-}
-
-// Each reduction across the block (block_reduce), then across the blocks of
-// the cluster: thread 0 leaves the block's part in shared memory and, after a
-// cluster_sync, every thread combines the parts of all `parts` blocks (at most
-// kClusterBlocks: one read per thread, then warp shuffles).
-void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, std::vector<ir::Stmt>& body, SourceLoc loc,
-                       const std::function<ir::Stmt(const RowPass&)>& accumulate) {
-    RowScratch scratch(body, loc);
-    std::map<ScalarType, ir::Buffer> kept;  // per accumulator type: a slot per reduction
-    for (size_t i = 0; i < p.reductions.size(); ++i) {
-        const RowPass& pass = p.reductions[i];
-        const Reduction& r = pass.r;
-        ScalarType t = r.acc->type;
-        if (!kept.count(t)) {
-            std::string name = kept.empty() ? "block_part" : "block_part_" + std::string(scalar_name(t));
-            kept[t] = ir::make_buffer(name, t, {ir::i32(static_cast<int64_t>(p.reductions.size()))}, ir::Scope::Shared);
-            body.push_back(ir::Alloc::make(loc, kept[t]));
-        }
-        ir::Expr slot = ir::Load::make(kept[t], {ir::i32(static_cast<int64_t>(i))});
-        ir::Stmt keep = ir::Store::make(loc, kept[t], {ir::i32(static_cast<int64_t>(i))}, r.acc);
-        block_reduce(r, scratch.partial(t), {ir::If::make(loc, eq(tid(), ir::i32(0)), keep, nullptr)}, loc, body,
-                     nullptr, accumulate(pass));
-        body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSync, {})));
-        // Lane l of each group of kClusterBlocks lanes reads block l's part (l < parts); the group's
-        // shuffles combine them.
-        ir::Expr lane = ir::mod(tid(), ir::i32(kClusterBlocks));
-        body.push_back(ir::Assign::make(loc, r.acc, r.init()));
-        body.push_back(ir::If::make(loc, lt(lane, parts),
-                                    ir::Assign::make(loc, r.acc, ir::Call::make(t, Builtin::ClusterLoad, {slot, lane})),
-                                    nullptr));
-        warp_reduce(r, body, loc, kClusterBlocks);
-        body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
-    }
-}
-
-// Each reduction across the `lanes` threads of a row (a group of warps, up to the
-// whole block of `threads`): warp shuffles, then each warp's total in shared memory
-// and, after one barrier, every thread adds its group's. A buffer per reduction, so
-// that the next one needs no barrier before it writes (a block per row with two
-// barriers per reduction: layer_norm f32 at N = 4096 1.04 -> 1.08x torch.compile with
-// one, bench/results/2026-11-27-h200-row-blocks).
-void reduce_in_group(const RowPasses& p, int64_t lanes, int64_t threads, std::vector<ir::Stmt>& body, SourceLoc loc,
-                     const std::function<ir::Stmt(const RowPass&)>& accumulate) {
-    ir::Expr warp = ir::div(tid(), ir::i32(32));
-    for (const RowPass& pass : p.reductions) {
-        const Reduction& r = pass.r;
-        body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
-        body.push_back(accumulate(pass));
-        warp_reduce(r, body, loc);
-        ir::Buffer part =
-            ir::make_buffer("part_" + pass.buf->name, r.acc->type, {ir::i32(threads / 32)}, ir::Scope::Shared);
-        body.push_back(ir::Alloc::make(loc, part));
-        body.push_back(ir::If::make(loc, eq(ir::mod(tid(), ir::i32(32)), ir::i32(0)),
-                                    ir::Store::make(loc, part, {warp}, r.acc), nullptr));
-        body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
-        ir::Var w = ir::make_var(ScalarType::I32, "w");
-        ir::Expr first = ir::mul(ir::div(tid(), ir::i32(lanes)), ir::i32(lanes / 32));  // the group's first warp
-        ir::Expr theirs = ir::Load::make(part, {ir::simplify(ir::add(first, w))});
-        body.push_back(ir::Assign::make(loc, r.acc, r.init()));
-        body.push_back(ir::For::make(loc, w, ir::i32(0), ir::i32(lanes / 32), ir::i32(1), true,
-                                     ir::Assign::make(loc, r.acc, r.combine(r.acc, theirs))));
-        body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
-    }
-}
-
-// The row at `row_axes`, held as `h` says: the staged rows' registers filled,
-// each reduction (across the lanes of the row, or across the block), then the output.
-void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body) {
-    SourceLoc loc = n.loc;
-    auto row_at = [&](const ir::Expr& col) {
-        std::vector<ir::Expr> at(p.row_axes.begin(), p.row_axes.end());
-        at.push_back(col);
-        return at;
-    };
-    for (const ir::Buffer& g : shared_rows(p, h.width)) {
-        ir::Buffer s = ir::make_buffer("row_" + g->name, g->elem, {ir::i32(h.per_thread)}, ir::Scope::Register);
-        body.push_back(ir::Alloc::make(loc, s));
-        h.regs[g.get()] = s;
-        auto staged = h.stage.find(g.get());
-        body.push_back(chunks(
-            h,
-            [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
-                if (staged != h.stage.end())
-                    return ir::Store::make(loc, s, {c}, ir::Load::make(staged->second, {in_stage(h, first)}));
-                if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
-                ir::Expr slot = ir::mul(c, ir::i32(h.v));
-                return ir::Evaluate::make(
-                    loc, ir::Call::make_void(Builtin::Copy16,
-                                             {ir::Load::make(s, {slot}), ir::Load::make(g, row_at(first))}));
-            },
-            loc));
-    }
-    auto accumulate = [&](const RowPass& pass) {
-        return elements(
-            h,
-            [&](const ir::Expr& slot, const ir::Expr& col) {
-                ir::Expr x = at_element(h, p, pass.r.body, pass.r.vars[0], slot, col);
-                return ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, x));
-            },
-            loc);
-    };
-    if (h.lanes <= 32) {
-        for (const RowPass& pass : p.reductions) {  // every lane of the row's group ends with the row's result
-            body.push_back(ir::Decl::make(loc, pass.r.acc, pass.r.init(), false));
-            body.push_back(accumulate(pass));
-            warp_reduce(pass.r, body, loc, h.lanes);
-            body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
-        }
-    } else if (h.parts) {
-        reduce_in_cluster(p, h.parts, body, loc, accumulate);
-    } else {
-        reduce_in_group(p, h.lanes, h.threads, body, loc, accumulate);
-    }
-    if (h.v == 1) {
-        body.push_back(elements(
-            h,
-            [&](const ir::Expr& slot, const ir::Expr& col) {
-                ir::Expr value = at_element(h, p, p.out, p.col, slot, col);
-                if (h.out_stage) return ir::Store::make(loc, h.out_stage, {in_stage(h, col)}, value);
-                return ir::Store::make(loc, n.buffer, row_at(col), value);
-            },
-            loc));
-        return;
-    }
-    body.push_back(chunks(  // V values computed into registers, one 16-byte store
-        h,
-        [&](const ir::Expr& c, const ir::Var& first) {
-            ir::Var e = ir::make_var(ScalarType::I32, "e");
-            ir::Expr slot = ir::add(ir::mul(c, ir::i32(h.v)), e);
-            std::vector<ir::Stmt> stmts;
-            ir::Expr value = out_chunk(h, p, slot, first, e, stmts, loc);
-            for (ir::Stmt& s : store_vector(n.buffer, row_at(first), value, e, h.v, loc)) stmts.push_back(s);
-            return ir::Block::make(loc, stmts);
-        },
-        loc));
-}
-
-// Whether every reduction walks the row from 0 to its length, as `elements` does.
-bool walks_rows(const RowPasses& p, const ir::Expr& width) {
-    for (const RowPass& pass : p.reductions) {
-        const Reduction& r = pass.r;
-        if (r.vars.size() != 1 || ir::const_int(r.lo[0]) != std::optional<int64_t>(0) || !same_dim(r.hi[0], width))
-            return false;
-    }
-    return true;
-}
 
 // Fresh variables for the row dimensions, named like the output's axes.
 std::vector<ir::Var> fresh_row_axes(const Node& n) {
@@ -355,6 +61,7 @@ struct Regime {
     int64_t threads = kThreads;  // per block
     int64_t after = 0;           // the clusters: the longest rows of the regime before
     std::string name = "";       // of the kernel, where its lanes do not say it
+    bool whole_only = false;     // only rows of 16-byte multiples (the kernel reading 16 bytes at a time)
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
     std::string note(int64_t v) const {
@@ -584,9 +291,14 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     // clusters of 2 and 4 blocks of 256 (f16 rms_norm at N = 16384 0.91 -> 1.09x,
     // 32768 0.87 -> 1.02x; bench/results/2026-11-27-h200-row-blocks).
     int64_t pair = std::min(per_thread, std::max<int64_t>(2 * v, 8));  // two 16-byte chunks (8 values at least)
+    // The lanes start at 16 where rows are 16-byte multiples: f16 rows of 65-256 values on a warp
+    // left half its lanes' second chunk empty (rms_norm at N = 256 0.94 -> 0.96x torch.compile).
+    // Other rows of 65-256 stay on a warp: through shared memory by 16 lanes, f16 at N = 255 lost
+    // 4 %, f32 layer_norm at 127 3 %. Four chunks a thread on half the lanes lost 2-5 % from 256
+    // to 4096 (H200, bench/results/2026-11-28-h200-row-chunks).
     std::vector<Regime> regimes = {{8, small}};
-    for (int64_t lanes = 32; lanes <= 512; lanes *= 2)
-        regimes.push_back({lanes, pair, 1, std::max<int64_t>(kThreads, lanes)});
+    for (int64_t lanes = 16; lanes <= 512; lanes *= 2)
+        regimes.push_back({lanes, pair, 1, std::max<int64_t>(kThreads, lanes), 0, "", lanes == 16});
     for (int64_t held = 2 * pair; held <= per_thread; held *= 2)
         regimes.push_back({512, held, 1, 512, 0, fmt::format("block512_{}", held)});
     regimes.push_back({1024, per_thread, 1, 1024});
@@ -605,9 +317,9 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         return k;
     };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
+        v = *known % v == 0 && v > 1 ? v : 1;
         for (const Regime& g : regimes) {
-            if (*known > g.longest()) continue;
-            v = *known % v == 0 && v > 1 ? v : 1;
+            if (*known > g.longest() || (g.whole_only && v == 1)) continue;
             Regime just = g;  // as many values per thread as it needs
             just.per_thread = ((*known + g.lanes * v - 1) / (g.lanes * v)) * v;
             return {{kernel(just, row_by(n, just, v)), nullptr, "", ""}};
@@ -619,10 +331,11 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     std::vector<KernelCase> cases;
     for (const Regime& g : regimes) {
         ir::Expr fits = le(width, ir::i32(g.longest()));
-        bool staged = false;
-        ir::Stmt by_element = row_by(n, g, 1, &staged);
         cases.push_back(
             {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+        if (g.whole_only) continue;
+        bool staged = false;
+        ir::Stmt by_element = row_by(n, g, 1, &staged);
         cases.push_back({kernel(g, by_element), fits, g.suffix(1),
                          g.note(1) + (staged ? ", the block's rows copied through shared memory" : "")});
     }

@@ -4,6 +4,8 @@ holds a row by a warp (N <= 32·C), by a block with the row in registers
 at a time where N is a multiple of 16 bytes. C = 32 values per thread over the
 rows staged, 16 with two of them. Each op runs on both sides of each
 boundary, against numpy in float64."""
+import re
+
 import numpy as np
 import pytest
 
@@ -58,7 +60,7 @@ def run(op, dtype, rows, n, racecheck=False):
     close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
 
 
-@pytest.mark.parametrize("n", [1, 61, 64, 65, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 4096, 4097, 8192, 8193,
+@pytest.mark.parametrize("n", [1, 61, 64, 65, 128, 132, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 4096, 4097, 8192, 8193,
                                16384, 16385, 32768, 32769])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_each_side_of_each_regime(op, n):
@@ -119,6 +121,10 @@ def test_kernel_shape(tmp_path):
         "r_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1)",
         "} else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread "
         "in registers, the block's rows copied through shared memory\n",
+        # 16 threads per row only where rows are read 16 bytes at a time (no kernel element by element)
+        "} else if (N % 4 == 0 && N <= 128) {  // rows of up to 128: 16 threads per row (16 rows per block), 8 "
+        "values per thread in registers, 4 at a time\n",
+        "r_k0_softmax_lanes16_vec<<<dim3((unsigned)(((long long)R + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1)",
         "} else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in "
         "registers, 4 at a time\n",
         "r_k0_softmax_warp_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1)",
@@ -147,6 +153,7 @@ def test_kernel_shape(tmp_path):
     ]
     at = [cu.find(line) for line in chain]
     assert -1 not in at and at == sorted(at), (at, cu)
+    assert "r_k0_softmax_lanes16(" not in cu and "} else if (N <= 128) {" not in cu, cu
     for bounds, name in ((256, "lanes8_vec"), (256, "warp"), (256, "lanes128_vec"), (512, "block512_32"),
                          (1024, "block1024"), (256, "loops")):
         assert f"__global__ void __launch_bounds__({bounds}) r_k0_softmax_{name}(" in cu, (name, cu)
@@ -181,13 +188,49 @@ def test_weights_and_residual_in_chunks(tmp_path):
     cu = emulator.emit(src, arch="sm_90a")
     for copy in ("hds::copy<16>(&v_g[0], &g[first]);", "hds::copy<16>(&v_b[0], &b[first]);",
                  "hds::copy<16>(&v_y[0], &y[i0 * N + first]);"):
-        # 8, 32, 64, 128 threads per row, blocks of 256, 512 (three: 8, 16 and 32 values per thread)
-        # and 1024 threads, a cluster: a kernel each
-        assert cu.count(copy) == 10, (copy, cu)
+        # 8, 16, 32, 64, 128 threads per row, blocks of 256, 512 (three: 8, 16 and 32 values per
+        # thread) and 1024 threads, a cluster: a kernel each
+        assert cu.count(copy) == 11, (copy, cu)
     assert "* v_g[e] + v_b[e] + v_y[e];" in cu, cu
+    assert "held_" not in cu, cu  # x, g and b: 96 bytes a thread, past kHeldBytes
     # Rows that are not multiples of 16 bytes: one element at a time.
     assert "* g[col] + b[col] + y[i0 * N + col];" in cu, cu
     assert "(uintptr_t)g % 16 != 0 || (uintptr_t)b % 16 != 0" in cu, cu
+
+
+def test_weight_held_with_the_row(tmp_path):
+    """rms_norm: where the row is read 16 bytes at a time and the row and the weight take at most
+    64 bytes a thread (two chunks of each), the weight is copied into registers with the row,
+    before the reduction, and the output reads it there; past that (blocks of 512 and 1024
+    threads holding 32 values, the clusters) it is copied per chunk after the reduction."""
+    src = tmp_path / "r.hds"
+    src.write_text('import "nn.hds";\ngraph r(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n')
+    cu = emulator.emit(src, arch="sm_90a")
+    kernels = cu.split("__global__ void ")[1:]
+    name = lambda k: re.search(r"(r_k0_\w+)\(", k).group(1)
+    held = [name(k) for k in kernels if "hds::copy<16>(&held_g[c * 8], &g[first]);" in k]
+    assert held == [f"r_k0_rms_norm_{w}_vec" for w in
+                    ("lanes8", "lanes16", "warp", "lanes64", "lanes128", "block256", "block512")], held
+    for k in kernels:
+        if name(k) in held:  # before the reduction; the output reads the registers
+            assert k.find("held_g[c * 8], &g[first]") < k.find("__shfl_xor_sync") < k.find("* hds::cast<float>("
+                                                                                           "held_g[c * 8 + e])"), k
+            assert "v_g" not in k, k
+        elif name(k).endswith("_vec"):
+            assert "hds::copy<16>(&v_g[0], &g[first]);" in k and "held_g" not in k, k
+
+
+@pytest.mark.parametrize("n", [8, 64, 128, 136, 256, 264, 1000, 8192, 8200, 16384, 16392])
+def test_weight_held_numerics(n):
+    """Each side of the bounds where the weight is held (8192 f16 values: 512 threads of two chunks;
+    past it 32 values a thread, copied per chunk) and of 16 threads per row (256 f16, 128 f32)."""
+    rows = 19 if n <= 256 else 3  # 16 threads: the second block's 3 rows and 13 idle groups
+    for dtype, np_t, tol in (("f16", np.float16, 3e-3), ("f32", np.float32, 1e-5)):
+        x = (rng.standard_normal((rows, n)) * 2 + 0.5).astype(np_t)
+        g = (rng.standard_normal(n) + 1).astype(np_t)
+        src = f"graph r(x: {dtype}[R, N], g: {dtype}[N]) -> {dtype}[R, N] {{ return rms_norm(x, g); }}\n"
+        out = emulator.run_graph(src, "r", {"x": x, "g": g}, arch="sm_90a")
+        close(out, rms_norm(x.astype(np.float64), g.astype(np.float64)), tol)
 
 
 @pytest.mark.parametrize("n", [64, 65, 512, 516, 1024, 1025, 8192, 8193, 16384, 16388, 32768, 32772])

@@ -150,6 +150,70 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const flo
     }
 }
 
+// kernel rows_clusters_k0_softmax_lanes16_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 16 + (int)threadIdx.x / 16;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_warp_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -1702,6 +1766,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
         if ((((long long)R + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes8<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 128) {  // rows of up to 128: 16 threads per row (16 rows per block), 8 values per thread in registers, 4 at a time
+        if ((((long long)R + 15) / 16) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes16_vec<<<dim3((unsigned)(((long long)R + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers, 4 at a time

@@ -456,14 +456,28 @@ def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
 
 
 @gpu
-@pytest.mark.parametrize("rows,n", [(37, 1), (37, 61), (37, 64), (37, 65), (11, 512), (11, 513), (11, 520),
+@pytest.mark.parametrize("rows,n", [(37, 1), (37, 61), (37, 64), (37, 65), (19, 136), (11, 256), (11, 264),
+                                    (11, 512), (11, 513), (11, 520),
                                     (11, 1024), (11, 1025), (11, 2048), (11, 2056), (5, 4096), (5, 4097), (3, 4100),
                                     (3, 8192), (3, 8193), (3, 16384), (2, 16385), (3, 16392), (3, 20001)])
 def test_rows_of_symbolic_length(rows, n):
-    """Both sides of each regime's kernel (two rows staged: 8 threads up to 64, a warp up to 512,
+    """Both sides of each regime's kernel (two rows staged: 8 threads up to 64, 16 up to 256 where
+    N % 8 == 0, a warp up to 512,
     64 and 128 threads up to 1024 and 2048, blocks of 256, 512 and 1024 threads up to 4096, 8192
     and 16384, then the loops; 16 bytes at a time when N % 8 == 0)."""
     check_layer_norm_of_sum("op_rows_symbolic", rows, n)
+
+
+@gpu
+@pytest.mark.parametrize("rows,n", [(37, 64), (19, 136), (11, 256), (11, 264), (11, 1000), (3, 8192), (3, 8200),
+                                    (3, 16384), (3, 16392)])
+def test_rms_norm_weight_held(rows, n):
+    """f16 rms_norm, sm_90a: the weight copied into registers with the row (8 and 16 threads per
+    row, a warp, ..., 512 threads of two chunks up to 8192), copied per chunk past it."""
+    x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
+    check(run("op_rms_norm_rows", {"x": x, "g": g}, {"R": rows, "N": n}, (rows, n), torch.float16), ref, 3e-3)
 
 
 def check_layer_norm_of_sum(graph, rows, n):

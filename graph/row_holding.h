@@ -1,0 +1,61 @@
+// row_holding.h — how the threads of a row regime hold a row of symbolic length in
+// registers (graph/row_regimes.cpp's kernels): the staged rows' and held vectors' register
+// arrays, the chunks a thread reads, the reductions across its lanes, the output.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/row_group.h"
+
+namespace hds::graph {
+
+constexpr int64_t kRowRegisters = 32;   // staged row values per thread
+constexpr int64_t kHeldBytes = 64;      // staged rows and held vectors per thread (row_in_registers)
+constexpr int64_t kClusterBlocks = 16;  // blocks per row in a cluster (H100's maximum; 8 is portable)
+
+inline ir::Expr le(ir::Expr a, ir::Expr b) {
+    return ir::Binary::make(ir::BinOp::Le, std::move(a), std::move(b));
+}
+inline ir::Expr lt(ir::Expr a, ir::Expr b) {
+    return ir::Binary::make(ir::BinOp::Lt, std::move(a), std::move(b));
+}
+
+// How a regime holds a row: `lanes` threads per row, each holding
+// `per_thread` elements in chunks of `v` (contiguous columns, read 16 bytes at
+// a time; v = 1: one element).
+struct Holding {
+    int64_t lanes;
+    int64_t per_thread;
+    int64_t v;
+    ir::Expr lane;   // this thread's place among the row's threads
+    ir::Expr width;  // the rows' length
+    ir::Expr limit;  // the end of the columns this thread's row has: width, or 0 past the last row
+    std::map<const ir::BufferNode*, ir::Buffer> regs;  // staged rows: their register arrays
+    ir::Expr start = nullptr;                          // the first column the threads hold (null: 0)
+    ir::Expr parts = nullptr;                          // blocks per row (a thread block cluster), or null
+    // Short rows staged through shared memory (stage_rows): each staged row's and the output's
+    // copy of the block's rows, and this thread's row among them.
+    std::map<const ir::BufferNode*, ir::Buffer> stage;
+    ir::Buffer out_stage = nullptr;
+    ir::Expr local = nullptr;
+    int64_t threads = kThreads;  // per block
+    // Vectors as long as the rows that the output reads at its column (a norm's weight and
+    // bias), copied into registers with the rows: their register arrays.
+    std::map<const ir::BufferNode*, ir::Buffer> held;
+};
+
+// The buffers whose rows (of length `width`) two or more passes read.
+std::vector<ir::Buffer> shared_rows(const RowPasses& p, const ir::Expr& width);
+// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows).
+ir::Expr in_stage(const Holding& h, const ir::Expr& col);
+// The row at `row_axes`, held as `h` says: the staged rows' registers filled (and the vectors the
+// output reads, where they fit), each reduction (across the lanes of the row, or across the
+// block), then the output.
+void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body);
+// Whether every reduction walks the row from 0 to its length, as the chunks do.
+bool walks_rows(const RowPasses& p, const ir::Expr& width);
+
+}  // namespace hds::graph
