@@ -106,6 +106,7 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
     ir::Expr at = ir::add(h.lane, ir::mul(c, ir::i32(h.lanes)));
     if (h.v > 1) at = ir::mul(at, ir::i32(h.v));
     if (h.start) at = ir::add(h.start, at);
+    if (h.shift) at = ir::sub(at, h.shift);
     ir::Stmt decl = ir::Decl::make(loc, first, at, true);
     ir::Stmt done =
         ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.limit), ir::Jump::make_break(loc), nullptr);
@@ -113,7 +114,13 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
                          ir::Block::make(loc, {decl, done, each(c, first)}));
 }
 
-// Each element of each chunk: each(slot, col) with slot = c * v + e, col = first + e.
+// Whether column `col` of a chunk lies in this thread's row (chunks shifted to 16 bytes).
+ir::Expr in_row(const Holding& h, const ir::Expr& col) {
+    return ir::Binary::make(ir::BinOp::And, ir::Binary::make(ir::BinOp::Ge, col, ir::i32(0)), lt(col, h.limit));
+}
+
+// Each element of each chunk: each(slot, col) with slot = c * v + e, col = first + e (in the
+// row: chunks shifted to 16 bytes also hold the elements of the rows around it).
 ir::Stmt elements(const Holding& h, const std::function<ir::Stmt(const ir::Expr& slot, const ir::Expr& col)>& each,
                   SourceLoc loc) {
     return chunks(
@@ -121,8 +128,10 @@ ir::Stmt elements(const Holding& h, const std::function<ir::Stmt(const ir::Expr&
         [&](const ir::Expr& c, const ir::Var& first) {
             if (h.v == 1) return each(c, first);
             ir::Var e = ir::make_var(ScalarType::I32, "e");
-            return ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true,
-                                 each(ir::add(ir::mul(c, ir::i32(h.v)), e), ir::add(first, e)));
+            ir::Expr col = ir::add(first, e);
+            ir::Stmt one = each(ir::add(ir::mul(c, ir::i32(h.v)), e), col);
+            if (h.shift) one = ir::If::make(loc, in_row(h, col), one, nullptr);
+            return ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true, one);
         },
         loc);
 }
@@ -226,6 +235,17 @@ void reduce_in_group(const RowPasses& p, int64_t lanes, int64_t threads, std::ve
 
 }  // namespace
 
+std::vector<ir::Expr> unflatten(const Shape& shape, const ir::Expr& flat) {
+    std::vector<ir::Expr> at(shape.size());
+    ir::Expr rest = flat;
+    for (size_t d = shape.size() - 1; d > 0; --d) {
+        at[d] = ir::mod(rest, shape[d]);
+        rest = ir::div(rest, shape[d]);
+    }
+    at[0] = rest;
+    return at;
+}
+
 // The row at `row_axes`, held as `h` says: the staged rows' registers filled,
 // each reduction (across the lanes of the row, or across the block), then the output.
 void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body) {
@@ -245,7 +265,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
     int64_t bytes = 0;
     for (const std::vector<ir::Buffer>* list : {&rows, &vectors})
         for (const ir::Buffer& b : *list) bytes += h.per_thread * byte_size(b->elem);
-    bool hold = h.v > 1 && !rows.empty() && !vectors.empty() && bytes <= kHeldBytes;
+    bool hold = h.v > 1 && !h.shift && !rows.empty() && !vectors.empty() && bytes <= kHeldBytes;
     std::vector<std::pair<ir::Buffer, std::string>> fill;
     for (const ir::Buffer& g : rows) fill.push_back({g, "row_"});
     if (hold)
@@ -263,8 +283,24 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
                     return ir::Store::make(loc, s, {c}, ir::Load::make(staged->second, {in_stage(h, first)}));
                 if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
                 ir::Expr slot = ir::mul(c, ir::i32(h.v));
-                ir::Expr from = vector ? ir::Load::make(g, {first}) : ir::Load::make(g, row_at(first));
-                return ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(s, {slot}), from}));
+                ir::Expr from = vector    ? ir::Load::make(g, {first})
+                                : h.shift ? ir::Load::make(g, unflatten(h.shape, ir::add(h.base, first)))
+                                          : ir::Load::make(g, row_at(first));
+                ir::Stmt whole =
+                    ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(s, {slot}), from}));
+                if (!h.shift) return whole;
+                // The tensor's last chunk may pass its end: element by element, up to it.
+                ir::Var e = ir::make_var(ScalarType::I32, "e");
+                ir::Expr col = ir::add(first, e);
+                ir::Stmt one =
+                    ir::If::make(loc, lt(col, h.width),
+                                 ir::Store::make(loc, s, {ir::add(slot, e)},
+                                                 ir::Load::make(g, unflatten(h.shape, ir::add(h.base, col)))),
+                                 nullptr);
+                ir::Expr inside =
+                    ir::Binary::make(ir::BinOp::Or, h.not_last, le(ir::add(first, ir::i32(h.v)), h.width));
+                return ir::If::make(loc, inside, whole,
+                                    ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true, one));
             },
             loc));
     }
@@ -302,9 +338,32 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
     }
     body.push_back(chunks(  // V values computed into registers, one 16-byte store
         h,
-        [&](const ir::Expr& c, const ir::Var& first) {
+        [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
             ir::Var e = ir::make_var(ScalarType::I32, "e");
             ir::Expr slot = ir::add(ir::mul(c, ir::i32(h.v)), e);
+            if (h.shift) {
+                // Every lane computes its chunk's V values (the other tensors read at a column
+                // clamped into the row: no lane branches off), then stores them 16 bytes at a
+                // time where the chunk lies in the row, else the row's ones one at a time.
+                ir::Expr col = ir::add(first, e);
+                ir::Expr last = ir::sub(h.width, ir::i32(1));
+                ir::Expr clamped =
+                    ir::Call::make(ScalarType::I32, Builtin::Min,
+                                   {ir::Call::make(ScalarType::I32, Builtin::Max, {col, ir::i32(0)}), last});
+                ir::Expr value = at_element(h, p, p.out, p.col, slot, clamped);
+                std::vector<ir::Stmt> stmts = store_vector(n.buffer, row_at(first), value, e, h.v, loc);
+                ir::Stmt whole = stmts.back();
+                stmts.pop_back();
+                ir::Buffer regs = static_cast<const ir::Alloc*>(stmts.front().get())->buffer;
+                ir::Stmt one =
+                    ir::If::make(loc, in_row(h, col),
+                                 ir::Store::make(loc, n.buffer, row_at(col), ir::Load::make(regs, {e})), nullptr);
+                ir::Expr inside = ir::Binary::make(ir::BinOp::And, ir::Binary::make(ir::BinOp::Ge, first, ir::i32(0)),
+                                                   le(ir::add(first, ir::i32(h.v)), h.limit));
+                stmts.push_back(ir::If::make(loc, inside, whole,
+                                             ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true, one)));
+                return ir::Block::make(loc, stmts);
+            }
             std::vector<ir::Stmt> stmts;
             ir::Expr value = out_chunk(h, p, slot, first, e, stmts, loc);
             for (ir::Stmt& s : store_vector(n.buffer, row_at(first), value, e, h.v, loc)) stmts.push_back(s);

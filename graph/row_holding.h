@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graph/row_group.h"
+#include "graph/shapes.h"
 
 namespace hds::graph {
 
@@ -45,7 +46,22 @@ struct Holding {
     // Vectors as long as the rows that the output reads at its column (a norm's weight and
     // bias), copied into registers with the rows: their register arrays.
     std::map<const ir::BufferNode*, ir::Buffer> held;
+    // Rows that are not 16-byte multiples read in the aligned chunks that hold them (v > 1):
+    // this row's first element lies `shift` elements into its first chunk, so a chunk's first
+    // column is negative for the first and may pass the row's end for the last; the elements
+    // outside the row (the rows before and after it) are read but neither counted nor written.
+    // `not_last`: whether this is not the tensor's last row (whose last chunk may pass the
+    // tensor's end: read element by element).
+    ir::Expr shift = nullptr;
+    ir::Expr not_last = nullptr;
+    ir::Expr base = nullptr;  // the flat index of the row's first element; chunks are read at
+    Shape shape;              // flat indices of a tensor of this shape (the output's)
 };
+
+// The indices of flat element `flat` of a tensor of `shape`, each dimension divided off in turn,
+// so that the flattened index folds back to `flat` (simplify's x / c * c + x % c) and each index
+// stays within its dimension where `flat` lies in the tensor.
+std::vector<ir::Expr> unflatten(const Shape& shape, const ir::Expr& flat);
 
 // The buffers whose rows (of length `width`) two or more passes read.
 std::vector<ir::Buffer> shared_rows(const RowPasses& p, const ir::Expr& width);

@@ -64,14 +64,17 @@ struct Regime {
     bool whole_only = false;     // only rows of 16-byte multiples (the kernel reading 16 bytes at a time)
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
-    std::string note(int64_t v) const {
+    // `shifted`: the longest rows of other lengths, read in the aligned chunks that hold them.
+    std::string note(int64_t v, int64_t shifted = 0) const {
         std::string who = cluster > 1        ? fmt::format("a cluster of up to {} blocks per row", cluster)
                           : lanes == threads ? fmt::format("a block of {} threads per row", threads)
                           : lanes == 32
                               ? "a warp per row"
                               : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
-        return fmt::format("rows of up to {}: {}, {} values per thread in registers{}", longest(), who, per_thread,
-                           v > 1 ? fmt::format(", {} at a time", v) : "");
+        std::string how = !shifted ? (v > 1 ? fmt::format(", {} at a time", v) : "")
+                                   : fmt::format(", {} at a time from the aligned chunks that hold the row", v);
+        return fmt::format("rows of up to {}: {}, {} values per thread in registers{}", shifted ? shifted : longest(),
+                           who, per_thread, how);
     }
     // The kernel's name: how it holds a row.
     std::string suffix(int64_t v) const {
@@ -121,18 +124,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     ir::Var span = ir::make_var(ScalarType::I32, "span"), base = ir::make_var(ScalarType::I32, "base");
     before.push_back(ir::Decl::make(loc, base, ir::mul(r0, h.width), true));
     before.push_back(ir::Decl::make(loc, span, ir::mul(count, h.width), true));
-    // The indices of flat element base + i, each dimension divided off in turn, so that the
-    // flattened index folds back to base + i (simplify's x / c * c + x % c).
-    auto element = [&](const ir::Expr& i) {
-        std::vector<ir::Expr> at(shape.size());
-        ir::Expr rest = ir::add(base, i);
-        for (size_t d = shape.size() - 1; d > 0; --d) {
-            at[d] = ir::mod(rest, shape[d]);
-            rest = ir::div(rest, shape[d]);
-        }
-        at[0] = rest;
-        return at;
-    };
+    auto element = [&](const ir::Expr& i) { return unflatten(shape, ir::add(base, i)); };
     // Copies the block's span between `global` (at `element`) and its shared copy `stage`, 16
     // bytes at a time (V elements), the last block's last few elements one at a time:
     //   i = threadIdx.x * V; if (i + V <= span) copy 16 bytes; else if (i < span) copy i .. span
@@ -198,9 +190,20 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     return true;
 }
 
+// Whether the staged rows are laid out as the output (the same shape): the row's 16-byte chunks
+// then start at the same columns in each.
+bool laid_out_like(const Node& n, const std::vector<ir::Buffer>& rows) {
+    for (const ir::Buffer& b : rows) {
+        if (b->shape.size() != n.buffer->shape.size()) return false;
+        for (size_t d = 0; d < b->shape.size(); ++d)
+            if (!same_dim(b->shape[d], n.buffer->shape[d])) return false;
+    }
+    return true;
+}
+
 // The row group's body under regime `g`, chunks of v; `staged` (if given) says
 // whether the rows go through shared memory (stage_rows).
-ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullptr) {
+ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullptr, bool shifted = false) {
     SourceLoc loc = n.loc;
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     ir::Var row = ir::make_var(ScalarType::I32, "row");
@@ -248,6 +251,18 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
     h.threads = g.threads;
     RowPasses p = row_passes(n, axes);
+    if (shifted) {  // the row's first element lies `shift` elements into its 16-byte chunk
+        if (!laid_out_like(n, shared_rows(p, width))) return nullptr;
+        ir::Var shift = ir::make_var(ScalarType::I32, "shift");
+        ir::Expr at = ir::mod(ir::mul(row, width), ir::i32(v));
+        // (past the last row a group reads nothing: no chunk before its first column either)
+        if (group && g.lanes != 32) at = ir::Select::make(lt(row, numel(row_shape)), at, ir::i32(0));
+        mine.push_back(ir::Decl::make(loc, shift, at, true));
+        h.shift = shift;
+        h.base = ir::mul(row, width);
+        h.shape = n.buffer->shape;
+        h.not_last = ir::Binary::make(ir::BinOp::Ne, row, ir::simplify(ir::sub(numel(row_shape), ir::i32(1))));
+    }
     std::vector<ir::Stmt> before, after;
     if (group && g.lanes < 32 && v == 1 && stage_rows(n, g, p, h, before, after)) {
         if (staged) *staged = true;
@@ -333,6 +348,20 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         ir::Expr fits = le(width, ir::i32(g.longest()));
         cases.push_back(
             {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+        // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
+        // hold them, from 64 threads per row (the chunks a row may straddle: one more than N / V):
+        // one element a lane read half a 32-bit load (f16 rms_norm at N = 1001 1.27 -> 1.56x
+        // torch.compile, 8191 1.17 -> 1.32x). Not on fewer threads (their per-element checks of
+        // the row's ends cost more than the loads saved: N = 127 0.94 -> 0.81x, 255 0.91 -> 0.73x)
+        // nor for f32 (softmax at 16383 1.35 -> 1.08x); H200, bench/results/2026-11-28-h200-row-chunks.
+        bool shift_pays = v == 8 && g.lanes >= 64 && g.cluster == 1;
+        ir::Stmt shifted = shift_pays ? row_by(n, g, v, nullptr, true) : nullptr;
+        if (shifted) {
+            int64_t longest = g.longest() - (v - 1);
+            cases.push_back(
+                {kernel(g, shifted), le(width, ir::i32(longest)), g.suffix(v) + "_shifted", g.note(v, longest)});
+            continue;
+        }
         if (g.whole_only) continue;
         bool staged = false;
         ir::Stmt by_element = row_by(n, g, 1, &staged);

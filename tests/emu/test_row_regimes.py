@@ -233,6 +233,58 @@ def test_weight_held_numerics(n):
         close(out, rms_norm(x.astype(np.float64), g.astype(np.float64)), tol)
 
 
+@pytest.mark.parametrize("n", [505, 513, 1017, 1018, 1023, 2041, 2047, 4089, 4095, 8185, 8191, 16377, 16383, 32761,
+                               32767])
+def test_f16_rows_in_the_chunks_that_hold_them(n):
+    """f16 rows that are not 16-byte multiples, from 64 threads per row: read 16 bytes at a time
+    from the aligned chunks that hold them (each row starting `shift` elements into its first),
+    the elements of the rows around them neither counted nor written, the tensor's last chunk
+    read element by element (it may pass the tensor's end); both sides of each regime's bound
+    (one chunk less than the regime holds). Three rows: three different shifts."""
+    run("rms_norm", "f16", 3, n)
+    run("softmax", "f16", 3, n)
+    run("layer_norm", "f16", 3, n)  # the weight and bias read at the column, clamped into the row
+
+
+def test_rows_in_the_chunks_that_hold_them_kernels(tmp_path):
+    """The aligned chunks' kernels: f16 from 64 threads per row, their own bound (N <= 1017 for 64
+    threads of 16 values), not for f32 nor on fewer threads."""
+    src = tmp_path / "r.hds"
+    src.write_text('import "nn.hds";\n'
+                   "graph r(x: f16[R, N], g: f16[N], y: f32[R, N]) -> f16[R, N] { return rms_norm(x, g); }\n"
+                   "graph s(y: f32[R, N]) -> f32[R, N] { return softmax(y); }\n")
+    cu = emulator.emit(src, arch="sm_90a")
+    assert ("} else if (N <= 1017) {  // rows of up to 1017: 64 threads per row (4 rows per block), 16 values per "
+            "thread in registers, 8 at a time from the aligned chunks that hold the row\n") in cu, cu
+    assert "} else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers\n" in cu
+    names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_shifted)\(", cu)
+    assert names == [f"r_k0_rms_norm_{w}_vec_shifted" for w in
+                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024")], names
+    kernel = cu[cu.find("r_k0_rms_norm_lanes64_vec_shifted("):]
+    kernel = kernel[:kernel.find("\n}\n")]
+    for line in ("const int shift = row < R ? row * N % 8 : 0;",
+                 "const int first = ((int)threadIdx.x % 64 + c * 64) * 8 - shift;",
+                 "if (row != R - 1 || first + 8 <= N) {",
+                 "hds::copy<16>(&row_x[c * 8], &x[row * N + first]);",
+                 "if (first + e >= 0 && first + e < cols) {",
+                 "g[min(max(first + e, 0), N - 1)]",
+                 "if (first >= 0 && first + 8 <= cols) {"):
+        assert line in kernel, (line, kernel)
+
+
+def test_rows_in_the_chunks_that_hold_them_more_dimensions():
+    """Rows over two dimensions ([B, T, N]), two rows staged (x + r) and a residual read by the
+    output alone, under the race checker."""
+    for n in (1001, 2047):
+        x, r, y = ((rng.standard_normal((2, 3, n)) * 2).astype(np.float16) for _ in range(3))
+        g = (rng.standard_normal(n) + 1).astype(np.float16)
+        src = ("graph t(x: f16[B, T, N], r: f16[B, T, N], y: f16[B, T, N], g: f16[N]) -> f16[B, T, N] "
+               "{ return rms_norm(x + r, g) + y; }\n")
+        out = emulator.run_graph(src, "t", {"x": x, "r": r, "y": y, "g": g}, arch="sm_90a", racecheck=True)
+        f64 = lambda a: a.astype(np.float64)
+        close(out, rms_norm(f64(x) + f64(r), f64(g)) + f64(y), 3e-3)
+
+
 @pytest.mark.parametrize("n", [64, 65, 512, 516, 1024, 1025, 8192, 8193, 16384, 16388, 32768, 32772])
 def test_weights_and_residual_numerics(n):
     """The same on each side of each regime, on sm_90a (past 4096 blocks of 512, past 16384 of 1024

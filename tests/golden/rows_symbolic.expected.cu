@@ -407,39 +407,63 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec(
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_lanes64 (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64(
+// kernel rows_symbolic_k0_rms_norm_lanes64_vec_shifted (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_symbolic.hds:9
     const int i0 = row;
     const int cols = row < T ? N : 0;
+    const int shift = row < T ? row * N % 8 : 0;
     alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 64 + c * 64;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        row_x[c] = x[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_x[c * 8], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_x[c * 8 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
     }
     alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 64 + c * 64;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        row_r[c] = r[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_r[c * 8], &r[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_r[c * 8 + e] = r[row * N + (first + e)];
+                }
+            }
+        }
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 64 + c * 64;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            if (first + e >= 0 && first + e < cols) {
+                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+            }
+        }
     }
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
@@ -458,12 +482,26 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64(
     }
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 64 + c * 64;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[min(max(first + e, 0), N - 1)]));
+        }
+        if (first >= 0 && first + 8 <= cols) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e >= 0 && first + e < cols) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
     }
 }
 
@@ -537,39 +575,63 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec(
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_lanes128 (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128(
+// kernel rows_symbolic_k0_rms_norm_lanes128_vec_shifted (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_symbolic.hds:9
     const int i0 = row;
     const int cols = row < T ? N : 0;
+    const int shift = row < T ? row * N % 8 : 0;
     alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 128 + c * 128;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        row_x[c] = x[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_x[c * 8], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_x[c * 8 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
     }
     alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 128 + c * 128;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        row_r[c] = r[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_r[c * 8], &r[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_r[c * 8 + e] = r[row * N + (first + e)];
+                }
+            }
+        }
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 128 + c * 128;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            if (first + e >= 0 && first + e < cols) {
+                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+            }
+        }
     }
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
@@ -588,12 +650,26 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128(
     }
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x % 128 + c * 128;
-        if (col >= cols) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 8 - shift;
+        if (first >= cols) {
             break;
         }
-        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[min(max(first + e, 0), N - 1)]));
+        }
+        if (first >= 0 && first + 8 <= cols) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e >= 0 && first + e < cols) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
     }
 }
 
@@ -666,38 +742,62 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec(
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_block256 (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256(
+// kernel rows_symbolic_k0_rms_norm_block256_vec_shifted (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
     const int i0 = row;
+    const int shift = row * N % 8;
     alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 256;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        row_x[c] = x[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_x[c * 8], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_x[c * 8 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
     }
     alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 256;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        row_r[c] = r[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_r[c * 8], &r[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_r[c * 8 + e] = r[row * N + (first + e)];
+                }
+            }
+        }
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 256;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            if (first + e >= 0 && first + e < N) {
+                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+            }
+        }
     }
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
@@ -716,12 +816,26 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256(
     }
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 256;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[min(max(first + e, 0), N - 1)]));
+        }
+        if (first >= 0 && first + 8 <= N) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e >= 0 && first + e < N) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
     }
 }
 
@@ -794,38 +908,62 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec(
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_block512 (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512(
+// kernel rows_symbolic_k0_rms_norm_block512_vec_shifted (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
     const int i0 = row;
+    const int shift = row * N % 8;
     alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 512;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        row_x[c] = x[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_x[c * 8], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_x[c * 8 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
     }
     alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 512;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        row_r[c] = r[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_r[c * 8], &r[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_r[c * 8 + e] = r[row * N + (first + e)];
+                }
+            }
+        }
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 512;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            if (first + e >= 0 && first + e < N) {
+                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+            }
+        }
     }
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
@@ -844,12 +982,26 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512(
     }
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 512;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[min(max(first + e, 0), N - 1)]));
+        }
+        if (first >= 0 && first + 8 <= N) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e >= 0 && first + e < N) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
     }
 }
 
@@ -922,38 +1074,62 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec(
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_block1024 (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024(
+// kernel rows_symbolic_k0_rms_norm_block1024_vec_shifted (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
     const int i0 = row;
+    const int shift = row * N % 8;
     alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 1024;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        row_x[c] = x[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_x[c * 8], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_x[c * 8 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
     }
     alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 1024;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        row_r[c] = r[i0 * N + col];
+        if (row != T - 1 || first + 8 <= N) {
+            hds::copy<16>(&row_r[c * 8], &r[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e < N) {
+                    row_r[c * 8 + e] = r[row * N + (first + e)];
+                }
+            }
+        }
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 1024;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            if (first + e >= 0 && first + e < N) {
+                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+            }
+        }
     }
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
@@ -972,12 +1148,26 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024(
     }
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 16; ++c) {
-        const int col = (int)threadIdx.x + c * 1024;
-        if (col >= N) {
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 8 - shift;
+        if (first >= N) {
             break;
         }
-        out[i0 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[min(max(first + e, 0), N - 1)]));
+        }
+        if (first >= 0 && first + 8 <= N) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                if (first + e >= 0 && first + e < N) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
     }
 }
 
@@ -1059,9 +1249,9 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes64_vec<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 1024) {  // rows of up to 1024: 64 threads per row (4 rows per block), 16 values per thread in registers
+    } else if (N <= 1017) {  // rows of up to 1017: 64 threads per row (4 rows per block), 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if ((((long long)T + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_lanes64<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+        rows_symbolic_k0_rms_norm_lanes64_vec_shifted<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers, 8 at a time
@@ -1069,9 +1259,9 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes128_vec<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers
+    } else if (N <= 2041) {  // rows of up to 2041: 128 threads per row (2 rows per block), 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if ((((long long)T + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_lanes128<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+        rows_symbolic_k0_rms_norm_lanes128_vec_shifted<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers, 8 at a time
@@ -1079,9 +1269,9 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_block256_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers
+    } else if (N <= 4089) {  // rows of up to 4089: a block of 256 threads per row, 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_block256<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+        rows_symbolic_k0_rms_norm_block256_vec_shifted<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 8 at a time
@@ -1089,9 +1279,9 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_block512_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers
+    } else if (N <= 8185) {  // rows of up to 8185: a block of 512 threads per row, 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_block512<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+        rows_symbolic_k0_rms_norm_block512_vec_shifted<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers, 8 at a time
@@ -1099,9 +1289,9 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_block1024_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers
+    } else if (N <= 16377) {  // rows of up to 16377: a block of 1024 threads per row, 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_block1024<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+        rows_symbolic_k0_rms_norm_block1024_vec_shifted<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else {  // rows longer than 16384: a block per row, each pass reading the row again

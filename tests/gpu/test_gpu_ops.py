@@ -457,7 +457,7 @@ def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
 
 @gpu
 @pytest.mark.parametrize("rows,n", [(37, 1), (37, 61), (37, 64), (37, 65), (19, 136), (11, 256), (11, 264),
-                                    (11, 512), (11, 513), (11, 520),
+                                    (11, 512), (11, 513), (11, 520), (5, 1001), (3, 4095), (3, 8191),
                                     (11, 1024), (11, 1025), (11, 2048), (11, 2056), (5, 4096), (5, 4097), (3, 4100),
                                     (3, 8192), (3, 8193), (3, 16384), (2, 16385), (3, 16392), (3, 20001)])
 def test_rows_of_symbolic_length(rows, n):
@@ -470,10 +470,13 @@ def test_rows_of_symbolic_length(rows, n):
 
 @gpu
 @pytest.mark.parametrize("rows,n", [(37, 64), (19, 136), (11, 256), (11, 264), (11, 1000), (3, 8192), (3, 8200),
-                                    (3, 16384), (3, 16392)])
+                                    (3, 16384), (3, 16392), (5, 505), (7, 513), (5, 1001), (5, 1017), (3, 1018),
+                                    (3, 4095), (3, 8191), (2, 16383), (2, 32761), (2, 32767)])
 def test_rms_norm_weight_held(rows, n):
     """f16 rms_norm, sm_90a: the weight copied into registers with the row (8 and 16 threads per
-    row, a warp, ..., 512 threads of two chunks up to 8192), copied per chunk past it."""
+    row, a warp, ..., 512 threads of two chunks up to 8192), copied per chunk past it; rows that
+    are not 16-byte multiples from 64 threads per row read in the aligned chunks that hold them
+    (each side of each bound, the tensor's last chunk element by element)."""
     x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
     xd = x.double()
     ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
