@@ -312,8 +312,18 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     // 4 %, f32 layer_norm at 127 3 %. Four chunks a thread on half the lanes lost 2-5 % from 256
     // to 4096 (H200, bench/results/2026-11-28-h200-row-chunks).
     std::vector<Regime> regimes = {{8, small}};
-    for (int64_t lanes = 16; lanes <= 512; lanes *= 2)
+    // 4-byte values: between two of those, the same lanes holding three chunks. A row just past
+    // a regime's bound otherwise went to twice the lanes, each holding little more than one
+    // chunk: softmax f32 at N = 300 0.86 -> 0.98x torch.compile, 513 0.77 -> 0.90x, 600 0.88
+    // -> 0.98x, layer_norm f32 at 513 1.11 -> 1.23x (-0.01 at 384 and 1536). f16 rms_norm lost
+    // 2-6 % from 768 (its weight no longer held; H200, bench/results/2026-11-28-h200-row-chunks).
+    bool threes = v == 4 && 3 * v <= per_thread && pair == 2 * v;
+    for (int64_t lanes = 16; lanes <= 512; lanes *= 2) {
         regimes.push_back({lanes, pair, 1, std::max<int64_t>(kThreads, lanes), 0, "", lanes == 16});
+        if (threes && lanes >= 32)
+            regimes.push_back({lanes, 3 * v, 1, std::max<int64_t>(kThreads, lanes), 0,
+                               fmt::format("{}_{}", regimes.back().suffix(1), 3 * v)});
+    }
     for (int64_t held = 2 * pair; held <= per_thread; held *= 2)
         regimes.push_back({512, held, 1, 512, 0, fmt::format("block512_{}", held)});
     regimes.push_back({1024, per_thread, 1, 1024});

@@ -60,7 +60,8 @@ def run(op, dtype, rows, n, racecheck=False):
     close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
 
 
-@pytest.mark.parametrize("n", [1, 61, 64, 65, 128, 132, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 4096, 4097, 8192, 8193,
+@pytest.mark.parametrize("n", [1, 61, 64, 65, 128, 132, 256, 257, 384, 385, 512, 513, 768, 769, 1536, 1537, 3072, 3073,
+                               6144, 6145, 1024, 1025, 2048, 2049, 4096, 4097, 8192, 8193,
                                16384, 16385, 32768, 32769])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_each_side_of_each_regime(op, n):
@@ -154,6 +155,12 @@ def test_kernel_shape(tmp_path):
     at = [cu.find(line) for line in chain]
     assert -1 not in at and at == sorted(at), (at, cu)
     assert "r_k0_softmax_lanes16(" not in cu and "} else if (N <= 128) {" not in cu, cu
+    # 4-byte values: between two regimes of two chunks a thread, the same lanes holding three
+    for lanes, longest in (("warp", 384), ("lanes64", 768), ("lanes128", 1536), ("block256", 3072),
+                           ("block512", 6144)):
+        assert f"r_k0_softmax_{lanes}_12_vec<<<" in cu and f"r_k0_softmax_{lanes}_12<<<" in cu, (lanes, cu)
+        assert f"N <= {longest}) {{  // rows of up to {longest}: " in cu, (longest, cu)
+    assert "float row_x[12];" in cu, cu
     for bounds, name in ((256, "lanes8_vec"), (256, "warp"), (256, "lanes128_vec"), (512, "block512_32"),
                          (1024, "block1024"), (256, "loops")):
         assert f"__global__ void __launch_bounds__({bounds}) r_k0_softmax_{name}(" in cu, (name, cu)
@@ -189,8 +196,8 @@ def test_weights_and_residual_in_chunks(tmp_path):
     for copy in ("hds::copy<16>(&v_g[0], &g[first]);", "hds::copy<16>(&v_b[0], &b[first]);",
                  "hds::copy<16>(&v_y[0], &y[i0 * N + first]);"):
         # 8, 16, 32, 64, 128 threads per row, blocks of 256, 512 (three: 8, 16 and 32 values per
-        # thread) and 1024 threads, a cluster: a kernel each
-        assert cu.count(copy) == 11, (copy, cu)
+        # thread) and 1024 threads, a cluster: a kernel each; 32 ... 512 threads of three chunks
+        assert cu.count(copy) == 16, (copy, cu)
     assert "* v_g[e] + v_b[e] + v_y[e];" in cu, cu
     assert "held_" not in cu, cu  # x, g and b: 96 bytes a thread, past kHeldBytes
     # Rows that are not multiples of 16 bytes: one element at a time.

@@ -337,6 +337,129 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
     }
 }
 
+// kernel rows_clusters_k0_softmax_warp_12_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
+    if (row < R) {
+        const int i0 = row;
+        alignas(16) float row_x[12];
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
+            if (first >= N) {
+                break;
+            }
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+        }
+        float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        const float softmax_m = softmax_m_acc;
+        float softmax_s_acc = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
+        }
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        const float softmax_s = softmax_s_acc;
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
+            if (first >= N) {
+                break;
+            }
+            alignas(16) float v_out[4];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        }
+    }
+}
+
+// kernel rows_clusters_k0_softmax_warp_12 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
+    if (row < R) {
+        const int i0 = row;
+        alignas(16) float row_x[12];
+#pragma unroll
+        for (int c = 0; c < 12; ++c) {
+            const int col = (int)threadIdx.x % 32 + c * 32;
+            if (col >= N) {
+                break;
+            }
+            row_x[c] = x[i0 * N + col];
+        }
+        float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+        for (int c = 0; c < 12; ++c) {
+            const int col = (int)threadIdx.x % 32 + c * 32;
+            if (col >= N) {
+                break;
+            }
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        const float softmax_m = softmax_m_acc;
+        float softmax_s_acc = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 12; ++c) {
+            const int col = (int)threadIdx.x % 32 + c * 32;
+            if (col >= N) {
+                break;
+            }
+            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        }
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        const float softmax_s = softmax_s_acc;
+#pragma unroll
+        for (int c = 0; c < 12; ++c) {
+            const int col = (int)threadIdx.x % 32 + c * 32;
+            if (col >= N) {
+                break;
+            }
+            out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        }
+    }
+}
+
 // kernel rows_clusters_k0_softmax_lanes64_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -490,6 +613,167 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64(
     const float softmax_s = softmax_s_acc;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes64_12_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 64 * 2 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes64_12 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 64 * 2 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 64 + c * 64;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
         const int col = (int)threadIdx.x % 64 + c * 64;
         if (col >= cols) {
             break;
@@ -659,6 +943,167 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128(
     }
 }
 
+// kernel rows_clusters_k0_softmax_lanes128_12_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 128 * 4 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes128_12 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 128 * 4 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x % 128 + c * 128;
+        if (col >= cols) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_block256_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -818,6 +1263,165 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
     }
 }
 
+// kernel rows_clusters_k0_softmax_block256_12_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block256_12 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 256;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_block512_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -969,6 +1573,165 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
     const float softmax_s = softmax_s_acc;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_12_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_12 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        row_x[c] = x[i0 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
+        const int col = (int)threadIdx.x + c * 512;
+        if (col >= N) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 12; ++c) {
         const int col = (int)threadIdx.x + c * 512;
         if (col >= N) {
             break;
@@ -1783,6 +2546,16 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_warp<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 384) {  // rows of up to 384: a warp per row, 12 values per thread in registers, 4 at a time
+        if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_warp_12_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 384) {  // rows of up to 384: a warp per row, 12 values per thread in registers
+        if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_warp_12<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 values per thread in registers, 4 at a time
         if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes64_vec<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -1791,6 +2564,16 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 values per thread in registers
         if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes64<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 768) {  // rows of up to 768: 64 threads per row (4 rows per block), 12 values per thread in registers, 4 at a time
+        if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes64_12_vec<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 768) {  // rows of up to 768: 64 threads per row (4 rows per block), 12 values per thread in registers
+        if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes64_12<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: 128 threads per row (2 rows per block), 8 values per thread in registers, 4 at a time
@@ -1803,6 +2586,16 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_lanes128<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 1536) {  // rows of up to 1536: 128 threads per row (2 rows per block), 12 values per thread in registers, 4 at a time
+        if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes128_12_vec<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 1536) {  // rows of up to 1536: 128 threads per row (2 rows per block), 12 values per thread in registers
+        if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes128_12<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 2048) {  // rows of up to 2048: a block of 256 threads per row, 8 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block256_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -1813,6 +2606,16 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_block256<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 3072) {  // rows of up to 3072: a block of 256 threads per row, 12 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block256_12_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 3072) {  // rows of up to 3072: a block of 256 threads per row, 12 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block256_12<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
@@ -1821,6 +2624,16 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values per thread in registers
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 6144) {  // rows of up to 6144: a block of 512 threads per row, 12 values per thread in registers, 4 at a time
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_12_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 6144) {  // rows of up to 6144: a block of 512 threads per row, 12 values per thread in registers
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_12<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 4 at a time
