@@ -270,7 +270,9 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
     for (const ir::Buffer& g : rows) fill.push_back({g, "row_"});
     if (hold)
         for (const ir::Buffer& g : vectors) fill.push_back({g, "held_"});
-    for (const auto& [g, prefix] : fill) {
+    for (const auto& entry : fill) {  // (not a structured binding: lambdas below capture g)
+        const ir::Buffer& g = entry.first;
+        const std::string& prefix = entry.second;
         ir::Buffer s = ir::make_buffer(prefix + g->name, g->elem, {ir::i32(h.per_thread)}, ir::Scope::Register);
         body.push_back(ir::Alloc::make(loc, s));
         bool vector = prefix == "held_";
