@@ -99,7 +99,8 @@ namespace {
 //     if (first >= limit) break;
 //     each(c, first);
 // }
-// Chunks are whole: v divides N.
+// Chunks are whole (v divides N), or shifted (h.shift: the row starts that many elements into
+// its first chunk, so `first` may be negative).
 ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c, const ir::Var& first)>& each,
                 SourceLoc loc) {
     ir::Var c = ir::make_var(ScalarType::I32, "c"), first = ir::make_var(ScalarType::I32, h.v == 1 ? "col" : "first");
@@ -383,4 +384,5 @@ bool walks_rows(const RowPasses& p, const ir::Expr& width) {
     }
     return true;
 }
+
 }  // namespace hds::graph

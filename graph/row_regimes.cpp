@@ -97,6 +97,17 @@ ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
     return parts;
 }
 
+// Whether the staged rows are laid out as the output (the same shape): the block's rows are then
+// one span in each, and a row's 16-byte chunks start at the same columns in each.
+bool laid_out_like(const Node& n, const std::vector<ir::Buffer>& rows) {
+    for (const ir::Buffer& b : rows) {
+        if (b->shape.size() != n.buffer->shape.size()) return false;
+        for (size_t d = 0; d < b->shape.size(); ++d)
+            if (!same_dim(b->shape[d], n.buffer->shape[d])) return false;
+    }
+    return true;
+}
+
 // Short rows held by a few threads each (8 per row: N <= 64) are read and
 // written a few elements per row at a time, each warp-wide access touching
 // several rows' sectors (f16 rms_norm at N = 61: 0.65x torch.compile). The
@@ -110,11 +121,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     SourceLoc loc = n.loc;
     const Shape& shape = n.buffer->shape;
     std::vector<ir::Buffer> rows = shared_rows(p, h.width);
-    for (const ir::Buffer& b : rows) {
-        if (b->shape.size() != shape.size()) return false;
-        for (size_t d = 0; d < shape.size(); ++d)
-            if (!same_dim(b->shape[d], shape[d])) return false;
-    }
+    if (!laid_out_like(n, rows)) return false;
     int64_t held = g.rows_per_block() * g.longest();  // elements of the block's rows at most
     ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
     ir::Expr r0 = ir::mul(bid, ir::i32(g.rows_per_block()));
@@ -187,17 +194,6 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     after.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     after.push_back(copies(n.buffer, h.out_stage, false));
     h.local = ir::div(tid(), ir::i32(g.lanes));
-    return true;
-}
-
-// Whether the staged rows are laid out as the output (the same shape): the row's 16-byte chunks
-// then start at the same columns in each.
-bool laid_out_like(const Node& n, const std::vector<ir::Buffer>& rows) {
-    for (const ir::Buffer& b : rows) {
-        if (b->shape.size() != n.buffer->shape.size()) return false;
-        for (size_t d = 0; d < b->shape.size(); ++d)
-            if (!same_dim(b->shape[d], n.buffer->shape[d])) return false;
-    }
     return true;
 }
 
