@@ -13,13 +13,7 @@
 
 namespace hds::graph {
 
-namespace {
-
-ir::Expr eq(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Eq, std::move(a), std::move(b));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 RowPasses row_passes(const Node& n, const std::vector<ir::Var>& row_axes) {
     const Compute& out = n.compute;
@@ -75,7 +69,7 @@ void reduce_in_block(const RowPasses& p, RowScratch& scratch, std::vector<ir::St
         ir::Buffer part = scratch.partial(pass.r.acc->type);
         ir::Buffer res = scratch.result(pass.buf->elem);
         ir::Stmt store = ir::Store::make(loc, res, {ir::i32(0)}, pass.value);
-        block_reduce(pass.r, part, {ir::If::make(loc, eq(tid(), ir::i32(0)), store, nullptr)}, loc, body, regs,
+        block_reduce(pass.r, part, {ir::If::make(loc, ir::eq(tid(), ir::i32(0)), store, nullptr)}, loc, body, regs,
                      accumulate ? accumulate(pass) : nullptr);
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         body.push_back(ir::Decl::make(loc, pass.v, ir::Load::make(res, {ir::i32(0)}), true));

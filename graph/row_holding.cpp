@@ -13,10 +13,6 @@ namespace hds::graph {
 
 namespace {
 
-ir::Expr eq(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Eq, std::move(a), std::move(b));
-}
-
 // A load of the row at `row_axes`, walking it along `col`.
 bool row_load(const ir::Load& l, const std::vector<ir::Var>& row_axes, const ir::Var& col) {
     if (l.buffer->scope != ir::Scope::Global || l.indices.size() != row_axes.size() + 1) return false;
@@ -117,7 +113,7 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
 
 // Whether column `col` of a chunk lies in this thread's row (chunks shifted to 16 bytes).
 ir::Expr in_row(const Holding& h, const ir::Expr& col) {
-    return ir::Binary::make(ir::BinOp::And, ir::Binary::make(ir::BinOp::Ge, col, ir::i32(0)), lt(col, h.limit));
+    return ir::Binary::make(ir::BinOp::And, ir::Binary::make(ir::BinOp::Ge, col, ir::i32(0)), ir::lt(col, h.limit));
 }
 
 // Each element of each chunk: each(slot, col) with slot = c * v + e, col = first + e (in the
@@ -189,14 +185,14 @@ void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, std::vector<ir
         }
         ir::Expr slot = ir::Load::make(kept[t], {ir::i32(static_cast<int64_t>(i))});
         ir::Stmt keep = ir::Store::make(loc, kept[t], {ir::i32(static_cast<int64_t>(i))}, r.acc);
-        block_reduce(r, scratch.partial(t), {ir::If::make(loc, eq(tid(), ir::i32(0)), keep, nullptr)}, loc, body,
+        block_reduce(r, scratch.partial(t), {ir::If::make(loc, ir::eq(tid(), ir::i32(0)), keep, nullptr)}, loc, body,
                      nullptr, accumulate(pass));
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSync, {})));
         // Lane l of each group of kClusterBlocks lanes reads block l's part (l < parts); the group's
         // shuffles combine them.
         ir::Expr lane = ir::mod(tid(), ir::i32(kClusterBlocks));
         body.push_back(ir::Assign::make(loc, r.acc, r.init()));
-        body.push_back(ir::If::make(loc, lt(lane, parts),
+        body.push_back(ir::If::make(loc, ir::lt(lane, parts),
                                     ir::Assign::make(loc, r.acc, ir::Call::make(t, Builtin::ClusterLoad, {slot, lane})),
                                     nullptr));
         warp_reduce(r, body, loc, kClusterBlocks);
@@ -221,7 +217,7 @@ void reduce_in_group(const RowPasses& p, int64_t lanes, int64_t threads, std::ve
         ir::Buffer part =
             ir::make_buffer("part_" + pass.buf->name, r.acc->type, {ir::i32(threads / 32)}, ir::Scope::Shared);
         body.push_back(ir::Alloc::make(loc, part));
-        body.push_back(ir::If::make(loc, eq(ir::mod(tid(), ir::i32(32)), ir::i32(0)),
+        body.push_back(ir::If::make(loc, ir::eq(ir::mod(tid(), ir::i32(32)), ir::i32(0)),
                                     ir::Store::make(loc, part, {warp}, r.acc), nullptr));
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
         ir::Var w = ir::make_var(ScalarType::I32, "w");
@@ -296,12 +292,12 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
                 ir::Var e = ir::make_var(ScalarType::I32, "e");
                 ir::Expr col = ir::add(first, e);
                 ir::Stmt one =
-                    ir::If::make(loc, lt(col, h.width),
+                    ir::If::make(loc, ir::lt(col, h.width),
                                  ir::Store::make(loc, s, {ir::add(slot, e)},
                                                  ir::Load::make(g, unflatten(h.shape, ir::add(h.base, col)))),
                                  nullptr);
                 ir::Expr inside =
-                    ir::Binary::make(ir::BinOp::Or, h.not_last, le(ir::add(first, ir::i32(h.v)), h.width));
+                    ir::Binary::make(ir::BinOp::Or, h.not_last, ir::le(ir::add(first, ir::i32(h.v)), h.width));
                 return ir::If::make(loc, inside, whole,
                                     ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true, one));
             },
@@ -362,7 +358,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
                     ir::If::make(loc, in_row(h, col),
                                  ir::Store::make(loc, n.buffer, row_at(col), ir::Load::make(regs, {e})), nullptr);
                 ir::Expr inside = ir::Binary::make(ir::BinOp::And, ir::Binary::make(ir::BinOp::Ge, first, ir::i32(0)),
-                                                   le(ir::add(first, ir::i32(h.v)), h.limit));
+                                                   ir::le(ir::add(first, ir::i32(h.v)), h.limit));
                 stmts.push_back(ir::If::make(loc, inside, whole,
                                              ir::For::make(loc, e, ir::i32(0), ir::i32(h.v), ir::i32(1), true, one)));
                 return ir::Block::make(loc, stmts);

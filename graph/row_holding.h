@@ -17,13 +17,6 @@ constexpr int64_t kRowRegisters = 32;   // staged row values per thread
 constexpr int64_t kHeldBytes = 64;      // staged rows and held vectors per thread (row_in_registers)
 constexpr int64_t kClusterBlocks = 16;  // blocks per row in a cluster (H100's maximum; 8 is portable)
 
-inline ir::Expr le(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Le, std::move(a), std::move(b));
-}
-inline ir::Expr lt(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Lt, std::move(a), std::move(b));
-}
-
 // How a regime holds a row: `lanes` threads per row, each holding
 // `per_thread` elements in chunks of `v` (contiguous columns, read 16 bytes at
 // a time; v = 1: one element).

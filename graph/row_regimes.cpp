@@ -93,7 +93,7 @@ struct Regime {
 ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
     ir::Expr parts = ir::i32(g.cluster);
     for (int64_t c = g.cluster / 2; c >= 2 && c * g.lanes * g.per_thread > g.after; c /= 2)
-        parts = ir::Select::make(le(width, ir::i32(c * g.lanes * g.per_thread)), ir::i32(c), parts);
+        parts = ir::Select::make(ir::le(width, ir::i32(c * g.lanes * g.per_thread)), ir::i32(c), parts);
     return parts;
 }
 
@@ -127,7 +127,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     ir::Expr r0 = ir::mul(bid, ir::i32(g.rows_per_block()));
     Shape row_shape(shape.begin(), shape.end() - 1);
     ir::Expr left = ir::sub(numel(row_shape), r0);
-    ir::Expr count = ir::Select::make(lt(left, ir::i32(g.rows_per_block())), left, ir::i32(g.rows_per_block()));
+    ir::Expr count = ir::Select::make(ir::lt(left, ir::i32(g.rows_per_block())), left, ir::i32(g.rows_per_block()));
     ir::Var span = ir::make_var(ScalarType::I32, "span"), base = ir::make_var(ScalarType::I32, "base");
     before.push_back(ir::Decl::make(loc, base, ir::mul(r0, h.width), true));
     before.push_back(ir::Decl::make(loc, span, ir::mul(count, h.width), true));
@@ -154,7 +154,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
         };
         ir::Var q = ir::make_var(ScalarType::I32, "q"), i = ir::make_var(ScalarType::I32, "i");
         ir::Var at = ir::make_var(ScalarType::I32, "at");
-        ir::Stmt each = ir::If::make(loc, lt(i, span), one(i), nullptr);
+        ir::Stmt each = ir::If::make(loc, ir::lt(i, span), one(i), nullptr);
         if (v > 1) {
             ir::Expr s = ir::Load::make(stage, {i}), m = ir::Load::make(global, element(i));
             ir::Stmt whole = ir::Evaluate::make(
@@ -164,11 +164,11 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
             if (steps == 1) {  // for (e < V) unrolled: at = i + e; if (at < span) copy at
                 ir::Var e = ir::make_var(ScalarType::I32, "e");
                 tail = ir::Block::make(loc, {ir::Decl::make(loc, at, ir::add(i, e), true),
-                                             ir::If::make(loc, lt(at, span), one(at), nullptr)});
-                tail = ir::If::make(loc, lt(i, span),
+                                             ir::If::make(loc, ir::lt(at, span), one(at), nullptr)});
+                tail = ir::If::make(loc, ir::lt(i, span),
                                     ir::For::make(loc, e, ir::i32(0), ir::i32(v), ir::i32(1), true, tail), nullptr);
             }
-            each = ir::If::make(loc, le(ir::add(i, ir::i32(v)), span), whole, tail);
+            each = ir::If::make(loc, ir::le(ir::add(i, ir::i32(v)), span), whole, tail);
         }
         ir::Expr at_q = steps == 1 ? ir::i32(0) : ir::Expr(q);  // one step: no loop
         ir::Expr first = ir::simplify(ir::add(ir::mul(at_q, ir::i32(g.threads)), tid()));
@@ -180,7 +180,7 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
         ir::Expr rest = ir::mod(span, ir::i32(v));
         ir::Stmt tail =
             ir::Block::make(loc, {ir::Decl::make(loc, at, ir::add(ir::sub(span, rest), tid()), true), one(at)});
-        return ir::Block::make(loc, {loop, ir::If::make(loc, lt(tid(), rest), tail, nullptr)});
+        return ir::Block::make(loc, {loop, ir::If::make(loc, ir::lt(tid(), rest), tail, nullptr)});
     };
     for (const ir::Buffer& b : rows) {
         ir::Buffer s = ir::make_buffer("stage_" + b->name, b->elem, {ir::i32(held)}, ir::Scope::Shared);
@@ -226,7 +226,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         mine.push_back(ir::Decl::make(loc, span, v > 1 ? ir::mul(chunks_each, ir::i32(v)) : chunks_each, true));
         mine.push_back(ir::Decl::make(loc, start, ir::mul(part, span), true));
         ir::Expr stop = ir::add(start, span);
-        mine.push_back(ir::Decl::make(loc, end, ir::Select::make(lt(stop, width), stop, width), true));
+        mine.push_back(ir::Decl::make(loc, end, ir::Select::make(ir::lt(stop, width), stop, width), true));
         Holding h{g.threads, g.per_thread, v, tid(), width, end, {}, start, parts};
         row_in_registers(n, h, row_passes(n, axes), mine);
         // No block leaves while the others may still read its parts. Relaxed: every thread has
@@ -241,7 +241,8 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         // part in the warp's shuffles (other groups of the warp may hold rows)
         // and, groups of several warps, in the block's barrier.
         ir::Var cols = ir::make_var(ScalarType::I32, "cols");
-        mine.push_back(ir::Decl::make(loc, cols, ir::Select::make(lt(row, numel(row_shape)), width, ir::i32(0)), true));
+        mine.push_back(
+            ir::Decl::make(loc, cols, ir::Select::make(ir::lt(row, numel(row_shape)), width, ir::i32(0)), true));
         limit = cols;
     }
     Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
@@ -250,12 +251,12 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     if (shifted) {  // the row's first element lies `shift` elements into its 16-byte chunk
         if (!laid_out_like(n, shared_rows(p, width))) return nullptr;
         ir::Var shift = ir::make_var(ScalarType::I32, "shift");
-        ir::Expr at = ir::mod(ir::mul(row, width), ir::i32(v));
+        h.base = ir::mul(row, width);
+        ir::Expr at = ir::mod(h.base, ir::i32(v));
         // (past the last row a group reads nothing: no chunk before its first column either)
-        if (group && g.lanes != 32) at = ir::Select::make(lt(row, numel(row_shape)), at, ir::i32(0));
+        if (group && g.lanes != 32) at = ir::Select::make(ir::lt(row, numel(row_shape)), at, ir::i32(0));
         mine.push_back(ir::Decl::make(loc, shift, at, true));
         h.shift = shift;
-        h.base = ir::mul(row, width);
         h.shape = n.buffer->shape;
         h.not_last = ir::Binary::make(ir::BinOp::Ne, row, ir::simplify(ir::sub(numel(row_shape), ir::i32(1))));
     }
@@ -272,7 +273,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     // A warp per row: warps past the last row have nothing to do (the condition is uniform per warp).
     std::vector<ir::Stmt> rest(mine.begin() + 1, mine.end());
     return ir::Block::make(
-        loc, {mine[0], ir::If::make(loc, lt(row, numel(row_shape)), ir::Block::make(loc, rest), nullptr)});
+        loc, {mine[0], ir::If::make(loc, ir::lt(row, numel(row_shape)), ir::Block::make(loc, rest), nullptr)});
 }
 
 }  // namespace
@@ -351,7 +352,7 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     ir::Expr whole = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(v)), ir::i32(0));
     std::vector<KernelCase> cases;
     for (const Regime& g : regimes) {
-        ir::Expr fits = le(width, ir::i32(g.longest()));
+        ir::Expr fits = ir::le(width, ir::i32(g.longest()));
         cases.push_back(
             {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
         // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
@@ -365,7 +366,7 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         if (shifted) {
             int64_t longest = g.longest() - (v - 1);
             cases.push_back(
-                {kernel(g, shifted), le(width, ir::i32(longest)), g.suffix(v) + "_shifted", g.note(v, longest)});
+                {kernel(g, shifted), ir::le(width, ir::i32(longest)), g.suffix(v) + "_shifted", g.note(v, longest)});
             continue;
         }
         if (g.whole_only) continue;

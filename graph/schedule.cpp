@@ -20,12 +20,6 @@ namespace {
 ir::Expr bid() {
     return ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
 }
-ir::Expr lt(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Lt, std::move(a), std::move(b));
-}
-ir::Expr eq(ir::Expr a, ir::Expr b) {
-    return ir::Binary::make(ir::BinOp::Eq, std::move(a), std::move(b));
-}
 ir::Expr ceil_div(const ir::Expr& a, int64_t b) {
     return ir::simplify(ir::div(ir::add(a, ir::i32(b - 1)), ir::i32(b)));
 }
@@ -165,14 +159,14 @@ void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir:
     warp_reduce(r, body, loc);
     constexpr int warps = kThreads / 32;
     ir::Expr lane = ir::mod(tid(), ir::i32(32)), warp = ir::div(tid(), ir::i32(32));
-    body.push_back(ir::If::make(loc, eq(lane, ir::i32(0)), ir::Store::make(loc, partial, {warp}, r.acc), nullptr));
+    body.push_back(ir::If::make(loc, ir::eq(lane, ir::i32(0)), ir::Store::make(loc, partial, {warp}, r.acc), nullptr));
     body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     std::vector<ir::Stmt> first;
-    ir::Expr mine = ir::Select::make(lt(tid(), ir::i32(warps)), ir::Load::make(partial, {tid()}), r.init());
+    ir::Expr mine = ir::Select::make(ir::lt(tid(), ir::i32(warps)), ir::Load::make(partial, {tid()}), r.init());
     first.push_back(ir::Assign::make(loc, r.acc, mine));
     warp_reduce(r, first, loc);
     for (ir::Stmt& t : tail) first.push_back(t);
-    body.push_back(ir::If::make(loc, lt(tid(), ir::i32(32)), block(loc, first), nullptr));
+    body.push_back(ir::If::make(loc, ir::lt(tid(), ir::i32(32)), block(loc, first), nullptr));
 }
 
 std::vector<ir::Expr> unravel_indices(const ir::Expr& flat, const std::vector<ir::Expr>& shape) {
@@ -205,7 +199,7 @@ void schedule_injective(const Node& n, ir::Kernel& k) {
     std::vector<ir::Stmt> inner = unravel(idx, n.compute.axes, shape, n.loc);
     std::vector<ir::Expr> at(n.compute.axes.begin(), n.compute.axes.end());
     inner.push_back(ir::Store::make(n.loc, n.buffer, at, n.compute.value));
-    body.push_back(ir::If::make(n.loc, lt(idx, total), block(n.loc, inner), nullptr));
+    body.push_back(ir::If::make(n.loc, ir::lt(idx, total), block(n.loc, inner), nullptr));
     k.body = block(n.loc, body);
     vectorize_injective(n, k);
 }
@@ -267,9 +261,9 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
         inner.push_back(
             ir::For::make(loc, ri, ir::mod(tid(), ir::i32(32)), extent_of(r), ir::i32(32), false, block(loc, point)));
         warp_reduce(r, inner, loc);
-        ir::Expr lane0 = eq(ir::mod(tid(), ir::i32(32)), ir::i32(0));
+        ir::Expr lane0 = ir::eq(ir::mod(tid(), ir::i32(32)), ir::i32(0));
         inner.push_back(ir::If::make(loc, lane0, ir::Store::make(loc, n.buffer, at, c.value), nullptr));
-        body.push_back(ir::If::make(loc, lt(out, total), block(loc, inner), nullptr));  // uniform per warp
+        body.push_back(ir::If::make(loc, ir::lt(out, total), block(loc, inner), nullptr));  // uniform per warp
         k.body = block(loc, body);
         return;
     }
@@ -285,7 +279,7 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
             loop = ir::For::make(loc, r.vars[i], r.lo[i], r.hi[i], ir::i32(1), false, loop);
         inner.push_back(loop);
         inner.push_back(ir::Store::make(loc, n.buffer, at, c.value));
-        body.push_back(ir::If::make(loc, lt(idx, total), block(loc, inner), nullptr));
+        body.push_back(ir::If::make(loc, ir::lt(idx, total), block(loc, inner), nullptr));
         k.body = block(loc, body);
         return;
     }
@@ -299,8 +293,8 @@ void schedule_reduction(const Node& n, ir::Kernel& k) {
     ir::Buffer partial = partial_buffer(r.acc->type);
     body.push_back(ir::Alloc::make(loc, partial));
     block_reduce(r, partial,
-                 {ir::If::make(loc, eq(tid(), ir::i32(0)), ir::Store::make(loc, n.buffer, at, c.value), nullptr)}, loc,
-                 body);
+                 {ir::If::make(loc, ir::eq(tid(), ir::i32(0)), ir::Store::make(loc, n.buffer, at, c.value), nullptr)},
+                 loc, body);
     k.body = block(loc, body);
 }
 

@@ -233,6 +233,18 @@ Expr mod(Expr a, Expr b) {
     return Binary::make(BinOp::Mod, std::move(a), std::move(b));
 }
 
+Expr lt(Expr a, Expr b) {
+    return Binary::make(BinOp::Lt, std::move(a), std::move(b));
+}
+
+Expr le(Expr a, Expr b) {
+    return Binary::make(BinOp::Le, std::move(a), std::move(b));
+}
+
+Expr eq(Expr a, Expr b) {
+    return Binary::make(BinOp::Eq, std::move(a), std::move(b));
+}
+
 std::optional<int64_t> const_int(const Expr& e) {
     if (auto* i = as<IntImm>(e)) return i->value;
     return std::nullopt;

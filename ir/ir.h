@@ -316,6 +316,9 @@ Expr sub(Expr a, Expr b);
 Expr mul(Expr a, Expr b);
 Expr div(Expr a, Expr b);
 Expr mod(Expr a, Expr b);
+Expr lt(Expr a, Expr b);
+Expr le(Expr a, Expr b);
+Expr eq(Expr a, Expr b);
 std::optional<int64_t> const_int(const Expr& e);
 std::optional<bool> const_bool(const Expr& e);
 // Threads per block where the block's dimensions are constants, else 0.
