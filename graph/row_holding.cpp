@@ -285,8 +285,8 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
                 ir::Expr from = vector    ? ir::Load::make(g, {first})
                                 : h.shift ? ir::Load::make(g, unflatten(h.shape, ir::add(h.base, first)))
                                           : ir::Load::make(g, row_at(first));
-                ir::Stmt whole =
-                    ir::Evaluate::make(loc, ir::Call::make_void(Builtin::Copy16, {ir::Load::make(s, {slot}), from}));
+                Builtin copy = copy_builtin(static_cast<int>(h.v * byte_size(g->elem)));
+                ir::Stmt whole = ir::Evaluate::make(loc, ir::Call::make_void(copy, {ir::Load::make(s, {slot}), from}));
                 if (!h.shift) return whole;
                 // The tensor's last chunk may pass its end: element by element, up to it.
                 ir::Var e = ir::make_var(ScalarType::I32, "e");

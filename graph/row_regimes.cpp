@@ -9,7 +9,7 @@
 //     per row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
 //     bandwidth (bench/results/2026-11-24-h100-small-m); a warp per row still
 //     had too few bytes in flight per thread (2026-11-25-h100-row-regimes).
-//   - then 16 (rows of 16-byte multiples), 32, 64, 128, 256 and 512 threads
+//   - then 16 (rows of 16- or 8-byte multiples), 32, 64, 128, 256 and 512 threads
 //     per row (groups of lanes, a warp, groups of warps, blocks), each holding
 //     two 16-byte chunks; then 512 threads holding 16 and 32 values, 1024
 //     threads holding C (2026-11-27-h200-row-blocks, 2026-11-28-h200-row-chunks).
@@ -27,7 +27,9 @@
 // or more passes read in registers, C of them at most over those rows, so
 // device memory is read once per element: elements lane, lane + T, ...
 // (coalesced), or, when N is a multiple of 16 bytes (a kernel of its own),
-// 16-byte chunks. The cluster size is chosen per call, with the grid.
+// 16-byte chunks (8-byte ones on up to a warp per row where N is a multiple
+// of 8 bytes only; from 64 threads, f16 rows of any length in the aligned
+// 16-byte chunks that hold them). The cluster size is chosen per call, with the grid.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,7 +63,7 @@ struct Regime {
     int64_t threads = kThreads;  // per block
     int64_t after = 0;           // the clusters: the longest rows of the regime before
     std::string name = "";       // of the kernel, where its lanes do not say it
-    bool whole_only = false;     // only rows of 16-byte multiples (the kernel reading 16 bytes at a time)
+    bool whole_only = false;     // only rows read in chunks (of 16 or 8 bytes), not element by element
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
     // `shifted`: the longest rows of other lengths, read in the aligned chunks that hold them.
@@ -338,23 +340,42 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         if (g.cluster > 1) k.cluster_per_call = cluster_parts(g, width);
         return k;
     };
+    // Where 8-byte chunks are read (below): values of 1 to 4 bytes, a warp per row at most; not
+    // 8 threads of 4-byte values, whose block's rows through shared memory were faster (softmax
+    // f32 at N = 62 0.92 -> 0.88x torch.compile in 8-byte chunks, layer_norm 0.86 -> 0.84).
+    auto eights = [&](const Regime& g) {
+        return v >= 4 && g.lanes <= 32 && g.cluster == 1 && !(v == 4 && g.lanes == 8);
+    };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
-        v = *known % v == 0 && v > 1 ? v : 1;
         for (const Regime& g : regimes) {
-            if (*known > g.longest() || (g.whole_only && v == 1)) continue;
+            int64_t by = *known % v == 0 && v > 1 ? v : eights(g) && *known % (v / 2) == 0 ? v / 2 : 1;
+            if (*known > g.longest() || (g.whole_only && by == 1)) continue;
             Regime just = g;  // as many values per thread as it needs
-            just.per_thread = ((*known + g.lanes * v - 1) / (g.lanes * v)) * v;
-            return {{kernel(just, row_by(n, just, v)), nullptr, "", ""}};
+            just.per_thread = ((*known + g.lanes * by - 1) / (g.lanes * by)) * by;
+            return {{kernel(just, row_by(n, just, by)), nullptr, "", ""}};
         }
         return {};
     }
     // Rows whose length is a multiple of V start 16-byte aligned: read (and written) 16 bytes at a time.
-    ir::Expr whole = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(v)), ir::i32(0));
+    auto divisible_by = [&](int64_t d) {
+        return ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(d)), ir::i32(0));
+    };
+    ir::Expr whole = divisible_by(v);
     std::vector<KernelCase> cases;
     for (const Regime& g : regimes) {
         ir::Expr fits = ir::le(width, ir::i32(g.longest()));
         cases.push_back(
             {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+        // Rows of 8-byte multiples that are not 16-byte ones (f16 at N % 8 == 4, f32 at N % 4 == 2)
+        // 8 bytes at a time, on up to a warp per row (as Inductor vectorizes by the largest power
+        // of two that divides N), not element by element: f16 rms_norm at N = 100 0.58 -> 0.90x
+        // torch.compile, 132 0.78 -> 1.09, 300 0.81 -> 1.03, 508 0.73 -> 0.98; f32 layer_norm at
+        // 382 0.83 -> 0.96, softmax at 258 0.90 -> 0.95 (H200, bench/results/2026-11-29-h200-row-eights).
+        if (eights(g)) {
+            cases.push_back({kernel(g, row_by(n, g, v / 2)),
+                             ir::Binary::make(ir::BinOp::And, divisible_by(v / 2), fits), g.suffix(v / 2) + "8b",
+                             g.note(v / 2) + " (8 bytes)"});
+        }
         // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
         // hold them, from 64 threads per row (the chunks a row may straddle: one more than N / V):
         // one element a lane read half a 32-bit load (f16 rms_norm at N = 1001 1.27 -> 1.56x

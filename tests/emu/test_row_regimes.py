@@ -292,6 +292,43 @@ def test_rows_in_the_chunks_that_hold_them_more_dimensions():
         close(out, rms_norm(f64(x) + f64(r), f64(g)) + f64(y), 3e-3)
 
 
+@pytest.mark.parametrize("dtype,n", [("f16", n) for n in (4, 60, 68, 100, 252, 260, 300, 508, 516)] +
+                         [("f32", n) for n in (2, 62, 66, 126, 130, 254, 258, 382, 386)])
+def test_rows_of_eight_byte_multiples(dtype, n):
+    """Rows of 8-byte multiples that are not 16-byte ones (f16 N % 8 == 4, f32 N % 4 == 2) read 8
+    bytes at a time by up to a warp per row: both sides of each bound (8, 16 threads, a warp, for
+    f32 a warp of three chunks), the next regime past them; 37 rows (idle groups in the last block)."""
+    for op in ("rms_norm", "layer_norm") if dtype == "f16" else ("softmax", "layer_norm"):
+        run(op, dtype, 37, n, racecheck=n in (68, 130))
+
+
+def test_rows_of_eight_byte_multiples_kernels(tmp_path):
+    """Their kernels: after the 16-byte ones of each regime up to a warp per row (the 16-thread one
+    too: it takes no rows element by element), 8-byte copies of the row, the weight, the output;
+    none for wider regimes, 8-byte values, nor 8 threads of 4-byte ones; a constant N of such rows
+    takes its one regime's."""
+    src = tmp_path / "r.hds"
+    src.write_text('import "nn.hds";\n'
+                   "graph r(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n"
+                   "graph s(y: f32[R, N]) -> f32[R, N] { return softmax(y); }\n"
+                   "graph d(z: f64[R, N]) -> f64[R, N] { return softmax(z); }\n"
+                   "graph c(x: f16[R, 100], g: f16[100]) -> f16[R, 100] { return rms_norm(x, g); }\n")
+    cu = emulator.emit(src, arch="sm_90a")
+    assert ("    } else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: 16 threads per row (16 rows per "
+            "block), 16 values per thread in registers, 4 at a time (8 bytes)\n") in cu, cu
+    names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_vec8b)\(", cu)
+    assert names == [f"r_k0_rms_norm_{w}_vec8b" for w in ("lanes8", "lanes16", "warp")] + \
+        [f"s_k0_softmax_{w}_vec8b" for w in ("lanes16", "warp", "warp_12")], names
+    kernel = cu[cu.find("r_k0_rms_norm_lanes16_vec8b("):]
+    kernel = kernel[:kernel.find("\n}\n")]
+    for line in ("hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);", "hds::copy<8>(&held_g[c * 4], &g[first]);",
+                 "hds::copy<8>(&out[i0 * N + first], &v_out[0]);"):
+        assert line in kernel, (line, kernel)
+    constant = cu[cu.find("c_k0_rms_norm("):]
+    constant = constant[:constant.find("\n}\n")]
+    assert "hds::copy<8>(&row_x[c * 4], &x[i0 * 100 + first]);" in constant, constant
+
+
 @pytest.mark.parametrize("n", [64, 65, 512, 516, 1024, 1025, 8192, 8193, 16384, 16388, 32768, 32772])
 def test_weights_and_residual_numerics(n):
     """The same on each side of each regime, on sm_90a (past 4096 blocks of 512, past 16384 of 1024

@@ -214,6 +214,70 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
     }
 }
 
+// kernel rows_clusters_k0_softmax_lanes16_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 16 + (int)threadIdx.x / 16;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_warp_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -277,6 +341,73 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
                 v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        }
+    }
+}
+
+// kernel rows_clusters_k0_softmax_warp_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
+    if (row < R) {
+        const int i0 = row;
+        alignas(16) float row_x[8];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+        }
+        float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        const float softmax_m = softmax_m_acc;
+        float softmax_s_acc = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
+        }
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        const float softmax_s = softmax_s_acc;
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            alignas(16) float v_out[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -400,6 +531,73 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
                 v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        }
+    }
+}
+
+// kernel rows_clusters_k0_softmax_warp_12_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_clusters.hds:8
+    if (row < R) {
+        const int i0 = row;
+        alignas(16) float row_x[12];
+#pragma unroll
+        for (int c = 0; c < 6; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+        }
+        float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+        for (int c = 0; c < 6; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        const float softmax_m = softmax_m_acc;
+        float softmax_s_acc = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 6; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
+        }
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        const float softmax_s = softmax_s_acc;
+#pragma unroll
+        for (int c = 0; c < 6; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            alignas(16) float v_out[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -2536,9 +2734,19 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_lanes16_vec<<<dim3((unsigned)(((long long)R + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 128) {  // rows of up to 128: 16 threads per row (16 rows per block), 8 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 15) / 16) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes16_vec8b<<<dim3((unsigned)(((long long)R + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers, 4 at a time
         if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_warp_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_warp_vec8b<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 256) {  // rows of up to 256: a warp per row, 8 values per thread in registers
@@ -2549,6 +2757,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N % 4 == 0 && N <= 384) {  // rows of up to 384: a warp per row, 12 values per thread in registers, 4 at a time
         if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_warp_12_vec<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 384) {  // rows of up to 384: a warp per row, 12 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_warp_12_vec8b<<<dim3((unsigned)(((long long)R + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 384) {  // rows of up to 384: a warp per row, 12 values per thread in registers

@@ -483,6 +483,24 @@ def test_rms_norm_weight_held(rows, n):
     check(run("op_rms_norm_rows", {"x": x, "g": g}, {"R": rows, "N": n}, (rows, n), torch.float16), ref, 3e-3)
 
 
+@gpu
+@pytest.mark.parametrize("rows,n", [(37, 4), (37, 60), (37, 68), (19, 100), (19, 252), (11, 260), (11, 300), (11, 508),
+                                    (11, 516)])
+def test_rows_of_eight_byte_multiples(rows, n):
+    """f16 rows of 8-byte multiples that are not 16-byte ones (N % 8 == 4) read 8 bytes at a time
+    by 8 and 16 threads and a warp per row (the weight held with them; two rows staged for the
+    layer norm of a sum), each side of each bound; f32 softmax at N % 4 == 2 the same, a warp of
+    three chunks up to 384."""
+    x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
+    check(run("op_rms_norm_rows", {"x": x, "g": g}, {"R": rows, "N": n}, (rows, n), torch.float16), ref, 3e-3)
+    check_layer_norm_of_sum("op_rows_symbolic", rows, n)
+    y = rnd(rows, n - 2) * 4  # N % 4 == 2
+    out = run("op_softmax_cluster", {"x": y}, {"R": rows, "N": n - 2}, (rows, n - 2), torch.float32)
+    check(out, torch.softmax(y.double(), dim=-1), 1e-5)
+
+
 def check_layer_norm_of_sum(graph, rows, n):
     x, r = rnd(rows, n, dtype=torch.float16), rnd(rows, n, dtype=torch.float16)
     g, b = rnd(n, dtype=torch.float16), rnd(n, dtype=torch.float16)
