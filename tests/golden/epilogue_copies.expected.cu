@@ -15,97 +15,97 @@ __global__ void __launch_bounds__(256) epilogue_copies_skinny_k0_matmul_add_relu
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
         const float* __restrict__ r, float* __restrict__ out, int M) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:24
-    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:25
-    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:26
-    alignas(16) float acc[4][4];  // matmul_skinny.hds:27
-    alignas(16) __half fa[8];  // matmul_skinny.hds:28
-    alignas(16) __half fb[2][8];  // matmul_skinny.hds:29
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:32
-    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:33
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:34
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:35
-    const int tiles = 1;  // matmul_skinny.hds:37
+    auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:28
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 115712);  // matmul_skinny.hds:29
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:30
+    alignas(16) __half fa[8];  // matmul_skinny.hds:31
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:32
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:35
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:38
+    const int tiles = 1;  // matmul_skinny.hds:40
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:39
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:42
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:40
-            acc[j][e] = 0.0f;  // matmul_skinny.hds:41
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:43
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:44
         }
     }
-    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:46
-        const int st = kt;  // matmul_skinny.hds:47
-        const int k0 = kt * 256;  // matmul_skinny.hds:48
-        if (kt < tiles) {  // matmul_skinny.hds:50
+    for (int kt = 0; kt < tiles + 3; ++kt) {  // matmul_skinny.hds:49
+        const int st = kt;  // matmul_skinny.hds:50
+        const int k0 = kt * 256;  // matmul_skinny.hds:51
+        if (kt < tiles) {  // matmul_skinny.hds:53
 #pragma unroll
-            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:51
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:54
                 const int r_2 = (int)threadIdx.x / 16;
                 const int q = q_r * 16 + (int)threadIdx.x % 16;
-                const bool ok = m0 + r_2 < M && k0 + q * 8 < 64;  // matmul_skinny.hds:52
-                hds::cp_async_16(&sa[st][r_2][q * 8], &x[min(m0 + r_2, M - 1) * 64 + min(k0 + q * 8, 56)], ok ? 16 : 0);  // matmul_skinny.hds:53
+                const bool ok = m0 + r_2 < M && k0 + q * 8 < 64;  // matmul_skinny.hds:55
+                hds::cp_async_16(&sa[st][r_2][q * 8], &x[min(m0 + r_2, M - 1) * 64 + min(k0 + q * 8, 56)], ok ? 16 : 0);  // matmul_skinny.hds:56
             }
 #pragma unroll
-            for (int r_3_r = 0; r_3_r < 4; ++r_3_r) {  // matmul_skinny.hds:55
+            for (int r_3_r = 0; r_3_r < 4; ++r_3_r) {  // matmul_skinny.hds:58
                 const int r_3 = r_3_r * 64 + (int)threadIdx.x / 4;
                 const int q = (int)threadIdx.x % 4;
-                const bool ok = k0 + r_3 < 64 && n0 + q * 8 < 128;  // matmul_skinny.hds:56
-                hds::cp_async_16(&sb[st][r_3][q * 8], &w[min(k0 + r_3, 63) * 128 + min(n0 + q * 8, 120)], ok ? 16 : 0);  // matmul_skinny.hds:57
+                const bool ok = k0 + r_3 < 64 && n0 + q * 8 < 128;  // matmul_skinny.hds:59
+                hds::cp_async_16(&sb[st][r_3][q * 8], &w[min(k0 + r_3, 63) * 128 + min(n0 + q * 8, 120)], ok ? 16 : 0);  // matmul_skinny.hds:60
             }
         }
-        hds::cp_async_commit();  // matmul_skinny.hds:84
-        if (kt >= 3) {  // matmul_skinny.hds:85
-            hds::cp_async_wait<3>();  // matmul_skinny.hds:86
-            __syncthreads();  // matmul_skinny.hds:87
-            const int s = (kt - 3) % 4;  // matmul_skinny.hds:88
+        hds::cp_async_commit();  // matmul_skinny.hds:108
+        if (kt >= 3) {  // matmul_skinny.hds:109
+            hds::cp_async_wait<3>();  // matmul_skinny.hds:110
+            __syncthreads();  // matmul_skinny.hds:111
+            const int s = (kt - 3) % 4;  // matmul_skinny.hds:112
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:89
-                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:90
-                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:91
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:113
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:114
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:115
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:92
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:93
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:116
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:117
                 }
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:95
-                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:96
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:119
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:120
                 }
             }
-            __syncthreads();  // matmul_skinny.hds:99
+            __syncthreads();  // matmul_skinny.hds:123
         }
     }
-    const int g = lane / 4;  // matmul_skinny.hds:105
-    const int t4 = lane % 4;  // matmul_skinny.hds:106
-    if (warp >= 4) {  // matmul_skinny.hds:107
+    const int g = lane / 4;  // matmul_skinny.hds:129
+    const int t4 = lane % 4;  // matmul_skinny.hds:130
+    if (warp >= 4) {  // matmul_skinny.hds:131
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:108
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:132
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:109
-                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:110
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:133
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:134
             }
         }
     }
-    __syncthreads();  // matmul_skinny.hds:114
-    if (warp < 4) {  // matmul_skinny.hds:115
+    __syncthreads();  // matmul_skinny.hds:138
+    if (warp < 4) {  // matmul_skinny.hds:139
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:116
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:140
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:117
-                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:118
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:141
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:142
             }
         }
     }
-    __syncthreads();  // matmul_skinny.hds:122
+    __syncthreads();  // matmul_skinny.hds:146
 #pragma unroll
-    for (int r_8_r = 0; r_8_r < 2; ++r_8_r) {  // matmul_skinny.hds:123
-        const int r_8 = r_8_r * 8 + (int)threadIdx.x / 32;
+    for (int r_12_r = 0; r_12_r < 2; ++r_12_r) {  // matmul_skinny.hds:147
+        const int r_12 = r_12_r * 8 + (int)threadIdx.x / 32;
         const int n = (int)threadIdx.x % 32;
-        const float sum = part[0][r_8][n] + part[1][r_8][n] + part[2][r_8][n] + part[3][r_8][n];  // matmul_skinny.hds:124
-        if (m0 + r_8 < M && n0 + n < 128) {  // matmul_skinny.hds:125
-            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:126
+        const float sum = part[0][r_12][n] + part[1][r_12][n] + part[2][r_12][n] + part[3][r_12][n];  // matmul_skinny.hds:148
+        if (m0 + r_12 < M && n0 + n < 128) {  // matmul_skinny.hds:149
+            const __half matmul_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:150
             const __half add_2 = matmul_2 + b[n0 + n];  // epilogue_copies.hds:11
             const __half relu_2 = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
             const float to_f32_2 = hds::cast<float>(relu_2);
-            out[(m0 + r_8) * 128 + (n0 + n)] = to_f32_2 + r[(m0 + r_8) * 128 + (n0 + n)];
+            out[(m0 + r_12) * 128 + (n0 + n)] = to_f32_2 + r[(m0 + r_12) * 128 + (n0 + n)];
         }
     }
 }
