@@ -58,8 +58,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (4096, 16, 1408, "g_rows16_wgmma192"), (4097, 16, 1408, "g_rows16"),
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
-    (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_skinny"),
-    (1, 2048, 8449, "g_gemv_split"),
+    (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_gemv_split3"),
+    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_split"), (3, 2048, 8449, "g_gemv_split3"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
     (5, 4096, 1024, "g_rows16_swap16_deep"), (20, 2048, 2048, "g_rows16_swap32"), (70, 320, 13312, "g_rows16_swap80_wide"),
@@ -73,7 +73,7 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules (from K = 2048 the GEMV split
     over blocks and combined by a second kernel: 8 blocks a strip at N = 21, 3 past 66 strips
-    at N = 8449), zero-padded copies; decoding
+    at N = 8449; three rows in one row of blocks of four), zero-padded copies; decoding
     against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
     weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312, the
     kernel of two warp groups);
@@ -92,19 +92,22 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
 
 @pytest.mark.parametrize("arch", ["sm_80", SM90])
 def test_matmul_gemv_split_epilogue(tmp_path, arch):
-    """The GEMV split over blocks (M <= 2, K >= 2048, rows of b not 16-byte multiples) on both
+    """The GEMV split over blocks (M <= 3, K >= 2048, rows of b not 16-byte multiples) on both
     targets: the first kernel writes each block's sums to a workspace tensor, the second adds
-    them, and the bias and relu fuse into that second kernel's store."""
+    them, and the bias and relu fuse into that second kernel's store (shared by both variants)."""
     text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
             "{ return relu(matmul(a, b) + c); }\n")
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
     cu = emulator.emit(src, arch=arch)
-    assert "__global__ void __launch_bounds__(256) g_gemv_split_k1_matmul_add_relu(" in cu, cu
-    a, b, c = halves(2, 2055), halves(2055, 37), halves(37)
-    out, ran = run_variant(tmp_path, text, {"a": a, "b": b, "c": c}, arch)
-    assert ran == "g_gemv_split"
-    assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
+    # one second kernel, which both variants (blocks of 2 and of 4 rows) launch
+    assert "__global__ void __launch_bounds__(256) g_k1_matmul_add_relu(" in cu, cu
+    assert cu.count("g_k1_matmul_add_relu<<<") + cu.count("launch_after_previous(g_k1_matmul_add_relu,") == 2, cu
+    for m, variant in ((2, "g_gemv_split"), (3, "g_gemv_split3")):  # blocks of 2 and of 4 rows
+        a, b, c = halves(m, 2055), halves(2055, 37), halves(37)
+        out, ran = run_variant(tmp_path, text, {"a": a, "b": b, "c": c}, arch)
+        assert ran == variant
+        assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
 
 
 @pytest.mark.parametrize("m,k,n,variant", [

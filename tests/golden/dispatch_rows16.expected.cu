@@ -4303,96 +4303,170 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_split_k0_matmul(
         const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
         int M, int K, int N) {
     hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
-    const int MR = 2;  // matmul_gemv_split.hds:25
-    __shared__ alignas(16) float sums[2][32][129];  // matmul_gemv_split.hds:26
-    alignas(16) float acc[2][4];  // matmul_gemv_split.hds:27
-    alignas(16) __half vb[4][4];  // matmul_gemv_split.hds:28
-    alignas(16) __half va[4];  // matmul_gemv_split.hds:29
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:30
-    const int strip = (int)blockIdx.x / split;  // matmul_gemv_split.hds:31
-    const int share = (int)blockIdx.x % split;  // matmul_gemv_split.hds:32
-    const int m0 = (int)blockIdx.y * MR;  // matmul_gemv_split.hds:33
-    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_split.hds:34
-    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_split.hds:35
-    const int n0 = strip * 128 + lane;  // matmul_gemv_split.hds:36
-    const int per = (K + split * 32 - 1) / (split * 32);  // matmul_gemv_split.hds:37
-    const int k0 = (share * 32 + warp) * per;  // matmul_gemv_split.hds:38
-    const int k1 = min(K, k0 + per);  // matmul_gemv_split.hds:39
+    __shared__ alignas(16) float sums[2][32][129];  // matmul_gemv_split.hds:28
+    alignas(16) float acc[2][4];  // matmul_gemv_split.hds:29
+    alignas(16) __half vb[4][4];  // matmul_gemv_split.hds:30
+    alignas(16) __half va[4];  // matmul_gemv_split.hds:31
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:32
+    const int strip = (int)blockIdx.x / split;  // matmul_gemv_split.hds:33
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_split.hds:34
+    const int m0 = (int)blockIdx.y * 2;  // matmul_gemv_split.hds:35
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_split.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_split.hds:37
+    const int n0 = strip * 128 + lane;  // matmul_gemv_split.hds:38
+    const int per = (K + split * 32 - 1) / (split * 32);  // matmul_gemv_split.hds:39
+    const int k0 = (share * 32 + warp) * per;  // matmul_gemv_split.hds:40
+    const int k1 = min(K, k0 + per);  // matmul_gemv_split.hds:41
 #pragma unroll
-    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:41
+    for (int r = 0; r < 2; ++r) {  // matmul_gemv_split.hds:43
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:42
-            acc[r][j] = 0.0f;  // matmul_gemv_split.hds:43
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:44
+            acc[r][j] = 0.0f;  // matmul_gemv_split.hds:45
         }
     }
-    for (int k = k0; k < k1; k += 4) {  // matmul_gemv_split.hds:46
+    for (int k = k0; k < k1; k += 4) {  // matmul_gemv_split.hds:48
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:49
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:51
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:50
-                vb[u][j] = w[min(k + u, k1 - 1) * N + min(n0 + 32 * j, N - 1)];  // matmul_gemv_split.hds:51
+            for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:52
+                vb[u][j] = w[min(k + u, k1 - 1) * N + min(n0 + 32 * j, N - 1)];  // matmul_gemv_split.hds:53
             }
         }
 #pragma unroll
-        for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:54
-            if (m0 + r < M) {  // matmul_gemv_split.hds:55
+        for (int r = 0; r < 2; ++r) {  // matmul_gemv_split.hds:56
+            if (m0 + r < M) {  // matmul_gemv_split.hds:57
 #pragma unroll
-                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:56
-                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv_split.hds:57
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:58
+                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv_split.hds:59
                 }
 #pragma unroll
-                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:59
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:61
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:60
-                        acc[r][j] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u][j]);  // matmul_gemv_split.hds:61
+                    for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:62
+                        acc[r][j] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u][j]);  // matmul_gemv_split.hds:63
                     }
                 }
             }
         }
     }
 #pragma unroll
-    for (int r = 0; r < MR; ++r) {  // matmul_gemv_split.hds:67
+    for (int r = 0; r < 2; ++r) {  // matmul_gemv_split.hds:69
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:68
-            sums[r][warp][lane + 32 * j] = acc[r][j];  // matmul_gemv_split.hds:69
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:70
+            sums[r][warp][lane + 32 * j] = acc[r][j];  // matmul_gemv_split.hds:71
         }
     }
-    __syncthreads();  // matmul_gemv_split.hds:72
-    if ((int)threadIdx.x < 256) {  // matmul_gemv_split.hds:73
-        const int r = (int)threadIdx.x / 128;  // matmul_gemv_split.hds:74
-        const int col = (int)threadIdx.x % 128;  // matmul_gemv_split.hds:75
-        const int n = strip * 128 + col;  // matmul_gemv_split.hds:76
-        if (m0 + r < M && n < N) {  // matmul_gemv_split.hds:77
-            float total = 0.0f;  // matmul_gemv_split.hds:78
+    __syncthreads();  // matmul_gemv_split.hds:74
+    if ((int)threadIdx.x < 256) {  // matmul_gemv_split.hds:75
+        const int r = (int)threadIdx.x / 128;  // matmul_gemv_split.hds:76
+        const int col = (int)threadIdx.x % 128;  // matmul_gemv_split.hds:77
+        const int n = strip * 128 + col;  // matmul_gemv_split.hds:78
+        if (m0 + r < M && n < N) {  // matmul_gemv_split.hds:79
+            float total = 0.0f;  // matmul_gemv_split.hds:80
 #pragma unroll
-            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_split.hds:79
-                total += sums[r][w_2][col];  // matmul_gemv_split.hds:80
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_split.hds:81
+                total += sums[r][w_2][col];  // matmul_gemv_split.hds:82
             }
-            matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:82
+            matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:84
         }
     }
 }
 
-// kernel dispatch_rows16_gemv_split_k1_matmul_add_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_gemv_split_k1_matmul_add_relu(
+// kernel dispatch_rows16_k1_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_k1_matmul_add_relu(
         const float* __restrict__ matmul_part, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
     hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:93
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:94
-    if (i < M * N) {  // matmul_gemv_split.hds:95
-        const int m = i / N;  // matmul_gemv_split.hds:96
-        const int n = i % N;  // matmul_gemv_split.hds:97
-        float total = 0.0f;  // matmul_gemv_split.hds:98
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:95
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
+    if (i < M * N) {  // matmul_gemv_split.hds:97
+        const int m = i / N;  // matmul_gemv_split.hds:98
+        const int n = i % N;  // matmul_gemv_split.hds:99
+        float total = 0.0f;  // matmul_gemv_split.hds:100
 #pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:99
-            if (s < split) {  // matmul_gemv_split.hds:100
-                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:101
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
+            if (s < split) {  // matmul_gemv_split.hds:102
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
             }
         }
-        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:104
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
         const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
         out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+    }
+}
+
+// kernel dispatch_rows16_gemv_split3_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_split3_k0_matmul(
+        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
+        int M, int K, int N) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
+    auto& sums = *reinterpret_cast<float (*)[4][32][129]>(hds_dynamic_smem + 0);  // matmul_gemv_split.hds:28
+    alignas(16) float acc[4][4];  // matmul_gemv_split.hds:29
+    alignas(16) __half vb[4][4];  // matmul_gemv_split.hds:30
+    alignas(16) __half va[4];  // matmul_gemv_split.hds:31
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:32
+    const int strip = (int)blockIdx.x / split;  // matmul_gemv_split.hds:33
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_split.hds:34
+    const int m0 = (int)blockIdx.y * 4;  // matmul_gemv_split.hds:35
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_split.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_split.hds:37
+    const int n0 = strip * 128 + lane;  // matmul_gemv_split.hds:38
+    const int per = (K + split * 32 - 1) / (split * 32);  // matmul_gemv_split.hds:39
+    const int k0 = (share * 32 + warp) * per;  // matmul_gemv_split.hds:40
+    const int k1 = min(K, k0 + per);  // matmul_gemv_split.hds:41
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {  // matmul_gemv_split.hds:43
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:44
+            acc[r][j] = 0.0f;  // matmul_gemv_split.hds:45
+        }
+    }
+    for (int k = k0; k < k1; k += 4) {  // matmul_gemv_split.hds:48
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:51
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:52
+                vb[u][j] = w[min(k + u, k1 - 1) * N + min(n0 + 32 * j, N - 1)];  // matmul_gemv_split.hds:53
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {  // matmul_gemv_split.hds:56
+            if (m0 + r < M) {  // matmul_gemv_split.hds:57
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:58
+                    va[u] = x[(m0 + r) * K + min(k + u, k1 - 1)];  // matmul_gemv_split.hds:59
+                }
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_split.hds:61
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:62
+                        acc[r][j] += (k + u < k1 ? hds::cast<float>(va[u]) : 0.0f) * hds::cast<float>(vb[u][j]);  // matmul_gemv_split.hds:63
+                    }
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {  // matmul_gemv_split.hds:69
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_gemv_split.hds:70
+            sums[r][warp][lane + 32 * j] = acc[r][j];  // matmul_gemv_split.hds:71
+        }
+    }
+    __syncthreads();  // matmul_gemv_split.hds:74
+    if ((int)threadIdx.x < 512) {  // matmul_gemv_split.hds:75
+        const int r = (int)threadIdx.x / 128;  // matmul_gemv_split.hds:76
+        const int col = (int)threadIdx.x % 128;  // matmul_gemv_split.hds:77
+        const int n = strip * 128 + col;  // matmul_gemv_split.hds:78
+        if (m0 + r < M && n < N) {  // matmul_gemv_split.hds:79
+            float total = 0.0f;  // matmul_gemv_split.hds:80
+#pragma unroll
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_split.hds:81
+                total += sums[r][w_2][col];  // matmul_gemv_split.hds:82
+            }
+            matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:84
+        }
     }
 }
 
@@ -7011,7 +7085,56 @@ static cudaError_t dispatch_rows16_gemv_split_run(const __half* x, const __half*
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+relu (dispatch_rows16.hds:13)
     if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    err = hds::launch_after_previous(dispatch_rows16_gemv_split_k1_matmul_add_relu,
+    err = hds::launch_after_previous(dispatch_rows16_k1_matmul_add_relu,
+                                     dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
+                                     dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
+    if (err != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_gemv_split3`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_gemv_split3_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_gemv_split3_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_gemv_split3_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_gemv_split3_run(const __half* x, const __half* w,
+                                                   const __half* b, __half* out, int M, int K,
+                                                   int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        8 * (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    dispatch_rows16_gemv_split3_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    float* matmul_part = reinterpret_cast<float*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul (dispatch_rows16.hds:13)
+    if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 3) / 4) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 66048 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_gemv_split3_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 66048);
+    if (err != cudaSuccess) return err;
+    dispatch_rows16_gemv_split3_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 3) / 4), 1), dim3((unsigned)(1024), 1, 1), 66048, stream>>>(
+            w, x, matmul_part, M, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    err = hds::launch_after_previous(dispatch_rows16_k1_matmul_add_relu,
                                      dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
                                      dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
     if (err != cudaSuccess) return err;
@@ -7557,7 +7680,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 38 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 39 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:67)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -7622,22 +7745,22 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:177)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:185)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:192)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:203)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:210)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:210)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:217)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:224)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:231)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:232)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:239)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:235)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:242)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -7646,34 +7769,37 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:182)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:183)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_gemv_split_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:184)
+//     dispatch_rows16_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:189)
+//     dispatch_rows16_gemv_split3_k0_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:191)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:185)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:192)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:203)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:210)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:210)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:217)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:224)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:231)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:232)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:239)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:235)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:242)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -7744,6 +7870,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_wgmma64x192_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
         return dispatch_rows16_gemv_split_workspace_size(M, K, N);
+    if (M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
+        return dispatch_rows16_gemv_split3_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0))
         return dispatch_rows16_gemv_workspace_size(M, K, N);
     if (M <= 16)
@@ -7823,6 +7951,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
         return dispatch_rows16_gemv_split_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
+        return dispatch_rows16_gemv_split3_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0))
         return dispatch_rows16_gemv_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 16)

@@ -329,6 +329,9 @@ def test_matmul_epilogue_widened_sm90():
     (1, 4095, 4097),   # one row, K and N odd, K >= 2048: matmul_gemv_split (4 blocks a strip of 128
                        # columns, a second kernel adding them), a partial column strip
     (1, 2047, 4097),   # K just under 2048: matmul_gemv
+    (3, 4095, 4097),   # three rows: matmul_gemv_split with blocks of 4 rows (MR = 4)
+    (3, 2047, 4097),   # K just under 2048: matmul_skinny
+    (4, 4095, 4097),   # four rows: matmul_skinny
     (2, 2049, 8447),   # 66 strips: 2 blocks each
     (1, 2049, 8449),   # 67 strips: 3 blocks each
     (2, 520, 264),     # M <= 2, 16-byte rows: matmul_skinny (cp.async)
@@ -441,6 +444,7 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (5, 4095, 77),   # matmul_skinny, scalar staging, K past 256-wide slices
     (16, 2049, 3),   # the same, N < 8
     (2, 4095, 77),   # M <= 2, K odd, K >= 2048: matmul_gemv_split (8 blocks, one strip)
+    (3, 4095, 77),   # M = 3: the same, blocks of 4 rows
     (2, 1023, 77),   # K < 2048: matmul_gemv
     (1, 8, 8),
 ])
