@@ -64,6 +64,7 @@ struct Regime {
     int64_t after = 0;           // the clusters: the longest rows of the regime before
     std::string name = "";       // of the kernel, where its lanes do not say it
     bool whole_only = false;     // only rows read in chunks (of 16 or 8 bytes), not element by element
+    int64_t extra = 0;           // columns a row takes past N (shifted chunks: up to V - 1 before its first)
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
     // `shifted`: the longest rows of other lengths, read in the aligned chunks that hold them.
@@ -90,12 +91,12 @@ struct Regime {
 };
 
 // The blocks per row of the clusters' regime `g`: the fewest (a power of
-// two) whose threads hold `width` values, per_thread each (rows longer than
-// g.after: no fewer than hold more).
+// two) whose threads hold `width` values (and g.extra), per_thread each (rows
+// longer than g.after: no fewer than hold more).
 ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
     ir::Expr parts = ir::i32(g.cluster);
     for (int64_t c = g.cluster / 2; c >= 2 && c * g.lanes * g.per_thread > g.after; c /= 2)
-        parts = ir::Select::make(ir::le(width, ir::i32(c * g.lanes * g.per_thread)), ir::i32(c), parts);
+        parts = ir::Select::make(ir::le(width, ir::i32(c * g.lanes * g.per_thread - g.extra)), ir::i32(c), parts);
     return parts;
 }
 
@@ -219,18 +220,38 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     std::vector<ir::Var> axes = fresh_row_axes(n);
     for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) mine.push_back(s);
     ir::Expr width = n.buffer->shape.back(), limit = width;
-    if (g.cluster > 1) {  // block `part` of the cluster holds columns start .. end, whole chunks of v
+    RowPasses p = row_passes(n, axes);
+    // Shifted chunks: the row's first element lies `shift` elements into its 16-byte chunk.
+    ir::Var shift = ir::make_var(ScalarType::I32, "shift");
+    auto shifted_holding = [&](Holding& h) {
+        h.base = ir::mul(row, width);
+        h.shift = shift;
+        h.shape = n.buffer->shape;
+        h.not_last = ir::Binary::make(ir::BinOp::Ne, row, ir::simplify(ir::sub(numel(row_shape), ir::i32(1))));
+    };
+    if (shifted) {
+        if (!laid_out_like(n, shared_rows(p, width))) return nullptr;
+        ir::Expr at = ir::mod(ir::mul(row, width), ir::i32(v));
+        // (past the last row a group reads nothing: no chunk before its first column either)
+        if (group && g.lanes != 32) at = ir::Select::make(ir::lt(row, numel(row_shape)), at, ir::i32(0));
+        mine.push_back(ir::Decl::make(loc, shift, at, true));
+    }
+    if (g.cluster > 1) {
+        // Block `part` of the cluster holds columns start .. end, whole chunks of v (shifted
+        // chunks: start - shift .. end, the cluster's chunks taking up to V - 1 columns before 0).
         ir::Var part = ir::make_var(ScalarType::I32, "part"), span = ir::make_var(ScalarType::I32, "span");
         ir::Var start = ir::make_var(ScalarType::I32, "start"), end = ir::make_var(ScalarType::I32, "end");
         mine.push_back(ir::Decl::make(loc, part, ir::mod(bid, parts), true));
         ir::Expr step = v > 1 ? ir::mul(parts, ir::i32(v)) : ir::Expr(parts);
-        ir::Expr chunks_each = ir::div(ir::sub(ir::add(width, step), ir::i32(1)), step);
+        ir::Expr need = g.extra ? ir::add(width, ir::i32(g.extra)) : width;
+        ir::Expr chunks_each = ir::div(ir::sub(ir::add(need, step), ir::i32(1)), step);
         mine.push_back(ir::Decl::make(loc, span, v > 1 ? ir::mul(chunks_each, ir::i32(v)) : chunks_each, true));
         mine.push_back(ir::Decl::make(loc, start, ir::mul(part, span), true));
-        ir::Expr stop = ir::add(start, span);
+        ir::Expr stop = shifted ? ir::sub(ir::add(start, span), shift) : ir::add(start, span);
         mine.push_back(ir::Decl::make(loc, end, ir::Select::make(ir::lt(stop, width), stop, width), true));
         Holding h{g.threads, g.per_thread, v, tid(), width, end, {}, start, parts};
-        row_in_registers(n, h, row_passes(n, axes), mine);
+        if (shifted) shifted_holding(h);
+        row_in_registers(n, h, p, mine);
         // No block leaves while the others may still read its parts. Relaxed: every thread has
         // used the parts it read, and a release here waited for the row's stores to complete
         // (membar stalls: rms_norm f16 at N = 32768 0.84 -> 0.89x torch.compile, H200;
@@ -249,19 +270,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     }
     Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
     h.threads = g.threads;
-    RowPasses p = row_passes(n, axes);
-    if (shifted) {  // the row's first element lies `shift` elements into its 16-byte chunk
-        if (!laid_out_like(n, shared_rows(p, width))) return nullptr;
-        ir::Var shift = ir::make_var(ScalarType::I32, "shift");
-        h.base = ir::mul(row, width);
-        ir::Expr at = ir::mod(h.base, ir::i32(v));
-        // (past the last row a group reads nothing: no chunk before its first column either)
-        if (group && g.lanes != 32) at = ir::Select::make(ir::lt(row, numel(row_shape)), at, ir::i32(0));
-        mine.push_back(ir::Decl::make(loc, shift, at, true));
-        h.shift = shift;
-        h.shape = n.buffer->shape;
-        h.not_last = ir::Binary::make(ir::BinOp::Ne, row, ir::simplify(ir::sub(numel(row_shape), ir::i32(1))));
-    }
+    if (shifted) shifted_holding(h);
     std::vector<ir::Stmt> before, after;
     if (group && g.lanes < 32 && v == 1 && stage_rows(n, g, p, h, before, after)) {
         if (staged) *staged = true;
@@ -382,12 +391,17 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         // torch.compile, 8191 1.17 -> 1.32x). Not on fewer threads (their per-element checks of
         // the row's ends cost more than the loads saved: N = 127 0.94 -> 0.81x, 255 0.91 -> 0.73x)
         // nor for f32 (softmax at 16383 1.35 -> 1.08x); H200, bench/results/2026-11-28-h200-row-chunks.
-        bool shift_pays = v == 8 && g.lanes >= 64 && g.cluster == 1;
-        ir::Stmt shifted = shift_pays ? row_by(n, g, v, nullptr, true) : nullptr;
+        // In the clusters too (each block's columns shifted with the row): N = 50257 1.40 -> 2.06x,
+        // 100003 1.03 -> 1.50, 131065 0.68 -> 1.07 (0.31 -> 0.49 of copy bandwidth); 65530 needs
+        // clusters of 16 (-0.02; H200, bench/results/2026-11-29-h200-row-cluster-shift).
+        bool shift_pays = v == 8 && g.lanes >= 64;
+        Regime gs = g;  // its rows take up to V - 1 columns more
+        gs.extra = v - 1;
+        ir::Stmt shifted = shift_pays ? row_by(n, gs, v, nullptr, true) : nullptr;
         if (shifted) {
             int64_t longest = g.longest() - (v - 1);
             cases.push_back(
-                {kernel(g, shifted), ir::le(width, ir::i32(longest)), g.suffix(v) + "_shifted", g.note(v, longest)});
+                {kernel(gs, shifted), ir::le(width, ir::i32(longest)), g.suffix(v) + "_shifted", g.note(v, longest)});
             continue;
         }
         if (g.whole_only) continue;

@@ -43,7 +43,7 @@ OPS = {
 }
 
 
-def run(op, dtype, rows, n, racecheck=False):
+def run(op, dtype, rows, n, racecheck=False, arch=None):
     sig, body, ref = OPS[op]
     np_t = np.float32 if dtype == "f32" else np.float16
     x = (rng.standard_normal((rows, n)) * 2 + 0.5).astype(np_t)
@@ -55,7 +55,7 @@ def run(op, dtype, rows, n, racecheck=False):
     if "b:" in sig:
         inputs["b"] = b
     src = f"graph g({sig.format(t=dtype)}) -> {dtype}[R, N] {{ {body} }}\n"
-    out = emulator.run_graph(src, "g", inputs, racecheck=racecheck)
+    out = emulator.run_graph(src, "g", inputs, racecheck=racecheck, arch=arch)
     f64 = lambda a: a.astype(np.float64)
     close(out, ref(f64(x), f64(g), f64(b)), 1e-5 if dtype == "f32" else 3e-3)
 
@@ -253,9 +253,35 @@ def test_f16_rows_in_the_chunks_that_hold_them(n):
     run("layer_norm", "f16", 3, n)  # the weight and bias read at the column, clamped into the row
 
 
+@pytest.mark.parametrize("n", [32762, 50257, 65529, 65530, 131065, 131066])
+def test_f16_rows_in_the_chunks_that_hold_them_in_clusters(n):
+    """The same past a block of 1024 threads on sm_90a: a cluster of 8 or 16 blocks per row, each
+    block's columns shifted with the row (block p: p * span - shift up to the next one's), the
+    chunks needing up to 7 columns more (65529: 8 blocks, 65530: 16; past 131065 the loops)."""
+    run("rms_norm", "f16", 3, n, arch="sm_90a")
+    if n in (50257, 65530):
+        run("layer_norm", "f16", 2, n, arch="sm_90a")
+    if n > 131065:
+        return
+    # Values large at each block's first 8 columns (and small elsewhere): a column counted by
+    # two blocks, or by none, moves the row's mean square by far more than f16's rounding.
+    parts = 8 if n <= 65529 else 16
+    span = -(-(n + 7) // (parts * 8)) * 8
+    x = (rng.standard_normal((3, n)) * 0.1).astype(np.float16)
+    for r in range(3):
+        for p in range(1, parts):
+            first = p * span - r * n % 8
+            x[r, first:first + 8] = 30
+    g = (rng.standard_normal(n) + 1).astype(np.float16)
+    src = "graph g(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n"
+    out = emulator.run_graph(src, "g", {"x": x, "g": g}, arch="sm_90a")
+    close(out, rms_norm(x.astype(np.float64), g.astype(np.float64)), 3e-3)
+
+
 def test_rows_in_the_chunks_that_hold_them_kernels(tmp_path):
-    """The aligned chunks' kernels: f16 from 64 threads per row, their own bound (N <= 1017 for 64
-    threads of 16 values), not for f32 nor on fewer threads."""
+    """The aligned chunks' kernels: f16 from 64 threads per row (clusters too: a block's columns
+    shifted with the row), their own bound (N <= 1017 for 64 threads of 16 values), not for f32
+    nor on fewer threads."""
     src = tmp_path / "r.hds"
     src.write_text('import "nn.hds";\n'
                    "graph r(x: f16[R, N], g: f16[N], y: f32[R, N]) -> f16[R, N] { return rms_norm(x, g); }\n"
@@ -264,9 +290,15 @@ def test_rows_in_the_chunks_that_hold_them_kernels(tmp_path):
     assert ("} else if (N <= 1017) {  // rows of up to 1017: 64 threads per row (4 rows per block), 16 values per "
             "thread in registers, 8 at a time from the aligned chunks that hold the row\n") in cu, cu
     assert "} else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers\n" in cu
-    names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_shifted)\(", cu)
+    names = re.findall(r"__global__ void __launch_bounds__\([\d, ]+\) (\w+_shifted)\(", cu)
     assert names == [f"r_k0_rms_norm_{w}_vec_shifted" for w in
-                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024")], names
+                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024", "cluster")], names
+    cluster = cu[cu.find("r_k0_rms_norm_cluster_vec_shifted("):]
+    cluster = cluster[:cluster.find("\n}\n")]
+    for line in ("const int parts = N <= 65529 ? 8 : 16;", "const int span = (N + 7 + parts * 8 - 1) / (parts * 8) * 8;",
+                 "const int end = start + span - shift < N ? start + span - shift : N;",
+                 "const int first = start + ((int)threadIdx.x + c * 256) * 8 - shift;"):
+        assert line in cluster, (line, cluster)
     kernel = cu[cu.find("r_k0_rms_norm_lanes64_vec_shifted("):]
     kernel = kernel[:kernel.find("\n}\n")]
     for line in ("const int shift = row < R ? row * N % 8 : 0;",

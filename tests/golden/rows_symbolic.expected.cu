@@ -598,8 +598,8 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec_shi
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_symbolic.hds:9
     const int i0 = row;
-    const int cols = row < T ? N : 0;
     const int shift = row < T ? row * N % 8 : 0;
+    const int cols = row < T ? N : 0;
     alignas(16) __half row_x[16];
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
@@ -766,8 +766,8 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec_sh
         __half* __restrict__ out, int T, int N) {
     const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_symbolic.hds:9
     const int i0 = row;
-    const int cols = row < T ? N : 0;
     const int shift = row < T ? row * N % 8 : 0;
+    const int cols = row < T ? N : 0;
     alignas(16) __half row_x[16];
 #pragma unroll
     for (int c = 0; c < 2; ++c) {

@@ -475,12 +475,14 @@ def test_rows_of_symbolic_length(rows, n):
 @gpu
 @pytest.mark.parametrize("rows,n", [(37, 64), (19, 136), (11, 256), (11, 264), (11, 1000), (3, 8192), (3, 8200),
                                     (3, 16384), (3, 16392), (5, 505), (7, 513), (5, 1001), (5, 1017), (3, 1018),
-                                    (3, 4095), (3, 8191), (2, 16383), (2, 32761), (2, 32767)])
+                                    (3, 4095), (3, 8191), (2, 16383), (2, 32761), (2, 32767), (3, 50257),
+                                    (3, 65529), (3, 65530), (2, 131065), (2, 131066)])
 def test_rms_norm_weight_held(rows, n):
     """f16 rms_norm, sm_90a: the weight copied into registers with the row (8 and 16 threads per
     row, a warp, ..., 512 threads of two chunks up to 8192), copied per chunk past it; rows that
     are not 16-byte multiples from 64 threads per row read in the aligned chunks that hold them
-    (each side of each bound, the tensor's last chunk element by element)."""
+    (each side of each bound, the tensor's last chunk element by element), past 32761 by clusters
+    of 8 and 16 blocks (to 65529 and 131065), then the loops."""
     x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
     xd = x.double()
     ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
