@@ -391,10 +391,12 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         // torch.compile, 8191 1.17 -> 1.32x). Not on fewer threads (their per-element checks of
         // the row's ends cost more than the loads saved: N = 127 0.94 -> 0.81x, 255 0.91 -> 0.73x)
         // nor for f32 (softmax at 16383 1.35 -> 1.08x); H200, bench/results/2026-11-28-h200-row-chunks.
-        // In the clusters too (each block's columns shifted with the row): N = 50257 1.40 -> 2.06x,
+        // In the clusters too (each block's columns shifted with the row): f16 N = 50257 1.40 -> 2.06x,
         // 100003 1.03 -> 1.50, 131065 0.68 -> 1.07 (0.31 -> 0.49 of copy bandwidth); 65530 needs
         // clusters of 16 (-0.02; H200, bench/results/2026-11-29-h200-row-cluster-shift).
-        bool shift_pays = v == 8 && g.lanes >= 64;
+        // f32 in the clusters too (unlike on a block or fewer threads per row): layer_norm at 65533
+        // 0.96 -> 1.25x, 131069 0.82 -> 1.03x, softmax at 100003 1.51 -> 1.63x (32769 -0.02; same folder).
+        bool shift_pays = (v == 8 && g.lanes >= 64) || (v == 4 && g.cluster > 1);
         Regime gs = g;  // its rows take up to V - 1 columns more
         gs.extra = v - 1;
         ir::Stmt shifted = shift_pays ? row_by(n, gs, v, nullptr, true) : nullptr;

@@ -520,7 +520,8 @@ def test_staged_rows_over_several_chunks(dtype, width):
     (8192, "alignas(16) float row_x[32];"),  # 8 chunks per thread: 128 bytes, the register budget
     # 9 chunks, over the budget of a block of 256: a block of 512 threads, 5 chunks each
     (8196, "alignas(16) float row_x[20];"),
-    (66, "float row_x[3];"),  # rows not of whole 16-byte chunks: a warp per row, 3 values per lane
+    (66, "alignas(16) float row_x[6];"),  # rows of 8-byte chunks: 16 threads per row, 3 chunks each
+    (67, "float row_x[3];"),  # neither: a warp per row, 3 values per lane
     (8196 + 1, "float row_x[17];"),  # neither: a block of 512 threads, 17 values each
 ])
 def test_staged_rows_kernel_shape(tmp_path, width, staged):
@@ -530,8 +531,10 @@ def test_staged_rows_kernel_shape(tmp_path, width, staged):
     assert staged in cu, cu
     if width > 8192:
         assert "__launch_bounds__(512)" in cu and "dim3((unsigned)(512), 1, 1)" in cu, cu
-    if width % 4:
-        assert "cp_async" not in cu and "hds::copy<16>" not in cu, cu  # element by element
+    if width % 2:
+        assert "cp_async" not in cu and "hds::copy<" not in cu, cu  # element by element
+    elif width % 4:
+        assert "hds::copy<16>" not in cu and cu.count("hds::copy<8>") == 2, cu  # the staging copy and the store
     else:
         # the staging copy and the output's store; the passes read registers
         assert cu.count("hds::copy<16>") == 2 and "v_row_x" not in cu, cu

@@ -278,10 +278,19 @@ def test_f16_rows_in_the_chunks_that_hold_them_in_clusters(n):
     close(out, rms_norm(x.astype(np.float64), g.astype(np.float64)), 3e-3)
 
 
+@pytest.mark.parametrize("n", [32769, 50257, 65533, 65534, 100003, 131069, 131070])
+def test_f32_rows_in_the_chunks_that_hold_them_in_clusters(n):
+    """f32 rows that are not 16-byte multiples in the clusters (sm_90a): 16 bytes at a time from
+    the aligned chunks that hold them, each block's columns shifted with the row (65533: 8 blocks,
+    65534: 16; past 131069 the loops)."""
+    run("softmax", "f32", 3, n, arch="sm_90a")
+    run("layer_norm", "f32", 3, n, arch="sm_90a")
+
+
 def test_rows_in_the_chunks_that_hold_them_kernels(tmp_path):
     """The aligned chunks' kernels: f16 from 64 threads per row (clusters too: a block's columns
-    shifted with the row), their own bound (N <= 1017 for 64 threads of 16 values), not for f32
-    nor on fewer threads."""
+    shifted with the row), their own bound (N <= 1017 for 64 threads of 16 values), for f32 only
+    in the clusters, not on fewer threads."""
     src = tmp_path / "r.hds"
     src.write_text('import "nn.hds";\n'
                    "graph r(x: f16[R, N], g: f16[N], y: f32[R, N]) -> f16[R, N] { return rms_norm(x, g); }\n"
@@ -292,7 +301,8 @@ def test_rows_in_the_chunks_that_hold_them_kernels(tmp_path):
     assert "} else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers\n" in cu
     names = re.findall(r"__global__ void __launch_bounds__\([\d, ]+\) (\w+_shifted)\(", cu)
     assert names == [f"r_k0_rms_norm_{w}_vec_shifted" for w in
-                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024", "cluster")], names
+                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024", "cluster")] + \
+        ["s_k0_softmax_cluster_vec_shifted"], names
     cluster = cu[cu.find("r_k0_rms_norm_cluster_vec_shifted("):]
     cluster = cluster[:cluster.find("\n}\n")]
     for line in ("const int parts = N <= 65529 ? 8 : 16;", "const int span = (N + 7 + parts * 8 - 1) / (parts * 8) * 8;",

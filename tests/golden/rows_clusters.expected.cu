@@ -2536,35 +2536,50 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
     hds::cluster_sync_relaxed();
 }
 
-// kernel rows_clusters_k0_softmax_cluster (rows_clusters.hds:8)
-__global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster(
+// kernel rows_clusters_k0_softmax_cluster_vec_shifted (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec_shifted(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
-    const int parts = N <= 65536 ? 8 : 16;  // rows_clusters.hds:8
+    const int parts = N <= 65533 ? 8 : 16;  // rows_clusters.hds:8
     const int row = (int)blockIdx.x / parts;
     const int i0 = row;
+    const int shift = row * N % 4;
     const int part = (int)blockIdx.x % parts;
-    const int span = (N + parts - 1) / parts;
+    const int span = (N + 3 + parts * 4 - 1) / (parts * 4) * 4;
     const int start = part * span;
-    const int end = start + span < N ? start + span : N;
+    const int end = start + span - shift < N ? start + span - shift : N;
     alignas(16) float row_x[32];
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
-        const int col = start + ((int)threadIdx.x + c * 256);
-        if (col >= end) {
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4 - shift;
+        if (first >= end) {
             break;
         }
-        row_x[c] = x[i0 * N + col];
+        if (row != R - 1 || first + 4 <= N) {
+            hds::copy<16>(&row_x[c * 4], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                if (first + e < N) {
+                    row_x[c * 4 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
     }
     __shared__ alignas(1024) float block_part[2];
     __shared__ alignas(1024) float partial[8];
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
-        const int col = start + ((int)threadIdx.x + c * 256);
-        if (col >= end) {
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4 - shift;
+        if (first >= end) {
             break;
         }
-        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            if (first + e >= 0 && first + e < end) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
+        }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
@@ -2598,12 +2613,17 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster(
     const float softmax_m = softmax_m_acc;
     float softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
-        const int col = start + ((int)threadIdx.x + c * 256);
-        if (col >= end) {
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4 - shift;
+        if (first >= end) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            if (first + e >= 0 && first + e < end) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
+        }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -2636,12 +2656,26 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster(
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
     const float softmax_s = softmax_s_acc;
 #pragma unroll
-    for (int c = 0; c < 32; ++c) {
-        const int col = start + ((int)threadIdx.x + c * 256);
-        if (col >= end) {
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 256) * 4 - shift;
+        if (first >= end) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        if (first >= 0 && first + 4 <= end) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                if (first + e >= 0 && first + e < end) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
     }
     hds::cluster_sync_relaxed();
 }
@@ -2904,18 +2938,18 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         }
         if (err != cudaSuccess) return err;
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers
-        if (((long long)R * ((long long)N <= 65536 ? 8 : 16)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    } else if (N <= 131069) {  // rows of up to 131069: a cluster of up to 16 blocks per row, 32 values per thread in registers, 4 at a time from the aligned chunks that hold the row
+        if (((long long)R * ((long long)N <= 65533 ? 8 : 16)) > 2147483647LL) return cudaErrorInvalidConfiguration;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
-            err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster_vec_shifted, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
             if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
             cudaLaunchAttribute cluster;
             cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = (unsigned)((long long)N <= 65536 ? 8 : 16);
+            cluster.val.clusterDim.x = (unsigned)((long long)N <= 65533 ? 8 : 16);
             cluster.val.clusterDim.y = 1;
             cluster.val.clusterDim.z = 1;
             cudaLaunchConfig_t config = {};
-            config.gridDim = dim3((unsigned)((long long)R * ((long long)N <= 65536 ? 8 : 16)), 1, 1);
+            config.gridDim = dim3((unsigned)((long long)R * ((long long)N <= 65533 ? 8 : 16)), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
             config.dynamicSmemBytes = 0;
             config.stream = stream;
@@ -2925,7 +2959,8 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
             if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
                 err = cudaErrorInvalidConfiguration;
             else
-                err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax_cluster, x, out, R, N);
+                err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax_cluster_vec_shifted, x, out, R,
+                                         N);
         }
         if (err != cudaSuccess) return err;
         if ((err = cudaGetLastError()) != cudaSuccess) return err;

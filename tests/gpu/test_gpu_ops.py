@@ -530,13 +530,14 @@ def test_rows_in_clusters(rows, n):
                                     (3, 6144), (3, 6145),
                                     (3, 2048), (3, 2049), (3, 4096), (3, 4100), (3, 8192), (3, 8193), (7, 8196),
                                     (3, 16384), (3, 16385), (3, 32768), (3, 32769), (65, 40000), (2, 131071),
-                                    (2, 131072), (2, 131073)])
+                                    (2, 131072), (2, 131073), (3, 50257), (3, 65533), (3, 65534), (2, 131069)])
 def test_softmax_in_clusters(rows, n):
     """sm_90a, f32: a warp, 64 and 128 threads, blocks of 256 and 512 threads holding three
     chunks (12 values) up to 384, 768, 1536, 3072 and 6144; blocks of 256 and 512 threads per row
     up to 2048 and 4096 (8 values each),
     512 up to 8192 and 16384 (16 and 32), 1024 up to 32768, then a cluster of 8 blocks up to 65536
-    and 16 up to 131072, then the loops."""
+    and 16 up to 131072, then the loops; rows that are not 16-byte multiples in the clusters from
+    the aligned chunks that hold them (8 blocks up to 65533, 16 up to 131069)."""
     x = rnd(rows, n) * 4
     ref = torch.softmax(x.double(), dim=-1)
     out = run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32)
