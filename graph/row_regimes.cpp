@@ -29,7 +29,8 @@
 // (coalesced), or, when N is a multiple of 16 bytes (a kernel of its own),
 // 16-byte chunks (8-byte ones on up to a warp per row where N is a multiple
 // of 8 bytes only; from 64 threads, f16 rows of any length in the aligned
-// 16-byte chunks that hold them). The cluster size is chosen per call, with the grid.
+// 16-byte chunks that hold them, and f32 ones in the clusters). The cluster
+// size is chosen per call, with the grid.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -221,17 +222,18 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) mine.push_back(s);
     ir::Expr width = n.buffer->shape.back(), limit = width;
     RowPasses p = row_passes(n, axes);
-    // Shifted chunks: the row's first element lies `shift` elements into its 16-byte chunk.
+    // Shifted chunks: the row's first element (flat index `base`) lies `shift` elements into its 16-byte chunk.
     ir::Var shift = ir::make_var(ScalarType::I32, "shift");
+    ir::Expr base = ir::mul(row, width);
     auto shifted_holding = [&](Holding& h) {
-        h.base = ir::mul(row, width);
+        h.base = base;
         h.shift = shift;
         h.shape = n.buffer->shape;
         h.not_last = ir::Binary::make(ir::BinOp::Ne, row, ir::simplify(ir::sub(numel(row_shape), ir::i32(1))));
     };
     if (shifted) {
         if (!laid_out_like(n, shared_rows(p, width))) return nullptr;
-        ir::Expr at = ir::mod(ir::mul(row, width), ir::i32(v));
+        ir::Expr at = ir::mod(base, ir::i32(v));
         // (past the last row a group reads nothing: no chunk before its first column either)
         if (group && g.lanes != 32) at = ir::Select::make(ir::lt(row, numel(row_shape)), at, ir::i32(0));
         mine.push_back(ir::Decl::make(loc, shift, at, true));
