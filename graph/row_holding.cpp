@@ -83,18 +83,12 @@ std::vector<ir::Buffer> output_vectors(const RowPasses& p, const ir::Expr& width
 
 }  // namespace
 
-// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows).
+// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows),
+// or of its one row (`local` null: row_stream.cpp).
 ir::Expr in_stage(const Holding& h, const ir::Expr& col) {
-    return ir::add(ir::mul(h.local, h.width), col);
+    return h.local ? ir::add(ir::mul(h.local, h.width), col) : col;
 }
 
-namespace {
-
-// for (c < per_thread / v) unrolled {
-//     const int first = start + (lane + c * lanes) * v;  // "col" for v = 1
-//     if (first >= limit) break;
-//     each(c, first);
-// }
 // Chunks are whole (v divides N), or shifted (h.shift: the row starts that many elements into
 // its first chunk, so `first` may be negative).
 ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c, const ir::Var& first)>& each,
@@ -110,6 +104,8 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
     return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true,
                          ir::Block::make(loc, {decl, done, each(c, first)}));
 }
+
+namespace {
 
 // Whether column `col` of a chunk lies in this thread's row (chunks shifted to 16 bytes).
 ir::Expr in_row(const Holding& h, const ir::Expr& col) {
@@ -278,13 +274,14 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
         body.push_back(chunks(
             h,
             [&](const ir::Expr& c, const ir::Var& first) -> ir::Stmt {
-                if (staged != h.stage.end())
+                if (staged != h.stage.end() && h.v == 1)
                     return ir::Store::make(loc, s, {c}, ir::Load::make(staged->second, {in_stage(h, first)}));
                 if (h.v == 1) return ir::Store::make(loc, s, {c}, ir::Load::make(g, row_at(first)));
                 ir::Expr slot = ir::mul(c, ir::i32(h.v));
-                ir::Expr from = vector    ? ir::Load::make(g, {first})
-                                : h.shift ? ir::Load::make(g, unflatten(h.shape, ir::add(h.base, first)))
-                                          : ir::Load::make(g, row_at(first));
+                ir::Expr from = staged != h.stage.end() ? ir::Load::make(staged->second, {in_stage(h, first)})
+                                : vector                ? ir::Load::make(g, {first})
+                                : h.shift               ? ir::Load::make(g, unflatten(h.shape, ir::add(h.base, first)))
+                                                        : ir::Load::make(g, row_at(first));
                 Builtin copy = copy_builtin(static_cast<int>(h.v * byte_size(g->elem)));
                 ir::Stmt whole = ir::Evaluate::make(loc, ir::Call::make_void(copy, {ir::Load::make(s, {slot}), from}));
                 if (!h.shift) return whole;
@@ -303,6 +300,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             },
             loc));
     }
+    if (h.after_fill) body.push_back(h.after_fill);
     auto accumulate = [&](const RowPass& pass) {
         return elements(
             h,

@@ -49,6 +49,8 @@ struct Holding {
     ir::Expr not_last = nullptr;
     ir::Expr base = nullptr;  // the flat index of the row's first element; chunks are read at
     Shape shape;              // flat indices of a tensor of this shape (the output's)
+    // Run once the staged rows are in registers (row_stream.cpp: the next row's copies issued).
+    ir::Stmt after_fill = nullptr;
 };
 
 // The indices of flat element `flat` of a tensor of `shape`, each dimension divided off in turn,
@@ -58,12 +60,24 @@ std::vector<ir::Expr> unflatten(const Shape& shape, const ir::Expr& flat);
 
 // The buffers whose rows (of length `width`) two or more passes read.
 std::vector<ir::Buffer> shared_rows(const RowPasses& p, const ir::Expr& width);
-// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows).
+// Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows;
+// `local` null: a copy of one row).
 ir::Expr in_stage(const Holding& h, const ir::Expr& col);
+// for (c < per_thread / v) unrolled {
+//     const int first = start + (lane + c * lanes) * v;  // "col" for v = 1
+//     if (first >= limit) break;
+//     each(c, first);
+// }
+ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c, const ir::Var& first)>& each,
+                SourceLoc loc);
 // The row at `row_axes`, held as `h` says: the staged rows' registers filled (and the vectors the
 // output reads, where they fit), each reduction (across the lanes of the row, or across the
 // block), then the output.
 void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body);
+// Rows of `width` held by a block each (`threads`, `per_thread` values each in chunks of v, whole
+// chunks only), streamed by a persistent kernel: each block walks rows blockIdx.x, + gridDim.x, ...,
+// copying the next one into shared memory while it works on this one (row_stream.cpp).
+ir::Stmt row_stream(const Node& n, int64_t threads, int64_t per_thread, int64_t v);
 // Whether every reduction walks the row from 0 to its length, as the chunks do.
 bool walks_rows(const RowPasses& p, const ir::Expr& width);
 

@@ -66,6 +66,7 @@ struct Regime {
     std::string name = "";       // of the kernel, where its lanes do not say it
     bool whole_only = false;     // only rows read in chunks (of 16 or 8 bytes), not element by element
     int64_t extra = 0;           // columns a row takes past N (shifted chunks: up to V - 1 before its first)
+    int64_t stream = 0;          // rows of 16-byte multiples streamed (row_stream.cpp): blocks a multiprocessor
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
     // `shifted`: the longest rows of other lengths, read in the aligned chunks that hold them.
@@ -343,12 +344,22 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         if (g.cluster > 1) return ir::simplify(ir::mul(rows, cluster_parts(g, width)));
         return ir::simplify(ir::div(ir::add(rows, ir::i32(g.rows_per_block() - 1)), ir::i32(g.rows_per_block())));
     };
-    auto kernel = [&](const Regime& g, ir::Stmt body) {
+    // f32 rows past 16384 values, on a block of 1024 threads each (one a multiprocessor), streamed
+    // by persistent blocks (row_stream.cpp; its stage, 128 KB, keeps it at one): softmax at N =
+    // 20480 1.11 -> 1.18x torch.compile, 24576 1.09 -> 1.25, 32768 1.55 -> 1.82 (0.64 -> 0.75 of copy
+    // bandwidth); layer_norm 1.02 -> 1.05, 1.06 -> 1.13, 1.23 -> 1.38. Not on two blocks of 512
+    // threads a multiprocessor (8193-16384): softmax at 8196 1.43 -> 1.31, 16384 1.11 -> 1.18 (H200,
+    // bench/results/2026-11-29-h200-row-stream).
+    for (Regime& g : regimes)
+        if (v == 4 && g.cluster == 1 && g.lanes == g.threads && g.longest() > 16384) g.stream = 1;
+    auto kernel = [&](const Regime& g, ir::Stmt body, int64_t persistent = 0) {
         ir::Kernel k;
         k.body = std::move(body);
         k.grid = {grid(g)};
         k.block = {ir::i32(g.threads)};
         if (g.cluster > 1) k.cluster_per_call = cluster_parts(g, width);
+        k.persistent = persistent;
+        if (persistent) k.min_blocks = ir::i32(persistent);
         return k;
     };
     // Where 8-byte chunks are read (below): values of 1 to 4 bytes, a warp per row at most; not
@@ -375,8 +386,16 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     std::vector<KernelCase> cases;
     for (const Regime& g : regimes) {
         ir::Expr fits = ir::le(width, ir::i32(g.longest()));
-        cases.push_back(
-            {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+        if (g.stream) {
+            cases.push_back({kernel(g, row_stream(n, g.threads, g.per_thread, v), g.stream),
+                             ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v) + "_stream",
+                             g.note(v) + fmt::format(", streamed: {} persistent block{} a multiprocessor, each copying "
+                                                     "its next row into shared memory meanwhile",
+                                                     g.stream, g.stream > 1 ? "s" : "")});
+        } else {
+            cases.push_back(
+                {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+        }
         // Rows of 8-byte multiples that are not 16-byte ones (f16 at N % 8 == 4, f32 at N % 4 == 2)
         // 8 bytes at a time, on up to a warp per row (as Inductor vectorizes by the largest power
         // of two that divides N), not element by element: f16 rms_norm at N = 100 0.58 -> 0.90x

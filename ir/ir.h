@@ -286,6 +286,9 @@ struct Kernel {
     int cluster = 1;                  // blocks per cluster along x (sm_90 thread block clusters)
     Expr cluster_per_call;            // or so many, over sizes, chosen at launch (null: `cluster`)
     Expr min_blocks;                  // `min_blocks_per_sm(n)`: asked for where a constant (null: none)
+    // n > 0: a persistent kernel, its grid along x at most n blocks a multiprocessor (of the
+    // device it runs on, asked at launch); the body walks the work with a gridDim.x stride.
+    int64_t persistent = 0;
     // Programmatic dependent launch, where the target has it (codegen's CudaOptions::dependent_launch):
     // `wait_previous`: launched programmatically after the kernel before it, whose writes
     // it waits for first; `trigger_next`: the kernel after it may be placed once all of

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "codegen/cpu/compiler.h"
 #include "codegen/cpu/machine.h"
 #include "codegen/cpu/scheduler.h"
@@ -84,6 +86,10 @@ std::string bind_arguments(const ir::Kernel& k, LaunchArgs& args) {
 
 namespace {
 
+// The emulated device's multiprocessors: the grid of a persistent kernel (ir::Kernel::persistent).
+// Few, so that its blocks walk several rows of the tests' tensors.
+constexpr int64_t kMultiprocessors = 2;
+
 // Evaluates a launch dimension (grid or block) from the sizes and scalars.
 int64_t launch_dim(const ir::Expr& e, const ir::Kernel& k, const LaunchArgs& args) {
     // A one-statement kernel `let launch_dim = e;` over the same sizes and scalars.
@@ -120,6 +126,8 @@ std::optional<EmuError> run_kernel(const ir::Module& m, const std::string& kerne
         int64_t g = 1, b = 1;
         try {
             if (d < static_cast<int>(k->grid.size())) g = launch_dim(k->grid[d], *k, args);
+            // A persistent kernel: at most so many blocks on each of kMultiprocessors (its loops run).
+            if (d == 0 && k->persistent) g = std::min<int64_t>(g, k->persistent * kMultiprocessors);
             if (d < static_cast<int>(k->block.size())) b = launch_dim(k->block[d], *k, args);
         } catch (const Trap&) {
             return EmuError{k->loc, "computing the launch configuration: integer division by zero"};

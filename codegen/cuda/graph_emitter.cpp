@@ -328,9 +328,11 @@ class HostEmitter {
         w.blank();
     }
 
-    std::string dims(const std::vector<ir::Expr>& d) {
+    std::string dims(const std::vector<ir::Expr>& d, int64_t persistent = 0) {
         std::vector<std::string> out;
         for (const ir::Expr& e : d) out.push_back(fmt::format("(unsigned)({})", launch_.print(e)));
+        if (persistent)  // at most so many blocks a multiprocessor (ir::Kernel::persistent)
+            out[0] = fmt::format("hds::persistent_grid({}, {})", launch_.print(d[0]), persistent);
         while (out.size() < 3) out.push_back("1");
         return fmt::format("dim3({})", fmt::join(out, ", "));
     }
@@ -460,20 +462,22 @@ class HostEmitter {
                                cuda_ident(k.name), smem));
             w.line("if (err != cudaSuccess) return err;");
         }
+        if (k.persistent)
+            w.line(fmt::format("// persistent: at most {} block{} a multiprocessor, each walking the work",
+                               k.persistent, k.persistent > 1 ? "s" : ""));
+        std::string grid = dims(k.grid, k.persistent);
         if (k.cluster_per_call) {
-            for (const std::string& line : cluster_launch(k, launch_, dims(k.grid), dims(k.block), smem, args, "err"))
+            for (const std::string& line : cluster_launch(k, launch_, grid, dims(k.block), smem, args, "err"))
                 w.line(line);
             w.line("if (err != cudaSuccess) return err;");
         } else if (after) {
-            std::vector<std::string> call = {cuda_ident(k.name), dims(k.grid), dims(k.block), std::to_string(smem),
-                                             "stream"};
+            std::vector<std::string> call = {cuda_ident(k.name), grid, dims(k.block), std::to_string(smem), "stream"};
             call.insert(call.end(), args.begin(), args.end());
             w.line(wrap_list("err = hds::launch_after_previous(", call, ");"));
             w.line("if (err != cudaSuccess) return err;");
         } else {
-            w.line(wrap_list(
-                fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), dims(k.grid), dims(k.block), smem), args,
-                ");"));
+            w.line(wrap_list(fmt::format("{}<<<{}, {}, {}, stream>>>(", cuda_ident(k.name), grid, dims(k.block), smem),
+                             args, ");"));
         }
         if (!after) w.line("if ((err = cudaGetLastError()) != cudaSuccess) return err;");
         if (maps.empty()) return;

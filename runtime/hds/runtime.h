@@ -8,6 +8,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <atomic>
+
 #include "hds/math.h"
 
 namespace hds {
@@ -160,6 +162,22 @@ inline cudaError_t launch_after_previous(void (*kernel)(Params...), dim3 grid, d
     config.attrs = &after;
     config.numAttrs = 1;
     return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+// The grid of a persistent kernel (whose blocks walk the work with a gridDim.x stride, such
+// as hdsc's row ops on f32 rows of 8193 to 32768 values): `work` blocks, at most `per_sm` on
+// each multiprocessor of the current device (asked once per device).
+inline unsigned persistent_grid(long long work, int per_sm) {
+    static std::atomic<int> count[64];
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return static_cast<unsigned>(work);
+    if ((sms = count[dev].load(std::memory_order_relaxed)) == 0) {
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0)
+            return static_cast<unsigned>(work);
+        count[dev].store(sms, std::memory_order_relaxed);
+    }
+    long long most = static_cast<long long>(sms) * per_sm;
+    return static_cast<unsigned>(work < most ? work : most);
 }
 
 }  // namespace hds

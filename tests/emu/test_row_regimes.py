@@ -83,6 +83,44 @@ def test_regimes_without_races(n):
     run("layer_norm", "f32", 2, n, racecheck=True)
 
 
+@pytest.mark.parametrize("n", [16384, 16388, 24580, 32768])
+@pytest.mark.parametrize("op", ["softmax", "layer_norm"])
+def test_streamed_rows(op, n):
+    """f32 rows of 16385 to 32768 values (16-byte multiples) go to persistent blocks (one a
+    multiprocessor; the emulator has two) that walk the rows, copying the next into shared
+    memory meanwhile: 5 rows, so each block takes two or three of them. 16384: a block per row."""
+    run(op, "f32", 5, n)
+
+
+@pytest.mark.parametrize("op", ["softmax", "rms_norm"])
+def test_streamed_rows_over_several_dimensions_without_races(op):
+    """The next row's indices unravelled over the row dimensions as this row's; the racecheck
+    sees the stage's copies land as each thread's own writes and, rms_norm's one reduction, the
+    barrier after the next row's copies keep its partial sums until every thread read the last
+    row's (softmax's two reductions' barriers keep each other's)."""
+    x = rng.standard_normal((2, 2, 16400)).astype(np.float32)
+    g = (rng.standard_normal(16400) + 1).astype(np.float32)
+    sig, body, ref = OPS[op]
+    src = f"graph h({sig.format(t='f32').replace('[R, N]', '[B, T, N]')}) -> f32[B, T, N] {{ {body} }}\n"
+    inputs = {"x": x, "g": g} if "g:" in sig else {"x": x}
+    out = emulator.run_graph(src, "h", inputs, racecheck=True)
+    close(out, ref(x.astype(np.float64), g.astype(np.float64), None), 1e-5)
+
+
+def test_streamed_rows_kernels(tmp_path):
+    """Only f32 rows of 16-byte multiples past 16384 values stream; the launch says so."""
+    cu = emit(tmp_path, "softmax(x)")
+    assert "block1024_vec_stream" in cu and "__launch_bounds__(1024, 1)" in cu
+    assert "block512_32_vec_stream" not in cu and "block1024_stream" not in cu  # 16384; rows of other lengths
+    assert "hds::persistent_grid((long long)R, 1)" in cu
+    assert "// persistent: at most 1 block a multiprocessor, each walking the work" in cu
+    two = emit(tmp_path, "softmax(x * y + x)")  # two rows staged: blocks of 1024 hold 16384
+    assert "_stream" not in two
+    src = tmp_path / "h.hds"
+    src.write_text('import "nn.hds";\ngraph h(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n')
+    assert "_stream" not in emulator.emit(src)
+
+
 @pytest.mark.parametrize("n", [512, 513, 4096, 4097, 16384, 16385])
 def test_two_staged_rows_halve_the_bounds(n):
     """softmax(x * y + x): both rows are read by all three passes, at most 16 values of each per

@@ -2256,88 +2256,115 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32(
     }
 }
 
-// kernel rows_clusters_k0_softmax_block1024_vec (rows_clusters.hds:8)
-__global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec(
+// kernel rows_clusters_k0_softmax_block1024_vec_stream (rows_clusters.hds:8)
+__global__ void __launch_bounds__(1024, 1) rows_clusters_k0_softmax_block1024_vec_stream(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
-    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
-    const int i0 = row;
-    alignas(16) float row_x[32];
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& stage_x = *reinterpret_cast<float (*)[32768]>(hds_dynamic_smem + 0);  // rows_clusters.hds:8
+    const int first_i0 = (int)blockIdx.x;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
         const int first = ((int)threadIdx.x + c * 1024) * 4;
         if (first >= N) {
             break;
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+        hds::cp_async_16(&stage_x[first], &x[first_i0 * N + first], 16);
     }
-    float softmax_m_acc = -3.4028234663852886e+38f;
+    hds::cp_async_commit();
+    for (int row = (int)blockIdx.x; row < R; row += (int)gridDim.x) {
+        const int i0 = row;
+        hds::cp_async_wait<0>();
+        alignas(16) float row_x[32];
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int first = ((int)threadIdx.x + c * 1024) * 4;
-        if (first >= N) {
-            break;
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x + c * 1024) * 4;
+            if (first >= N) {
+                break;
+            }
+            hds::copy<16>(&row_x[c * 4], &stage_x[first]);
         }
+        const int next = row + (int)gridDim.x;
+        if (next < R) {
+            const int next_i0 = next;
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int c = 0; c < 8; ++c) {
+                const int first = ((int)threadIdx.x + c * 1024) * 4;
+                if (first >= N) {
+                    break;
+                }
+                hds::cp_async_16(&stage_x[first], &x[next_i0 * N + first], 16);
+            }
         }
-    }
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
-    __shared__ alignas(16) float part_softmax_m[32];
-    if ((int)threadIdx.x % 32 == 0) {
-        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
-    }
-    __syncthreads();
-    softmax_m_acc = -3.4028234663852886e+38f;
+        hds::cp_async_commit();
+        float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int w = 0; w < 32; ++w) {
-        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
-    }
-    const float softmax_m = softmax_m_acc;
-    float softmax_s_acc = 0.0f;
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x + c * 1024) * 4;
+            if (first >= N) {
+                break;
+            }
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int first = ((int)threadIdx.x + c * 1024) * 4;
-        if (first >= N) {
-            break;
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        auto& part_softmax_m = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 131072);
+        if ((int)threadIdx.x % 32 == 0) {
+            part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
         }
-    }
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
-    __shared__ alignas(16) float part_softmax_s[32];
-    if ((int)threadIdx.x % 32 == 0) {
-        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
-    }
-    __syncthreads();
-    softmax_s_acc = 0.0f;
+        __syncthreads();
+        softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int w = 0; w < 32; ++w) {
-        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
-    }
-    const float softmax_s = softmax_s_acc;
-#pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int first = ((int)threadIdx.x + c * 1024) * 4;
-        if (first >= N) {
-            break;
+        for (int w = 0; w < 32; ++w) {
+            softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
         }
-        alignas(16) float v_out[4];
+        const float softmax_m = softmax_m_acc;
+        float softmax_s_acc = 0.0f;
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x + c * 1024) * 4;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        auto& part_softmax_s = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 131200);
+        if ((int)threadIdx.x % 32 == 0) {
+            part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+        }
+        __syncthreads();
+        softmax_s_acc = 0.0f;
+#pragma unroll
+        for (int w = 0; w < 32; ++w) {
+            softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+        }
+        const float softmax_s = softmax_s_acc;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x + c * 1024) * 4;
+            if (first >= N) {
+                break;
+            }
+            alignas(16) float v_out[4];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        }
     }
 }
 
@@ -2903,9 +2930,13 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_block512_32<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers, 4 at a time
+    } else if (N % 4 == 0 && N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers, 4 at a time, streamed: 1 persistent block a multiprocessor, each copying its next row into shared memory meanwhile
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_clusters_k0_softmax_block1024_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+        // 131328 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(rows_clusters_k0_softmax_block1024_vec_stream, cudaFuncAttributeMaxDynamicSharedMemorySize, 131328);
+        if (err != cudaSuccess) return err;
+        // persistent: at most 1 block a multiprocessor, each walking the work
+        rows_clusters_k0_softmax_block1024_vec_stream<<<dim3(hds::persistent_grid((long long)R, 1), 1, 1), dim3((unsigned)(1024), 1, 1), 131328, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers

@@ -545,6 +545,28 @@ def test_softmax_in_clusters(rows, n):
 
 
 @gpu
+@pytest.mark.parametrize("rows,n", [(300, 16388), (1, 16388), (300, 16384), (267, 24580), (133, 24576),
+                                    (300, 32768), (2, 32768), (133, 32769)])
+def test_streamed_rows(rows, n):
+    """f32 rows of 16-byte multiples from 16385 to 32768 values: persistent blocks (one a
+    multiprocessor) walking the rows, the next one copied into shared memory meanwhile; more rows
+    than blocks, and fewer; softmax on sm_90a, layer_norm and rms_norm (one reduction: a barrier
+    a row) on the default target over two row dimensions. 16384 and 32769: either side."""
+    x = rnd(rows, n) * 4
+    check(run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32),
+          torch.softmax(x.double(), dim=-1), 1e-5)
+    if rows % 3:
+        return
+    x, g, b = rnd(3, rows // 3, n) * 2 + 0.5, rnd(n) + 1, rnd(n)
+    sizes = {"B": 3, "T": rows // 3, "N": n}
+    ref = F.layer_norm(x.double(), (n,), g.double(), b.double(), 1e-5)
+    check(run("op_layer_norm_stream", {"x": x, "g": g, "b": b}, sizes, x.shape, torch.float32), ref, 1e-5)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
+    check(run("op_rms_norm_stream", {"x": x, "g": g}, sizes, x.shape, torch.float32), ref, 1e-5)
+
+
+@gpu
 @pytest.mark.parametrize("m,k,n", [(1, 4096, 4096), (4, 1000, 2051), (4, 1000, 2047), (5, 1000, 2051),
                                    (16, 1000, 1003), (17, 1000, 1003), (3, 37, 1), (2, 4095, 2048), (9, 300, 64),
                                    (256, 77, 129), (257, 77, 129), (5, 64, 2047), (5, 64, 2048)])
