@@ -5,10 +5,11 @@
 // block size and registers: one kernel with every way behind an `if` ran all
 // of them with its hungriest branch's registers) and the host picks one per
 // call by N (graph::Program::Launch), sizing its grid:
-//   - N <= 64: 8 threads per row, 32 rows per block. A block of 256 threads
-//     per row of 61 values left 3/4 of them idle and ran at 0.12–0.16 of copy
-//     bandwidth (bench/results/2026-11-24-h100-small-m); a warp per row still
-//     had too few bytes in flight per thread (2026-11-25-h100-row-regimes).
+//   - N <= V (a 16-byte chunk), 16, 32, 64: 1, 2, 4, 8 threads per row, 256, 128, 64, 32 rows per block. A
+//     block of 256 threads per row of 61 values left 3/4 of them idle and ran at
+//     0.12–0.16 of copy bandwidth (bench/results/2026-11-24-h100-small-m); a warp
+//     per row still had too few bytes in flight per thread (2026-11-25-h100-row-regimes),
+//     as had 8 threads per row of 16 values (2026-11-29-h200-short-stream).
 //   - then 16 (rows of 16- or 8-byte multiples), 32, 64, 128, 256 and 512 threads
 //     per row (groups of lanes, a warp, groups of warps, blocks), each holding
 //     two 16-byte chunks; then 512 threads holding 16 and 32 values, 1024
@@ -304,16 +305,13 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     int64_t staged = std::max<int64_t>(1, static_cast<int64_t>(shared_rows(probe, width).size()));
     int64_t small = std::max<int64_t>(8, v);
     int64_t per_thread = std::max(small, kRowRegisters / staged / small * small);
-    // Short rows by 8 threads (8 values each); then by 32, 64, ... 512 threads,
-    // two 16-byte chunks each; then by 512 threads with twice, four times as many,
-    // up to `per_thread`, and by 1024 with `per_thread` (then, on sm_90a, by a
-    // cluster of blocks of 256: holding twice as many values per thread instead
-    // took 110 registers; 1024 threads of two chunks lost to 512 of more at f32
-    // 8192 and 16384, softmax 1.22 -> 1.09x, layer_norm 1.17 -> 1.01x). A kernel's
-    // registers are those of the most it holds, so a row takes the fewest chunks
-    // per thread that hold it: layer_norm f32 at N = 1000 0.96 -> 1.04x
-    // torch.compile on 128 threads of 2 chunks, not a warp of 8; at 2048 0.89 ->
-    // 1.08x (256 threads of 2, not of 8); blocks of 512 and 1024 threads beat
+    // Short rows by a thread (a 16-byte chunk), 2, 4 and 8 threads (8 values each); then by 16, 32, 64, ... 512
+    // threads, two 16-byte chunks each; then by 512 threads with twice, four times as many, up to `per_thread`, and by
+    // 1024 with `per_thread` (then, on sm_90a, by a cluster of blocks of 256: holding twice as many values per thread
+    // instead took 110 registers; 1024 threads of two chunks lost to 512 of more at f32 8192 and 16384, softmax 1.22
+    // -> 1.09x, layer_norm 1.17 -> 1.01x). A kernel's registers are those of the most it holds, so a row takes the
+    // fewest chunks per thread that hold it: layer_norm f32 at N = 1000 0.96 -> 1.04x torch.compile on 128 threads of 2
+    // chunks, not a warp of 8; at 2048 0.89 -> 1.08x (256 threads of 2, not of 8); blocks of 512 and 1024 threads beat
     // clusters of 2 and 4 blocks of 256 (f16 rms_norm at N = 16384 0.91 -> 1.09x,
     // 32768 0.87 -> 1.02x; bench/results/2026-11-27-h200-row-blocks).
     int64_t pair = std::min(per_thread, std::max<int64_t>(2 * v, 8));  // two 16-byte chunks (8 values at least)
@@ -322,7 +320,13 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     // Other rows of 65-256 stay on a warp: through shared memory by 16 lanes, f16 at N = 255 lost
     // 4 %, f32 layer_norm at 127 3 %. Four chunks a thread on half the lanes lost 2-5 % from 256
     // to 4096 (H200, bench/results/2026-11-28-h200-row-chunks).
-    std::vector<Regime> regimes = {{8, small}};
+    // Rows of up to 16 and 32 values on 2 and 4 threads each (128 and 64 rows a block), not 8: a
+    // thread held a few bytes of its row (softmax f32 at N = 9 0.76 -> 1.61x torch.compile, 16 0.61
+    // -> 0.98, 31 0.91 -> 1.17; rms_norm f16 at 16 0.45 -> 0.98, 17 0.80 -> 1.21); rows of one
+    // 16-byte chunk at most on a thread each (256 rows a block): f16 rms_norm at N = 5 1.18 ->
+    // 1.85x, 8 0.82 -> 1.00x, N = 1 0.13 -> 0.27x (f32 rows of 8 on a thread, two chunks: 0.97 ->
+    // 0.75x; H200, bench/results/2026-11-29-h200-short-stream).
+    std::vector<Regime> regimes = {{1, v}, {2, small}, {4, small}, {8, small}};
     // 4-byte values: between two of those, the same lanes holding three chunks. A row just past
     // a regime's bound otherwise went to twice the lanes, each holding little more than one
     // chunk: softmax f32 at N = 300 0.86 -> 0.98x torch.compile, 513 0.77 -> 0.90x, 600 0.88
@@ -364,9 +368,10 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     };
     // Where 8-byte chunks are read (below): values of 1 to 4 bytes, a warp per row at most; not
     // 8 threads of 4-byte values, whose block's rows through shared memory were faster (softmax
-    // f32 at N = 62 0.92 -> 0.88x torch.compile in 8-byte chunks, layer_norm 0.86 -> 0.84).
+    // f32 at N = 62 0.92 -> 0.88x torch.compile in 8-byte chunks, layer_norm 0.86 -> 0.84), nor 2 or 4
+    // (layer_norm at N = 18 0.87 -> 0.79x, 30 0.95 -> 0.68x; bench/results/2026-11-29-h200-short-stream).
     auto eights = [&](const Regime& g) {
-        return v >= 4 && g.lanes <= 32 && g.cluster == 1 && !(v == 4 && g.lanes == 8);
+        return v >= 4 && g.lanes <= 32 && g.cluster == 1 && !(v == 4 && g.lanes <= 8);
     };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
         for (const Regime& g : regimes) {

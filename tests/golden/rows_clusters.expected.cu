@@ -10,6 +10,406 @@
 
 #include <algorithm>
 
+// kernel rows_clusters_k0_softmax_lanes1_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[4];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes1 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1(const float* __restrict__ x,
+        float* __restrict__ out, int R, int N) {
+    const int base = (int)blockIdx.x * 256 * N;  // rows_clusters.hds:8
+    const int span = (R - (int)blockIdx.x * 256 < 256 ? R - (int)blockIdx.x * 256 : 256) * N;
+    __shared__ alignas(16) float stage_x[1024];
+    const int i = (int)threadIdx.x * 4;
+    if (i + 4 <= span) {
+        hds::copy<16>(&stage_x[i], &x[base + i]);
+    } else if (i < span) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int at = i + e;
+            if (at < span) {
+                stage_x[at] = x[base + at];
+            }
+        }
+    }
+    __shared__ alignas(16) float stage_out[1024];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+    __syncthreads();
+    {
+        const int i = (int)threadIdx.x * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    out[base + at] = stage_out[at];
+                }
+            }
+        }
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes2_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes2 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2(const float* __restrict__ x,
+        float* __restrict__ out, int R, int N) {
+    const int base = (int)blockIdx.x * 128 * N;  // rows_clusters.hds:8
+    const int span = (R - (int)blockIdx.x * 128 < 128 ? R - (int)blockIdx.x * 128 : 128) * N;
+    __shared__ alignas(16) float stage_x[2048];
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) float stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x / 2 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x / 2 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes4_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes4 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const float* __restrict__ x,
+        float* __restrict__ out, int R, int N) {
+    const int base = (int)blockIdx.x * 64 * N;  // rows_clusters.hds:8
+    const int span = (R - (int)blockIdx.x * 64 < 64 ? R - (int)blockIdx.x * 64 : 64) * N;
+    __shared__ alignas(16) float stage_x[2048];
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) float stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x / 4 * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x / 4 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
+    }
+}
+
 // kernel rows_clusters_k0_softmax_lanes8_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -2780,7 +3180,37 @@ extern "C" {
 static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, int R, int N,
                                                    cudaStream_t stream) {
     cudaError_t err = cudaSuccess;
-    if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 4 at a time
+    if (N % 4 == 0 && N <= 4) {  // rows of up to 4: 1 threads per row (256 rows per block), 4 values per thread in registers, 4 at a time
+        if ((((long long)R + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes1_vec<<<dim3((unsigned)(((long long)R + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 4) {  // rows of up to 4: 1 threads per row (256 rows per block), 4 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)R + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes1<<<dim3((unsigned)(((long long)R + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 16) {  // rows of up to 16: 2 threads per row (128 rows per block), 8 values per thread in registers, 4 at a time
+        if ((((long long)R + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes2_vec<<<dim3((unsigned)(((long long)R + 127) / 128), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 16) {  // rows of up to 16: 2 threads per row (128 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)R + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes2<<<dim3((unsigned)(((long long)R + 127) / 128), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, 4 at a time
+        if ((((long long)R + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes4_vec<<<dim3((unsigned)(((long long)R + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)R + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes4<<<dim3((unsigned)(((long long)R + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 4 at a time
         if ((((long long)R + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);

@@ -7,6 +7,660 @@
 
 #include <algorithm>
 
+// kernel rows_symbolic_k0_rms_norm_lanes1_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    alignas(16) __half held_g[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&held_g[c * 8], &g[first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 8;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = c * 8;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 8 + e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes1_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    alignas(16) __half held_g[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&held_g[c * 4], &g[first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = c * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 4 + e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes1 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int base = (int)blockIdx.x * 256 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 256 < 256 ? T - (int)blockIdx.x * 256 : 256) * N;
+    __shared__ alignas(16) __half stage_x[2048];
+    const int i = (int)threadIdx.x * 8;
+    if (i + 8 <= span) {
+        hds::copy<16>(&stage_x[i], &x[base + i]);
+    } else if (i < span) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            const int at = i + e;
+            if (at < span) {
+                stage_x[at] = x[base + at];
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_r[2048];
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_r[i], &r[base + i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    stage_r[at] = r[base + at];
+                }
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x * N + col];
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = stage_r[(int)threadIdx.x * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = c;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+    __syncthreads();
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    out[base + at] = stage_out[at];
+                }
+            }
+        }
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes2_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    alignas(16) __half held_g[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&held_g[c * 8], &g[first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 8;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 8;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 8 + e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes2_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    alignas(16) __half held_g[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&held_g[c * 4], &g[first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 2 + c * 2) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 4 + e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes2 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int base = (int)blockIdx.x * 128 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 128 < 128 ? T - (int)blockIdx.x * 128 : 128) * N;
+    __shared__ alignas(16) __half stage_x[2048];
+    const int i = (int)threadIdx.x * 8;
+    if (i + 8 <= span) {
+        hds::copy<16>(&stage_x[i], &x[base + i]);
+    } else if (i < span) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            const int at = i + e;
+            if (at < span) {
+                stage_x[at] = x[base + at];
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_r[2048];
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_r[i], &r[base + i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    stage_r[at] = r[base + at];
+                }
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x / 2 * N + col];
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = stage_r[(int)threadIdx.x / 2 * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 2 + c * 2;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x / 2 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+    __syncthreads();
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    out[base + at] = stage_out[at];
+                }
+            }
+        }
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes4_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_vec(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
+    }
+    alignas(16) __half held_g[8];
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<16>(&held_g[c * 8], &g[first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 1; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 8 + e]));
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes4_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    alignas(16) __half held_g[8];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&held_g[c * 4], &g[first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 4 + e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes4 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int base = (int)blockIdx.x * 64 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 64 < 64 ? T - (int)blockIdx.x * 64 : 64) * N;
+    __shared__ alignas(16) __half stage_x[2048];
+    const int i = (int)threadIdx.x * 8;
+    if (i + 8 <= span) {
+        hds::copy<16>(&stage_x[i], &x[base + i]);
+    } else if (i < span) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            const int at = i + e;
+            if (at < span) {
+                stage_x[at] = x[base + at];
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_r[2048];
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_r[i], &r[base + i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    stage_r[at] = r[base + at];
+                }
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_out[2048];
+    __syncthreads();
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[(int)threadIdx.x / 4 * N + col];
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = stage_r[(int)threadIdx.x / 4 * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[(int)threadIdx.x / 4 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+    __syncthreads();
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    out[base + at] = stage_out[at];
+                }
+            }
+        }
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_lanes8_vec (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8_vec(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -1404,7 +2058,52 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
                                                     const __half* g, __half* out, int T, int N,
                                                     cudaStream_t stream) {
     cudaError_t err = cudaSuccess;
-    if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 8 at a time
+    if (N % 8 == 0 && N <= 8) {  // rows of up to 8: 1 threads per row (256 rows per block), 8 values per thread in registers, 8 at a time
+        if ((((long long)T + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes1_vec<<<dim3((unsigned)(((long long)T + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 8) {  // rows of up to 8: 1 threads per row (256 rows per block), 8 values per thread in registers, 4 at a time (8 bytes)
+        if ((((long long)T + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes1_vec8b<<<dim3((unsigned)(((long long)T + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 8) {  // rows of up to 8: 1 threads per row (256 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)T + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes1<<<dim3((unsigned)(((long long)T + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 16) {  // rows of up to 16: 2 threads per row (128 rows per block), 8 values per thread in registers, 8 at a time
+        if ((((long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes2_vec<<<dim3((unsigned)(((long long)T + 127) / 128), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 16) {  // rows of up to 16: 2 threads per row (128 rows per block), 8 values per thread in registers, 4 at a time (8 bytes)
+        if ((((long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes2_vec8b<<<dim3((unsigned)(((long long)T + 127) / 128), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 16) {  // rows of up to 16: 2 threads per row (128 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)T + 127) / 128) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes2<<<dim3((unsigned)(((long long)T + 127) / 128), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, 8 at a time
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_vec<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, 4 at a time (8 bytes)
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_vec8b<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 8 at a time
         if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes8_vec<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);

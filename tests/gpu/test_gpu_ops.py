@@ -545,6 +545,25 @@ def test_softmax_in_clusters(rows, n):
 
 
 @gpu
+@pytest.mark.parametrize("rows,n", [(301, 1), (301, 4), (301, 5), (301, 8), (301, 9), (301, 12), (301, 16), (301, 17),
+                                    (133, 20), (133, 24), (133, 31), (133, 32), (133, 33)])
+def test_short_rows(rows, n):
+    """Rows of one 16-byte chunk at most on a thread each (256 rows a block: f16 up to 8 values,
+    f32 up to 4), of up to 16 and 32 values on 2 and 4 threads (128 and 64 rows a block; the last
+    block partly full), then 8: f16 rms_norm (16 bytes at a time where N % 8 == 0, 8 where N % 8
+    == 4, else through shared memory), the f16 layer norm of a sum, f32 softmax (16 bytes at a time
+    where N % 4 == 0, else through shared memory)."""
+    x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
+    check(run("op_rms_norm_rows", {"x": x, "g": g}, {"R": rows, "N": n}, (rows, n), torch.float16), ref, 3e-3)
+    check_layer_norm_of_sum("op_rows_symbolic", rows, n)
+    y = rnd(rows, n) * 4
+    check(run("op_softmax_cluster", {"x": y}, {"R": rows, "N": n}, (rows, n), torch.float32),
+          torch.softmax(y.double(), dim=-1), 1e-5)
+
+
+@gpu
 @pytest.mark.parametrize("rows,n", [(300, 16388), (1, 16388), (300, 16384), (267, 24580), (133, 24576),
                                     (300, 32768), (2, 32768), (133, 32769)])
 def test_streamed_rows(rows, n):
