@@ -83,6 +83,13 @@ std::vector<ir::Buffer> output_vectors(const RowPasses& p, const ir::Expr& width
 
 }  // namespace
 
+std::vector<ir::Var> fresh_row_axes(const Node& n, const std::string& prefix) {
+    std::vector<ir::Var> out;
+    for (size_t d = 0; d + 1 < n.compute.axes.size(); ++d)
+        out.push_back(ir::make_var(ScalarType::I32, prefix + n.compute.axes[d]->name));
+    return out;
+}
+
 // Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows),
 // or of its one row (`local` null: row_stream.cpp).
 ir::Expr in_stage(const Holding& h, const ir::Expr& col) {

@@ -58,6 +58,8 @@ struct Holding {
 // stays within its dimension where `flat` lies in the tensor.
 std::vector<ir::Expr> unflatten(const Shape& shape, const ir::Expr& flat);
 
+// Fresh variables for the row dimensions, named like the output's axes (after `prefix`).
+std::vector<ir::Var> fresh_row_axes(const Node& n, const std::string& prefix = "");
 // The buffers whose rows (of length `width`) two or more passes read.
 std::vector<ir::Buffer> shared_rows(const RowPasses& p, const ir::Expr& width);
 // Where this thread's row holds column `col` in a shared-memory copy of the block's rows (stage_rows;

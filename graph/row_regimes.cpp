@@ -47,14 +47,6 @@ namespace hds::graph {
 
 namespace {
 
-// Fresh variables for the row dimensions, named like the output's axes.
-std::vector<ir::Var> fresh_row_axes(const Node& n) {
-    std::vector<ir::Var> out;
-    for (size_t d = 0; d + 1 < n.compute.axes.size(); ++d)
-        out.push_back(ir::make_var(ScalarType::I32, n.compute.axes[d]->name));
-    return out;
-}
-
 // How many threads hold a row (`lanes`: 8 or 32, a group of a warp's lanes,
 // threads / lanes rows per block; lanes = threads: a block per row) and how many
 // values each holds in registers at most.

@@ -26,13 +26,7 @@ ir::Stmt row_stream(const Node& n, int64_t threads, int64_t per_thread, int64_t 
     SourceLoc loc = n.loc;
     Shape row_shape(n.buffer->shape.begin(), n.buffer->shape.end() - 1);
     ir::Expr rows = numel(row_shape), width = n.buffer->shape.back();
-    auto axes_named = [&](const std::string& prefix) {
-        std::vector<ir::Var> out;
-        for (size_t d = 0; d + 1 < n.compute.axes.size(); ++d)
-            out.push_back(ir::make_var(ScalarType::I32, prefix + n.compute.axes[d]->name));
-        return out;
-    };
-    std::vector<ir::Var> axes = axes_named("");
+    std::vector<ir::Var> axes = fresh_row_axes(n);
     RowPasses p = row_passes(n, axes);
     Holding h{threads, per_thread, v, tid(), width, width, {}};
     h.threads = threads;
@@ -45,7 +39,7 @@ ir::Stmt row_stream(const Node& n, int64_t threads, int64_t per_thread, int64_t 
     }
     // Row `row`'s chunks of each staged row copied into its stage, one group of copies.
     auto fetch = [&](const ir::Expr& row, const std::string& prefix) {
-        std::vector<ir::Var> at = axes_named(prefix);
+        std::vector<ir::Var> at = fresh_row_axes(n, prefix);
         std::vector<ir::Stmt> stmts = unravel(row, at, row_shape, loc);
         for (const ir::Buffer& b : staged) {
             stmts.push_back(chunks(
