@@ -152,10 +152,25 @@ std::unique_ptr<Module> parse_file(uint32_t file, const SourceManager& sources, 
     antlr4::CommonTokenStream tokens(&lexer);
     tokens.fill();
     if (!check_nesting(file, tokens, diags, listener)) return nullptr;
+    // Two stages (ANTLR's advice for speed): SLL prediction, which bails out at the first error
+    // without reporting it; only then full LL with the error listener, which parses valid input
+    // the same way and reports every error. Importing the stdlib's 4600 lines (every graph does)
+    // takes 0.2 s instead of 0.7.
     HdsParser parser(&tokens);
     parser.removeErrorListeners();
-    parser.addErrorListener(&listener);
-    HdsParser::FileContext* tree = parser.file();
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    HdsParser::FileContext* tree = nullptr;
+    try {
+        tree = parser.file();
+    } catch (const antlr4::ParseCancellationException&) {
+        tokens.seek(0);
+        parser.reset();
+        parser.addErrorListener(&listener);
+        parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+        parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+        tree = parser.file();
+    }
     if (listener.count() > 0) return nullptr;
     return build_ast(tree, file, diags);
 }
