@@ -2,6 +2,8 @@
 #include "graph/decisions.h"
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 
 #include "ir/evaluate.h"
 #include "ir/ir_mutator.h"
@@ -47,8 +49,8 @@ constexpr int64_t kSampleSizes[] = {1,    2,    3,    4,    7,     8,     13,   
 // Whether two conditions are one: the same text, or the same comparison of sides that are
 // equal as polynomials (`K * N >= c` of one matmul and `N * K >= c` of another, over the
 // same two sizes).
-bool same_condition(const ir::Expr& a, const std::string& a_text, const ir::Expr& b) {
-    if (ir::to_string(b) == a_text) return true;
+bool same_condition(const ir::Expr& a, const std::string& a_text, const ir::Expr& b, const std::string& b_text) {
+    if (b_text == a_text) return true;
     auto* x = ir::as<ir::Binary>(a);
     auto* y = ir::as<ir::Binary>(b);
     return x && y && x->op == y->op && ir::is_comparison(x->op) && is_int(x->a->type) && is_int(y->a->type) &&
@@ -84,9 +86,10 @@ std::optional<bool> Decisions::known(const ir::Expr& e, int depth) const {
     auto bound = upper_bound(e);
     for (const Made& m : made_) {
         // A false && says nothing of its parts.
-        std::vector<ir::Expr> parts = m.value ? conjuncts(m.condition.expr) : std::vector<ir::Expr>{m.condition.expr};
-        for (const ir::Expr& p : parts) {
-            if (same_condition(e, text, p)) return m.value;
+        size_t n = m.value ? m.parts.size() : 1;
+        for (size_t i = 0; i < n; ++i) {
+            const ir::Expr& p = m.value ? m.parts[i] : m.condition.expr;
+            if (same_condition(e, text, p, m.value ? m.part_texts[i] : m.text)) return m.value;
             auto other = upper_bound(p);
             if (!bound || !other || other->first != bound->first) continue;
             if (m.value && other->second <= bound->second) return true;
@@ -113,7 +116,10 @@ bool Decisions::decide(const Condition& c) {
     if (std::optional<bool> v = determined(c.expr)) return *v;
     if (!possible(c)) return false;
     bool value = made_.size() < forced_.size() ? forced_[made_.size()] : true;
-    made_.push_back({c, ir::to_string(c.expr), value});
+    std::vector<ir::Expr> parts = conjuncts(c.expr);
+    std::vector<std::string> part_texts;
+    for (const ir::Expr& p : parts) part_texts.push_back(ir::to_string(p));
+    made_.push_back({c, ir::to_string(c.expr), value, std::move(parts), std::move(part_texts)});
     return value;
 }
 
@@ -125,9 +131,9 @@ bool Decisions::decide(const Condition& c) {
 std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
     std::string text = ir::to_string(e);
     for (const Made& m : made_) {
-        if (m.text == text || same_condition(e, text, m.condition.expr)) return m.value;
+        if (same_condition(e, text, m.condition.expr, m.text)) return m.value;
         if (!m.value) continue;
-        for (const ir::Expr& p : conjuncts(m.condition.expr))  // `!e` taken as true
+        for (const ir::Expr& p : m.parts)  // `!e` taken as true
             if (auto* u = ir::as<ir::Unary>(p); u && u->op == ir::UnOp::Not && ir::to_string(u->a) == text)
                 return false;
     }
@@ -142,15 +148,34 @@ std::optional<bool> Decisions::determined(const ir::Expr& e, int depth) const {
     for (const Made& m : made_) {
         if (m.value) continue;
         bool implied = true;  // each conjunct of m is one of e's, or known to hold
-        for (const ir::Expr& p : conjuncts(m.condition.expr))
-            implied &= std::find(mine.begin(), mine.end(), ir::to_string(p)) != mine.end() ||
-                       known(p, depth) == std::optional<bool>(true);
+        for (size_t i = 0; i < m.parts.size(); ++i)
+            implied &= std::find(mine.begin(), mine.end(), m.part_texts[i]) != mine.end() ||
+                       known(m.parts[i], depth) == std::optional<bool>(true);
         if (implied) return false;
     }
     return std::nullopt;
 }
 
+// Whether some sample sizes satisfy `c` and the decisions made so far. The answer depends on their
+// texts alone, and a graph's variants ask the same questions again and again (each variant's
+// build replays its decisions): answers are kept for the process (a symbolic Llama MLP's
+// variants took 13 s, most of it here).
 bool Decisions::possible(const Condition& c) const {
+    std::string key = ir::to_string(c.expr);
+    for (const Made& m : made_) key += (m.value ? "\n+ " : "\n- ") + m.text;
+    static std::mutex mutex;
+    static std::unordered_map<std::string, bool> answers;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (auto it = answers.find(key); it != answers.end()) return it->second;
+    }
+    bool answer = sample(c);
+    std::lock_guard<std::mutex> lock(mutex);
+    answers.emplace(std::move(key), answer);
+    return answer;
+}
+
+bool Decisions::sample(const Condition& c) const {
     std::vector<std::string> names;
     size_names(c.expr, names);
     for (const Made& m : made_) size_names(m.condition.expr, names);

@@ -60,6 +60,7 @@ class Decisions {
     // tiles by its N) do not multiply into cases that never occur. Taking a condition as
     // false is always safe (the op's next schedule runs for any sizes).
     bool possible(const Condition& c) const;
+    bool sample(const Condition& c) const;  // possible()'s search, without its process-wide answers
     // `depth`: the negations looked through so far (a condition may hold the
     // negation of another that holds it: the look stops after kMaxDepth).
     static constexpr int kMaxDepth = 4;
@@ -72,6 +73,8 @@ class Decisions {
         Condition condition;
         std::string text;  // the condition's IR text: the same text, the same condition
         bool value;
+        std::vector<ir::Expr> parts;          // its conjuncts
+        std::vector<std::string> part_texts;  // and their texts
     };
     std::vector<Made> made_;
 };
