@@ -12,6 +12,8 @@ HDS_DEBIAN_PACKAGES=(antlr4 libantlr4-runtime-dev libfmt-dev catch2 libcli11-dev
 # torch.compile backend and their tests; the package itself (python/, editable); pytest-xdist
 # runs the emulator's and the package's tests on every core.
 HDS_PYTHON_PACKAGES=(pytest pytest-xdist numpy torch)
+# The sanitizer build (scripts/test.sh --sanitize) compiles with clang and its ASan/UBSan runtime.
+HDS_SANITIZE_PACKAGES=(clang libclang-rt-dev)
 
 hds_log() { printf '\033[1m[hds]\033[0m %s\n' "$*"; }
 

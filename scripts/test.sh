@@ -18,10 +18,12 @@ for arg in "$@"; do
     esac
 done
 
+[[ $sanitize -eq 1 ]] && HDS_DEBIAN_PACKAGES+=("${HDS_SANITIZE_PACKAGES[@]}")
 hds_setup
 if [[ $sanitize -eq 1 ]]; then
+    # clang (as the fuzzer's build): the one build that checks that the sources compile with it.
     HDS_BUILD=$HDS_ROOT/build-sanitize
-    hds_build -DCMAKE_BUILD_TYPE=Debug -DHDS_SANITIZE=ON
+    CC=clang CXX=clang++ hds_build -DCMAKE_BUILD_TYPE=Debug -DHDS_SANITIZE=ON
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
     hds_build
@@ -31,7 +33,7 @@ hds_log "ctest"
 (cd "$HDS_BUILD" && ctest --output-on-failure -j"$(nproc)")
 
 hds_log "pytest: CPU emulator and the Python package, on $(nproc) cores"
-HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs -n "$(nproc)" --dist worksteal "$HDS_ROOT/tests/emu" "$HDS_ROOT/tests/python"
+HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs --durations=15 -n "$(nproc)" --dist worksteal "$HDS_ROOT/tests/emu" "$HDS_ROOT/tests/python"
 hds_log "pytest: GPU (skipped without one)"
 HDSC=$HDS_BUILD/hdsc "$HDS_PYTHON" -m pytest -q -rs "$HDS_ROOT/tests/gpu"
 
