@@ -195,7 +195,6 @@ bool Decisions::sample(const Condition& c) const {
     for (const Made& m : made_)
         if (m.value) add_own(m.condition.expr);
     std::vector<std::vector<int64_t>> domain(names.size());
-    std::map<std::string, int64_t> sizes;
     for (size_t i = 0; i < names.size(); ++i) {
         for (int64_t v : kSampleSizes) {
             std::map<std::string, int64_t> one = {{names[i], v}};
@@ -213,6 +212,11 @@ bool Decisions::sample(const Condition& c) const {
     for (const auto& d : domain) total = std::min<size_t>(total * d.size(), 20001);
     size_t points = std::min<size_t>(total, 20000);
     uint64_t state = 0x9E3779B97F4A7C15ull;
+    // The conditions to hold (the new one true, the ones made so far their values), each
+    // compiled over the sizes' positions in `names`.
+    std::vector<std::pair<ir::CompiledExpr, bool>> conds = {{ir::CompiledExpr(c.expr, names), true}};
+    for (const Made& m : made_) conds.emplace_back(ir::CompiledExpr(m.condition.expr, names), m.value);
+    std::vector<int64_t> at(names.size());
     for (size_t p = 0; p < points; ++p) {
         size_t rest = p;
         for (size_t i = 0; i < names.size(); ++i) {
@@ -222,14 +226,13 @@ bool Decisions::sample(const Condition& c) const {
                 state = state * 6364136223846793005ull + 1442695040888963407ull;
                 pick = static_cast<size_t>(state >> 33) % domain[i].size();
             }
-            sizes[names[i]] = domain[i][pick];
+            at[i] = domain[i][pick];
         }
-        auto holds = [&](const ir::Expr& e, bool want) {
-            std::optional<int64_t> v = ir::evaluate(e, sizes);
-            return !v || (*v != 0) == want;  // unknown: not ruled out
-        };
-        bool ok = holds(c.expr, true);
-        for (const Made& m : made_) ok = ok && holds(m.condition.expr, m.value);
+        bool ok = true;
+        for (size_t k = 0; ok && k < conds.size(); ++k) {
+            std::optional<int64_t> v = conds[k].first(at);
+            ok = !v || (*v != 0) == conds[k].second;  // unknown: not ruled out
+        }
         if (ok) return true;
     }
     return false;

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "graph/decisions.h"
+#include "ir/evaluate.h"
 #include "ir/ir.h"
+#include "ir/ir_printer.h"
 
 using namespace hds;
 using graph::Condition;
@@ -195,4 +197,28 @@ TEST_CASE("a case of three sizes in narrow bands is found among the samples", "[
     CHECK(ds.decide(all(128 + 11008 + 4096)));            // T = 128, F = 11008, D = 4096: decided true
     CHECK_FALSE(ds.decide(all(128 + 11008 + 4096 + 1)));  // no sample reaches it: false, no decision
     CHECK(ds.taken().size() == 4);
+}
+
+TEST_CASE("a compiled expression gives evaluate()'s values", "[ir]") {
+    using ir::BinOp;
+    ir::Expr m = ir::make_var(ScalarType::I32, "M"), n = ir::make_var(ScalarType::I32, "N");
+    ir::Expr k = ir::make_var(ScalarType::I32, "K");  // a size the positions do not give
+    auto bin = [](BinOp op, ir::Expr a, ir::Expr b) { return ir::Binary::make(op, std::move(a), std::move(b)); };
+    std::vector<ir::Expr> exprs = {
+        bin(BinOp::And, bin(BinOp::Le, bin(BinOp::Mul, m, n), ir::i32(4096)), bin(BinOp::Gt, m, ir::i32(16))),
+        bin(BinOp::Div, bin(BinOp::Add, n, ir::i32(127)), m),  // division by zero at M = 0: none
+        bin(BinOp::Mod, n, ir::i32(8)),
+        ir::Unary::make(ir::UnOp::Not, bin(BinOp::Eq, bin(BinOp::Mod, m, ir::i32(8)), ir::i32(0))),
+        ir::Select::make(bin(BinOp::Lt, m, n), bin(BinOp::Sub, n, m), ir::Unary::make(ir::UnOp::Neg, m)),
+        bin(BinOp::Or, bin(BinOp::Ge, k, ir::i32(1)), bin(BinOp::Ne, m, n)),  // K unknown: none
+    };
+    std::vector<std::string> names = {"N", "M"};
+    for (const ir::Expr& e : exprs) {
+        ir::CompiledExpr compiled(e, names);
+        for (int64_t mv : {0, 1, 16, 17, 300})
+            for (int64_t nv : {1, 8, 129, 4096}) {
+                INFO(ir::to_string(e) << " at M = " << mv << ", N = " << nv);
+                CHECK(compiled({nv, mv}) == ir::evaluate(e, {{"M", mv}, {"N", nv}}));
+            }
+    }
 }
