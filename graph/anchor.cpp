@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include "frontend/ast_clone.h"
+#include "frontend/lower_to_ir.h"
 #include "graph/padding.h"
 #include "graph/rewrite.h"
 #include "graph/schedule.h"
@@ -419,8 +420,11 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
             auto it = types.find(tp.name);
             if (it != types.end()) map.types[tp.name] = scalar_name(it->second);
         }
+        // A later variant's build at this call: the clone checked then, lowered again.
+        std::string key = o.clones() ? CheckedClones::key(k, name, map.types, values, call.range) : "";
+        if (const KernelDecl* kept = key.empty() ? nullptr : o.clones()->find(key)) return lower_kernel(*kept);
         return o.check_and_lower(clone_kernel(k, name, map), call.range,
-                                 "in the schedule of '" + op.name + "' instantiated here");
+                                 "in the schedule of '" + op.name + "' instantiated here", key);
     };
     auto lowered = lower(*generic, op.name + "_" + sched.name);
     if (!lowered) return nullptr;

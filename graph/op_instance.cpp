@@ -609,16 +609,20 @@ class Instance {
 };
 
 std::optional<ir::Kernel> OpInstantiator::check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call,
-                                                          const std::string& note) {
+                                                          const std::string& note, const std::string& key) {
     size_t errors = diags_.error_count();
     {
         // An error in the op's body is reported once, with a note at each call that instantiates it.
         InstantiationScope scope(diags_, call, note);
         sema_.check_instance(*k);
     }
-    KernelDecl& decl = *k;
-    synthetic_.push_back(std::move(k));
-    if (diags_.error_count() != errors) return std::nullopt;
+    const KernelDecl& decl = *k;
+    bool ok = diags_.error_count() == errors;
+    if (ok && !key.empty() && target_.clones)
+        target_.clones->keep(key, std::move(k));
+    else
+        synthetic_.push_back(std::move(k));
+    if (!ok) return std::nullopt;
     return lower_kernel(decl);
 }
 

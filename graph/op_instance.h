@@ -16,6 +16,7 @@
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
 #include "frontend/sema.h"
+#include "graph/checked_clones.h"
 #include "graph/graph.h"
 #include "graph/shapes.h"
 #include "graph/tuning.h"
@@ -47,9 +48,12 @@ class OpInstantiator {
     int arch() const { return target_.arch; }  // 0 the CPU emulator, 80 sm_80, 90 sm_90a
     Tuning* tuning() const { return target_.tuning; }
     Decisions* decisions() const { return target_.decisions; }
+    CheckedClones* clones() const { return target_.clones; }
     // Checks and lowers a kernel made for an instantiation; on errors adds
-    // `note` at `call` and returns nullopt. Keeps the declaration alive.
-    std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note);
+    // `note` at `call` and returns nullopt. Keeps the declaration alive: in
+    // clones() under `key` where both are given and it checked.
+    std::optional<ir::Kernel> check_and_lower(std::unique_ptr<KernelDecl> k, SourceRange call, const std::string& note,
+                                              const std::string& key = "");
 
   private:
     const Module& module_;

@@ -51,10 +51,13 @@ struct Tuning {
 // sm_90a; schedules whose built-ins it lacks are skipped), the tuning, and the
 // values of conditions on symbolic sizes (decisions.h; null: all false, the
 // build for any sizes).
+class CheckedClones;
+
 struct Target {
     int arch = 80;
     Tuning* tuning = nullptr;
     Decisions* decisions = nullptr;
+    CheckedClones* clones = nullptr;  // kept across the variants' builds (build_variants)
 };
 
 // "sm_80", "sm_90a", or "emulator".

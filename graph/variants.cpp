@@ -1,6 +1,7 @@
 // variants.cpp — building a graph once per case of its symbolic-size conditions.
 #include "graph/variants.h"
 
+#include "graph/checked_clones.h"
 #include "graph/graph_builder.h"
 
 namespace hds::graph {
@@ -9,6 +10,8 @@ std::vector<Variant> build_variants(const GraphDecl& decl, const Module& m, Sema
                                     Target target) {
     std::vector<Variant> out;
     std::vector<bool> forced;
+    CheckedClones clones;  // the schedules' kernels, checked in the first build that makes them
+    target.clones = &clones;
     for (;;) {
         // Past the cap, the remaining cases run the build for any sizes (no decisions: all false).
         std::optional<Decisions> decisions;
