@@ -47,12 +47,12 @@ struct Tuning {
     std::vector<TuneSite> sites;
 };
 
+class CheckedClones;
+
 // What graphs are built for: the arch (0 the CPU emulator, 80 sm_80, 90
 // sm_90a; schedules whose built-ins it lacks are skipped), the tuning, and the
 // values of conditions on symbolic sizes (decisions.h; null: all false, the
 // build for any sizes).
-class CheckedClones;
-
 struct Target {
     int arch = 80;
     Tuning* tuning = nullptr;
