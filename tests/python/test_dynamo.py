@@ -13,6 +13,12 @@ import torch_models as models
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Under the sanitizers (scripts/test.sh --sanitize) whole models through the sanitized emulator
+# take minutes each: the plain pass runs them; the sanitizer pass runs hds.load's graphs
+# (test_load.py) through the same compiler (CI's time: docs/testing.md).
+pytestmark = pytest.mark.skipif(bool(os.environ.get("ASAN_OPTIONS")),
+                                reason="whole models: run in the plain pass (CI's time under the sanitizers)")
+
 
 @pytest.fixture(autouse=True)
 def env(tmp_path, monkeypatch):
