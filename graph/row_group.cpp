@@ -57,7 +57,7 @@ ir::Buffer RowScratch::get(std::map<ScalarType, ir::Buffer>& m, ScalarType t, co
     return m[t] = b;
 }
 ir::Buffer RowScratch::partial(ScalarType t) {
-    return get(partial_, t, "partial", kThreads / 32);
+    return get(partial_, t, "partial", threads_ / 32);
 }
 ir::Buffer RowScratch::result(ScalarType t) {
     return get(result_, t, "row_value", 1);

@@ -33,11 +33,12 @@ struct RowPasses {
 RowPasses row_passes(const Node& n, const std::vector<ir::Var>& row_axes);
 
 // Shared memory of a block's row reductions: one `partial` array per
-// accumulator type, one result slot per result type; their allocations go to
-// `out` when first asked for.
+// accumulator type (a slot per warp of `threads`), one result slot per result type; their
+// allocations go to `out` when first asked for.
 class RowScratch {
   public:
-    RowScratch(std::vector<ir::Stmt>& out, SourceLoc loc) : out_(out), loc_(loc) {}
+    RowScratch(std::vector<ir::Stmt>& out, SourceLoc loc, int64_t threads = kThreads)
+        : out_(out), loc_(loc), threads_(threads) {}
     ir::Buffer partial(ScalarType t);
     ir::Buffer result(ScalarType t);
 
@@ -45,6 +46,7 @@ class RowScratch {
     ir::Buffer get(std::map<ScalarType, ir::Buffer>& m, ScalarType t, const std::string& base, int64_t size);
     std::vector<ir::Stmt>& out_;
     SourceLoc loc_;
+    int64_t threads_;
     std::map<ScalarType, ir::Buffer> partial_, result_;
 };
 

@@ -173,9 +173,9 @@ ir::Expr out_chunk(const Holding& h, const RowPasses& p, const ir::Expr& slot, c
 // the cluster: thread 0 leaves the block's part in shared memory and, after a
 // cluster_sync, every thread combines the parts of all `parts` blocks (at most
 // kClusterBlocks: one read per thread, then warp shuffles).
-void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, std::vector<ir::Stmt>& body, SourceLoc loc,
-                       const std::function<ir::Stmt(const RowPass&)>& accumulate) {
-    RowScratch scratch(body, loc);
+void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, int64_t threads, std::vector<ir::Stmt>& body,
+                       SourceLoc loc, const std::function<ir::Stmt(const RowPass&)>& accumulate) {
+    RowScratch scratch(body, loc, threads);
     std::map<ScalarType, ir::Buffer> kept;  // per accumulator type: a slot per reduction
     for (size_t i = 0; i < p.reductions.size(); ++i) {
         const RowPass& pass = p.reductions[i];
@@ -189,7 +189,7 @@ void reduce_in_cluster(const RowPasses& p, const ir::Expr& parts, std::vector<ir
         ir::Expr slot = ir::Load::make(kept[t], {ir::i32(static_cast<int64_t>(i))});
         ir::Stmt keep = ir::Store::make(loc, kept[t], {ir::i32(static_cast<int64_t>(i))}, r.acc);
         block_reduce(r, scratch.partial(t), {ir::If::make(loc, ir::eq(tid(), ir::i32(0)), keep, nullptr)}, loc, body,
-                     nullptr, accumulate(pass));
+                     nullptr, accumulate(pass), threads);
         body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::ClusterSync, {})));
         // Lane l of each group of kClusterBlocks lanes reads block l's part (l < parts); the group's
         // shuffles combine them.
@@ -325,7 +325,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             body.push_back(ir::Decl::make(loc, pass.v, pass.value, true));
         }
     } else if (h.parts) {
-        reduce_in_cluster(p, h.parts, body, loc, accumulate);
+        reduce_in_cluster(p, h.parts, h.threads, body, loc, accumulate);
     } else {
         reduce_in_group(p, h.lanes, h.threads, body, loc, accumulate);
     }

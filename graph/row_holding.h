@@ -13,9 +13,9 @@
 
 namespace hds::graph {
 
-constexpr int64_t kRowRegisters = 32;   // staged row values per thread
-constexpr int64_t kHeldBytes = 64;      // staged rows and held vectors per thread (row_in_registers)
-constexpr int64_t kClusterBlocks = 16;  // blocks per row in a cluster (H100's maximum; 8 is portable)
+constexpr int64_t kRowRegisters = 32;  // staged row values per thread
+constexpr int64_t kHeldBytes = 64;     // staged rows and held vectors per thread (row_in_registers)
+constexpr int64_t kClusterBlocks = 8;  // blocks per row in a cluster at most (portable: 16 did not pack)
 
 // How a regime holds a row: `lanes` threads per row, each holding
 // `per_thread` elements in chunks of `v` (contiguous columns, read 16 bytes at

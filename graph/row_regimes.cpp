@@ -14,10 +14,12 @@
 //     per row (groups of lanes, a warp, groups of warps, blocks), each holding
 //     two 16-byte chunks; then 512 threads holding 16 and 32 values, 1024
 //     threads holding C (2026-11-27-h200-row-blocks, 2026-11-28-h200-row-chunks).
-//   - N <= 16·256·C, sm_90a: a thread block cluster per row of the fewest
-//     blocks that hold it (8 or 16), each holding its part; a reduction
-//     combines the blocks' parts through distributed shared memory
-//     (cluster_load). A block per row left half the GPU idle for a
+//   - N <= 8·512·C (4-byte values) or 8·256·2C (2-byte), sm_90a: a thread block
+//     cluster per row of the fewest blocks that hold it (4 or 8), each holding
+//     its part; a reduction combines the blocks' parts through distributed
+//     shared memory (cluster_load). Up to 8·256·C, 8 blocks of 256 threads holding
+//     C (2-byte rows from 128 rows: the wider blocks; 2026-11-29-h200-cluster-blocks).
+//     A block per row left half the GPU idle for a
 //     vocabulary-sized softmax of 65 rows and read the row once per pass
 //     (0.15–0.54 of copy bandwidth, 2026-11-25-h100-row-regimes); 16 blocks
 //     for every length made blocks of 8 KB at N = 32768, where the clusters'
@@ -60,19 +62,26 @@ struct Regime {
     bool whole_only = false;     // only rows read in chunks (of 16 or 8 bytes), not element by element
     int64_t extra = 0;           // columns a row takes past N (shifted chunks: up to V - 1 before its first)
     int64_t stream = 0;          // rows of 16-byte multiples streamed (row_stream.cpp): blocks a multiprocessor
+    // The clusters' wide regime: rows of up to `shorter` values (the next regime's longest) take
+    // it only where there are at least `rows` of them (0: none do).
+    int64_t shorter = 0, rows = 0;
     int64_t longest() const { return lanes * per_thread * cluster; }
     int64_t rows_per_block() const { return threads / lanes; }
     // `shifted`: the longest rows of other lengths, read in the aligned chunks that hold them.
     std::string note(int64_t v, int64_t shifted = 0) const {
-        std::string who = cluster > 1        ? fmt::format("a cluster of up to {} blocks per row", cluster)
+        std::string who = cluster > 1 ? fmt::format("a cluster of up to {} blocks of {} per row", cluster, threads)
                           : lanes == threads ? fmt::format("a block of {} threads per row", threads)
                           : lanes == 32
                               ? "a warp per row"
                               : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
         std::string how = !shifted ? (v > 1 ? fmt::format(", {} at a time", v) : "")
                                    : fmt::format(", {} at a time from the aligned chunks that hold the row", v);
-        return fmt::format("rows of up to {}: {}, {} values per thread in registers{}", shifted ? shifted : longest(),
-                           who, per_thread, how);
+        std::string when =
+            !shorter ? ""
+            : rows   ? fmt::format(" (up to {}: from {} rows)", shorter - (shifted ? longest() - shifted : 0), rows)
+                     : fmt::format(" (past {})", shorter - (shifted ? longest() - shifted : 0));
+        return fmt::format("rows of up to {}{}: {}, {} values per thread in registers{}", shifted ? shifted : longest(),
+                           when, who, per_thread, how);
     }
     // The kernel's name: how it holds a row.
     std::string suffix(int64_t v) const {
@@ -87,10 +96,11 @@ struct Regime {
 
 // The blocks per row of the clusters' regime `g`: the fewest (a power of
 // two) whose threads hold `width` values (and g.extra), per_thread each (rows
-// longer than g.after: no fewer than hold more).
+// longer than g.after, or than g.shorter where it takes no shorter ones: no fewer than hold more).
 ir::Expr cluster_parts(const Regime& g, const ir::Expr& width) {
     ir::Expr parts = ir::i32(g.cluster);
-    for (int64_t c = g.cluster / 2; c >= 2 && c * g.lanes * g.per_thread > g.after; c /= 2)
+    int64_t after = g.rows ? g.after : std::max(g.after, g.shorter);
+    for (int64_t c = g.cluster / 2; c >= 2 && c * g.lanes * g.per_thread > after; c /= 2)
         parts = ir::Select::make(ir::le(width, ir::i32(c * g.lanes * g.per_thread - g.extra)), ir::i32(c), parts);
     return parts;
 }
@@ -246,6 +256,7 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         ir::Expr stop = shifted ? ir::sub(ir::add(start, span), shift) : ir::add(start, span);
         mine.push_back(ir::Decl::make(loc, end, ir::Select::make(ir::lt(stop, width), stop, width), true));
         Holding h{g.threads, g.per_thread, v, tid(), width, end, {}, start, parts};
+        h.threads = g.threads;
         if (shifted) shifted_holding(h);
         row_in_registers(n, h, p, mine);
         // No block leaves while the others may still read its parts. Relaxed: every thread has
@@ -335,7 +346,29 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         regimes.push_back({512, held, 1, 512, 0, fmt::format("block512_{}", held)});
     regimes.push_back({1024, per_thread, 1, 1024});
     bool clusters = arch >= 90 && !ir::const_int(width);
-    if (clusters) regimes.push_back({kThreads, per_thread, kClusterBlocks, kThreads, regimes.back().longest()});
+    // The clusters: at most 8 blocks (portable; clusters of 16 did not pack into the GPU's
+    // processor clusters), each holding twice as much as a block of 256 threads of `per_thread`:
+    // 2-byte values 2 * per_thread a thread, 4-byte ones on 512 threads (2 * per_thread took 110
+    // registers). Against 16 blocks of 256 with `per_thread` each, H200, two runs, torch.compile
+    // (bench/results/2026-11-29-h200-cluster-blocks): f16 rms_norm at N = 100000 (167 rows)
+    // 0.99 -> 1.22x, 128256 (130) 1.05 -> 1.22, 65544 (255) 0.79 -> 1.15, 131072 (600) 1.32 ->
+    // 1.51 (0.72 -> 0.83 of copy bandwidth); f32 layer_norm at 128256 (65 rows) 0.97 -> 1.09, (8)
+    // 0.87 -> 1.01, 131072 (32) 0.80 -> 0.90; softmax at 128256 (8) 1.34 -> 1.58, 65544 (600)
+    // 1.01 -> 1.17. Up to 65536 values (the next regime's: 8 blocks of 256) the 2-byte rows only
+    // from 128 rows (on fewer, 4 blocks a row lost to 8: N = 65536 with 32 rows 1.47 -> 1.31;
+    // from 255 rows they won, 32776 with 511 0.93 -> 1.05), and the 4-byte ones not (4 blocks
+    // of 512 lost: softmax at 65536 with 128 rows 1.59 -> 1.50, layer_norm at 40000 with 600 rows
+    // 1.35 -> 1.29, the folder's call 4).
+    if (clusters) {
+        int64_t after = regimes.back().longest();
+        std::string twice = fmt::format("cluster_{}", 2 * per_thread);
+        Regime wide = v == 8 ? Regime{kThreads, 2 * per_thread, kClusterBlocks, kThreads, after, twice}
+                             : Regime{512, per_thread, kClusterBlocks, 512, after, "cluster512"};
+        wide.shorter = kThreads * per_thread * kClusterBlocks;
+        wide.rows = v == 8 ? 128 : 0;
+        regimes.push_back(wide);
+        regimes.push_back({kThreads, per_thread, kClusterBlocks, kThreads, after});
+    }
     auto grid = [&](const Regime& g) {
         if (g.cluster > 1) return ir::simplify(ir::mul(rows, cluster_parts(g, width)));
         return ir::simplify(ir::div(ir::add(rows, ir::i32(g.rows_per_block() - 1)), ir::i32(g.rows_per_block())));
@@ -383,6 +416,18 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     std::vector<KernelCase> cases;
     for (const Regime& g : regimes) {
         ir::Expr fits = ir::le(width, ir::i32(g.longest()));
+        // The clusters' wide regime: rows longer than the next one holds (shifted chunks: V - 1
+        // columns shorter, but not its longest whole rows, which it reads 16 bytes at a time), or
+        // enough of them.
+        auto busy = [&](const ir::Expr& cond, bool shifted) {
+            if (!g.shorter) return cond;
+            ir::Expr longer = ir::lt(ir::i32(g.shorter), width);
+            if (shifted)
+                longer = ir::Binary::make(ir::BinOp::And, ir::lt(ir::i32(g.shorter - (v - 1)), width),
+                                          ir::Binary::make(ir::BinOp::Ne, width, ir::i32(g.shorter)));
+            if (g.rows) longer = ir::Binary::make(ir::BinOp::Or, longer, ir::le(ir::i32(g.rows), rows));
+            return ir::Binary::make(ir::BinOp::And, cond, longer);
+        };
         if (g.stream) {
             cases.push_back({kernel(g, row_stream(n, g.threads, g.per_thread, v), g.stream),
                              ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v) + "_stream",
@@ -390,8 +435,8 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
                                                      "its next row into shared memory meanwhile",
                                                      g.stream, g.stream > 1 ? "s" : "")});
         } else {
-            cases.push_back(
-                {kernel(g, row_by(n, g, v)), ir::Binary::make(ir::BinOp::And, whole, fits), g.suffix(v), g.note(v)});
+            cases.push_back({kernel(g, row_by(n, g, v)), busy(ir::Binary::make(ir::BinOp::And, whole, fits), false),
+                             g.suffix(v), g.note(v)});
         }
         // Rows of 8-byte multiples that are not 16-byte ones (f16 at N % 8 == 4, f32 at N % 4 == 2)
         // 8 bytes at a time, on up to a warp per row (as Inductor vectorizes by the largest power
@@ -420,8 +465,8 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         ir::Stmt shifted = shift_pays ? row_by(n, gs, v, nullptr, true) : nullptr;
         if (shifted) {
             int64_t longest = g.longest() - (v - 1);
-            cases.push_back(
-                {kernel(gs, shifted), ir::le(width, ir::i32(longest)), g.suffix(v) + "_shifted", g.note(v, longest)});
+            cases.push_back({kernel(gs, shifted), busy(ir::le(width, ir::i32(longest)), true), g.suffix(v) + "_shifted",
+                             g.note(v, longest)});
             continue;
         }
         if (g.whole_only) continue;

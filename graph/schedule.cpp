@@ -143,7 +143,7 @@ ir::Stmt vector_accumulation(const Reduction& r, const RegisterRows* regs, Sourc
 }  // namespace
 
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
-                  std::vector<ir::Stmt>& body, const RegisterRows* regs, const ir::Stmt& accumulate) {
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs, const ir::Stmt& accumulate, int64_t threads) {
     body.push_back(ir::Decl::make(loc, r.acc, r.init(), false));
     if (accumulate) {
         body.push_back(accumulate);
@@ -157,7 +157,7 @@ void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir:
         body.push_back(ir::For::make(loc, ri, tid(), extent_of(r), ir::i32(kThreads), false, block(loc, point)));
     }
     warp_reduce(r, body, loc);
-    constexpr int warps = kThreads / 32;
+    const int64_t warps = threads / 32;
     ir::Expr lane = ir::mod(tid(), ir::i32(32)), warp = ir::div(tid(), ir::i32(32));
     body.push_back(ir::If::make(loc, ir::eq(lane, ir::i32(0)), ir::Store::make(loc, partial, {warp}, r.acc), nullptr));
     body.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));

@@ -69,11 +69,11 @@ void warp_reduce(const Reduction& r, std::vector<ir::Stmt>& out, SourceLoc loc, 
 // Declares r.acc, accumulates r's body (`accumulate`, or a loop over r's
 // ranges strided by the block, reading the rows `regs` holds from registers),
 // and reduces across the block (warp shuffles, then `partial` in shared
-// memory, kThreads / 32 of them): afterwards every lane of warp 0 holds the
-// total, and `tail` runs there.
+// memory, one per warp of the block's `threads` (kThreads unless given; a loop strides by
+// kThreads): afterwards every lane of warp 0 holds the total, and `tail` runs there.
 void block_reduce(const Reduction& r, const ir::Buffer& partial, std::vector<ir::Stmt> tail, SourceLoc loc,
-                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr,
-                  const ir::Stmt& accumulate = nullptr);
+                  std::vector<ir::Stmt>& body, const RegisterRows* regs = nullptr, const ir::Stmt& accumulate = nullptr,
+                  int64_t threads = kThreads);
 
 // A reduction whose body's first load walks the innermost reduction variable
 // contiguously (its last index uses that variable and no output axis): row

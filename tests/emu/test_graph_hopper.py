@@ -412,7 +412,7 @@ def test_epilogue_reads_rows_in_chunks(tmp_path, m, k, n):
 @pytest.mark.parametrize("op", ["softmax", "layer_norm", "rms_norm"])
 def test_rows_over_clusters(tmp_path, op, n):
     """Row ops with a symbolic length on sm_90a: a warp, a block, or (rows of 8k to 128k, too
-    few to fill the GPU) a cluster of 2 to 16 blocks per row whose partial maxima and sums meet
+    few to fill the GPU) a cluster of 2 to 8 blocks per row whose partial maxima and sums meet
     in distributed shared memory; longer rows loop in one block."""
     skip_large_under_sanitizers(3 * n, limit=30_000)
     args = {"softmax": "x", "layer_norm": "x, g, b", "rms_norm": "x, g"}[op]

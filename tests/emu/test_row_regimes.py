@@ -305,9 +305,10 @@ def test_f16_rows_in_the_chunks_that_hold_them(n):
 
 @pytest.mark.parametrize("n", [32762, 50257, 65529, 65530, 131065, 131066])
 def test_f16_rows_in_the_chunks_that_hold_them_in_clusters(n):
-    """The same past a block of 1024 threads on sm_90a: a cluster of 8 or 16 blocks per row, each
+    """The same past a block of 1024 threads on sm_90a: a cluster of 8 blocks per row, each
     block's columns shifted with the row (block p: p * span - shift up to the next one's), the
-    chunks needing up to 7 columns more (65529: 8 blocks, 65530: 16; past 131065 the loops)."""
+    chunks needing up to 7 columns more (65529: 32 values a thread, 65530: 64 on these few rows;
+    past 131065 the loops)."""
     run("rms_norm", "f16", 3, n, arch="sm_90a")
     if n in (50257, 65530):
         run("layer_norm", "f16", 2, n, arch="sm_90a")
@@ -315,7 +316,7 @@ def test_f16_rows_in_the_chunks_that_hold_them_in_clusters(n):
         return
     # Values large at each block's first 8 columns (and small elsewhere): a column counted by
     # two blocks, or by none, moves the row's mean square by far more than f16's rounding.
-    parts = 8 if n <= 65529 else 16
+    parts = 8
     span = -(-(n + 7) // (parts * 8)) * 8
     x = (rng.standard_normal((3, n)) * 0.1).astype(np.float16)
     for r in range(3):
@@ -331,8 +332,8 @@ def test_f16_rows_in_the_chunks_that_hold_them_in_clusters(n):
 @pytest.mark.parametrize("n", [32769, 50257, 65533, 65534, 100003, 131069, 131070])
 def test_f32_rows_in_the_chunks_that_hold_them_in_clusters(n):
     """f32 rows that are not 16-byte multiples in the clusters (sm_90a): 16 bytes at a time from
-    the aligned chunks that hold them, each block's columns shifted with the row (65533: 8 blocks,
-    65534: 16; past 131069 the loops)."""
+    the aligned chunks that hold them, each block's columns shifted with the row (65533: 8 blocks
+    of 256 threads, 65534: 8 of 512; past 131069 the loops)."""
     run("softmax", "f32", 3, n, arch="sm_90a")
     run("layer_norm", "f32", 3, n, arch="sm_90a")
 

@@ -2842,10 +2842,271 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
     }
 }
 
+// kernel rows_clusters_k0_softmax_cluster512_vec (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512, 1) rows_clusters_k0_softmax_cluster512_vec(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int parts = 8;  // rows_clusters.hds:8
+    const int row = (int)blockIdx.x / parts;
+    const int i0 = row;
+    const int part = (int)blockIdx.x % parts;
+    const int span = (N + parts * 4 - 1) / (parts * 4) * 4;
+    const int start = part * span;
+    const int end = start + span < N ? start + span : N;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4;
+        if (first >= end) {
+            break;
+        }
+        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    __shared__ alignas(1024) float block_part[2];
+    __shared__ alignas(1024) float partial[16];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4;
+        if (first >= end) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            block_part[0] = softmax_m_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_m_acc = -3.4028234663852886e+38f;
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 8);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4;
+        if (first >= end) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            block_part[1] = softmax_s_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_s_acc = 0.0f;
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 8);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4;
+        if (first >= end) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+    hds::cluster_sync_relaxed();
+}
+
+// kernel rows_clusters_k0_softmax_cluster512_vec_shifted (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512, 1) rows_clusters_k0_softmax_cluster512_vec_shifted(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int parts = 8;  // rows_clusters.hds:8
+    const int row = (int)blockIdx.x / parts;
+    const int i0 = row;
+    const int shift = row * N % 4;
+    const int part = (int)blockIdx.x % parts;
+    const int span = (N + 3 + parts * 4 - 1) / (parts * 4) * 4;
+    const int start = part * span;
+    const int end = start + span - shift < N ? start + span - shift : N;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4 - shift;
+        if (first >= end) {
+            break;
+        }
+        if (row != R - 1 || first + 4 <= N) {
+            hds::copy<16>(&row_x[c * 4], &x[row * N + first]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                if (first + e < N) {
+                    row_x[c * 4 + e] = x[row * N + (first + e)];
+                }
+            }
+        }
+    }
+    __shared__ alignas(1024) float block_part[2];
+    __shared__ alignas(1024) float partial[16];
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4 - shift;
+        if (first >= end) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            if (first + e >= 0 && first + e < end) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_m_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : -3.4028234663852886e+38f;
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+        softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+        if ((int)threadIdx.x == 0) {
+            block_part[0] = softmax_m_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_m_acc = -3.4028234663852886e+38f;
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 8);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4 - shift;
+        if (first >= end) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            if (first + e >= 0 && first + e < end) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    if ((int)threadIdx.x % 32 == 0) {
+        partial[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < 32) {
+        softmax_s_acc = (int)threadIdx.x < 16 ? partial[(int)threadIdx.x] : 0.0f;
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+        softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+        if ((int)threadIdx.x == 0) {
+            block_part[1] = softmax_s_acc;
+        }
+    }
+    hds::cluster_sync();
+    softmax_s_acc = 0.0f;
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 8);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = start + ((int)threadIdx.x + c * 512) * 4 - shift;
+        if (first >= end) {
+            break;
+        }
+        alignas(16) float v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        if (first >= 0 && first + 4 <= end) {
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                if (first + e >= 0 && first + e < end) {
+                    out[i0 * N + (first + e)] = v_out[e];
+                }
+            }
+        }
+    }
+    hds::cluster_sync_relaxed();
+}
+
 // kernel rows_clusters_k0_softmax_cluster_vec (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
-    const int parts = N <= 65536 ? 8 : 16;  // rows_clusters.hds:8
+    const int parts = 8;  // rows_clusters.hds:8
     const int row = (int)blockIdx.x / parts;
     const int i0 = row;
     const int part = (int)blockIdx.x % parts;
@@ -2897,10 +3158,9 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
     }
     hds::cluster_sync();
     softmax_m_acc = -3.4028234663852886e+38f;
-    if ((int)threadIdx.x % 16 < parts) {
-        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 16);
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 8);
     }
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
@@ -2939,10 +3199,9 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
     }
     hds::cluster_sync();
     softmax_s_acc = 0.0f;
-    if ((int)threadIdx.x % 16 < parts) {
-        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 16);
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 8);
     }
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
@@ -2966,7 +3225,7 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
 // kernel rows_clusters_k0_softmax_cluster_vec_shifted (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec_shifted(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
-    const int parts = N <= 65533 ? 8 : 16;  // rows_clusters.hds:8
+    const int parts = 8;  // rows_clusters.hds:8
     const int row = (int)blockIdx.x / parts;
     const int i0 = row;
     const int shift = row * N % 4;
@@ -3030,10 +3289,9 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec_s
     }
     hds::cluster_sync();
     softmax_m_acc = -3.4028234663852886e+38f;
-    if ((int)threadIdx.x % 16 < parts) {
-        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 16);
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_m_acc = hds::cluster_load(&block_part[0], (int)threadIdx.x % 8);
     }
-    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
@@ -3074,10 +3332,9 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec_s
     }
     hds::cluster_sync();
     softmax_s_acc = 0.0f;
-    if ((int)threadIdx.x % 16 < parts) {
-        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 16);
+    if ((int)threadIdx.x % 8 < parts) {
+        softmax_s_acc = hds::cluster_load(&block_part[1], (int)threadIdx.x % 8);
     }
-    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
@@ -3374,18 +3631,69 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_block1024<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 131072) {  // rows of up to 131072: a cluster of up to 16 blocks per row, 32 values per thread in registers, 4 at a time
-        if (((long long)R * ((long long)N <= 65536 ? 8 : 16)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    } else if (N % 4 == 0 && N <= 131072 && 65536 < N) {  // rows of up to 131072 (past 65536): a cluster of up to 8 blocks of 512 per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R * 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster512_vec, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(8);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)((long long)R * 8), 1, 1);
+            config.blockDim = dim3((unsigned)(512), 1, 1);
+            config.dynamicSmemBytes = 0;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax_cluster512_vec, x, out, R, N);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N <= 131069 && (65533 < N && N != 65536)) {  // rows of up to 131069 (past 65533): a cluster of up to 8 blocks of 512 per row, 32 values per thread in registers, 4 at a time from the aligned chunks that hold the row
+        if (((long long)R * 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
+            err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster512_vec_shifted, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = (unsigned)(8);
+            cluster.val.clusterDim.y = 1;
+            cluster.val.clusterDim.z = 1;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3((unsigned)((long long)R * 8), 1, 1);
+            config.blockDim = dim3((unsigned)(512), 1, 1);
+            config.dynamicSmemBytes = 0;
+            config.stream = stream;
+            config.attrs = &cluster;
+            config.numAttrs = cluster.val.clusterDim.x > 1 ? 1 : 0;
+            unsigned blocks = cluster.val.clusterDim.x;  // 1 to 16 blocks, dividing the grid
+            if (blocks == 0 || blocks > 16 || config.gridDim.x % blocks != 0)
+                err = cudaErrorInvalidConfiguration;
+            else
+                err = cudaLaunchKernelEx(&config, rows_clusters_k0_softmax_cluster512_vec_shifted, x, out,
+                                         R, N);
+        }
+        if (err != cudaSuccess) return err;
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 65536) {  // rows of up to 65536: a cluster of up to 8 blocks of 256 per row, 32 values per thread in registers, 4 at a time
+        if (((long long)R * 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster_vec, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
             if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
             cudaLaunchAttribute cluster;
             cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = (unsigned)((long long)N <= 65536 ? 8 : 16);
+            cluster.val.clusterDim.x = (unsigned)(8);
             cluster.val.clusterDim.y = 1;
             cluster.val.clusterDim.z = 1;
             cudaLaunchConfig_t config = {};
-            config.gridDim = dim3((unsigned)((long long)R * ((long long)N <= 65536 ? 8 : 16)), 1, 1);
+            config.gridDim = dim3((unsigned)((long long)R * 8), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
             config.dynamicSmemBytes = 0;
             config.stream = stream;
@@ -3399,18 +3707,18 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         }
         if (err != cudaSuccess) return err;
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 131069) {  // rows of up to 131069: a cluster of up to 16 blocks per row, 32 values per thread in registers, 4 at a time from the aligned chunks that hold the row
-        if (((long long)R * ((long long)N <= 65533 ? 8 : 16)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    } else if (N <= 65533) {  // rows of up to 65533: a cluster of up to 8 blocks of 256 per row, 32 values per thread in registers, 4 at a time from the aligned chunks that hold the row
+        if (((long long)R * 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         {  // in thread block clusters of the size chosen per call below (sm_90; 1: none)
             err = cudaFuncSetAttribute(rows_clusters_k0_softmax_cluster_vec_shifted, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
             if (err != cudaSuccess) return err;  // clusters of more than 8 blocks are opted into
             cudaLaunchAttribute cluster;
             cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = (unsigned)((long long)N <= 65533 ? 8 : 16);
+            cluster.val.clusterDim.x = (unsigned)(8);
             cluster.val.clusterDim.y = 1;
             cluster.val.clusterDim.z = 1;
             cudaLaunchConfig_t config = {};
-            config.gridDim = dim3((unsigned)((long long)R * ((long long)N <= 65533 ? 8 : 16)), 1, 1);
+            config.gridDim = dim3((unsigned)((long long)R * 8), 1, 1);
             config.blockDim = dim3((unsigned)(256), 1, 1);
             config.dynamicSmemBytes = 0;
             config.stream = stream;
@@ -3425,7 +3733,7 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         }
         if (err != cudaSuccess) return err;
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else {  // rows longer than 131072: a block per row, each pass reading the row again
+    } else {  // rows longer than 65536: a block per row, each pass reading the row again
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_loops<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);

@@ -482,7 +482,7 @@ def test_rms_norm_weight_held(rows, n):
     row, a warp, ..., 512 threads of two chunks up to 8192), copied per chunk past it; rows that
     are not 16-byte multiples from 64 threads per row read in the aligned chunks that hold them
     (each side of each bound, the tensor's last chunk element by element), past 32761 by clusters
-    of 8 and 16 blocks (to 65529 and 131065), then the loops."""
+    of 8 blocks (of 32 values a thread to 65529, of 64 to 131065), then the loops."""
     x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
     xd = x.double()
     ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
@@ -520,9 +520,28 @@ def check_layer_norm_of_sum(graph, rows, n):
                                     (3, 32768), (2, 32769), (2, 65535), (2, 65536), (2, 65537), (3, 65544)])
 def test_rows_in_clusters(rows, n):
     """sm_90a: past a block of 1024 threads' registers (16384 values with two rows staged) a
-    cluster of 8 or 16 blocks of 256 holds each row, up to 65536; the loops past it. Both sides,
-    odd and aligned."""
+    cluster of 8 blocks of 256 holds each row (16 values a thread up to 32768, 32 up to 65536);
+    the loops past it. Both sides, odd and aligned."""
     check_layer_norm_of_sum("op_rows_cluster", rows, n)
+
+
+@gpu
+@pytest.mark.parametrize("rows,n", [(128, 20000), (127, 32768), (130, 32776), (130, 50257), (127, 65536),
+                                    (128, 65536), (129, 65529), (3, 65544), (2, 65530), (3, 131072), (2, 131065)])
+def test_rows_in_wide_clusters(rows, n):
+    """sm_90a: f16 rows in clusters of up to 8 blocks of 256 holding 64 values a thread (32 with
+    two rows staged) past 65536 (32768), and past 32768 (16384) from 128 rows (fewer: 8 blocks
+    holding 32, or 16); f32 rows past 65536 on blocks of 512 threads. Both sides of each bound,
+    rows of 16-byte multiples and not."""
+    x, g = rnd(rows, n, dtype=torch.float16) * 2, rnd(n, dtype=torch.float16)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(-1, keepdim=True) + 1e-6) * g.double()
+    check(run("op_rms_norm_rows", {"x": x, "g": g}, {"R": rows, "N": n}, (rows, n), torch.float16), ref, 3e-3)
+    if n <= 65536:  # (the loops past it)
+        check_layer_norm_of_sum("op_rows_cluster", rows, n)
+    x = rnd(rows, n) * 4
+    check(run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32),
+          torch.softmax(x.double(), dim=-1), 1e-5)
 
 
 @gpu
@@ -535,9 +554,9 @@ def test_softmax_in_clusters(rows, n):
     """sm_90a, f32: a warp, 64 and 128 threads, blocks of 256 and 512 threads holding three
     chunks (12 values) up to 384, 768, 1536, 3072 and 6144; blocks of 256 and 512 threads per row
     up to 2048 and 4096 (8 values each),
-    512 up to 8192 and 16384 (16 and 32), 1024 up to 32768, then a cluster of 8 blocks up to 65536
-    and 16 up to 131072, then the loops; rows that are not 16-byte multiples in the clusters from
-    the aligned chunks that hold them (8 blocks up to 65533, 16 up to 131069)."""
+    512 up to 8192 and 16384 (16 and 32), 1024 up to 32768, then a cluster of 8 blocks of 256 up
+    to 65536 and of 512 up to 131072, then the loops; rows that are not 16-byte multiples in the
+    clusters from the aligned chunks that hold them (blocks of 256 up to 65533, of 512 up to 131069)."""
     x = rnd(rows, n) * 4
     ref = torch.softmax(x.double(), dim=-1)
     out = run("op_softmax_cluster", {"x": x}, {"R": rows, "N": n}, (rows, n), torch.float32)

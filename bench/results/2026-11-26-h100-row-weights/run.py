@@ -3,7 +3,7 @@
 at a time, and "before"), side by side with torch.compile (CUDA-graph replay, alternating
 samples) at the harness's sizes (at least 64 MB read and written). On the GPU machine:
 
-    python3 bench/results/2026-11-26-h100-row-weights/run.py --out DIR [--ns 61,1000] [--ops rms_norm_f16]
+    python3 bench/results/2026-11-26-h100-row-weights/run.py --out DIR [--ns 61,1000] [--ops rms_norm_f16] [--rows 0,8]
 
 (also for ../2026-11-26-h100-row-profile and ../2026-11-27-h200-short-rows).
 """
@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--ns", default=",".join(map(str, NS)))
     ap.add_argument("--ops", default=",".join(OPS))
+    ap.add_argument("--rows", default="0", help="row counts to time at each N (0: at least 64 MB moved)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     bw = copy_gbps()
@@ -40,9 +41,9 @@ def main():
         dtype = OPS[name]
         graphs = {w: harness.Graph(d / w / f"libsweep_{name}.so", d / w / f"sweep_{name}.h") for w in names
                   if (d / w / f"libsweep_{name}.so").exists()}  # a folder may vary some ops only
-        for n in map(int, args.ns.split(",")):
-            size = torch.tensor([], dtype=dtype).element_size()
-            r = max(4, (64 << 20) // (2 * n * size))
+        size = torch.tensor([], dtype=dtype).element_size()
+        for n, r in [(n, r or max(4, (64 << 20) // (2 * n * size)))
+                     for n in map(int, args.ns.split(",")) for r in map(int, args.rows.split(","))]:
             x = torch.randn(r, n, device="cuda", dtype=dtype)
             g, b = torch.randn(n, device="cuda", dtype=dtype), torch.randn(n, device="cuda", dtype=dtype)
             tensors = row_inputs(name, x, g, b)
@@ -61,7 +62,7 @@ def main():
                     row[f"{w}_of_copy_bw"] = 2 * x.numel() * size / t[w] / 1e6 / bw
                     row[f"{w}_err"] = rel_err(outs[w], ref)
                 results[run].append(row)
-                print(f"run{run} {name} N={n}: torch.compile {row['compile_us']:.2f} us; " +
+                print(f"run{run} {name} N={n} R={r}: torch.compile {row['compile_us']:.2f} us; " +
                       "; ".join(f"{w} {row[w + '_us']:.2f} us {row[w]:.3f}x ({row[w + '_of_copy_bw']:.2f} bw)"
                                 for w in graphs), flush=True)
     for run, rows in results.items():
