@@ -329,7 +329,12 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     // 16-byte chunk at most on a thread each (256 rows a block): f16 rms_norm at N = 5 1.18 ->
     // 1.85x, 8 0.82 -> 1.00x, N = 1 0.13 -> 0.27x (f32 rows of 8 on a thread, two chunks: 0.97 ->
     // 0.75x; H200, bench/results/2026-11-29-h200-short-stream).
+    // 2-byte rows of 33 to 64 values on 4 threads of 16 (64 rows a block), not 8 of 8: f16 rms_norm
+    // at N = 35 1.65 -> 2.08x torch.compile, 50 0.76 -> 0.93, 61 1.13 -> 1.36 (0.60 -> 0.71 of copy
+    // bandwidth), 62 0.70 -> 0.93, 63 0.96 -> 0.89 (H200, two runs; f32 lost from 48 values:
+    // softmax at 61 1.27 -> 1.18; bench/results/2026-11-29-h200-short-rows4).
     std::vector<Regime> regimes = {{1, v}, {2, small}, {4, small}, {8, small}};
+    if (v == 8) regimes.back() = Regime{4, 2 * small, 1, kThreads, 0, "lanes4_16"};
     // 4-byte values: between two of those, the same lanes holding three chunks. A row just past
     // a regime's bound otherwise went to twice the lanes, each holding little more than one
     // chunk: softmax f32 at N = 300 0.86 -> 0.98x torch.compile, 513 0.77 -> 0.90x, 600 0.88

@@ -239,11 +239,11 @@ def test_weights_and_residual_in_chunks(tmp_path):
                    "graph r(x: f32[R, N], y: f32[R, N], g: f32[N], b: f32[N]) -> f32[R, N] "
                    "{ return layer_norm(x, g, b) + y; }\n")
     cu = emulator.emit(src, arch="sm_90a")
-    for copy, count in (("hds::copy<16>(&v_g[0], &g[first]);", 18), ("hds::copy<16>(&v_b[0], &b[first]);", 18),
-                        ("hds::copy<16>(&v_y[0], &y[i0 * N + first]);", 19)):
+    for copy, count in (("hds::copy<16>(&v_g[0], &g[first]);", 19), ("hds::copy<16>(&v_b[0], &b[first]);", 19),
+                        ("hds::copy<16>(&v_y[0], &y[i0 * N + first]);", 20)):
         # 1 (y only: g and b are held, below), 2, 4, 8, 16, 32, 64, 128 threads per row, blocks of
-        # 256, 512 (three: 8, 16 and 32 values per thread) and 1024 threads, a cluster: a kernel
-        # each; 32 ... 512 threads of three chunks
+        # 256, 512 (three: 8, 16 and 32 values per thread) and 1024 threads, clusters of blocks of
+        # 512 and of 256: a kernel each; 32 ... 512 threads of three chunks
         assert cu.count(copy) == count, (copy, cu)
     assert "* v_g[e] + v_b[e] + v_y[e];" in cu, cu
     # x, g and b: 96 bytes a thread, past kHeldBytes, but for a thread per row (one chunk of each)
@@ -265,7 +265,7 @@ def test_weight_held_with_the_row(tmp_path):
     kernels = cu.split("__global__ void ")[1:]
     name = lambda k: re.search(r"(r_k0_\w+)\(", k).group(1)
     held = [name(k) for k in kernels if "hds::copy<16>(&held_g[c * 8], &g[first]);" in k]
-    assert held == [f"r_k0_rms_norm_{w}_vec" for w in ("lanes1", "lanes2", "lanes4", "lanes8", "lanes16", "warp",
+    assert held == [f"r_k0_rms_norm_{w}_vec" for w in ("lanes1", "lanes2", "lanes4", "lanes4_16", "lanes16", "warp",
                                                        "lanes64", "lanes128", "block256", "block512")], held
     for k in kernels:
         if name(k) in held:  # before the reduction (a thread per row: no shuffles); the output reads the registers
@@ -352,11 +352,11 @@ def test_rows_in_the_chunks_that_hold_them_kernels(tmp_path):
     assert "} else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers\n" in cu
     names = re.findall(r"__global__ void __launch_bounds__\([\d, ]+\) (\w+_shifted)\(", cu)
     assert names == [f"r_k0_rms_norm_{w}_vec_shifted" for w in
-                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024", "cluster")] + \
-        ["s_k0_softmax_cluster_vec_shifted"], names
-    cluster = cu[cu.find("r_k0_rms_norm_cluster_vec_shifted("):]
+                     ("lanes64", "lanes128", "block256", "block512", "block512_32", "block1024", "cluster_64",
+                      "cluster")] + ["s_k0_softmax_cluster512_vec_shifted", "s_k0_softmax_cluster_vec_shifted"], names
+    cluster = cu[cu.find("r_k0_rms_norm_cluster_64_vec_shifted("):]
     cluster = cluster[:cluster.find("\n}\n")]
-    for line in ("const int parts = N <= 65529 ? 8 : 16;", "const int span = (N + 7 + parts * 8 - 1) / (parts * 8) * 8;",
+    for line in ("const int parts = N <= 65529 ? 4 : 8;", "const int span = (N + 7 + parts * 8 - 1) / (parts * 8) * 8;",
                  "const int end = start + span - shift < N ? start + span - shift : N;",
                  "const int first = start + ((int)threadIdx.x + c * 256) * 8 - shift;"):
         assert line in cluster, (line, cluster)
@@ -410,7 +410,7 @@ def test_rows_of_eight_byte_multiples_kernels(tmp_path):
     assert ("    } else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: 16 threads per row (16 rows per "
             "block), 16 values per thread in registers, 4 at a time (8 bytes)\n") in cu, cu
     names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_vec8b)\(", cu)
-    assert names == [f"r_k0_rms_norm_{w}_vec8b" for w in ("lanes1", "lanes2", "lanes4", "lanes8", "lanes16", "warp")] + \
+    assert names == [f"r_k0_rms_norm_{w}_vec8b" for w in ("lanes1", "lanes2", "lanes4", "lanes4_16", "lanes16", "warp")] + \
         [f"s_k0_softmax_{w}_vec8b" for w in ("lanes16", "warp", "warp_12")], names
     kernel = cu[cu.find("r_k0_rms_norm_lanes16_vec8b("):]
     kernel = kernel[:kernel.find("\n}\n")]

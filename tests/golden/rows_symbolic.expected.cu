@@ -661,44 +661,35 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_lanes8_vec (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8_vec(
+// kernel rows_symbolic_k0_rms_norm_lanes4_16_vec (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16_vec(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
-    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;  // rows_symbolic.hds:9
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;  // rows_symbolic.hds:9
     const int i0 = row;
     const int cols = row < T ? N : 0;
-    alignas(16) __half row_x[8];
+    alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 1; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
         if (first >= cols) {
             break;
         }
         hds::copy<16>(&row_x[c * 8], &x[i0 * N + first]);
     }
-    alignas(16) __half row_r[8];
+    alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 1; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
         if (first >= cols) {
             break;
         }
         hds::copy<16>(&row_r[c * 8], &r[i0 * N + first]);
     }
-    alignas(16) __half held_g[8];
-#pragma unroll
-    for (int c = 0; c < 1; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
-        if (first >= cols) {
-            break;
-        }
-        hds::copy<16>(&held_g[c * 8], &g[first]);
-    }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 1; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
         if (first >= cols) {
             break;
         }
@@ -707,63 +698,55 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8_vec(
             rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]);
         }
     }
-    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 1; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 8;
+    for (int c = 0; c < 2; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 8;
         if (first >= cols) {
             break;
         }
+        alignas(16) __half v_g[8];
+        hds::copy<16>(&v_g[0], &g[first]);
         alignas(16) __half v_out[8];
 #pragma unroll
         for (int e = 0; e < 8; ++e) {
-            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 8 + e]));
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_lanes8_vec8b (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8_vec8b(
+// kernel rows_symbolic_k0_rms_norm_lanes4_16_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16_vec8b(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
-    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;  // rows_symbolic.hds:9
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;  // rows_symbolic.hds:9
     const int i0 = row;
     const int cols = row < T ? N : 0;
-    alignas(16) __half row_x[8];
+    alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
         if (first >= cols) {
             break;
         }
         hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
     }
-    alignas(16) __half row_r[8];
+    alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
         if (first >= cols) {
             break;
         }
         hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
     }
-    alignas(16) __half held_g[8];
-#pragma unroll
-    for (int c = 0; c < 2; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
-        if (first >= cols) {
-            break;
-        }
-        hds::copy<8>(&held_g[c * 4], &g[first]);
-    }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
         if (first >= cols) {
             break;
         }
@@ -772,116 +755,109 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8_vec8b(
             rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
         }
     }
-    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
-        const int first = ((int)threadIdx.x % 8 + c * 8) * 4;
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 4 + c * 4) * 4;
         if (first >= cols) {
             break;
         }
+        alignas(16) __half v_g[4];
+        hds::copy<8>(&v_g[0], &g[first]);
         alignas(16) __half v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(held_g[c * 4 + e]));
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
         }
         hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
-// kernel rows_symbolic_k0_rms_norm_lanes8 (rows_symbolic.hds:9)
-__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes8(
+// kernel rows_symbolic_k0_rms_norm_lanes4_16 (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
         __half* __restrict__ out, int T, int N) {
-    const int base = (int)blockIdx.x * 32 * N;  // rows_symbolic.hds:9
-    const int span = (T - (int)blockIdx.x * 32 < 32 ? T - (int)blockIdx.x * 32 : 32) * N;
-    __shared__ alignas(16) __half stage_x[2048];
-    const int i = (int)threadIdx.x * 8;
-    if (i + 8 <= span) {
-        hds::copy<16>(&stage_x[i], &x[base + i]);
-    } else if (i < span) {
+    const int base = (int)blockIdx.x * 64 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 64 < 64 ? T - (int)blockIdx.x * 64 : 64) * N;
+    __shared__ alignas(16) __half stage_x[4096];
 #pragma unroll
-        for (int e = 0; e < 8; ++e) {
-            const int at = i + e;
-            if (at < span) {
-                stage_x[at] = x[base + at];
-            }
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
         }
     }
-    __shared__ alignas(16) __half stage_r[2048];
-    {
-        const int i = (int)threadIdx.x * 8;
+    if ((int)threadIdx.x < span % 8) {
+        const int at = span - span % 8 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) __half stage_r[4096];
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 8;
         if (i + 8 <= span) {
             hds::copy<16>(&stage_r[i], &r[base + i]);
-        } else if (i < span) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                const int at = i + e;
-                if (at < span) {
-                    stage_r[at] = r[base + at];
-                }
-            }
         }
     }
-    __shared__ alignas(16) __half stage_out[2048];
+    if ((int)threadIdx.x < span % 8) {
+        const int at = span - span % 8 + (int)threadIdx.x;
+        stage_r[at] = r[base + at];
+    }
+    __shared__ alignas(16) __half stage_out[4096];
     __syncthreads();
-    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
+    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;
     const int cols = row < T ? N : 0;
-    alignas(16) __half row_x[8];
+    alignas(16) __half row_x[16];
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int col = (int)threadIdx.x % 8 + c * 8;
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
+        row_x[c] = stage_x[(int)threadIdx.x / 4 * N + col];
     }
-    alignas(16) __half row_r[8];
+    alignas(16) __half row_r[16];
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int col = (int)threadIdx.x % 8 + c * 8;
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
         if (col >= cols) {
             break;
         }
-        row_r[c] = stage_r[(int)threadIdx.x / 8 * N + col];
+        row_r[c] = stage_r[(int)threadIdx.x / 4 * N + col];
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int col = (int)threadIdx.x % 8 + c * 8;
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
         if (col >= cols) {
             break;
         }
         rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
     }
-    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
     rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
     const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int col = (int)threadIdx.x % 8 + c * 8;
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 8 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        stage_out[(int)threadIdx.x / 4 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
     }
     __syncthreads();
-    {
-        const int i = (int)threadIdx.x * 8;
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 8;
         if (i + 8 <= span) {
             hds::copy<16>(&out[base + i], &stage_out[i]);
-        } else if (i < span) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                const int at = i + e;
-                if (at < span) {
-                    out[base + at] = stage_out[at];
-                }
-            }
         }
+    }
+    if ((int)threadIdx.x < span % 8) {
+        const int at = span - span % 8 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
     }
 }
 
@@ -2103,19 +2079,19 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes4<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 8 at a time
-        if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_lanes8_vec<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    } else if (N % 8 == 0 && N <= 64) {  // rows of up to 64: 4 threads per row (64 rows per block), 16 values per thread in registers, 8 at a time
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_16_vec<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, 4 at a time (8 bytes)
-        if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_lanes8_vec8b<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    } else if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 4 threads per row (64 rows per block), 16 values per thread in registers, 4 at a time (8 bytes)
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_16_vec8b<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
-        if ((((long long)T + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_symbolic_k0_rms_norm_lanes8<<<dim3((unsigned)(((long long)T + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    } else if (N <= 64) {  // rows of up to 64: 4 threads per row (64 rows per block), 16 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_16<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 256) {  // rows of up to 256: 16 threads per row (16 rows per block), 16 values per thread in registers, 8 at a time
