@@ -453,6 +453,16 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
                              ir::Binary::make(ir::BinOp::And, divisible_by(v / 2), fits), g.suffix(v / 2) + "8b",
                              g.note(v / 2) + " (8 bytes)"});
         }
+        // 2-byte rows of even lengths that are not 8-byte multiples 4 bytes at a time on 16 lanes and a
+        // warp (65 to 512 values), not element by element: f16 rms_norm at N = 98 0.68 -> 0.95x
+        // torch.compile, 126 0.72 -> 0.91, 250 0.76 -> 0.79, 510 0.70 -> 0.92; on 4 lanes or fewer
+        // the rows through shared memory were faster (N = 50 0.94 -> 0.50; H200, two runs,
+        // bench/results/2026-11-29-h200-f16-fours).
+        if (v == 8 && eights(g) && g.lanes >= 16) {
+            cases.push_back({kernel(g, row_by(n, g, v / 4)),
+                             ir::Binary::make(ir::BinOp::And, divisible_by(v / 4), fits), g.suffix(v / 4) + "4b",
+                             g.note(v / 4) + " (4 bytes)"});
+        }
         // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
         // hold them, from 64 threads per row (the chunks a row may straddle: one more than N / V):
         // one element a lane read half a 32-bit load (f16 rms_norm at N = 1001 1.27 -> 1.56x

@@ -395,6 +395,32 @@ def test_rows_of_eight_byte_multiples(dtype, n):
         run(op, dtype, 37, n, racecheck=n in (68, 130))
 
 
+@pytest.mark.parametrize("n", [66, 98, 254, 258, 510, 514])
+def test_f16_rows_four_bytes_at_a_time(n):
+    """2-byte rows of even lengths that are not 8-byte multiples, 65 to 512 values: 4 bytes at a
+    time on 16 lanes (up to 256) and a warp (up to 512), both sides of each bound; 514: 64
+    threads, in the aligned 16-byte chunks that hold the rows."""
+    for op in ("rms_norm", "softmax", "layer_norm"):
+        run(op, "f16", 19, n)
+
+
+def test_f16_rows_four_bytes_at_a_time_kernels(tmp_path):
+    """Their kernels: 16 lanes and a warp only (on 4 lanes or fewer the block's rows go through
+    shared memory), 4-byte copies of the row, the weight (held with it) and the output."""
+    src = tmp_path / "r.hds"
+    src.write_text('import "nn.hds";\ngraph r(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n')
+    cu = emulator.emit(src, arch="sm_90a")
+    names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_vec4b)\(", cu)
+    assert names == ["r_k0_rms_norm_lanes16_vec4b", "r_k0_rms_norm_warp_vec4b"], names
+    assert ("    } else if (N % 2 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread "
+            "in registers, 2 at a time (4 bytes)\n") in cu, cu
+    kernel = cu[cu.find("r_k0_rms_norm_lanes16_vec4b("):]
+    kernel = kernel[:kernel.find("\n}\n")]
+    for line in ("hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);", "hds::copy<4>(&held_g[c * 2], &g[first]);",
+                 "hds::copy<4>(&out[i0 * N + first], &v_out[0]);"):
+        assert line in kernel, (line, kernel)
+
+
 def test_rows_of_eight_byte_multiples_kernels(tmp_path):
     """Their kernels: after the 16-byte ones of each regime up to a warp per row (the 16-thread one
     too: it takes no rows element by element), 8-byte copies of the row, the weight, the output;

@@ -979,6 +979,65 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes16_vec8b(
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_lanes16_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes16_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 16 + (int)threadIdx.x / 16;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[2];
+        hds::copy<4>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<4>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_warp_vec (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_warp_vec(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -1097,6 +1156,67 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_warp_vec8b(
                 v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+        }
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_warp_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_warp_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 8 + (int)threadIdx.x / 32;  // rows_symbolic.hds:9
+    if (row < T) {
+        const int i0 = row;
+        alignas(16) __half row_x[16];
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+        }
+        alignas(16) __half row_r[16];
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+        }
+        float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+            }
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+        rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+        const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
+            if (first >= N) {
+                break;
+            }
+            alignas(16) __half v_g[2];
+            hds::copy<4>(&v_g[0], &g[first]);
+            alignas(16) __half v_out[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+            }
+            hds::copy<4>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -2104,6 +2224,11 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes16_vec8b<<<dim3((unsigned)(((long long)T + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 256) {  // rows of up to 256: 16 threads per row (16 rows per block), 16 values per thread in registers, 2 at a time (4 bytes)
+        if ((((long long)T + 15) / 16) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes16_vec4b<<<dim3((unsigned)(((long long)T + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 8 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 8 at a time
         if ((((long long)T + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_warp_vec<<<dim3((unsigned)(((long long)T + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -2112,6 +2237,11 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
     } else if (N % 4 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 4 at a time (8 bytes)
         if ((((long long)T + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_warp_vec8b<<<dim3((unsigned)(((long long)T + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers, 2 at a time (4 bytes)
+        if ((((long long)T + 7) / 8) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_warp_vec4b<<<dim3((unsigned)(((long long)T + 7) / 8), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread in registers
