@@ -103,7 +103,10 @@ def sweep_gemm(rows: list, quick: bool):
                 print(f"{name} M={m} K={k} N={n}: {row['ratio']:.2f}x cuBLAS", flush=True)
 
 
-ROW_N = [61, 1000, 4096, 8192, 32768, 128256]
+# Lengths that are multiples of nothing (61, 50257: GPT-2's vocabulary) and of 2 bytes only in f16
+# (126, 250, 510: N % 4 == 2, where hds trailed torch.compile; bench/results/2026-11-29-h200-f16-fours)
+# beside the round ones.
+ROW_N = [61, 126, 250, 510, 1000, 4096, 8192, 32768, 50257, 128256]
 
 
 def compiled(fn):
