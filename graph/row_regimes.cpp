@@ -76,10 +76,10 @@ struct Regime {
                               : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
         std::string how = !shifted ? (v > 1 ? fmt::format(", {} at a time", v) : "")
                                    : fmt::format(", {} at a time from the aligned chunks that hold the row", v);
-        std::string when =
-            !shorter ? ""
-            : rows   ? fmt::format(" (up to {}: from {} rows)", shorter - (shifted ? longest() - shifted : 0), rows)
-                     : fmt::format(" (past {})", shorter - (shifted ? longest() - shifted : 0));
+        int64_t up_to = shorter - (shifted ? longest() - shifted : 0);  // the next regime's (shifted: the same less)
+        std::string when = !shorter ? ""
+                           : rows   ? fmt::format(" (up to {}: from {} rows)", up_to, rows)
+                                    : fmt::format(" (past {})", up_to);
         return fmt::format("rows of up to {}{}: {}, {} values per thread in registers{}", shifted ? shifted : longest(),
                            when, who, per_thread, how);
     }
@@ -448,21 +448,19 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         // of two that divides N), not element by element: f16 rms_norm at N = 100 0.58 -> 0.90x
         // torch.compile, 132 0.78 -> 1.09, 300 0.81 -> 1.03, 508 0.73 -> 0.98; f32 layer_norm at
         // 382 0.83 -> 0.96, softmax at 258 0.90 -> 0.95 (H200, bench/results/2026-11-29-h200-row-eights).
-        if (eights(g)) {
-            cases.push_back({kernel(g, row_by(n, g, v / 2)),
-                             ir::Binary::make(ir::BinOp::And, divisible_by(v / 2), fits), g.suffix(v / 2) + "8b",
-                             g.note(v / 2) + " (8 bytes)"});
-        }
+        // (the row read `by` elements at a time where N is a multiple of them: 8 or 4 bytes)
+        auto narrower = [&](int64_t by) {
+            int64_t bytes = by * (16 / v);
+            cases.push_back({kernel(g, row_by(n, g, by)), ir::Binary::make(ir::BinOp::And, divisible_by(by), fits),
+                             g.suffix(by) + fmt::format("{}b", bytes), g.note(by) + fmt::format(" ({} bytes)", bytes)});
+        };
+        if (eights(g)) narrower(v / 2);
         // 2-byte rows of even lengths that are not 8-byte multiples 4 bytes at a time on 16 lanes and a
         // warp (65 to 512 values), not element by element: f16 rms_norm at N = 98 0.68 -> 0.95x
         // torch.compile, 126 0.72 -> 0.91, 250 0.76 -> 0.79, 510 0.70 -> 0.92; on 4 lanes or fewer
         // the rows through shared memory were faster (N = 50 0.94 -> 0.50; H200, two runs,
         // bench/results/2026-11-29-h200-f16-fours).
-        if (v == 8 && eights(g) && g.lanes >= 16) {
-            cases.push_back({kernel(g, row_by(n, g, v / 4)),
-                             ir::Binary::make(ir::BinOp::And, divisible_by(v / 4), fits), g.suffix(v / 4) + "4b",
-                             g.note(v / 4) + " (4 bytes)"});
-        }
+        if (v == 8 && eights(g) && g.lanes >= 16) narrower(v / 4);
         // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
         // hold them, from 64 threads per row (the chunks a row may straddle: one more than N / V):
         // one element a lane read half a 32-bit load (f16 rms_norm at N = 1001 1.27 -> 1.56x
