@@ -52,6 +52,8 @@ namespace {
 // How many threads hold a row (`lanes`: 8 or 32, a group of a warp's lanes,
 // threads / lanes rows per block; lanes = threads: a block per row) and how many
 // values each holds in registers at most.
+constexpr int64_t kStageBytes = 8192;  // the block's short rows copied into shared memory at most
+
 struct Regime {
     int64_t lanes;
     int64_t per_thread;
@@ -65,15 +67,23 @@ struct Regime {
     // The clusters' wide regime: rows of up to `shorter` values (the next regime's longest) take
     // it only where there are at least `rows` of them (0: none do).
     int64_t shorter = 0, rows = 0;
+    // Short rows through shared memory (stage_rows): the block's threads take `rounds` sets of rows in
+    // turn, all of them copied in (and out) at once, so that each thread has `rounds` times the copies in flight.
+    int64_t rounds = 1;
+    bool apart = false;  // ... a warp's groups of lanes on rows a warp apart (see spacing)
     int64_t longest() const { return lanes * per_thread * cluster; }
-    int64_t rows_per_block() const { return threads / lanes; }
+    int64_t rows_per_round() const { return threads / lanes; }
+    int64_t rows_per_block() const { return rows_per_round() * rounds; }
+    std::string threads_per_row() const { return lanes == 1 ? "a thread" : fmt::format("{} threads", lanes); }
     // `shifted`: the longest rows of other lengths, read in the aligned chunks that hold them.
     std::string note(int64_t v, int64_t shifted = 0) const {
         std::string who = cluster > 1 ? fmt::format("a cluster of up to {} blocks of {} per row", cluster, threads)
                           : lanes == threads ? fmt::format("a block of {} threads per row", threads)
-                          : lanes == 32
-                              ? "a warp per row"
-                              : fmt::format("{} threads per row ({} rows per block)", lanes, rows_per_block());
+                          : lanes == 32      ? "a warp per row"
+                          : rounds > 1
+                              ? fmt::format("{} per row ({} rounds of {} rows per block)", threads_per_row(), rounds,
+                                            rows_per_round())
+                              : fmt::format("{} per row ({} rows per block)", threads_per_row(), rows_per_block());
         std::string how = !shifted ? (v > 1 ? fmt::format(", {} at a time", v) : "")
                                    : fmt::format(", {} at a time from the aligned chunks that hold the row", v);
         int64_t up_to = shorter - (shifted ? longest() - shifted : 0);  // the next regime's (shifted: the same less)
@@ -201,8 +211,28 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     before.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     after.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     after.push_back(copies(n.buffer, h.out_stage, false));
-    h.local = ir::div(tid(), ir::i32(g.lanes));
     return true;
+}
+
+// Which rows a warp's groups of lanes take in a shared-memory copy of the block's short rows
+// (stage_rows). Each read of a staged row reads `lanes` neighbouring elements of each of the warp's
+// 32 / lanes rows, N elements apart: consecutive rows of odd lengths fall into the same banks (f16 on
+// 4 lanes, N = 63: rows a halfword apart mod 128 bytes, 8 of them on 2-3 banks). Rows 8 apart (a
+// warp's groups taking rows a warp apart) then lie 16 N bytes apart, at distinct multiples of 4 banks
+// for odd N. Against consecutive rows, H200, two runs, torch.compile
+// (bench/results/2026-11-29-h200-short-rows-banks): f16 rms_norm on 4 lanes at N = 63 0.88 -> 1.37x
+// (0.49 -> 0.77 of copy bandwidth), 31 1.01 -> 1.17, 33 1.75 -> 1.86, 61 1.37 -> 1.43, but at even N
+// 2-3 % slower (50, 62: consecutive rows of N = 4k + 2 are mostly conflict-free); f32 on 8 lanes (N %
+// 4 != 0) at every N: layer_norm at 63 1.12 -> 1.23, 62 0.86 -> 0.93, softmax at 62 0.92 -> 0.96. With
+// 2 lanes or 1 it lost (f16 N = 6 1.45 -> 0.81x, f32 14 0.90 -> 0.70; 16 or 32 rows a warp land on
+// fewer banks a warp apart than consecutive).
+// OddLengths: a kernel of its own for them (a select on N in the kernel cost 2-6 % at N = 35-62).
+enum class Spacing { Never, OddLengths, Always };
+Spacing spacing(const Regime& g) {
+    if (g.lanes >= 32) return Spacing::Never;      // a warp or more per row: no shared-memory copy
+    if (g.lanes >= 8) return Spacing::Always;      // 4 rows a warp (4-byte values: of 8 banks each)
+    if (g.lanes == 4) return Spacing::OddLengths;  // 8 rows a warp (4-byte values at N = 4k + 2: 4-way)
+    return Spacing::Never;
 }
 
 // The row group's body under regime `g`, chunks of v; `staged` (if given) says
@@ -213,19 +243,33 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     ir::Var row = ir::make_var(ScalarType::I32, "row");
     ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
     bool group = g.lanes < g.threads;
+    std::vector<ir::Var> axes = fresh_row_axes(n);
+    ir::Expr width = n.buffer->shape.back(), limit = width;
+    RowPasses p = row_passes(n, axes);
+    bool stages = group && g.lanes < 32 && v == 1 && g.cluster == 1 && laid_out_like(n, shared_rows(p, width));
+    // This thread's row among the block's: its group of lanes' (rounds: among those of round `round`).
+    ir::Var round = ir::make_var(ScalarType::I32, "round"), slot = ir::make_var(ScalarType::I32, "slot");
+    ir::Expr local = ir::div(tid(), ir::i32(g.lanes));
+    if (stages) {
+        // Rows through shared memory: where a warp's consecutive rows would read the same banks (their
+        // lanes' bytes at a stride of N elements), its groups take rows a warp apart instead (see spacing).
+        ir::Expr apart =
+            ir::add(ir::mul(ir::div(ir::mod(tid(), ir::i32(32)), ir::i32(g.lanes)), ir::i32(g.threads / 32)),
+                    ir::div(tid(), ir::i32(32)));
+        if (g.apart) local = apart;
+        if (g.rounds > 1) local = ir::add(ir::mul(round, ir::i32(g.rows_per_round())), local);
+    }
     ir::Expr first_row =
-        group ? ir::add(ir::mul(bid, ir::i32(g.rows_per_block())), ir::div(tid(), ir::i32(g.lanes))) : bid;
+        group ? ir::add(ir::mul(bid, ir::i32(g.rows_per_block())), stages ? ir::Expr(slot) : local) : bid;
     std::vector<ir::Stmt> mine;
     ir::Var parts = ir::make_var(ScalarType::I32, "parts");
     if (g.cluster > 1) {  // blocks per row: the cluster's size, as the host chose it
         mine.push_back(ir::Decl::make(loc, parts, cluster_parts(g, n.buffer->shape.back()), true));
         first_row = ir::div(bid, parts);
     }
+    if (stages) mine.push_back(ir::Decl::make(loc, slot, local, true));
     mine.push_back(ir::Decl::make(loc, row, first_row, true));
-    std::vector<ir::Var> axes = fresh_row_axes(n);
     for (ir::Stmt& s : unravel(row, axes, row_shape, loc)) mine.push_back(s);
-    ir::Expr width = n.buffer->shape.back(), limit = width;
-    RowPasses p = row_passes(n, axes);
     // Shifted chunks: the row's first element (flat index `base`) lies `shift` elements into its 16-byte chunk.
     ir::Var shift = ir::make_var(ScalarType::I32, "shift");
     ir::Expr base = ir::mul(row, width);
@@ -279,13 +323,20 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     h.threads = g.threads;
     if (shifted) shifted_holding(h);
     std::vector<ir::Stmt> before, after;
-    if (group && g.lanes < 32 && v == 1 && stage_rows(n, g, p, h, before, after)) {
+    if (stages && stage_rows(n, g, p, h, before, after)) {
         if (staged) *staged = true;
+        h.local = slot;
         row_in_registers(n, h, p, mine);
-        before.insert(before.end(), mine.begin(), mine.end());
+        if (g.rounds > 1) {  // for (round < rounds) unrolled { this thread's row of the round }
+            before.push_back(
+                ir::For::make(loc, round, ir::i32(0), ir::i32(g.rounds), ir::i32(1), true, ir::Block::make(loc, mine)));
+        } else {
+            before.insert(before.end(), mine.begin(), mine.end());
+        }
         before.insert(before.end(), after.begin(), after.end());
         return ir::Block::make(loc, before);
     }
+    if (g.rounds > 1) return nullptr;  // rounds are for rows through shared memory only
     row_in_registers(n, h, p, mine);
     if (g.lanes != 32) return ir::Block::make(loc, mine);
     // A warp per row: warps past the last row have nothing to do (the condition is uniform per warp).
@@ -484,9 +535,31 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         }
         if (g.whole_only) continue;
         bool staged = false;
-        ir::Stmt by_element = row_by(n, g, 1, &staged);
-        cases.push_back({kernel(g, by_element), fits, g.suffix(1),
-                         g.note(1) + (staged ? ", the block's rows copied through shared memory" : "")});
+        Regime gr = g;
+        // Short rows through shared memory in rounds, while the block's rows copied in take at most 8 KB (2
+        // rounds: f16 rows of up to 32 values, f32 of up to 4): f16 rms_norm at N = 3 1.16 -> 1.35x
+        // torch.compile, 6 1.41 -> 1.62, 14 0.76 -> 0.82, 30 0.82 -> 0.88, f32 layer_norm at 3 1.58 -> 1.81;
+        // 16 KB lost or gained nothing (N = 30 0.71x, 61 1.36 -> 1.12, f32 layer_norm at 30 0.94 -> 0.80;
+        // H200, two runs, bench/results/2026-11-29-h200-short-rows-banks): copies in flight are not what is short.
+        if (g.lanes < 32) {
+            int64_t ins = 0;  // a column of the block's rows in the stages copied in
+            for (const ir::Buffer& b : shared_rows(probe, width)) ins += byte_size(b->elem);
+            while (ins && gr.rounds * 2 * g.rows_per_round() * g.longest() * ins <= kStageBytes) gr.rounds *= 2;
+        }
+        gr.apart = spacing(g) == Spacing::Always;
+        ir::Stmt by_element = gr.rounds > 1 || gr.apart ? row_by(n, gr, 1, &staged) : nullptr;
+        if (!by_element) gr = g, by_element = row_by(n, g, 1, &staged);
+        std::string through = staged ? ", the block's rows copied through shared memory" : "";
+        if (staged && spacing(g) == Spacing::OddLengths) {
+            Regime ga = gr;
+            ga.apart = true;
+            ir::Expr odd = ir::Binary::make(ir::BinOp::Eq, ir::mod(width, ir::i32(2)), ir::i32(1));
+            cases.push_back({kernel(ga, row_by(n, ga, 1)), ir::Binary::make(ir::BinOp::And, odd, fits),
+                             g.suffix(1) + "_apart",
+                             ga.note(1) + through + ", a warp's rows a warp apart (odd lengths)"});
+        }
+        cases.push_back({kernel(gr, by_element), fits, g.suffix(1),
+                         gr.note(1) + through + (staged && gr.apart ? ", a warp's rows a warp apart" : "")});
     }
     cases.push_back({fallback, nullptr, "loops",
                      fmt::format("rows longer than {}: a block per row, each pass reading the row again",

@@ -167,7 +167,7 @@ def test_kernel_shape(tmp_path):
         "thread in registers, 4 at a time\n",
         "r_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1)",
         "} else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread "
-        "in registers, the block's rows copied through shared memory\n",
+        "in registers, the block's rows copied through shared memory, a warp's rows a warp apart\n",
         # 16 threads per row only where rows are read 16 bytes at a time (no kernel element by element)
         "} else if (N % 4 == 0 && N <= 128) {  // rows of up to 128: 16 threads per row (16 rows per block), 8 "
         "values per thread in registers, 4 at a time\n",
@@ -216,7 +216,18 @@ def test_kernel_shape(tmp_path):
     for whole, tail in (("hds::copy<16>(&stage_x[i], &x[base + i]);", "stage_x[at] = x[base + at];"),
                         ("hds::copy<16>(&out[base + i], &stage_out[i]);", "out[base + at] = stage_out[at];")):
         assert whole in cu and tail in cu, (whole, cu)
-    assert "row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];" in cu, cu
+    # ... each warp's 4 groups of 8 lanes on rows a warp apart (consecutive rows of odd lengths read the
+    # same banks), and where the block's rows copied in take 4 KB at most, two rounds of them (8 KB)
+    assert "const int slot = (int)threadIdx.x % 32 / 8 * 8 + (int)threadIdx.x / 32;" in cu, cu
+    assert "row_x[c] = stage_x[slot * N + col];" in cu, cu
+    assert "} else if (N <= 4) {  // rows of up to 4: a thread per row (2 rounds of 256 rows per block), " in cu, cu
+    assert "const int slot = round * 256 + (int)threadIdx.x;" in cu and "__shared__ alignas(16) float stage_x[2048];" in cu
+    # on 4 lanes, rows a warp apart at odd lengths only: a kernel of their own, before the other lengths'
+    odd = cu.find("} else if (N % 2 == 1 && N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 "
+                  "values per thread in registers, the block's rows copied through shared memory, a warp's rows a "
+                  "warp apart (odd lengths)\n")
+    assert -1 < odd < cu.find("} else if (N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block)"), cu
+    assert "r_k0_softmax_lanes4_apart<<<" in cu and "const int slot = (int)threadIdx.x / 4;" in cu, cu
     # Rows of several warps: each warp's total in shared memory, a buffer per reduction, one
     # barrier, then every thread adds its own row's (128 threads: 4 of the block's 8 warps).
     assert "__shared__ alignas(16) float part_softmax_m[8];" in cu, cu
@@ -475,3 +486,23 @@ def test_short_rows_through_shared_memory(shape):
         out = emulator.run_graph(src, "g", {"x": x, "g": g}, racecheck=True)
         y = softmax(x.astype(np.float64)) + x.astype(np.float64)
         close(out, rms_norm(y, g.astype(np.float64)), tol)
+
+
+@pytest.mark.parametrize("dtype,n,rows", [
+    # a thread and 2 threads per row in two rounds of 256 and 128 rows: a last block whose second round
+    # is partial, whose first is (600 = 512 + 88), and fewer rows than a round
+    ("f16", 7, 600), ("f16", 13, 300), ("f16", 3, 5), ("f32", 3, 600),
+    # 4 threads per row, two rounds of 64 (f16; odd lengths on rows a warp apart) and one (f32)
+    ("f16", 17, 200), ("f16", 30, 200), ("f16", 31, 70), ("f32", 29, 100), ("f32", 30, 100),
+    # 4 threads of 16 (f16), 8 threads (f32: rows a warp apart at every length), one round
+    ("f16", 45, 100), ("f16", 62, 100), ("f16", 63, 33), ("f32", 33, 40), ("f32", 62, 40), ("f32", 63, 7)])
+def test_short_rows_in_rounds_and_warps_apart(dtype, n, rows):
+    """Short rows through shared memory in rounds (the block's rows copied in at most 8 KB) and on rows a
+    warp apart (odd lengths on 4 lanes, every length on 8): both sides of each, partial last blocks and
+    rounds, under the race checker."""
+    np_t, tol = (np.float16, 3e-3) if dtype == "f16" else (np.float32, 1e-5)
+    x = (rng.standard_normal((rows, n)) * 2).astype(np_t)
+    g = (rng.standard_normal(n) + 1).astype(np_t)
+    src = f"graph g(x: {dtype}[R, N], g: {dtype}[N]) -> {dtype}[R, N] {{ return rms_norm(softmax(x), g); }}\n"
+    out = emulator.run_graph(src, "g", {"x": x, "g": g}, racecheck=True)
+    close(out, rms_norm(softmax(x.astype(np.float64)), g.astype(np.float64)), tol)

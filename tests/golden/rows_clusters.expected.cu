@@ -69,76 +69,76 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1_vec(
 // kernel rows_clusters_k0_softmax_lanes1 (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1(const float* __restrict__ x,
         float* __restrict__ out, int R, int N) {
-    const int base = (int)blockIdx.x * 256 * N;  // rows_clusters.hds:8
-    const int span = (R - (int)blockIdx.x * 256 < 256 ? R - (int)blockIdx.x * 256 : 256) * N;
-    __shared__ alignas(16) float stage_x[1024];
-    const int i = (int)threadIdx.x * 4;
-    if (i + 4 <= span) {
-        hds::copy<16>(&stage_x[i], &x[base + i]);
-    } else if (i < span) {
+    const int base = (int)blockIdx.x * 512 * N;  // rows_clusters.hds:8
+    const int span = (R - (int)blockIdx.x * 512 < 512 ? R - (int)blockIdx.x * 512 : 512) * N;
+    __shared__ alignas(16) float stage_x[2048];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const int at = i + e;
-            if (at < span) {
-                stage_x[at] = x[base + at];
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) float stage_out[2048];
+    __syncthreads();
+#pragma unroll
+    for (int round = 0; round < 2; ++round) {
+        const int slot = round * 256 + (int)threadIdx.x;
+        const int row = (int)blockIdx.x * 512 + slot;
+        const int cols = row < R ? N : 0;
+        alignas(16) float row_x[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int col = c;
+            if (col >= cols) {
+                break;
             }
+            row_x[c] = stage_x[slot * N + col];
         }
-    }
-    __shared__ alignas(16) float stage_out[1024];
-    __syncthreads();
-    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;
-    const int cols = row < R ? N : 0;
-    alignas(16) float row_x[4];
+        float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
-    for (int c = 0; c < 4; ++c) {
-        const int col = c;
-        if (col >= cols) {
-            break;
+        for (int c = 0; c < 4; ++c) {
+            const int col = c;
+            if (col >= cols) {
+                break;
+            }
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
         }
-        row_x[c] = stage_x[(int)threadIdx.x * N + col];
-    }
-    float softmax_m_acc = -3.4028234663852886e+38f;
+        const float softmax_m = softmax_m_acc;
+        float softmax_s_acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < 4; ++c) {
-        const int col = c;
-        if (col >= cols) {
-            break;
+        for (int c = 0; c < 4; ++c) {
+            const int col = c;
+            if (col >= cols) {
+                break;
+            }
+            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
         }
-        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
-    }
-    const float softmax_m = softmax_m_acc;
-    float softmax_s_acc = 0.0f;
+        const float softmax_s = softmax_s_acc;
 #pragma unroll
-    for (int c = 0; c < 4; ++c) {
-        const int col = c;
-        if (col >= cols) {
-            break;
+        for (int c = 0; c < 4; ++c) {
+            const int col = c;
+            if (col >= cols) {
+                break;
+            }
+            stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
-    }
-    const float softmax_s = softmax_s_acc;
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-        const int col = c;
-        if (col >= cols) {
-            break;
-        }
-        stage_out[(int)threadIdx.x * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
     }
     __syncthreads();
-    {
-        const int i = (int)threadIdx.x * 4;
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
         if (i + 4 <= span) {
             hds::copy<16>(&out[base + i], &stage_out[i]);
-        } else if (i < span) {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int at = i + e;
-                if (at < span) {
-                    out[base + at] = stage_out[at];
-                }
-            }
         }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
     }
 }
 
@@ -219,7 +219,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2(const flo
     }
     __shared__ alignas(16) float stage_out[2048];
     __syncthreads();
-    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;
+    const int slot = (int)threadIdx.x / 2;
+    const int row = (int)blockIdx.x * 128 + slot;
     const int cols = row < R ? N : 0;
     alignas(16) float row_x[8];
 #pragma unroll
@@ -228,7 +229,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2(const flo
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 2 * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
@@ -258,7 +259,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2(const flo
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 2 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -334,9 +335,9 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_vec(
     }
 }
 
-// kernel rows_clusters_k0_softmax_lanes4 (rows_clusters.hds:8)
-__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const float* __restrict__ x,
-        float* __restrict__ out, int R, int N) {
+// kernel rows_clusters_k0_softmax_lanes4_apart (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_apart(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
     const int base = (int)blockIdx.x * 64 * N;  // rows_clusters.hds:8
     const int span = (R - (int)blockIdx.x * 64 < 64 ? R - (int)blockIdx.x * 64 : 64) * N;
     __shared__ alignas(16) float stage_x[2048];
@@ -353,7 +354,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const flo
     }
     __shared__ alignas(16) float stage_out[2048];
     __syncthreads();
-    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;
+    const int slot = (int)threadIdx.x % 32 / 4 * 8 + (int)threadIdx.x / 32;
+    const int row = (int)blockIdx.x * 64 + slot;
     const int cols = row < R ? N : 0;
     alignas(16) float row_x[8];
 #pragma unroll
@@ -362,7 +364,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const flo
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 4 * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
@@ -394,7 +396,84 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const flo
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 4 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes4 (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const float* __restrict__ x,
+        float* __restrict__ out, int R, int N) {
+    const int base = (int)blockIdx.x * 64 * N;  // rows_clusters.hds:8
+    const int span = (R - (int)blockIdx.x * 64 < 64 ? R - (int)blockIdx.x * 64 : 64) * N;
+    __shared__ alignas(16) float stage_x[2048];
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 4;
+        if (i + 4 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 4) {
+        const int at = span - span % 4 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) float stage_out[2048];
+    __syncthreads();
+    const int slot = (int)threadIdx.x / 4;
+    const int row = (int)blockIdx.x * 64 + slot;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[slot * N + col];
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        softmax_m_acc = fmaxf(softmax_m_acc, row_x[c]);
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -491,7 +570,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const flo
     }
     __shared__ alignas(16) float stage_out[2048];
     __syncthreads();
-    const int row = (int)blockIdx.x * 32 + (int)threadIdx.x / 8;
+    const int slot = (int)threadIdx.x % 32 / 8 * 8 + (int)threadIdx.x / 32;
+    const int row = (int)blockIdx.x * 32 + slot;
     const int cols = row < R ? N : 0;
     alignas(16) float row_x[8];
 #pragma unroll
@@ -500,7 +580,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const flo
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 8 * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
@@ -534,7 +614,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const flo
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 8 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -3437,14 +3517,14 @@ extern "C" {
 static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, int R, int N,
                                                    cudaStream_t stream) {
     cudaError_t err = cudaSuccess;
-    if (N % 4 == 0 && N <= 4) {  // rows of up to 4: 1 threads per row (256 rows per block), 4 values per thread in registers, 4 at a time
+    if (N % 4 == 0 && N <= 4) {  // rows of up to 4: a thread per row (256 rows per block), 4 values per thread in registers, 4 at a time
         if ((((long long)R + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes1_vec<<<dim3((unsigned)(((long long)R + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 4) {  // rows of up to 4: 1 threads per row (256 rows per block), 4 values per thread in registers, the block's rows copied through shared memory
-        if ((((long long)R + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-        rows_clusters_k0_softmax_lanes1<<<dim3((unsigned)(((long long)R + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+    } else if (N <= 4) {  // rows of up to 4: a thread per row (2 rounds of 256 rows per block), 4 values per thread in registers, the block's rows copied through shared memory
+        if ((((long long)R + 511) / 512) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes1<<<dim3((unsigned)(((long long)R + 511) / 512), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N % 4 == 0 && N <= 16) {  // rows of up to 16: 2 threads per row (128 rows per block), 8 values per thread in registers, 4 at a time
@@ -3462,6 +3542,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_lanes4_vec<<<dim3((unsigned)(((long long)R + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 1 && N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, the block's rows copied through shared memory, a warp's rows a warp apart (odd lengths)
+        if ((((long long)R + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes4_apart<<<dim3((unsigned)(((long long)R + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
         if ((((long long)R + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes4<<<dim3((unsigned)(((long long)R + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -3472,7 +3557,7 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_lanes8_vec<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+    } else if (N <= 64) {  // rows of up to 64: 8 threads per row (32 rows per block), 8 values per thread in registers, the block's rows copied through shared memory, a warp's rows a warp apart
         if ((((long long)R + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes8<<<dim3((unsigned)(((long long)R + 31) / 32), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);

@@ -167,7 +167,8 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1(
     }
     __shared__ alignas(16) __half stage_out[2048];
     __syncthreads();
-    const int row = (int)blockIdx.x * 256 + (int)threadIdx.x;
+    const int slot = (int)threadIdx.x;
+    const int row = (int)blockIdx.x * 256 + slot;
     const int cols = row < T ? N : 0;
     alignas(16) __half row_x[8];
 #pragma unroll
@@ -176,7 +177,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1(
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     alignas(16) __half row_r[8];
 #pragma unroll
@@ -185,7 +186,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1(
         if (col >= cols) {
             break;
         }
-        row_r[c] = stage_r[(int)threadIdx.x * N + col];
+        row_r[c] = stage_r[slot * N + col];
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
@@ -203,7 +204,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes1(
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        stage_out[slot * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
     }
     __syncthreads();
     {
@@ -384,7 +385,8 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2(
     }
     __shared__ alignas(16) __half stage_out[2048];
     __syncthreads();
-    const int row = (int)blockIdx.x * 128 + (int)threadIdx.x / 2;
+    const int slot = (int)threadIdx.x / 2;
+    const int row = (int)blockIdx.x * 128 + slot;
     const int cols = row < T ? N : 0;
     alignas(16) __half row_x[8];
 #pragma unroll
@@ -393,7 +395,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2(
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 2 * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     alignas(16) __half row_r[8];
 #pragma unroll
@@ -402,7 +404,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2(
         if (col >= cols) {
             break;
         }
-        row_r[c] = stage_r[(int)threadIdx.x / 2 * N + col];
+        row_r[c] = stage_r[slot * N + col];
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
@@ -421,7 +423,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes2(
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 2 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        stage_out[slot * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
     }
     __syncthreads();
     {
@@ -568,6 +570,100 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_vec8b(
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_lanes4_apart (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_apart(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int base = (int)blockIdx.x * 64 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 64 < 64 ? T - (int)blockIdx.x * 64 : 64) * N;
+    __shared__ alignas(16) __half stage_x[2048];
+    const int i = (int)threadIdx.x * 8;
+    if (i + 8 <= span) {
+        hds::copy<16>(&stage_x[i], &x[base + i]);
+    } else if (i < span) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+            const int at = i + e;
+            if (at < span) {
+                stage_x[at] = x[base + at];
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_r[2048];
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_r[i], &r[base + i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    stage_r[at] = r[base + at];
+                }
+            }
+        }
+    }
+    __shared__ alignas(16) __half stage_out[2048];
+    __syncthreads();
+    const int slot = (int)threadIdx.x % 32 / 4 * 8 + (int)threadIdx.x / 32;
+    const int row = (int)blockIdx.x * 64 + slot;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[slot * N + col];
+    }
+    alignas(16) __half row_r[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = stage_r[slot * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[slot * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+    __syncthreads();
+    {
+        const int i = (int)threadIdx.x * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        } else if (i < span) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int at = i + e;
+                if (at < span) {
+                    out[base + at] = stage_out[at];
+                }
+            }
+        }
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_lanes4 (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -604,7 +700,8 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
     }
     __shared__ alignas(16) __half stage_out[2048];
     __syncthreads();
-    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;
+    const int slot = (int)threadIdx.x / 4;
+    const int row = (int)blockIdx.x * 64 + slot;
     const int cols = row < T ? N : 0;
     alignas(16) __half row_x[8];
 #pragma unroll
@@ -613,7 +710,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 4 * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     alignas(16) __half row_r[8];
 #pragma unroll
@@ -622,7 +719,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
         if (col >= cols) {
             break;
         }
-        row_r[c] = stage_r[(int)threadIdx.x / 4 * N + col];
+        row_r[c] = stage_r[slot * N + col];
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
@@ -642,7 +739,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4(
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 4 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        stage_out[slot * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
     }
     __syncthreads();
     {
@@ -775,6 +872,93 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16_vec8b
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_lanes4_16_apart (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16_apart(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int base = (int)blockIdx.x * 64 * N;  // rows_symbolic.hds:9
+    const int span = (T - (int)blockIdx.x * 64 < 64 ? T - (int)blockIdx.x * 64 : 64) * N;
+    __shared__ alignas(16) __half stage_x[4096];
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_x[i], &x[base + i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 8) {
+        const int at = span - span % 8 + (int)threadIdx.x;
+        stage_x[at] = x[base + at];
+    }
+    __shared__ alignas(16) __half stage_r[4096];
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&stage_r[i], &r[base + i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 8) {
+        const int at = span - span % 8 + (int)threadIdx.x;
+        stage_r[at] = r[base + at];
+    }
+    __shared__ alignas(16) __half stage_out[4096];
+    __syncthreads();
+    const int slot = (int)threadIdx.x % 32 / 4 * 8 + (int)threadIdx.x / 32;
+    const int row = (int)blockIdx.x * 64 + slot;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_x[c] = stage_x[slot * N + col];
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        row_r[c] = stage_r[slot * N + col];
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c] + row_r[c]) * hds::cast<float>(row_x[c] + row_r[c]);
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int col = (int)threadIdx.x % 4 + c * 4;
+        if (col >= cols) {
+            break;
+        }
+        stage_out[slot * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const int i = (q * 256 + (int)threadIdx.x) * 8;
+        if (i + 8 <= span) {
+            hds::copy<16>(&out[base + i], &stage_out[i]);
+        }
+    }
+    if ((int)threadIdx.x < span % 8) {
+        const int at = span - span % 8 + (int)threadIdx.x;
+        out[base + at] = stage_out[at];
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_lanes4_16 (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -807,7 +991,8 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16(
     }
     __shared__ alignas(16) __half stage_out[4096];
     __syncthreads();
-    const int row = (int)blockIdx.x * 64 + (int)threadIdx.x / 4;
+    const int slot = (int)threadIdx.x / 4;
+    const int row = (int)blockIdx.x * 64 + slot;
     const int cols = row < T ? N : 0;
     alignas(16) __half row_x[16];
 #pragma unroll
@@ -816,7 +1001,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16(
         if (col >= cols) {
             break;
         }
-        row_x[c] = stage_x[(int)threadIdx.x / 4 * N + col];
+        row_x[c] = stage_x[slot * N + col];
     }
     alignas(16) __half row_r[16];
 #pragma unroll
@@ -825,7 +1010,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16(
         if (col >= cols) {
             break;
         }
-        row_r[c] = stage_r[(int)threadIdx.x / 4 * N + col];
+        row_r[c] = stage_r[slot * N + col];
     }
     float rms_norm_ms_acc = 0.0f;
 #pragma unroll
@@ -845,7 +1030,7 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes4_16(
         if (col >= cols) {
             break;
         }
-        stage_out[(int)threadIdx.x / 4 * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
+        stage_out[slot * N + col] = hds::cast<__half>(hds::cast<float>(row_x[c] + row_r[c]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(g[col]));
     }
     __syncthreads();
 #pragma unroll
@@ -2154,17 +2339,17 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
                                                     const __half* g, __half* out, int T, int N,
                                                     cudaStream_t stream) {
     cudaError_t err = cudaSuccess;
-    if (N % 8 == 0 && N <= 8) {  // rows of up to 8: 1 threads per row (256 rows per block), 8 values per thread in registers, 8 at a time
+    if (N % 8 == 0 && N <= 8) {  // rows of up to 8: a thread per row (256 rows per block), 8 values per thread in registers, 8 at a time
         if ((((long long)T + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes1_vec<<<dim3((unsigned)(((long long)T + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 4 == 0 && N <= 8) {  // rows of up to 8: 1 threads per row (256 rows per block), 8 values per thread in registers, 4 at a time (8 bytes)
+    } else if (N % 4 == 0 && N <= 8) {  // rows of up to 8: a thread per row (256 rows per block), 8 values per thread in registers, 4 at a time (8 bytes)
         if ((((long long)T + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes1_vec8b<<<dim3((unsigned)(((long long)T + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N <= 8) {  // rows of up to 8: 1 threads per row (256 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
+    } else if (N <= 8) {  // rows of up to 8: a thread per row (256 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
         if ((((long long)T + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes1<<<dim3((unsigned)(((long long)T + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
@@ -2194,6 +2379,11 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes4_vec8b<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 1 && N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, the block's rows copied through shared memory, a warp's rows a warp apart (odd lengths)
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_apart<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 32) {  // rows of up to 32: 4 threads per row (64 rows per block), 8 values per thread in registers, the block's rows copied through shared memory
         if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes4<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -2207,6 +2397,11 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
     } else if (N % 4 == 0 && N <= 64) {  // rows of up to 64: 4 threads per row (64 rows per block), 16 values per thread in registers, 4 at a time (8 bytes)
         if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes4_16_vec8b<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 1 && N <= 64) {  // rows of up to 64: 4 threads per row (64 rows per block), 16 values per thread in registers, the block's rows copied through shared memory, a warp's rows a warp apart (odd lengths)
+        if ((((long long)T + 63) / 64) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes4_16_apart<<<dim3((unsigned)(((long long)T + 63) / 64), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 64) {  // rows of up to 64: 4 threads per row (64 rows per block), 16 values per thread in registers, the block's rows copied through shared memory
