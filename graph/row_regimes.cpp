@@ -451,8 +451,12 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
     // 8 threads of 4-byte values, whose block's rows through shared memory were faster (softmax
     // f32 at N = 62 0.92 -> 0.88x torch.compile in 8-byte chunks, layer_norm 0.86 -> 0.84), nor 2 or 4
     // (layer_norm at N = 18 0.87 -> 0.79x, 30 0.95 -> 0.68x; bench/results/2026-11-29-h200-short-stream).
+    // 4-byte values on more than a warp too, where they were read element by element (2-byte ones read
+    // the aligned 16-byte chunks there): softmax f32 at N = 510 0.97 -> 1.04x, 1022 0.97 -> 1.03, 2046
+    // 1.53 -> 1.65; layer_norm at 510 0.92 -> 0.99, 1022 0.99 -> 1.07 (H200, two runs,
+    // bench/results/2026-11-29-h200-rows-4k2).
     auto eights = [&](const Regime& g) {
-        return v >= 4 && g.lanes <= 32 && g.cluster == 1 && !(v == 4 && g.lanes <= 8);
+        return v >= 4 && g.cluster == 1 && !(v == 4 && g.lanes <= 8) && (g.lanes <= 32 || v == 4);
     };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
         for (const Regime& g : regimes) {
@@ -502,15 +506,23 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         // (the row read `by` elements at a time where N is a multiple of them: 8 or 4 bytes)
         auto narrower = [&](int64_t by) {
             int64_t bytes = by * (16 / v);
-            cases.push_back({kernel(g, row_by(n, g, by)), ir::Binary::make(ir::BinOp::And, divisible_by(by), fits),
-                             g.suffix(by) + fmt::format("{}b", bytes), g.note(by) + fmt::format(" ({} bytes)", bytes)});
+            // (f16 4 bytes at a time on 16 lanes: up to 5 words a lane, 160 values, then on a warp)
+            int64_t longest = v == 8 && by == 2 && g.lanes == 16 ? 16 * 5 * 2 : g.longest();
+            std::string note = g.note(by);
+            note = fmt::format("rows of up to {}{} ({} bytes)", longest, note.substr(note.find(':')), bytes);
+            cases.push_back({kernel(g, row_by(n, g, by)),
+                             ir::Binary::make(ir::BinOp::And, divisible_by(by), ir::le(width, ir::i32(longest))),
+                             g.suffix(by) + fmt::format("{}b", bytes), note});
         };
         if (eights(g)) narrower(v / 2);
         // 2-byte rows of even lengths that are not 8-byte multiples 4 bytes at a time on 16 lanes and a
         // warp (65 to 512 values), not element by element: f16 rms_norm at N = 98 0.68 -> 0.95x
         // torch.compile, 126 0.72 -> 0.91, 250 0.76 -> 0.79, 510 0.70 -> 0.92; on 4 lanes or fewer
         // the rows through shared memory were faster (N = 50 0.94 -> 0.50; H200, two runs,
-        // bench/results/2026-11-29-h200-f16-fours).
+        // bench/results/2026-11-29-h200-f16-fours). On 16 lanes up to 160 values (5 4-byte words a lane),
+        // past that on a warp: N = 162 0.83 -> 0.85x, 194 0.81 -> 0.87, 226 0.80 -> 0.92, 250 0.80 -> 0.92,
+        // 254 0.82 -> 0.95; at 130 0.98 -> 0.87, 146 0.91 -> 0.86 (8-byte chunks on a warp from 129 lost
+        // too: N = 132 1.08 -> 0.87; H200, two runs, bench/results/2026-11-29-h200-rows-4k2).
         if (v == 8 && eights(g) && g.lanes >= 16) narrower(v / 4);
         // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
         // hold them, from 64 threads per row (the chunks a row may straddle: one more than N / V):

@@ -397,19 +397,21 @@ def test_rows_in_the_chunks_that_hold_them_more_dimensions():
 
 
 @pytest.mark.parametrize("dtype,n", [("f16", n) for n in (4, 60, 68, 100, 252, 260, 300, 508, 516)] +
-                         [("f32", n) for n in (2, 62, 66, 126, 130, 254, 258, 382, 386)])
+                         [("f32", n) for n in (2, 62, 66, 126, 130, 254, 258, 382, 386, 510, 514, 1022, 2050, 4098,
+                                                8194, 16386, 32770)])
 def test_rows_of_eight_byte_multiples(dtype, n):
     """Rows of 8-byte multiples that are not 16-byte ones (f16 N % 8 == 4, f32 N % 4 == 2) read 8
-    bytes at a time by up to a warp per row: both sides of each bound (8, 16 threads, a warp, for
-    f32 a warp of three chunks), the next regime past them; 37 rows (idle groups in the last block)."""
+    bytes at a time by up to a warp per row, f32 by more threads too: both sides of each bound (8, 16
+    threads, a warp, for f32 a warp of three chunks, 64 and 128 threads, blocks of 256, 512 and 1024),
+    the next regime past them (32770: the clusters, sm_90a); 37 rows (idle groups in the last block)."""
     for op in ("rms_norm", "layer_norm") if dtype == "f16" else ("softmax", "layer_norm"):
-        run(op, dtype, 37, n, racecheck=n in (68, 130))
+        run(op, dtype, 37 if n < 4096 else 5, n, racecheck=n in (68, 130, 1022), arch="sm_90a" if n > 32768 else None)
 
 
-@pytest.mark.parametrize("n", [66, 98, 254, 258, 510, 514])
+@pytest.mark.parametrize("n", [66, 98, 158, 162, 254, 258, 510, 514])
 def test_f16_rows_four_bytes_at_a_time(n):
     """2-byte rows of even lengths that are not 8-byte multiples, 65 to 512 values: 4 bytes at a
-    time on 16 lanes (up to 256) and a warp (up to 512), both sides of each bound; 514: 64
+    time on 16 lanes (up to 160) and a warp (up to 512), both sides of each bound; 514: 64
     threads, in the aligned 16-byte chunks that hold the rows."""
     for op in ("rms_norm", "softmax", "layer_norm"):
         run(op, "f16", 19, n)
@@ -434,9 +436,10 @@ def test_f16_rows_four_bytes_at_a_time_kernels(tmp_path):
 
 def test_rows_of_eight_byte_multiples_kernels(tmp_path):
     """Their kernels: after the 16-byte ones of each regime up to a warp per row (the 16-thread one
-    too: it takes no rows element by element), 8-byte copies of the row, the weight, the output;
-    none for wider regimes, 8-byte values, nor 2, 4 or 8 threads of 4-byte ones; a constant N of such rows
-    takes its one regime's."""
+    too: it takes no rows element by element), for 4-byte values of every regime but the clusters,
+    8-byte copies of the row, the weight, the output; none for wider regimes of 2-byte values (the
+    aligned 16-byte chunks there), 8-byte values, nor 2, 4 or 8 threads of 4-byte ones; a constant N
+    of such rows takes its one regime's."""
     src = tmp_path / "r.hds"
     src.write_text('import "nn.hds";\n'
                    "graph r(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n"
@@ -448,7 +451,9 @@ def test_rows_of_eight_byte_multiples_kernels(tmp_path):
             "block), 16 values per thread in registers, 4 at a time (8 bytes)\n") in cu, cu
     names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_vec8b)\(", cu)
     assert names == [f"r_k0_rms_norm_{w}_vec8b" for w in ("lanes1", "lanes2", "lanes4", "lanes4_16", "lanes16", "warp")] + \
-        [f"s_k0_softmax_{w}_vec8b" for w in ("lanes16", "warp", "warp_12")], names
+        [f"s_k0_softmax_{w}_vec8b" for w in ("lanes16", "warp", "warp_12", "lanes64", "lanes64_12", "lanes128",
+                                             "lanes128_12", "block256", "block256_12", "block512", "block512_12",
+                                             "block512_16", "block512_32", "block1024")], names
     kernel = cu[cu.find("r_k0_rms_norm_lanes16_vec8b("):]
     kernel = kernel[:kernel.find("\n}\n")]
     for line in ("hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);", "hds::copy<8>(&held_g[c * 4], &g[first]);",

@@ -1224,6 +1224,92 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
     }
 }
 
+// kernel rows_clusters_k0_softmax_lanes64_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 64 * 2 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_lanes64 (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -1382,6 +1468,92 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
             v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes64_12_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 64 * 2 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1546,6 +1718,92 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
     }
 }
 
+// kernel rows_clusters_k0_softmax_lanes128_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 128 * 4 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_lanes128 (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -1704,6 +1962,92 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
             v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_lanes128_12_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_clusters.hds:8
+    const int i0 = row;
+    const int cols = row < R ? N : 0;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[(int)threadIdx.x / 128 * 4 + w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1867,6 +2211,91 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
     }
 }
 
+// kernel rows_clusters_k0_softmax_block256_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_block256 (rows_clusters.hds:8)
 __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -2023,6 +2452,91 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
             v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block256_12_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2185,6 +2699,91 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
     }
 }
 
+// kernel rows_clusters_k0_softmax_block512_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[8];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_block512 (rows_clusters.hds:8)
 __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -2341,6 +2940,91 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec(
             v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_12_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[12];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2503,6 +3187,91 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec(
     }
 }
 
+// kernel rows_clusters_k0_softmax_block512_16_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_clusters_k0_softmax_block512_16 (rows_clusters.hds:8)
 __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16(
         const float* __restrict__ x, float* __restrict__ out, int R, int N) {
@@ -2659,6 +3428,91 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec(
             v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block512_32_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2845,6 +3699,91 @@ __global__ void __launch_bounds__(1024, 1) rows_clusters_k0_softmax_block1024_ve
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
+    }
+}
+
+// kernel rows_clusters_k0_softmax_block1024_vec8b (rows_clusters.hds:8)
+__global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec8b(
+        const float* __restrict__ x, float* __restrict__ out, int R, int N) {
+    const int row = (int)blockIdx.x;  // rows_clusters.hds:8
+    const int i0 = row;
+    alignas(16) float row_x[32];
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    float softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+        }
+    }
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 4));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 2));
+    softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 1));
+    __shared__ alignas(16) float part_softmax_m[32];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_m[(int)threadIdx.x / 32] = softmax_m_acc;
+    }
+    __syncthreads();
+    softmax_m_acc = -3.4028234663852886e+38f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        softmax_m_acc = fmaxf(softmax_m_acc, part_softmax_m[w]);
+    }
+    const float softmax_m = softmax_m_acc;
+    float softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+        }
+    }
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
+    softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
+    __shared__ alignas(16) float part_softmax_s[32];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_softmax_s[(int)threadIdx.x / 32] = softmax_s_acc;
+    }
+    __syncthreads();
+    softmax_s_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        softmax_s_acc = softmax_s_acc + part_softmax_s[w];
+    }
+    const float softmax_s = softmax_s_acc;
+#pragma unroll
+    for (int c = 0; c < 16; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) float v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -3607,6 +4546,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_lanes64_vec<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes64_vec8b<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 512) {  // rows of up to 512: 64 threads per row (4 rows per block), 8 values per thread in registers
         if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes64<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -3615,6 +4559,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N % 4 == 0 && N <= 768) {  // rows of up to 768: 64 threads per row (4 rows per block), 12 values per thread in registers, 4 at a time
         if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes64_12_vec<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 768) {  // rows of up to 768: 64 threads per row (4 rows per block), 12 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes64_12_vec8b<<<dim3((unsigned)(((long long)R + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 768) {  // rows of up to 768: 64 threads per row (4 rows per block), 12 values per thread in registers
@@ -3627,6 +4576,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_lanes128_vec<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 1024) {  // rows of up to 1024: 128 threads per row (2 rows per block), 8 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes128_vec8b<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 1024) {  // rows of up to 1024: 128 threads per row (2 rows per block), 8 values per thread in registers
         if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes128<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -3635,6 +4589,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N % 4 == 0 && N <= 1536) {  // rows of up to 1536: 128 threads per row (2 rows per block), 12 values per thread in registers, 4 at a time
         if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_lanes128_12_vec<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 1536) {  // rows of up to 1536: 128 threads per row (2 rows per block), 12 values per thread in registers, 2 at a time (8 bytes)
+        if ((((long long)R + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_lanes128_12_vec8b<<<dim3((unsigned)(((long long)R + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 1536) {  // rows of up to 1536: 128 threads per row (2 rows per block), 12 values per thread in registers
@@ -3647,6 +4606,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_block256_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 2048) {  // rows of up to 2048: a block of 256 threads per row, 8 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block256_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 2048) {  // rows of up to 2048: a block of 256 threads per row, 8 values per thread in registers
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block256<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -3655,6 +4619,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N % 4 == 0 && N <= 3072) {  // rows of up to 3072: a block of 256 threads per row, 12 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block256_12_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 3072) {  // rows of up to 3072: a block of 256 threads per row, 12 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block256_12_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 3072) {  // rows of up to 3072: a block of 256 threads per row, 12 values per thread in registers
@@ -3667,6 +4636,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_block512_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 4096) {  // rows of up to 4096: a block of 512 threads per row, 8 values per thread in registers
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
@@ -3675,6 +4649,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N % 4 == 0 && N <= 6144) {  // rows of up to 6144: a block of 512 threads per row, 12 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512_12_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 6144) {  // rows of up to 6144: a block of 512 threads per row, 12 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_12_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 6144) {  // rows of up to 6144: a block of 512 threads per row, 12 values per thread in registers
@@ -3687,6 +4666,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         rows_clusters_k0_softmax_block512_16_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_16_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512_16<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
@@ -3695,6 +4679,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
     } else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers, 4 at a time
         if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_clusters_k0_softmax_block512_32_vec<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block512_32_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 16384) {  // rows of up to 16384: a block of 512 threads per row, 32 values per thread in registers
@@ -3709,6 +4698,11 @@ static cudaError_t rows_clusters_k0_softmax_launch(const float* x, float* out, i
         if (err != cudaSuccess) return err;
         // persistent: at most 1 block a multiprocessor, each walking the work
         rows_clusters_k0_softmax_block1024_vec_stream<<<dim3(hds::persistent_grid((long long)R, 1), 1, 1), dim3((unsigned)(1024), 1, 1), 131328, stream>>>(
+                x, out, R, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers, 2 at a time (8 bytes)
+        if (((long long)R) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_clusters_k0_softmax_block1024_vec8b<<<dim3((unsigned)((long long)R), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
                 x, out, R, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 32768) {  // rows of up to 32768: a block of 1024 threads per row, 32 values per thread in registers

@@ -9,7 +9,7 @@
 
 extern "C" {
 
-// Graph `rows_clusters`: 44 kernel(s). Tensors are dense, row-major, on the device.
+// Graph `rows_clusters`: 55 kernel(s). Tensors are dense, row-major, on the device.
 // Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).
 size_t rows_clusters_workspace_size(int R, int N);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null

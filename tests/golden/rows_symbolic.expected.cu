@@ -2419,7 +2419,7 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes16_vec8b<<<dim3((unsigned)(((long long)T + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    } else if (N % 2 == 0 && N <= 256) {  // rows of up to 256: 16 threads per row (16 rows per block), 16 values per thread in registers, 2 at a time (4 bytes)
+    } else if (N % 2 == 0 && N <= 160) {  // rows of up to 160: 16 threads per row (16 rows per block), 16 values per thread in registers, 2 at a time (4 bytes)
         if ((((long long)T + 15) / 16) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes16_vec4b<<<dim3((unsigned)(((long long)T + 15) / 16), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
