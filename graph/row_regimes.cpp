@@ -49,11 +49,11 @@ namespace hds::graph {
 
 namespace {
 
+constexpr int64_t kStageBytes = 8192;  // the block's short rows copied into shared memory at most
+
 // How many threads hold a row (`lanes`: 8 or 32, a group of a warp's lanes,
 // threads / lanes rows per block; lanes = threads: a block per row) and how many
 // values each holds in registers at most.
-constexpr int64_t kStageBytes = 8192;  // the block's short rows copied into shared memory at most
-
 struct Regime {
     int64_t lanes;
     int64_t per_thread;
@@ -447,17 +447,16 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         if (persistent) k.min_blocks = ir::i32(persistent);
         return k;
     };
-    // Where 8-byte chunks are read (below): values of 1 to 4 bytes, a warp per row at most; not
+    // Where 8-byte chunks are read (below): values of 1 to 4 bytes, outside the clusters; not
     // 8 threads of 4-byte values, whose block's rows through shared memory were faster (softmax
     // f32 at N = 62 0.92 -> 0.88x torch.compile in 8-byte chunks, layer_norm 0.86 -> 0.84), nor 2 or 4
     // (layer_norm at N = 18 0.87 -> 0.79x, 30 0.95 -> 0.68x; bench/results/2026-11-29-h200-short-stream).
-    // 4-byte values on more than a warp too, where they were read element by element (2-byte ones read
-    // the aligned 16-byte chunks there): softmax f32 at N = 510 0.97 -> 1.04x, 1022 0.97 -> 1.03, 2046
-    // 1.53 -> 1.65; layer_norm at 510 0.92 -> 0.99, 1022 0.99 -> 1.07 (H200, two runs,
-    // bench/results/2026-11-29-h200-rows-4k2).
-    auto eights = [&](const Regime& g) {
-        return v >= 4 && g.cluster == 1 && !(v == 4 && g.lanes <= 8) && (g.lanes <= 32 || v == 4);
-    };
+    // On more than a warp 4-byte values were read element by element, 2-byte ones in the aligned 16-byte
+    // chunks that hold them: softmax f32 at N = 510 0.97 -> 1.04x, 1022 0.97 -> 1.03, 2046 1.53 -> 1.65;
+    // layer_norm at 510 0.92 -> 0.99, 1022 0.99 -> 1.07; f16 rms_norm (8 and 4 bytes at a time) at 514
+    // 0.80 -> 1.07, 1022 0.75 -> 0.99, 2046 0.99 -> 1.21, 4100 0.91 -> 1.17, 16382 0.89 -> 1.22 (0.50 ->
+    // 0.69 of copy bandwidth; H200, two runs, bench/results/2026-11-29-h200-rows-4k2).
+    auto eights = [&](const Regime& g) { return v >= 4 && g.cluster == 1 && !(v == 4 && g.lanes <= 8); };
     if (auto known = ir::const_int(width)) {  // a constant length: the one regime it takes, or none
         for (const Regime& g : regimes) {
             int64_t by = *known % v == 0 && v > 1 ? v : eights(g) && *known % (v / 2) == 0 ? v / 2 : 1;
@@ -524,8 +523,9 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         // 254 0.82 -> 0.95; at 130 0.98 -> 0.87, 146 0.91 -> 0.86 (8-byte chunks on a warp from 129 lost
         // too: N = 132 1.08 -> 0.87; H200, two runs, bench/results/2026-11-29-h200-rows-4k2).
         if (v == 8 && eights(g) && g.lanes >= 16) narrower(v / 4);
-        // Rows of other lengths of 2-byte elements 16 bytes at a time, in the aligned chunks that
-        // hold them, from 64 threads per row (the chunks a row may straddle: one more than N / V):
+        // Rows of other lengths of 2-byte elements (outside the clusters: odd ones) 16 bytes at a time,
+        // in the aligned chunks that hold them, from 64 threads per row (the chunks a row may straddle:
+        // one more than N / V):
         // one element a lane read half a 32-bit load (f16 rms_norm at N = 1001 1.27 -> 1.56x
         // torch.compile, 8191 1.17 -> 1.32x). Not on fewer threads (their per-element checks of
         // the row's ends cost more than the loads saved: N = 127 0.94 -> 0.81x, 255 0.91 -> 0.73x)

@@ -396,35 +396,40 @@ def test_rows_in_the_chunks_that_hold_them_more_dimensions():
         close(out, rms_norm(f64(x) + f64(r), f64(g)) + f64(y), 3e-3)
 
 
-@pytest.mark.parametrize("dtype,n", [("f16", n) for n in (4, 60, 68, 100, 252, 260, 300, 508, 516)] +
+@pytest.mark.parametrize("dtype,n", [("f16", n) for n in (4, 60, 68, 100, 252, 260, 300, 508, 516, 1020, 1028, 2052,
+                                                           4100, 8196, 16388)] +
                          [("f32", n) for n in (2, 62, 66, 126, 130, 254, 258, 382, 386, 510, 514, 1022, 2050, 4098,
                                                 8194, 16386, 32770)])
 def test_rows_of_eight_byte_multiples(dtype, n):
     """Rows of 8-byte multiples that are not 16-byte ones (f16 N % 8 == 4, f32 N % 4 == 2) read 8
-    bytes at a time by up to a warp per row, f32 by more threads too: both sides of each bound (8, 16
-    threads, a warp, for f32 a warp of three chunks, 64 and 128 threads, blocks of 256, 512 and 1024),
-    the next regime past them (32770: the clusters, sm_90a); 37 rows (idle groups in the last block)."""
+    bytes at a time outside the clusters: both sides of each bound (8, 16 threads, a warp, for f32 a
+    warp of three chunks, 64 and 128 threads, blocks of 256, 512 and 1024), the next regime past them
+    (32770: the clusters, sm_90a); 37 rows (idle groups in the last block)."""
     for op in ("rms_norm", "layer_norm") if dtype == "f16" else ("softmax", "layer_norm"):
         run(op, dtype, 37 if n < 4096 else 5, n, racecheck=n in (68, 130, 1022), arch="sm_90a" if n > 32768 else None)
 
 
-@pytest.mark.parametrize("n", [66, 98, 158, 162, 254, 258, 510, 514])
+@pytest.mark.parametrize("n", [66, 98, 158, 162, 254, 258, 510, 514, 1018, 1026, 2046, 4094, 8190, 16382, 16386])
 def test_f16_rows_four_bytes_at_a_time(n):
-    """2-byte rows of even lengths that are not 8-byte multiples, 65 to 512 values: 4 bytes at a
-    time on 16 lanes (up to 160) and a warp (up to 512), both sides of each bound; 514: 64
-    threads, in the aligned 16-byte chunks that hold the rows."""
+    """2-byte rows of even lengths that are not 8-byte multiples: 4 bytes at a time on 16 lanes (up
+    to 160), a warp (up to 512) and more threads (64, 128, blocks of 256 and 512; 16386: 1024),
+    both sides of each bound."""
     for op in ("rms_norm", "softmax", "layer_norm"):
-        run(op, "f16", 19, n)
+        run(op, "f16", 19 if n < 4096 else 3, n)
 
 
 def test_f16_rows_four_bytes_at_a_time_kernels(tmp_path):
-    """Their kernels: 16 lanes and a warp only (on 4 lanes or fewer the block's rows go through
-    shared memory), 4-byte copies of the row, the weight (held with it) and the output."""
+    """Their kernels: from 16 lanes, outside the clusters (on 4 lanes or fewer the block's rows go
+    through shared memory), 4-byte copies of the row, the weight (held with it) and the output; 16
+    lanes up to 160 values."""
     src = tmp_path / "r.hds"
     src.write_text('import "nn.hds";\ngraph r(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n')
     cu = emulator.emit(src, arch="sm_90a")
     names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_vec4b)\(", cu)
-    assert names == ["r_k0_rms_norm_lanes16_vec4b", "r_k0_rms_norm_warp_vec4b"], names
+    assert names == [f"r_k0_rms_norm_{w}_vec4b" for w in ("lanes16", "warp", "lanes64", "lanes128", "block256",
+                                                         "block512", "block512_32", "block1024")], names
+    assert ("    } else if (N % 2 == 0 && N <= 160) {  // rows of up to 160: 16 threads per row (16 rows per block), "
+            "16 values per thread in registers, 2 at a time (4 bytes)\n") in cu, cu
     assert ("    } else if (N % 2 == 0 && N <= 512) {  // rows of up to 512: a warp per row, 16 values per thread "
             "in registers, 2 at a time (4 bytes)\n") in cu, cu
     kernel = cu[cu.find("r_k0_rms_norm_lanes16_vec4b("):]
@@ -435,11 +440,10 @@ def test_f16_rows_four_bytes_at_a_time_kernels(tmp_path):
 
 
 def test_rows_of_eight_byte_multiples_kernels(tmp_path):
-    """Their kernels: after the 16-byte ones of each regime up to a warp per row (the 16-thread one
-    too: it takes no rows element by element), for 4-byte values of every regime but the clusters,
-    8-byte copies of the row, the weight, the output; none for wider regimes of 2-byte values (the
-    aligned 16-byte chunks there), 8-byte values, nor 2, 4 or 8 threads of 4-byte ones; a constant N
-    of such rows takes its one regime's."""
+    """Their kernels: after the 16-byte ones of each regime but the clusters (the 16-thread one
+    too: it takes no rows element by element), 8-byte copies of the row, the weight, the output;
+    none for 8-byte values, nor 2, 4 or 8 threads of 4-byte ones; a constant N of such rows takes
+    its one regime's."""
     src = tmp_path / "r.hds"
     src.write_text('import "nn.hds";\n'
                    "graph r(x: f16[R, N], g: f16[N]) -> f16[R, N] { return rms_norm(x, g); }\n"
@@ -450,7 +454,9 @@ def test_rows_of_eight_byte_multiples_kernels(tmp_path):
     assert ("    } else if (N % 4 == 0 && N <= 256) {  // rows of up to 256: 16 threads per row (16 rows per "
             "block), 16 values per thread in registers, 4 at a time (8 bytes)\n") in cu, cu
     names = re.findall(r"__global__ void __launch_bounds__\(\d+\) (\w+_vec8b)\(", cu)
-    assert names == [f"r_k0_rms_norm_{w}_vec8b" for w in ("lanes1", "lanes2", "lanes4", "lanes4_16", "lanes16", "warp")] + \
+    assert names == [f"r_k0_rms_norm_{w}_vec8b" for w in ("lanes1", "lanes2", "lanes4", "lanes4_16", "lanes16", "warp",
+                                                        "lanes64", "lanes128", "block256", "block512", "block512_32",
+                                                        "block1024")] + \
         [f"s_k0_softmax_{w}_vec8b" for w in ("lanes16", "warp", "warp_12", "lanes64", "lanes64_12", "lanes128",
                                              "lanes128_12", "block256", "block256_12", "block512", "block512_12",
                                              "block512_16", "block512_32", "block1024")], names

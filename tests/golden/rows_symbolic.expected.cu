@@ -1527,6 +1527,146 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec(
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_lanes64_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[4];
+        hds::copy<8>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes64_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 4 + (int)threadIdx.x / 64;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 64 * 2 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[2];
+        hds::copy<4>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<4>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_lanes64_vec_shifted (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes64_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -1692,6 +1832,146 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec(
             v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes128_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[4];
+        hds::copy<8>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_lanes128_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_lanes128_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x * 2 + (int)threadIdx.x / 128;  // rows_symbolic.hds:9
+    const int i0 = row;
+    const int cols = row < T ? N : 0;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[(int)threadIdx.x / 128 * 4 + w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
+        if (first >= cols) {
+            break;
+        }
+        alignas(16) __half v_g[2];
+        hds::copy<4>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<4>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1862,6 +2142,144 @@ __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec(
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_block256_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[4];
+        hds::copy<8>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block256_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[8];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 256) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[2];
+        hds::copy<4>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<4>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_block256_vec_shifted (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(256) rows_symbolic_k0_rms_norm_block256_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -2028,6 +2446,144 @@ __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec(
     }
 }
 
+// kernel rows_symbolic_k0_rms_norm_block512_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[4];
+        hds::copy<8>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block512_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[16];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 512) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[2];
+        hds::copy<4>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<4>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
 // kernel rows_symbolic_k0_rms_norm_block512_vec_shifted (rows_symbolic.hds:9)
 __global__ void __launch_bounds__(512) rows_symbolic_k0_rms_norm_block512_vec_shifted(
         const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
@@ -2191,6 +2747,144 @@ __global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec(
             v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 8 + e] + row_r[c * 8 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block1024_vec8b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec8b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_x[c * 4], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<8>(&row_r[c * 4], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[32];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 4;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[4];
+        hds::copy<8>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 4 + e] + row_r[c * 4 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
+    }
+}
+
+// kernel rows_symbolic_k0_rms_norm_block1024_vec4b (rows_symbolic.hds:9)
+__global__ void __launch_bounds__(1024) rows_symbolic_k0_rms_norm_block1024_vec4b(
+        const __half* __restrict__ x, const __half* __restrict__ r, const __half* __restrict__ g,
+        __half* __restrict__ out, int T, int N) {
+    const int row = (int)blockIdx.x;  // rows_symbolic.hds:9
+    const int i0 = row;
+    alignas(16) __half row_x[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<4>(&row_x[c * 2], &x[i0 * N + first]);
+    }
+    alignas(16) __half row_r[16];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+        hds::copy<4>(&row_r[c * 2], &r[i0 * N + first]);
+    }
+    float rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            rms_norm_ms_acc = rms_norm_ms_acc + hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]);
+        }
+    }
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 16);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 8);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 4);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 2);
+    rms_norm_ms_acc = rms_norm_ms_acc + __shfl_xor_sync(0xffffffffu, rms_norm_ms_acc, 1);
+    __shared__ alignas(16) float part_rms_norm_ms[32];
+    if ((int)threadIdx.x % 32 == 0) {
+        part_rms_norm_ms[(int)threadIdx.x / 32] = rms_norm_ms_acc;
+    }
+    __syncthreads();
+    rms_norm_ms_acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 32; ++w) {
+        rms_norm_ms_acc = rms_norm_ms_acc + part_rms_norm_ms[w];
+    }
+    const float rms_norm_ms = rms_norm_ms_acc / static_cast<float>(N);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int first = ((int)threadIdx.x + c * 1024) * 2;
+        if (first >= N) {
+            break;
+        }
+        alignas(16) __half v_g[2];
+        hds::copy<4>(&v_g[0], &g[first]);
+        alignas(16) __half v_out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            v_out[e] = hds::cast<__half>(hds::cast<float>(row_x[c * 2 + e] + row_r[c * 2 + e]) * rsqrtf(rms_norm_ms + 1e-06f) * hds::cast<float>(v_g[e]));
+        }
+        hds::copy<4>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2449,6 +3143,16 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_lanes64_vec<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 1024) {  // rows of up to 1024: 64 threads per row (4 rows per block), 16 values per thread in registers, 4 at a time (8 bytes)
+        if ((((long long)T + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes64_vec8b<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 1024) {  // rows of up to 1024: 64 threads per row (4 rows per block), 16 values per thread in registers, 2 at a time (4 bytes)
+        if ((((long long)T + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes64_vec4b<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 1017) {  // rows of up to 1017: 64 threads per row (4 rows per block), 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if ((((long long)T + 3) / 4) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes64_vec_shifted<<<dim3((unsigned)(((long long)T + 3) / 4), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -2457,6 +3161,16 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
     } else if (N % 8 == 0 && N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers, 8 at a time
         if ((((long long)T + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_lanes128_vec<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers, 4 at a time (8 bytes)
+        if ((((long long)T + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes128_vec8b<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 2048) {  // rows of up to 2048: 128 threads per row (2 rows per block), 16 values per thread in registers, 2 at a time (4 bytes)
+        if ((((long long)T + 1) / 2) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_lanes128_vec4b<<<dim3((unsigned)(((long long)T + 1) / 2), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 2041) {  // rows of up to 2041: 128 threads per row (2 rows per block), 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
@@ -2469,6 +3183,16 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_block256_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers, 4 at a time (8 bytes)
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block256_vec8b<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 4096) {  // rows of up to 4096: a block of 256 threads per row, 16 values per thread in registers, 2 at a time (4 bytes)
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block256_vec4b<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 4089) {  // rows of up to 4089: a block of 256 threads per row, 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_block256_vec_shifted<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
@@ -2479,6 +3203,16 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
         rows_symbolic_k0_rms_norm_block512_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 4 at a time (8 bytes)
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block512_vec8b<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 8192) {  // rows of up to 8192: a block of 512 threads per row, 16 values per thread in registers, 2 at a time (4 bytes)
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block512_vec4b<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 8185) {  // rows of up to 8185: a block of 512 threads per row, 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row
         if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_block512_vec_shifted<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(512), 1, 1), 0, stream>>>(
@@ -2487,6 +3221,16 @@ static cudaError_t rows_symbolic_k0_rms_norm_launch(const __half* x, const __hal
     } else if (N % 8 == 0 && N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers, 8 at a time
         if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
         rows_symbolic_k0_rms_norm_block1024_vec<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 4 == 0 && N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers, 4 at a time (8 bytes)
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block1024_vec8b<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
+                x, r, g, out, T, N);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    } else if (N % 2 == 0 && N <= 16384) {  // rows of up to 16384: a block of 1024 threads per row, 16 values per thread in registers, 2 at a time (4 bytes)
+        if (((long long)T) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        rows_symbolic_k0_rms_norm_block1024_vec4b<<<dim3((unsigned)((long long)T), 1, 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
                 x, r, g, out, T, N);
         if ((err = cudaGetLastError()) != cudaSuccess) return err;
     } else if (N <= 16377) {  // rows of up to 16377: a block of 1024 threads per row, 16 values per thread in registers, 8 at a time from the aligned chunks that hold the row

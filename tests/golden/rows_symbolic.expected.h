@@ -9,7 +9,7 @@
 
 extern "C" {
 
-// Graph `rows_symbolic`: 32 kernel(s). Tensors are dense, row-major, on the device.
+// Graph `rows_symbolic`: 42 kernel(s). Tensors are dense, row-major, on the device.
 // Bytes of scratch memory a run needs (pass it as `workspace`; 0 means none).
 size_t rows_symbolic_workspace_size(int T, int N);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null
