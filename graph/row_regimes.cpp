@@ -132,14 +132,13 @@ bool laid_out_like(const Node& n, const std::vector<ir::Buffer>& rows) {
 // block's rows are contiguous in memory, so the staged rows and the output go
 // through shared memory instead, copied by consecutive threads (0.91x;
 // bench/results/2026-11-25-h100-short-rows-decode). `before` copies the
-// staged rows in, `after` the output out; false where a staged row is not
-// laid out like the output.
-bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, std::vector<ir::Stmt>& before,
+// staged rows in, `after` the output out; only where the staged rows are laid
+// out like the output (laid_out_like: row_by checks it).
+void stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, std::vector<ir::Stmt>& before,
                 std::vector<ir::Stmt>& after) {
     SourceLoc loc = n.loc;
     const Shape& shape = n.buffer->shape;
     std::vector<ir::Buffer> rows = shared_rows(p, h.width);
-    if (!laid_out_like(n, rows)) return false;
     int64_t held = g.rows_per_block() * g.longest();  // elements of the block's rows at most
     ir::Expr bid = ir::SpecialReg::make(ir::SpecialKind::BlockIdx, 0);
     ir::Expr r0 = ir::mul(bid, ir::i32(g.rows_per_block()));
@@ -211,7 +210,6 @@ bool stage_rows(const Node& n, const Regime& g, const RowPasses& p, Holding& h, 
     before.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     after.push_back(ir::Evaluate::make(loc, ir::Call::make_void(Builtin::SyncThreads, {})));
     after.push_back(copies(n.buffer, h.out_stage, false));
-    return true;
 }
 
 // Which rows a warp's groups of lanes take in a shared-memory copy of the block's short rows
@@ -323,7 +321,8 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     h.threads = g.threads;
     if (shifted) shifted_holding(h);
     std::vector<ir::Stmt> before, after;
-    if (stages && stage_rows(n, g, p, h, before, after)) {
+    if (stages) {
+        stage_rows(n, g, p, h, before, after);
         if (staged) *staged = true;
         h.local = slot;
         row_in_registers(n, h, p, mine);
