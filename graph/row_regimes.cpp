@@ -335,7 +335,6 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
         before.insert(before.end(), after.begin(), after.end());
         return ir::Block::make(loc, before);
     }
-    if (g.rounds > 1) return nullptr;  // rounds are for rows through shared memory only
     row_in_registers(n, h, p, mine);
     if (g.lanes != 32) return ir::Block::make(loc, mine);
     // A warp per row: warps past the last row have nothing to do (the condition is uniform per warp).
@@ -552,14 +551,14 @@ std::vector<KernelCase> row_regimes(const Node& n, const ir::Kernel& fallback, i
         // torch.compile, 6 1.41 -> 1.62, 14 0.76 -> 0.82, 30 0.82 -> 0.88, f32 layer_norm at 3 1.58 -> 1.81;
         // 16 KB lost or gained nothing (N = 30 0.71x, 61 1.36 -> 1.12, f32 layer_norm at 30 0.94 -> 0.80;
         // H200, two runs, bench/results/2026-11-29-h200-short-rows-banks): copies in flight are not what is short.
-        if (g.lanes < 32) {
-            int64_t ins = 0;  // a column of the block's rows in the stages copied in
-            for (const ir::Buffer& b : shared_rows(probe, width)) ins += byte_size(b->elem);
+        std::vector<ir::Buffer> rows_in = shared_rows(probe, width);
+        if (g.lanes < 32 && laid_out_like(n, rows_in)) {  // as row_by stages them
+            int64_t ins = 0;                              // a column of the block's rows in the stages copied in
+            for (const ir::Buffer& b : rows_in) ins += byte_size(b->elem);
             while (ins && gr.rounds * 2 * g.rows_per_round() * g.longest() * ins <= kStageBytes) gr.rounds *= 2;
+            gr.apart = spacing(g) == Spacing::Always;
         }
-        gr.apart = spacing(g) == Spacing::Always;
-        ir::Stmt by_element = gr.rounds > 1 || gr.apart ? row_by(n, gr, 1, &staged) : nullptr;
-        if (!by_element) gr = g, by_element = row_by(n, g, 1, &staged);
+        ir::Stmt by_element = row_by(n, gr, 1, &staged);
         std::string through = staged ? ", the block's rows copied through shared memory" : "";
         if (staged && spacing(g) == Spacing::OddLengths) {
             Regime ga = gr;
