@@ -59,7 +59,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_gemv_split3"),
-    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_split"), (3, 2048, 8449, "g_gemv_split3"),
+    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_split"), (3, 2048, 8449, "g_skinny_shifted"),
+    (2, 2049, 136, "g_skinny_shifted"), (16, 2049, 137, "g_skinny_shifted"), (16, 2049, 135, "g_skinny"), (2, 2049, 135, "g_gemv_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
     (5, 4096, 1024, "g_rows16_swap16_deep"), (20, 2048, 2048, "g_rows16_swap32"), (70, 320, 13312, "g_rows16_swap80_wide"),
@@ -73,7 +74,8 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     TMA + wgmma
     tiles, K split over a cluster, the skinny and GEMV schedules (from K = 2048 the GEMV split
     over blocks and combined by a second kernel: 8 blocks a strip at N = 21, 3 past 66 strips
-    at N = 8449; three rows in one row of blocks of four), zero-padded copies; decoding
+    at N = 8449; three rows in one row of blocks of four; from M = 2 and N = 136 the skinny
+    product of shifted rows, K split likewise), zero-padded copies; decoding
     against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
     weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312, the
     kernel of two warp groups);
@@ -92,22 +94,43 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
 
 @pytest.mark.parametrize("arch", ["sm_80", SM90])
 def test_matmul_gemv_split_epilogue(tmp_path, arch):
-    """The GEMV split over blocks (M <= 3, K >= 2048, rows of b not 16-byte multiples) on both
-    targets: the first kernel writes each block's sums to a workspace tensor, the second adds
-    them, and the bias and relu fuse into that second kernel's store (shared by both variants)."""
+    """The GEMV split over blocks (M <= 3, K >= 2048, rows of b not 16-byte multiples) and the
+    skinny product of shifted rows (from M = 2 and N = 136) on both targets: the first kernel
+    writes each block's sums to a workspace tensor, the second adds them, and the bias and relu
+    fuse into that second kernel's store (shared by the three variants)."""
     text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
             "{ return relu(matmul(a, b) + c); }\n")
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
     cu = emulator.emit(src, arch=arch)
-    # one second kernel, which both variants (blocks of 2 and of 4 rows) launch
+    # one second kernel, which the three variants (GEMV blocks of 2 and of 4 rows, the skinny product) launch
     assert "__global__ void __launch_bounds__(256) g_k1_matmul_add_relu(" in cu, cu
-    assert cu.count("g_k1_matmul_add_relu<<<") + cu.count("launch_after_previous(g_k1_matmul_add_relu,") == 2, cu
-    for m, variant in ((2, "g_gemv_split"), (3, "g_gemv_split3")):  # blocks of 2 and of 4 rows
-        a, b, c = halves(m, 2055), halves(2055, 37), halves(37)
+    assert cu.count("g_k1_matmul_add_relu<<<") + cu.count("launch_after_previous(g_k1_matmul_add_relu,") == 3, cu
+    for m, n, variant in ((2, 37, "g_gemv_split"), (3, 37, "g_gemv_split3"), (5, 139, "g_skinny_shifted")):
+        a, b, c = halves(m, 2055), halves(2055, n), halves(n)
         out, ran = run_variant(tmp_path, text, {"a": a, "b": b, "c": c}, arch)
         assert ran == variant
         assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
+
+
+@pytest.mark.parametrize("arch", ["sm_80", SM90])
+@pytest.mark.parametrize("m,k,n", [(16, 2049, 137), (2, 2055, 300), (7, 2048, 1001), (16, 2311, 139), (3, 4095, 263)])
+def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
+    """matmul_skinny_shifted, where b's rows (or a's) start anywhere in their 16-byte chunks: K odd,
+    N odd, or both; partial strips of 128 columns; K split over up to 8 blocks a strip, of which
+    some get no slice (2049 rows are 17 slices of 128: shares of 3, the last two empty); the first
+    slice's chunks that start in the row before, the last ones past the end of a row and of the
+    tensor. a's last row and b's first column are infinite: a chunk of a past a row's end must not
+    be read (it would meet b's zero rows: NaN), and b's first column, which chunks running past
+    the rows' ends hold, must land in columns no warp stores (only c's first column and last row
+    may be infinite)."""
+    text = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n"
+    a, b = halves(m, k), halves(k, n)
+    a[-1] = np.inf
+    b[:, 0] = np.inf
+    out, ran = run_variant(tmp_path, text, {"a": a, "b": b}, arch)
+    assert ran == "g_skinny_shifted"
+    assert rel(out[:-1, 1:], a[:-1].astype(np.float64) @ b[:, 1:]) < 2e-3
 
 
 @pytest.mark.parametrize("m,k,n,variant", [
@@ -132,7 +155,8 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     (1, 14336, 4096, "g_rows16_swap16_one"), (16, 4096, 1024, "g_rows16_swap16_deep"),
     (16, 4096, 1016, "g_rows16_skinny_split"), (16, 2048, 1032, "g_rows16_skinny"),
     (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
-    (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny"), (77, 4096, 4097, "g_wgmma_split"),
+    (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny_shifted"), (77, 4096, 4097, "g_wgmma_split"),
+    (1, 4095, 4097, "g_gemv_split"), (2, 4095, 4097, "g_skinny_shifted"), (16, 2047, 4097, "g_skinny"),
     (77, 4096, 4232, "g_rows16_swap80_one"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),

@@ -4298,6 +4298,192 @@ __global__ void __launch_bounds__(256) dispatch_rows16_k3_relu(
     }
 }
 
+// kernel dispatch_rows16_skinny_shifted_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_skinny_shifted_k0_matmul(
+        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
+        int M, int K, int N) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
+    const int BK = 128;  // matmul_skinny_shifted.hds:37
+    const int CB = 17;  // matmul_skinny_shifted.hds:38
+    const int CA = 17;  // matmul_skinny_shifted.hds:39
+    const int CBT = 9;  // matmul_skinny_shifted.hds:40
+    const int CAT = 2;  // matmul_skinny_shifted.hds:41
+    auto& sa = *reinterpret_cast<__half (*)[3][16][136]>(hds_dynamic_smem + 0);  // matmul_skinny_shifted.hds:42
+    auto& sb = *reinterpret_cast<__half (*)[3][128][152]>(hds_dynamic_smem + 13056);  // matmul_skinny_shifted.hds:45
+    auto& sums = *reinterpret_cast<float (*)[4][16][128]>(hds_dynamic_smem + 129792);  // matmul_skinny_shifted.hds:46
+    alignas(16) float acc[17][4];  // matmul_skinny_shifted.hds:47
+    alignas(16) __half fa[8];  // matmul_skinny_shifted.hds:48
+    alignas(16) __half fb[9][8];  // matmul_skinny_shifted.hds:49
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_skinny_shifted.hds:50
+    const int share = (int)blockIdx.x % split;  // matmul_skinny_shifted.hds:51
+    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_shifted.hds:52
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_shifted.hds:53
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_shifted.hds:54
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_shifted.hds:55
+    const int per = ((K + BK - 1) / BK + split - 1) / split;  // matmul_skinny_shifted.hds:56
+    const int first = share * per;  // matmul_skinny_shifted.hds:57
+    const int tiles = max(0, min(per, (K + BK - 1) / BK - first));  // matmul_skinny_shifted.hds:58
+    const int shift = (warp * (N % 8) + n0 % 8) % 8;  // matmul_skinny_shifted.hds:59
+#pragma unroll
+    for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:61
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:62
+            acc[j][e] = 0.0f;  // matmul_skinny_shifted.hds:63
+        }
+    }
+#pragma unroll
+    for (int s = 0; s < 3; ++s) {  // matmul_skinny_shifted.hds:68
+        const int r = (int)threadIdx.x / 2;
+        const int h = (int)threadIdx.x % 2;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny_shifted.hds:69
+            sb[s][r][136 + h * 4 + j] = __half(0.0f);  // matmul_skinny_shifted.hds:70
+        }
+    }
+    alignas(16) int brow[9];  // matmul_skinny_shifted.hds:77
+    alignas(16) int bcol[9];  // matmul_skinny_shifted.hds:78
+    alignas(16) int drow[9];  // matmul_skinny_shifted.hds:79
+    alignas(16) int arow[2];  // matmul_skinny_shifted.hds:80
+    alignas(16) int acol[2];  // matmul_skinny_shifted.hds:81
+#pragma unroll
+    for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:82
+        const int x_2 = min(i * 256 + (int)threadIdx.x, 2175);  // matmul_skinny_shifted.hds:83
+        const int r = x_2 / CB;  // matmul_skinny_shifted.hds:84
+        const int col = n0 - (r % 8 * (N % 8) + n0 % 8) % 8 + x_2 % CB * 8;  // matmul_skinny_shifted.hds:85
+        brow[i] = col < 0 ? r - 1 : col >= N ? r + 1 : r;  // matmul_skinny_shifted.hds:86
+        bcol[i] = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_skinny_shifted.hds:87
+        drow[i] = r % 8 * 16 + r / 8;  // matmul_skinny_shifted.hds:88
+    }
+#pragma unroll
+    for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:90
+        const int x_3 = min(i * 256 + (int)threadIdx.x, 271);  // matmul_skinny_shifted.hds:91
+        arow[i] = x_3 / CA;  // matmul_skinny_shifted.hds:92
+        acol[i] = x_3 % CA * 8 - x_3 / CA * (K % 8) % 8;  // matmul_skinny_shifted.hds:93
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_skinny_shifted.hds:98
+        const int st = kt % 3;  // matmul_skinny_shifted.hds:99
+        const int k0 = (first + kt) * BK;  // matmul_skinny_shifted.hds:100
+        if (kt >= 2) {  // matmul_skinny_shifted.hds:101
+            hds::cp_async_wait<1>();  // matmul_skinny_shifted.hds:102
+            __syncthreads();  // matmul_skinny_shifted.hds:103
+        }
+        if (kt < tiles && k0 > 0 && k0 + BK + 8 <= K) {  // matmul_skinny_shifted.hds:105
+#pragma unroll
+            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:106
+                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:107
+                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[(k0 + brow[i]) * N + bcol[i]], 16);  // matmul_skinny_shifted.hds:108
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:111
+                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:112
+                    const int m = arow[i];  // matmul_skinny_shifted.hds:113
+                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[(m0 + m) * K + (k0 + acol[i])], m0 + m < M ? 16 : 0);  // matmul_skinny_shifted.hds:114
+                }
+            }
+        } else if (kt < tiles) {  // matmul_skinny_shifted.hds:117
+#pragma unroll
+            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:120
+                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:121
+                    const int kr = k0 + brow[i];  // matmul_skinny_shifted.hds:122
+                    const bool past = k0 + (i * 256 + (int)threadIdx.x) / CB >= K || kr >= K;  // matmul_skinny_shifted.hds:123
+                    const int bytes = past ? 0 : kr == K - 1 ? min(8, N - bcol[i]) * 2 : 16;  // matmul_skinny_shifted.hds:124
+                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[kr * N + bcol[i]], bytes);  // matmul_skinny_shifted.hds:125
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:128
+                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:129
+                    const int m = arow[i];  // matmul_skinny_shifted.hds:130
+                    const int col = k0 + acol[i];  // matmul_skinny_shifted.hds:131
+                    const int ar = col < 0 ? m0 + m - 1 : m0 + m;  // matmul_skinny_shifted.hds:132
+                    const int ac = col < 0 ? col + K : col;  // matmul_skinny_shifted.hds:133
+                    const int bytes = m0 + m >= M || col >= K ? 0 : min(8, K - col) * 2;  // matmul_skinny_shifted.hds:134
+                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[ar * K + ac], bytes);  // matmul_skinny_shifted.hds:135
+                }
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny_shifted.hds:139
+        if (kt >= 2) {  // matmul_skinny_shifted.hds:140
+            const int s = (kt - 2) % 3;  // matmul_skinny_shifted.hds:141
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_skinny_shifted.hds:144
+                const int m = lane / 4 + i / 2 % 2 * 8;  // matmul_skinny_shifted.hds:145
+                const int p = lane % 4 * 2 + i % 2 + i / 4 * 8;  // matmul_skinny_shifted.hds:146
+                fa[i] = sa[s][m][warp + 8 * p + m * (K % 8) % 8];  // matmul_skinny_shifted.hds:147
+            }
+#pragma unroll
+            for (int p = 0; p < 9; ++p) {  // matmul_skinny_shifted.hds:149
+                hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][warp * 16 + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny_shifted.hds:150
+            }
+#pragma unroll
+            for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:152
+                hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny_shifted.hds:153
+            }
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny_shifted.hds:160
+    const int t4 = lane % 4;  // matmul_skinny_shifted.hds:161
+    if (warp >= 4) {  // matmul_skinny_shifted.hds:162
+#pragma unroll
+        for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:163
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:164
+                const int n = j * 8 + t4 * 2 + e % 2 - shift;  // matmul_skinny_shifted.hds:165
+                if (n >= 0 && n < 128) {  // matmul_skinny_shifted.hds:166
+                    sums[warp - 4][g + e / 2 * 8][n] = acc[j][e];  // matmul_skinny_shifted.hds:167
+                }
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny_shifted.hds:172
+    if (warp < 4) {  // matmul_skinny_shifted.hds:173
+#pragma unroll
+        for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:174
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:175
+                const int n = j * 8 + t4 * 2 + e % 2 - shift;  // matmul_skinny_shifted.hds:176
+                if (n >= 0 && n < 128) {  // matmul_skinny_shifted.hds:177
+                    sums[warp][g + e / 2 * 8][n] += acc[j][e];  // matmul_skinny_shifted.hds:178
+                }
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny_shifted.hds:183
+#pragma unroll
+    for (int r_r = 0; r_r < 8; ++r_r) {  // matmul_skinny_shifted.hds:184
+        const int r = r_r * 2 + (int)threadIdx.x / 128;
+        const int n = (int)threadIdx.x % 128;
+        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_shifted.hds:185
+            matmul_part[(share * M + (m0 + r)) * N + (n0 + n)] = sums[0][r][n] + sums[1][r][n] + sums[2][r][n] + sums[3][r][n];  // matmul_skinny_shifted.hds:186
+        }
+    }
+}
+
+// kernel dispatch_rows16_k1_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_k1_matmul_add_relu(
+        const float* __restrict__ matmul_part, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int N) {
+    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:95
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
+    if (i < M * N) {  // matmul_gemv_split.hds:97
+        const int m = i / N;  // matmul_gemv_split.hds:98
+        const int n = i % N;  // matmul_gemv_split.hds:99
+        float total = 0.0f;  // matmul_gemv_split.hds:100
+#pragma unroll
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
+            if (s < split) {  // matmul_gemv_split.hds:102
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
+            }
+        }
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
+        const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+        out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+    }
+}
+
 // kernel dispatch_rows16_gemv_split_k0_matmul (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_split_k0_matmul(
         const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
@@ -4369,29 +4555,6 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_split_k0_matmul(
             }
             matmul_part[(share * M + (m0 + r)) * N + n] = total;  // matmul_gemv_split.hds:84
         }
-    }
-}
-
-// kernel dispatch_rows16_k1_matmul_add_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_k1_matmul_add_relu(
-        const float* __restrict__ matmul_part, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:95
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
-    if (i < M * N) {  // matmul_gemv_split.hds:97
-        const int m = i / N;  // matmul_gemv_split.hds:98
-        const int n = i % N;  // matmul_gemv_split.hds:99
-        float total = 0.0f;  // matmul_gemv_split.hds:100
-#pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
-            if (s < split) {  // matmul_gemv_split.hds:102
-                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
-            }
-        }
-        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
-        const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
-        out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
     }
 }
 
@@ -7046,6 +7209,58 @@ static cudaError_t dispatch_rows16_wgmma64x192_run(const __half* x, const __half
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_skinny_shifted`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_skinny_shifted_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_skinny_shifted_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_skinny_shifted_run(const __half* x, const __half* w,
+                                                      const __half* b, __half* out, int M, int K,
+                                                      int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)w % 16 != 0 || (uintptr_t)x % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        8 * (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    float* matmul_part = reinterpret_cast<float*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul (dispatch_rows16.hds:13)
+    if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 162560 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_skinny_shifted_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 162560);
+    if (err != cudaSuccess) return err;
+    dispatch_rows16_skinny_shifted_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 162560, stream>>>(
+            w, x, matmul_part, M, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    err = hds::launch_after_previous(dispatch_rows16_k1_matmul_add_relu,
+                                     dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
+                                     dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
+    if (err != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_gemv_split`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_gemv_split_slots(int M, int K, int N, size_t* slot) {
     slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
@@ -7680,126 +7895,129 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 39 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 40 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:67)
+//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:68)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16_deep: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:95)
+//                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:96)
 //     dispatch_rows16_rows16_swap16_deep_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132` of matmul's schedule 'swap16_one', nn.hds:106)
+//                                      and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132` of matmul's schedule 'swap16_one', nn.hds:107)
 //     dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:108)
+//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:109)
 //     dispatch_rows16_rows16_swap16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap32_one', nn.hds:114)
+//                                      and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap32_one', nn.hds:115)
 //     dispatch_rows16_rows16_swap32_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap48_one', nn.hds:117)
+//                                      and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap48_one', nn.hds:118)
 //     dispatch_rows16_rows16_swap48_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:120)
+//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:121)
 //     dispatch_rows16_rows16_swap32_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:122)
+//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:123)
 //     dispatch_rows16_rows16_swap48_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:124)
+//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:125)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap80_one', nn.hds:129)
+//                                      and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap80_one', nn.hds:130)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:132)
+//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:133)
 //     dispatch_rows16_rows16_swap80_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:134)
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:135)
 //     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:136)
+//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:137)
 //     dispatch_rows16_rows16_swap96_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap112: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:143)
+//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:144)
 //     dispatch_rows16_rows16_swap112_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:146)
+//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:147)
 //     dispatch_rows16_rows16_swap128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap144: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap144', nn.hds:154)
+//                                   and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap144', nn.hds:155)
 //     dispatch_rows16_rows16_swap144_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap160: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap160', nn.hds:157)
+//                                   and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap160', nn.hds:158)
 //     dispatch_rows16_rows16_swap160_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap176: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap176', nn.hds:160)
+//                                   and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap176', nn.hds:161)
 //     dispatch_rows16_rows16_swap176_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap192', nn.hds:163)
+//                                   and M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap192', nn.hds:164)
 //     dispatch_rows16_rows16_swap192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:170)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:171)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:177)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:178)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:192)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:203)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:210)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:221)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:217)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:228)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:231)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:242)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:239)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:250)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:242)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:253)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:67)
+//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:68)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:183)
+//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048 (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048` of matmul's schedule 'skinny_shifted', nn.hds:187)
+//     dispatch_rows16_skinny_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:194)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:189)
+//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:200)
 //     dispatch_rows16_gemv_split3_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:191)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:202)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:192)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:203)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:210)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:221)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:217)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:228)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:231)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:242)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:239)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:250)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:242)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:253)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -7868,6 +8086,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_workspace_size(M, K, N);
     if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma64x192_workspace_size(M, K, N);
+    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048)
+        return dispatch_rows16_skinny_shifted_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
         return dispatch_rows16_gemv_split_workspace_size(M, K, N);
     if (M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
@@ -7949,6 +8169,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_run(x, w, b, out, M, K, N, workspace, stream);
     if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048)
+        return dispatch_rows16_skinny_shifted_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
         return dispatch_rows16_gemv_split_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)

@@ -321,18 +321,23 @@ def test_matmul_epilogue_widened_sm90():
     (1, 520, 264),     # one row: matmul_skinny
     (16, 517, 264),    # M <= 16, K odd: matmul_skinny, scalar staging
     (3, 517, 264),     # M just past 2, K odd: the same
-    (16, 4095, 4097),  # K and N odd, a partial column strip
-    (8, 4096, 4097),   # N odd only
+    (16, 4095, 4097),  # K and N odd: matmul_skinny_shifted (K split over 4 blocks a strip), a partial strip
+    (8, 4096, 4097),   # N odd only: the same
     (4, 1000, 13),     # N < 16: one partial strip
     (16, 517, 5),      # N < 8: rows shorter than a 16-byte chunk
     (2, 517, 264),     # M <= 2, K odd: matmul_gemv (element reads, 1024 threads per 32 columns)
     (1, 4095, 4097),   # one row, K and N odd, K >= 2048: matmul_gemv_split (4 blocks a strip of 128
                        # columns, a second kernel adding them), a partial column strip
     (1, 2047, 4097),   # K just under 2048: matmul_gemv
-    (3, 4095, 4097),   # three rows: matmul_gemv_split with blocks of 4 rows (MR = 4)
+    (3, 4095, 4097),   # three rows: matmul_skinny_shifted
+    (3, 4095, 77),     # N < 136: matmul_gemv_split with blocks of 4 rows (MR = 4)
     (3, 2047, 4097),   # K just under 2048: matmul_skinny
-    (4, 4095, 4097),   # four rows: matmul_skinny
-    (2, 2049, 8447),   # 66 strips: 2 blocks each
+    (4, 4095, 4097),   # four rows: matmul_skinny_shifted
+    (16, 4095, 136),   # N = 136, the least for matmul_skinny_shifted: 2 strips, K split over 8 blocks each
+    (16, 4095, 135),   # N < 136: matmul_skinny's element-wise staging
+    (11, 2055, 4100),  # K odd only: matmul_skinny_shifted, a partial strip
+    (2, 2049, 8447),   # two rows from N = 136: matmul_skinny_shifted (66 strips, 2 blocks each)
+    (2, 2049, 120),    # two rows below N = 136: matmul_gemv_split, 1 strip, 8 blocks
     (1, 2049, 8449),   # 67 strips: 3 blocks each
     (2, 520, 264),     # M <= 2, 16-byte rows: matmul_skinny (cp.async)
     (16, 72, 10240),   # M <= 16, N >= 10240 (40 tiles of 256): wgmma 64 x 256
@@ -446,12 +451,13 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (2, 4095, 77),   # M <= 2, K odd, K >= 2048: matmul_gemv_split (8 blocks, one strip)
     (3, 4095, 77),   # M = 3: the same, blocks of 4 rows
     (2, 1023, 77),   # K < 2048: matmul_gemv
+    (5, 2049, 301),  # from M = 2, K >= 2048, N >= 136: matmul_skinny_shifted, the residual added by its second kernel
     (1, 8, 8),
 ])
 def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
     """The sm_80 target: matmul_gemv for M <= 2 where K or N is not a multiple of 8 (from K = 2048
-    matmul_gemv_split, with the residual added by its second kernel), matmul_skinny
-    for M <= 16, mma.sync otherwise (on padded copies where K or N
+    matmul_gemv_split, with the residual added by its second kernel; from M = 2 and N = 136
+    matmul_skinny_shifted, likewise), matmul_skinny for M <= 16, mma.sync otherwise (on padded copies where K or N
     is not a multiple of 8); bf16, with a residual epilogue."""
     x, w, r = rnd(m, k, dtype=torch.bfloat16), rnd(k, n, dtype=torch.bfloat16), rnd(m, n, dtype=torch.bfloat16)
     ref = x.double() @ w.double() + r.double()
