@@ -20,11 +20,12 @@ gpu_tests() {
     python3 -m pytest -q -n 8 "$@" -p no:cacheprovider >"$res/$f" 2>&1
     tail -1 "$res/$f"
 }
-# `build_sets TAG SCRIPT`: `SCRIPT --out $res --build SET` in the background for each set of
-# .devcarry/TAG/sets (bench/stdlib_sets.sh), its log in $res/build-SET.log; `wait` for them.
+# `build_sets TAG SCRIPT [ARGS...]`: `SCRIPT --out $res --build SET ARGS...` in the background for
+# each set of .devcarry/TAG/sets (bench/stdlib_sets.sh), its log in $res/build-SET.log; `wait` for them.
 build_sets() {
-    local set
-    for set in $(cat ".devcarry/$1/sets"); do
-        python3 "$2" --out "$res" --build "$set" >"$res/build-$set.log" 2>&1 &
+    local tag=$1 script=$2 set
+    shift 2
+    for set in $(cat ".devcarry/$tag/sets"); do
+        python3 "$script" --out "$res" --build "$set" "$@" >"$res/build-$set.log" 2>&1 &
     done
 }

@@ -6,9 +6,7 @@
 set -uo pipefail
 source bench/device_env.sh
 py=bench/results/2026-11-28-h200-skinny-unaligned/run.py
-for set in $(cat .devcarry/shifted/sets); do
-    python3 $py --tag shifted --out "$res" --build "$set" >"$res/build-$set.log" 2>&1 &
-done
+build_sets shifted $py --tag shifted
 gpu_tests pytest-gpu.txt tests/gpu -k "matmul"
 wait
 for run in 1 2; do
