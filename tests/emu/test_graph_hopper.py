@@ -59,7 +59,7 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_gemv_split3"),
-    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_split"), (3, 2048, 8449, "g_skinny_shifted"),
+    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_shifted"), (1, 2049, 264, "g_gemv_shifted"), (3, 2048, 8449, "g_skinny_shifted"),
     (2, 2049, 136, "g_skinny_shifted"), (16, 2049, 137, "g_skinny_shifted"), (16, 2049, 135, "g_skinny"), (2, 2049, 135, "g_gemv_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
@@ -103,14 +103,34 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
     cu = emulator.emit(src, arch=arch)
-    # one second kernel, which the three variants (GEMV blocks of 2 and of 4 rows, the skinny product) launch
-    assert "__global__ void __launch_bounds__(256) g_k1_matmul_add_relu(" in cu, cu
-    assert cu.count("g_k1_matmul_add_relu<<<") + cu.count("launch_after_previous(g_k1_matmul_add_relu,") == 3, cu
-    for m, n, variant in ((2, 37, "g_gemv_split"), (3, 37, "g_gemv_split3"), (5, 139, "g_skinny_shifted")):
+    # one second kernel for strips of 128 columns, which three variants (GEMV blocks of 2 and of 4
+    # rows, the skinny product) launch, and one for matmul_gemv_shifted's strips of 248
+    combine = "g_skinny_shifted_k1_matmul_add_relu"
+    assert f"__global__ void __launch_bounds__(256) {combine}(" in cu, cu
+    assert cu.count(f"{combine}<<<") + cu.count(f"launch_after_previous({combine},") == 3, cu
+    assert cu.count("g_gemv_shifted_k1_matmul_add_relu<<<") + cu.count("launch_after_previous(g_gemv_shifted_k1_matmul_add_relu,") == 1, cu
+    for m, n, variant in ((2, 37, "g_gemv_split"), (3, 37, "g_gemv_split3"), (5, 139, "g_skinny_shifted"),
+                          (1, 301, "g_gemv_shifted")):
         a, b, c = halves(m, 2055), halves(2055, n), halves(n)
         out, ran = run_variant(tmp_path, text, {"a": a, "b": b, "c": c}, arch)
         assert ran == variant
         assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
+
+
+@pytest.mark.parametrize("arch", ["sm_80", SM90])
+@pytest.mark.parametrize("k,n,col", [(2049, 300, 0), (2049, 300, -1), (2311, 1001, -1), (4095, 997, 0), (2055, 264, -1)])
+def test_matmul_gemv_shifted(tmp_path, arch, k, n, col):
+    """matmul_gemv_shifted (one row of a, b's rows not 16-byte multiples, N >= 264, K >= 2048): a
+    lane's chunks that start in the row before or run into the row after, the tensor's last chunk
+    read value by value, K split over blocks. An infinite first or last column of b, which chunks
+    running past the rows' ends hold, must land in columns no lane stores (c's other columns finite)."""
+    text = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n"
+    a, b = halves(1, k), halves(k, n)
+    b[:, col] = np.inf
+    out, ran = run_variant(tmp_path, text, {"a": a, "b": b}, arch)
+    assert ran == "g_gemv_shifted"
+    keep = [j for j in range(n) if j != col % n]
+    assert rel(out[:, keep], a.astype(np.float64) @ b[:, keep]) < 2e-3
 
 
 @pytest.mark.parametrize("arch", ["sm_80", SM90])
@@ -157,7 +177,7 @@ def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
     (16, 4096, 1016, "g_rows16_skinny_split"), (16, 2048, 1032, "g_rows16_skinny"),
     (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
     (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny_shifted"), (77, 4096, 4097, "g_wgmma_split"),
-    (1, 4095, 4097, "g_gemv_split"), (2, 4095, 4097, "g_skinny_shifted"), (16, 2047, 4097, "g_skinny"),
+    (1, 4095, 4097, "g_gemv_shifted"), (1, 4095, 263, "g_gemv_split"), (2, 4095, 4097, "g_skinny_shifted"), (16, 2047, 4097, "g_skinny"),
     (77, 4096, 4232, "g_rows16_swap80_one"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),
