@@ -4489,83 +4489,80 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted_k0_matmul(
         const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
         int M, int K, int N) {
     hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
-    __shared__ alignas(16) float sums[2][248];  // matmul_gemv_shifted.hds:23
-    alignas(16) float acc[2][8];  // matmul_gemv_shifted.hds:24
-    alignas(16) __half vb[4][8];  // matmul_gemv_shifted.hds:25
-    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_shifted.hds:26
-    const int share = (int)blockIdx.x % split;  // matmul_gemv_shifted.hds:27
-    const int n0 = (int)blockIdx.x / split * 248;  // matmul_gemv_shifted.hds:28
-    const int m0 = (int)blockIdx.y * 2;  // matmul_gemv_shifted.hds:29
-    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_shifted.hds:30
-    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_shifted.hds:31
-    const int shift = (warp % 8 * (N % 8) + n0 % 8) % 8;  // matmul_gemv_shifted.hds:32
-    const int col = n0 - shift + lane * 8;  // matmul_gemv_shifted.hds:35
-    const int dk = col < 0 ? -1 : col >= N ? 1 : 0;  // matmul_gemv_shifted.hds:36
-    const int cb = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_gemv_shifted.hds:37
-    const int per = (K + split * 32 - 1) / (split * 32) * 32;  // matmul_gemv_shifted.hds:38
-    const int k1 = min(K, share * per + per);  // matmul_gemv_shifted.hds:39
-    if ((int)threadIdx.x < 248) {  // matmul_gemv_shifted.hds:41
+    __shared__ alignas(16) float sums[32][256];  // matmul_gemv_shifted.hds:30
+    alignas(16) float acc[2][8];  // matmul_gemv_shifted.hds:31
+    alignas(16) __half vb[4][8];  // matmul_gemv_shifted.hds:32
+    alignas(16) __half va[2][4];  // matmul_gemv_shifted.hds:33
+    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_shifted.hds:34
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_shifted.hds:35
+    const int n0 = (int)blockIdx.x / split * 248;  // matmul_gemv_shifted.hds:36
+    const int m0 = (int)blockIdx.y * 2;  // matmul_gemv_shifted.hds:37
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_shifted.hds:38
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_shifted.hds:39
+    const int shift = (warp % 8 * (N % 8) + n0 % 8) % 8;  // matmul_gemv_shifted.hds:40
+    const int col = n0 - shift + lane * 8;  // matmul_gemv_shifted.hds:43
+    const int dk = col < 0 ? -1 : col >= N ? 1 : 0;  // matmul_gemv_shifted.hds:44
+    const int cb = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_gemv_shifted.hds:45
+    const int per = (K + split * 32 - 1) / (split * 32) * 32;  // matmul_gemv_shifted.hds:46
+    const int k1 = min(K, share * per + per);  // matmul_gemv_shifted.hds:47
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:42
-            sums[r][(int)threadIdx.x] = 0.0f;  // matmul_gemv_shifted.hds:43
+    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:49
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:50
+            acc[r][e] = 0.0f;  // matmul_gemv_shifted.hds:51
         }
     }
+    for (int k = share * per + warp % 8 + 8 * (warp / 8); k < k1; k += 128) {  // matmul_gemv_shifted.hds:56
 #pragma unroll
-    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:46
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:47
-            acc[r][e] = 0.0f;  // matmul_gemv_shifted.hds:48
-        }
-    }
-    for (int k = share * per + warp % 8 + 8 * (warp / 8); k < k1; k += 128) {  // matmul_gemv_shifted.hds:53
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:54
-            const int kr = k + 32 * u + dk;  // matmul_gemv_shifted.hds:55
-            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:56
-                if (kr < K - 1 || (kr == K - 1 && cb + 8 <= N)) {  // matmul_gemv_shifted.hds:57
-                    hds::copy<16>(&vb[u][0], &w[kr * N + cb]);  // matmul_gemv_shifted.hds:58
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:57
+            const int kr = k + 32 * u + dk;  // matmul_gemv_shifted.hds:58
+            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:59
+                if (kr < K - 1 || (kr == K - 1 && cb + 8 <= N)) {  // matmul_gemv_shifted.hds:60
+                    hds::copy<16>(&vb[u][0], &w[kr * N + cb]);  // matmul_gemv_shifted.hds:61
                 } else {
 #pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:60
-                        vb[u][e] = w[(K - 1) * N + min(cb + e, N - 1)];  // matmul_gemv_shifted.hds:61
+                    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:63
+                        vb[u][e] = w[(K - 1) * N + min(cb + e, N - 1)];  // matmul_gemv_shifted.hds:64
                     }
                 }
             }
         }
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:66
-            if (m0 + r < M) {  // matmul_gemv_shifted.hds:67
+        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:71
 #pragma unroll
-                for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:68
-                    if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:69
-                        const float av = hds::cast<float>(x[(m0 + r) * K + (k + 32 * u)]);  // matmul_gemv_shifted.hds:70
+            for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:72
+                va[r][u] = x[min(m0 + r, M - 1) * K + min(k + 32 * u, K - 1)];  // matmul_gemv_shifted.hds:73
+            }
+        }
 #pragma unroll
-                        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:71
-                            acc[r][e] += av * hds::cast<float>(vb[u][e]);  // matmul_gemv_shifted.hds:72
+        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:76
+            if (m0 + r < M) {  // matmul_gemv_shifted.hds:77
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:78
+                    if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:79
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:80
+                            acc[r][e] += hds::cast<float>(va[r][u]) * hds::cast<float>(vb[u][e]);  // matmul_gemv_shifted.hds:81
                         }
                     }
                 }
             }
         }
     }
-    __syncthreads();  // matmul_gemv_shifted.hds:79
 #pragma unroll
-    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:80
+    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:90
+        hds::copy<16>(&sums[warp][lane * 8], &acc[r][0]);  // matmul_gemv_shifted.hds:91
+        hds::copy<16>(&sums[warp][lane * 8 + 4], &acc[r][4]);  // matmul_gemv_shifted.hds:92
+        __syncthreads();  // matmul_gemv_shifted.hds:93
+        if ((int)threadIdx.x < 248 && m0 + r < M && n0 + (int)threadIdx.x < N) {  // matmul_gemv_shifted.hds:94
+            float total = 0.0f;  // matmul_gemv_shifted.hds:95
 #pragma unroll
-        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:81
-            const int n = lane * 8 + e - shift;  // matmul_gemv_shifted.hds:82
-            if (n >= 0 && n < 248) {  // matmul_gemv_shifted.hds:83
-                atomicAdd(&sums[r][n], acc[r][e]);  // matmul_gemv_shifted.hds:84
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_shifted.hds:96
+                total += sums[w_2][(int)threadIdx.x + (w_2 % 8 * (N % 8) + n0 % 8) % 8];  // matmul_gemv_shifted.hds:97
             }
+            matmul_part[(share * M + (m0 + r)) * N + (n0 + (int)threadIdx.x)] = total;  // matmul_gemv_shifted.hds:99
         }
-    }
-    __syncthreads();  // matmul_gemv_shifted.hds:88
-    if ((int)threadIdx.x < 496) {  // matmul_gemv_shifted.hds:89
-        const int r = (int)threadIdx.x / 248;  // matmul_gemv_shifted.hds:90
-        const int n = (int)threadIdx.x % 248;  // matmul_gemv_shifted.hds:91
-        if (m0 + r < M && n0 + n < N) {  // matmul_gemv_shifted.hds:92
-            matmul_part[(share * M + (m0 + r)) * N + (n0 + n)] = sums[r][n];  // matmul_gemv_shifted.hds:93
-        }
+        __syncthreads();  // matmul_gemv_shifted.hds:101
     }
 }
 
@@ -8117,22 +8114,22 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:179)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:206)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:209)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:224)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:227)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:231)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:234)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:245)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:248)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:253)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:256)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:256)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:259)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -8144,40 +8141,40 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048 (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048` of matmul's schedule 'skinny_shifted', nn.hds:188)
 //     dispatch_rows16_skinny_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted', nn.hds:195)
+//   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted', nn.hds:198)
 //     dispatch_rows16_gemv_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_gemv_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:197)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:200)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:203)
+//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:206)
 //     dispatch_rows16_gemv_split3_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:205)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:208)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:206)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:209)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:224)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:227)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:231)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:234)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:245)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:248)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:253)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:256)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:256)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:259)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
