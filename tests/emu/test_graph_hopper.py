@@ -183,12 +183,16 @@ def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),
     (128, 4096, 12672, "g_rows16_wgmma64x192"), (128, 4096, 12680, "g_rows16_wgmma128"),
     (77, 4096, 13312, "g_rows16_swap80_wide"), (96, 4096, 13312, "g_rows16_swap96_wide"), (192, 4096, 8192, "g_rows16_wgmma64x192"),
-    (193, 4096, 8192, "g_rows16_wgmma128"), (128, 4095, 11007, "g_wgmma64x192")])
+    (193, 4096, 8192, "g_rows16_wgmma128"), (128, 4095, 11007, "g_wgmma64x192"),
+    (129, 4096, 5640, "g_rows16_swap144_one"), (129, 4096, 5632, "g_rows16_wgmma64x128"), (144, 4096, 8448, "g_rows16_swap144_one"),
+    (145, 4096, 6144, "g_rows16_swap160_one"), (160, 11008, 7168, "g_rows16_swap160_one"), (160, 4096, 8456, "g_rows16_wgmma64x128"),
+    (176, 4096, 6144, "g_rows16_swap176_one"), (177, 4096, 6144, "g_rows16_wgmma64x192"), (128, 4096, 6144, "g_rows16_wgmma64x128")])
 def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     """Both sides of the split's 66 tiles, of the deep ring's K <= 4096 and 66 tiles of 64 columns
     (16 rows; past K = 4096, and from 67 tiles, one consumer with 8 stages up to 132 tiles; 17-48
     rows the same from 67 tiles, 65-80 rows too), of each bound of M of the swapped product (16, 32,
     48, 64, 80, 96, 112, 128, 144, 160, 176, 192 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
+    and 89 to 132 past 128 (one consumer, not split, up to 176 rows)
     and of its band of N where 64 x 128 tiles
     make one wave of more than 66, of the 64 x 192 tiles' wave (64, 128, 192 rows; 88 to 132
     tiles), and of K, N % 8, where running them

@@ -222,7 +222,8 @@ def test_skinny_split(kernel, m, k, n, split):
     ("swap112_1", 112, 1, 100, 1024, 72, 1, 2),
     ("swap128_nosplit", 128, 2, 130, 128, 104, 1, 1),
     ("swap144_1", 144, 1, 130, 1024, 72, 1, 2), ("swap160_1", 160, 1, 150, 512, 136, 1, 1),
-    ("swap176_1", 176, 1, 170, 1024, 64, 1, 2), ("swap192_1", 192, 1, 200, 1536, 72, 1, 3)])
+    ("swap176_1", 176, 1, 170, 1024, 64, 1, 2), ("swap176_1_nosplit", 176, 1, 161, 512, 136, 1, 1),
+    ("swap192_1", 192, 1, 200, 1536, 72, 1, 3)])
 def test_stdlib_wgmma_swap(kernel, bms, wgs, m, k, n, cons, split):
     """matmul_wgmma_swap: c^T = b^T a^T on wgmma with both operands given transposed (b's
     columns as A, M-major; a's rows as B), BMS rows of a per tile (a partial last tile computes

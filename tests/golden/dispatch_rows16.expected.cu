@@ -10,6 +10,396 @@
 
 #include <algorithm>
 
+// kernel dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_144x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 7;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[7][144][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[7][1][64][64]>(hds_dynamic_smem + 129024);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 186368);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 186432);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 187392);  // matmul_wgmma_swap.hds:64
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 143) / 144;  // matmul_wgmma_swap.hds:70
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 144;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 144 && mt + 144 > M ? M - 144 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], 26624);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_144x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
+#pragma unroll
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[72];  // matmul_wgmma_swap.hds:119
+#pragma unroll
+        for (int i = 0; i < 72; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
+        }
+        alignas(16) __half pf_b[9][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 9; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n144k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:146
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
+        }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
+#pragma unroll
+        for (int p = 0; p < 9; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_swap160_one_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_one_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_160x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 7;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[7][160][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[7][1][64][64]>(hds_dynamic_smem + 143360);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 200704);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[7]>(hds_dynamic_smem + 200768);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 201728);  // matmul_wgmma_swap.hds:64
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 159) / 160;  // matmul_wgmma_swap.hds:70
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 160;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 160 && mt + 160 > M ? M - 160 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], 28672);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_160x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
+#pragma unroll
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[80];  // matmul_wgmma_swap.hds:119
+#pragma unroll
+        for (int i = 0; i < 80; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
+        }
+        alignas(16) __half pf_b[10][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 10; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n160k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:148
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
+        }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
+#pragma unroll
+        for (int p = 0; p < 10; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// kernel dispatch_rows16_rows16_swap176_one_k0_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_one_k0_matmul_add_relu(
+        const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int K, int N,
+        const __grid_constant__ CUtensorMap tmap_x_176x64,
+        const __grid_constant__ CUtensorMap tmap_w_64x64) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    const int ST = 6;  // matmul_wgmma_swap.hds:59
+    auto& sa = *reinterpret_cast<__half (*)[6][176][64]>(hds_dynamic_smem + 0);  // matmul_wgmma_swap.hds:60
+    auto& sb = *reinterpret_cast<__half (*)[6][1][64][64]>(hds_dynamic_smem + 135168);  // matmul_wgmma_swap.hds:61
+    auto& full = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 184320);  // matmul_wgmma_swap.hds:62
+    auto& empty = *reinterpret_cast<unsigned long long (*)[6]>(hds_dynamic_smem + 184368);  // matmul_wgmma_swap.hds:63
+    auto& cs = *reinterpret_cast<__half (*)[1][16][72]>(hds_dynamic_smem + 185344);  // matmul_wgmma_swap.hds:64
+    const int wg = (int)threadIdx.x / 128;  // matmul_wgmma_swap.hds:67
+    const int t = (int)threadIdx.x % 128;  // matmul_wgmma_swap.hds:68
+    const int ktiles = (K + 63) / 64;  // matmul_wgmma_swap.hds:69
+    const int mtiles = (M + 175) / 176;  // matmul_wgmma_swap.hds:70
+    const int cons = 1;  // matmul_wgmma_swap.hds:74
+    const int split = 1;  // matmul_wgmma_swap.hds:75
+    const int part = (int)blockIdx.x % split;  // matmul_wgmma_swap.hds:77
+    const int tile = (int)blockIdx.x / split;  // matmul_wgmma_swap.hds:78
+    const int mt = tile % mtiles * 176;  // matmul_wgmma_swap.hds:79
+    const int m0 = M > 176 && mt + 176 > M ? M - 176 : mt;  // matmul_wgmma_swap.hds:80
+    const int n0 = tile / mtiles * 64;  // matmul_wgmma_swap.hds:81
+    const int k_lo = ktiles * part / split;  // matmul_wgmma_swap.hds:82
+    const int k_hi = ktiles * (part + 1) / split;  // matmul_wgmma_swap.hds:83
+    if ((int)threadIdx.x == 0) {  // matmul_wgmma_swap.hds:85
+        for (int s = 0; s < ST; ++s) {  // matmul_wgmma_swap.hds:86
+            hds::mbarrier_init(&full[s], 1);  // matmul_wgmma_swap.hds:87
+            hds::mbarrier_init(&empty[s], cons);  // matmul_wgmma_swap.hds:88
+        }
+        hds::fence_barrier_init();  // matmul_wgmma_swap.hds:90
+    }
+    __syncthreads();  // matmul_wgmma_swap.hds:92
+    if (wg == 0) {  // matmul_wgmma_swap.hds:94
+        if (t == 0) {  // matmul_wgmma_swap.hds:95
+            for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:96
+                const int it = kt - k_lo;  // matmul_wgmma_swap.hds:97
+                const int s = it % ST;  // matmul_wgmma_swap.hds:98
+                if (it >= ST) {  // matmul_wgmma_swap.hds:99
+                    hds::mbarrier_wait(&empty[s], (it / ST + 1) % 2);  // matmul_wgmma_swap.hds:100
+                }
+                hds::mbarrier_arrive_expect_tx(&full[s], 30720);  // matmul_wgmma_swap.hds:102
+                hds::tma_load_2d(&sa[s][0][0], &tmap_x_176x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
+#pragma unroll
+                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
+                    if (j < cons) {  // matmul_wgmma_swap.hds:105
+                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
+                    }
+                }
+            }
+        }
+    }
+    if (wg == 0 || wg > cons) {  // matmul_wgmma_swap.hds:112
+    } else {
+        const int j = wg - 1;  // matmul_wgmma_swap.hds:118
+        alignas(16) float acc[88];  // matmul_wgmma_swap.hds:119
+#pragma unroll
+        for (int i = 0; i < 88; ++i) {  // matmul_wgmma_swap.hds:120
+            acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
+        }
+        alignas(16) __half pf_b[11][8];  // dispatch_rows16.hds:13
+#pragma unroll
+        for (int p_2 = 0; p_2 < 11; ++p_2) {
+            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
+            }
+        }
+        for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
+            const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
+            const int s = it % ST;  // matmul_wgmma_swap.hds:125
+            hds::mbarrier_wait(&full[s], it / ST % 2);  // matmul_wgmma_swap.hds:126
+            hds::wgmma_fence();  // matmul_wgmma_swap.hds:127
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma_swap.hds:128
+                hds::wgmma_m64n176k16_at<__half>(&acc[0], hds::wgmma_desc(&sb[s][j][kk * 16][0], 8192, 1024), hds::wgmma_desc(&sa[s][0][kk * 16], 16, 1024));  // matmul_wgmma_swap.hds:150
+            }
+            hds::wgmma_commit();  // matmul_wgmma_swap.hds:155
+            hds::wgmma_wait<1>();  // matmul_wgmma_swap.hds:156
+            if (it > 0 && t == 0) {  // matmul_wgmma_swap.hds:157
+                hds::mbarrier_arrive(&empty[(it - 1) % ST]);  // matmul_wgmma_swap.hds:158
+            }
+        }
+        hds::wgmma_wait<0>();  // matmul_wgmma_swap.hds:161
+        if (k_hi > k_lo && t == 0) {  // matmul_wgmma_swap.hds:162
+            hds::mbarrier_arrive(&empty[(k_hi - k_lo - 1) % ST]);  // matmul_wgmma_swap.hds:163
+        }
+        const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
+#pragma unroll
+        for (int p = 0; p < 11; ++p) {  // matmul_wgmma_swap.hds:186
+            if (p > 0) {  // matmul_wgmma_swap.hds:187
+                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
+            }
+            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
+            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+                if (whole) {  // matmul_wgmma_swap.hds:197
+                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
+                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+#pragma unroll
+                    for (int e_2 = 0; e_2 < 8; ++e_2) {
+                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
+                    }
+                    alignas(16) __half v_out[8];
+#pragma unroll
+                    for (int e_3 = 0; e_3 < 8; ++e_3) {
+                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                    }
+                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
+                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 // kernel dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu(
         const __half* __restrict__ x, const __half* __restrict__ w, const __half* __restrict__ b,
@@ -5555,6 +5945,144 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_any_k2_matmul(
 
 extern "C" {
 
+// Workspace slots of `dispatch_rows16_rows16_swap144_one`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap144_one_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap144_one_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap144_one_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap144_one_run(const __half* x, const __half* w,
+                                                          const __half* b, __half* out, int M,
+                                                          int K, int N, void* workspace,
+                                                          cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_144x64;  // x in boxes of 144 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_144x64, x, (long long)M, (long long)K, 144, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 143) / 144 * (((long long)N + 63) / 64)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 189696 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 189696);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 143) / 144 * (((long long)N + 63) / 64)), 1, 1), dim3((unsigned)(256), 1, 1), 189696, stream>>>(
+                x, w, b, out, M, K, N, tmap_x_144x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap160_one`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap160_one_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap160_one_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap160_one_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap160_one_run(const __half* x, const __half* w,
+                                                          const __half* b, __half* out, int M,
+                                                          int K, int N, void* workspace,
+                                                          cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_160x64;  // x in boxes of 160 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_160x64, x, (long long)M, (long long)K, 160, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 159) / 160 * (((long long)N + 63) / 64)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 204032 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap160_one_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 204032);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_rows16_swap160_one_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 159) / 160 * (((long long)N + 63) / 64)), 1, 1), dim3((unsigned)(256), 1, 1), 204032, stream>>>(
+                x, w, b, out, M, K, N, tmap_x_160x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_rows16_swap176_one`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_rows16_swap176_one_slots(int M, int K, int N, size_t* slot) {
+    (void)slot;
+}
+
+static size_t dispatch_rows16_rows16_swap176_one_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_rows16_swap176_one_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 0; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_rows16_swap176_one_run(const __half* x, const __half* w,
+                                                          const __half* b, __half* out, int M,
+                                                          int K, int N, void* workspace,
+                                                          cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)b % 16 != 0 || (uintptr_t)out % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    (void)workspace;
+    cudaError_t err = cudaSuccess;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_x_176x64;  // x in boxes of 176 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_x_176x64, x, (long long)M, (long long)K, 176, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_w_64x64;  // w in boxes of 64 x 64
+        if (cudaError_t e = hds::make_tensor_map_2d(&tmap_w_64x64, w, (long long)K, (long long)N, 64, 64); e != cudaSuccess) return e;
+        if ((((long long)M + 175) / 176 * (((long long)N + 63) / 64)) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 187648 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(dispatch_rows16_rows16_swap176_one_k0_matmul_add_relu, cudaFuncAttributeMaxDynamicSharedMemorySize, 187648);
+        if (err != cudaSuccess) return err;
+        dispatch_rows16_rows16_swap176_one_k0_matmul_add_relu<<<dim3((unsigned)(((long long)M + 175) / 176 * (((long long)N + 63) / 64)), 1, 1), dim3((unsigned)(256), 1, 1), 187648, stream>>>(
+                x, w, b, out, M, K, N, tmap_x_176x64, tmap_w_64x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_rows16_wgmma64x192`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_rows16_wgmma64x192_slots(int M, int K, int N, size_t* slot) {
     (void)slot;
@@ -8049,132 +8577,141 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 41 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 44 variants, the first whose case holds for the sizes of the call:
+//   dispatch_rows16_rows16_swap144_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                       and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132` of matmul's schedule 'swap144_one', nn.hds:68)
+//     dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap160_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                       and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132` of matmul's schedule 'swap160_one', nn.hds:71)
+//     dispatch_rows16_rows16_swap160_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_rows16_swap176_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
+//                                       and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132` of matmul's schedule 'swap176_one', nn.hds:74)
+//     dispatch_rows16_rows16_swap176_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:69)
+//                                       and M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:86)
 //     dispatch_rows16_rows16_wgmma64x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16_deep: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:97)
+//                                       and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66` of matmul's schedule 'swap16_deep', nn.hds:114)
 //     dispatch_rows16_rows16_swap16_deep_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132` of matmul's schedule 'swap16_one', nn.hds:108)
+//                                      and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 <= 132` of matmul's schedule 'swap16_one', nn.hds:125)
 //     dispatch_rows16_rows16_swap16_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:110)
+//                                  and M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap16', nn.hds:127)
 //     dispatch_rows16_rows16_swap16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap32_one', nn.hds:116)
+//                                      and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap32_one', nn.hds:133)
 //     dispatch_rows16_rows16_swap32_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap48_one', nn.hds:119)
+//                                      and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap48_one', nn.hds:136)
 //     dispatch_rows16_rows16_swap48_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap32: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:122)
+//                                  and M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 16 && M <= 32 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap32', nn.hds:139)
 //     dispatch_rows16_rows16_swap32_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap48: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:124)
+//                                  and M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 (`when M > 32 && M <= 48 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304` of matmul's schedule 'swap48', nn.hds:141)
 //     dispatch_rows16_rows16_swap48_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:126)
+//                                  and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap80', nn.hds:143)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                      and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap80_one', nn.hds:131)
+//                                      and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 66 && (N + 63) / 64 <= 132` of matmul's schedule 'swap80_one', nn.hds:148)
 //     dispatch_rows16_rows16_swap80_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap80_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:134)
+//                                       and M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 64 && M <= 80 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap80_wide', nn.hds:151)
 //     dispatch_rows16_rows16_swap80_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:136)
+//                                  and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) <= 66` of matmul's schedule 'swap96', nn.hds:153)
 //     dispatch_rows16_rows16_swap96_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap96_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:138)
+//                                       and M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132 (`when M > 80 && M <= 96 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (M + 63) / 64 * ((N + 127) / 128) > 132` of matmul's schedule 'swap96_wide', nn.hds:155)
 //     dispatch_rows16_rows16_swap96_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap112: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:145)
+//                                   and M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 96 && M <= 112 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap112', nn.hds:162)
 //     dispatch_rows16_rows16_swap112_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:148)
+//                                   and M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 112 && M <= 128 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap128', nn.hds:165)
 //     dispatch_rows16_rows16_swap128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap144: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap144', nn.hds:156)
+//                                   and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap144', nn.hds:173)
 //     dispatch_rows16_rows16_swap144_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap160: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap160', nn.hds:159)
+//                                   and M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 144 && M <= 160 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap160', nn.hds:176)
 //     dispatch_rows16_rows16_swap160_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap176: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap176', nn.hds:162)
+//                                   and M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 160 && M <= 176 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap176', nn.hds:179)
 //     dispatch_rows16_rows16_swap176_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_swap192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                   and M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap192', nn.hds:165)
+//                                   and M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66 (`when M > 176 && M <= 192 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 >= 40 && (N + 63) / 64 <= 66` of matmul's schedule 'swap192', nn.hds:182)
 //     dispatch_rows16_rows16_swap192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:172)
+//                                        and M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024 (`when M <= 16 && K % 8 == 0 && N % 8 == 0 && K >= 2048 && N <= 1024` of matmul's schedule 'skinny_split', nn.hds:189)
 //     dispatch_rows16_rows16_skinny_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny_wide: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:179)
+//                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:196)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:209)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:226)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:227)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:244)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:234)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:251)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:248)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:265)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:256)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:273)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:259)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:276)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:69)
+//   dispatch_rows16_wgmma64x192: M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x192', nn.hds:86)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048 (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048` of matmul's schedule 'skinny_shifted', nn.hds:188)
+//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048 (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048` of matmul's schedule 'skinny_shifted', nn.hds:205)
 //     dispatch_rows16_skinny_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted', nn.hds:198)
+//   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted', nn.hds:215)
 //     dispatch_rows16_gemv_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_gemv_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:200)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:217)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:206)
+//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:223)
 //     dispatch_rows16_gemv_split3_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:208)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:225)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:209)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:226)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:227)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:244)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:234)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:251)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:248)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:265)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:256)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:273)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:259)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:276)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -8185,6 +8722,12 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_any_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
 size_t dispatch_rows16_workspace_size(int M, int K, int N) {
+    if (K % 8 == 0 && N % 8 == 0 && M > 128 && M <= 144 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap144_one_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 144 && M <= 160 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap160_one_workspace_size(M, K, N);
+    if (K % 8 == 0 && N % 8 == 0 && M > 160 && M <= 176 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap176_one_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_rows16_wgmma64x192_workspace_size(M, K, N);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66)
@@ -8270,6 +8813,12 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
 
 cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* b, __half* out,
                                 int M, int K, int N, void* workspace, cudaStream_t stream) {
+    if (K % 8 == 0 && N % 8 == 0 && M > 128 && M <= 144 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap144_one_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 144 && M <= 160 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap160_one_run(x, w, b, out, M, K, N, workspace, stream);
+    if (K % 8 == 0 && N % 8 == 0 && M > 160 && M <= 176 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132)
+        return dispatch_rows16_rows16_swap176_one_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M > 64 && M <= 192 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * ((N + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
     if (K % 8 == 0 && N % 8 == 0 && M <= 16 && K * N >= 4194304 && K <= 4096 && (N + 63) / 64 <= 66)

@@ -362,6 +362,9 @@ def test_matmul_epilogue_widened_sm90():
     (176, 8192, 4096),  # 176 rows
     (192, 4096, 4224),  # 192 rows, 66 tiles
     (200, 4096, 4096),  # past 192 rows: 64 x 128 tiles
+    (129, 4096, 5696),  # 129-176 rows at 89-132 tiles of 64 columns: a block per tile of 144 rows, not split
+    (150, 1024, 6000),  # 160 rows a tile, a partial column tile
+    (170, 2048, 8448),  # 176 rows a tile, 132 tiles, rows past M
     (7, 8192, 512),    # a weight of 2^22: 8 tiles of 64 columns, K split over 8 blocks
     (13, 2048, 8200),  # 129 tiles of 64 columns: two consumers, not split; a partial column tile
     (24, 4096, 4096),  # 17-32 rows: 32-row tiles, rows past M (TMA's zeros)

@@ -6,6 +6,7 @@ counts (D = 4096; F = 11008 and 14336). On the GPU machine:
     python3 bench/results/2026-11-28-h200-split-192/run.py --out DIR [--build SET] [--tag TAG] [--ms M...]
 
 --tag: the sets of another build.sh (.devcarry/TAG; ../2026-11-28-h200-swap-192 uses --tag swap192).
+--kn K,N ...: other GEMM shapes, --no-mlp: GEMMs only (../2026-11-29-h200-swap-one-192).
 """
 import argparse
 import math
@@ -28,6 +29,9 @@ ap.add_argument("--out", type=Path, required=True)
 ap.add_argument("--build")
 ap.add_argument("--tag", default="s192")
 ap.add_argument("--ms", type=int, nargs="*", default=[129, 160, 192])
+ap.add_argument("--kn", nargs="*", default=["14336,4096", "11008,4096", "4096,4096", "4096,6144"],
+                help="the GEMMs' K,N pairs")
+ap.add_argument("--no-mlp", action="store_true", help="GEMMs only")
 args = ap.parse_args()
 TAG = ROOT / ".devcarry" / args.tag
 sets = (TAG / "sets").read_text().split()
@@ -54,14 +58,14 @@ def side_by_side(label, graph, tensors, sizes, ref, refs):
     rows.append(time_row(label, fns, tuple(refs)))
 
 
-for k, n in ((14336, 4096), (11008, 4096), (4096, 4096), (4096, 6144)):
+for k, n in (tuple(int(v) for v in kn.split(",")) for kn in args.kn):
     b = torch.randn(k, n, device="cuda", dtype=dt)
     for m in args.ms:
         a = torch.randn(m, k, device="cuda", dtype=dt)
         side_by_side({"graph": "gemm", "M": m, "K": k, "N": n}, "gemm_f16", {"a": a, "b": b}, {"M": m, "K": k, "N": n},
                      (a.double() @ b.double()).to(dt), {"cublas": lambda s: torch.matmul(a, b)})
 d = 4096
-for f in (11008, 14336):
+for f in () if args.no_mlp else (11008, 14336):
     g = torch.rand(d, device="cuda", dtype=dt) + 0.5
     wg, wu = (torch.randn(d, f, device="cuda", dtype=dt) / math.sqrt(d) for _ in range(2))
     wd = torch.randn(f, d, device="cuda", dtype=dt) / math.sqrt(f)
