@@ -59,7 +59,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_gemv_split3"),
-    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_shifted"), (1, 2049, 264, "g_gemv_shifted"), (3, 2048, 8449, "g_skinny_shifted"),
+    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_shifted1"), (1, 2049, 264, "g_gemv_shifted1"), (2, 2049, 264, "g_gemv_shifted"),
+    (2, 2049, 263, "g_skinny_shifted"), (3, 2048, 8449, "g_skinny_shifted"),
     (2, 2049, 136, "g_skinny_shifted"), (16, 2049, 137, "g_skinny_shifted"), (16, 2049, 135, "g_skinny"), (2, 2049, 135, "g_gemv_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
@@ -94,23 +95,24 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
 
 @pytest.mark.parametrize("arch", ["sm_80", SM90])
 def test_matmul_gemv_split_epilogue(tmp_path, arch):
-    """The GEMV split over blocks (M <= 3, K >= 2048, rows of b not 16-byte multiples) and the
-    skinny product of shifted rows (from M = 2 and N = 136) on both targets: the first kernel
+    """The GEMV split over blocks (M <= 3, K >= 2048, rows of b not 16-byte multiples), the
+    skinny product of shifted rows (from M = 2 and N = 136) and the GEMV of shifted rows (M <= 2,
+    N >= 264) on both targets: the first kernel
     writes each block's sums to a workspace tensor, the second adds them, and the bias and relu
-    fuse into that second kernel's store (shared by the three variants)."""
+    fuse into that second kernel's store (shared by the variants of one strip width)."""
     text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
             "{ return relu(matmul(a, b) + c); }\n")
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
     cu = emulator.emit(src, arch=arch)
     # one second kernel for strips of 128 columns, which three variants (GEMV blocks of 2 and of 4
-    # rows, the skinny product) launch, and one for matmul_gemv_shifted's strips of 248
-    combine = "g_skinny_shifted_k1_matmul_add_relu"
-    assert f"__global__ void __launch_bounds__(256) {combine}(" in cu, cu
-    assert cu.count(f"{combine}<<<") + cu.count(f"launch_after_previous({combine},") == 3, cu
-    assert cu.count("g_gemv_shifted_k1_matmul_add_relu<<<") + cu.count("launch_after_previous(g_gemv_shifted_k1_matmul_add_relu,") == 1, cu
+    # rows, the skinny product) launch, and one for matmul_gemv_shifted's strips of 248 (blocks of
+    # one row and of two)
+    for combine, launches in (("g_skinny_shifted_k1_matmul_add_relu", 3), ("g_gemv_shifted1_k1_matmul_add_relu", 2)):
+        assert f"__global__ void __launch_bounds__(256) {combine}(" in cu, cu
+        assert cu.count(f"{combine}<<<") + cu.count(f"launch_after_previous({combine},") == launches, cu
     for m, n, variant in ((2, 37, "g_gemv_split"), (3, 37, "g_gemv_split3"), (5, 139, "g_skinny_shifted"),
-                          (1, 301, "g_gemv_shifted")):
+                          (1, 301, "g_gemv_shifted1"), (2, 301, "g_gemv_shifted")):
         a, b, c = halves(m, 2055), halves(2055, n), halves(n)
         out, ran = run_variant(tmp_path, text, {"a": a, "b": b, "c": c}, arch)
         assert ran == variant
@@ -118,23 +120,25 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", SM90])
-@pytest.mark.parametrize("k,n,col", [(2049, 300, 0), (2049, 300, -1), (2311, 1001, -1), (4095, 997, 0), (2055, 264, -1)])
-def test_matmul_gemv_shifted(tmp_path, arch, k, n, col):
-    """matmul_gemv_shifted (one row of a, b's rows not 16-byte multiples, N >= 264, K >= 2048): a
-    lane's chunks that start in the row before or run into the row after, the tensor's last chunk
-    read value by value, K split over blocks. An infinite first or last column of b, which chunks
-    running past the rows' ends hold, must land in columns no lane stores (c's other columns finite)."""
+@pytest.mark.parametrize("m,k,n,col", [(1, 2049, 300, 0), (1, 2049, 300, -1), (1, 2311, 1001, -1), (1, 4095, 997, 0),
+                                       (1, 2055, 264, -1), (2, 2049, 300, -1), (2, 2311, 1001, 0), (2, 2055, 264, 0)])
+def test_matmul_gemv_shifted(tmp_path, arch, m, k, n, col):
+    """matmul_gemv_shifted (one row of a a block at M = 1, two at M = 2; b's rows not 16-byte
+    multiples, N >= 264, K >= 2048): a lane's chunks that start in the row before or run into the
+    row after, the tensor's last chunk read value by value, K split over blocks. An infinite first
+    or last column of b, which chunks running past the rows' ends hold, must land in columns no
+    lane stores (c's other columns finite)."""
     text = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n"
-    a, b = halves(1, k), halves(k, n)
+    a, b = halves(m, k), halves(k, n)
     b[:, col] = np.inf
     out, ran = run_variant(tmp_path, text, {"a": a, "b": b}, arch)
-    assert ran == "g_gemv_shifted"
+    assert ran == ("g_gemv_shifted1" if m == 1 else "g_gemv_shifted")
     keep = [j for j in range(n) if j != col % n]
     assert rel(out[:, keep], a.astype(np.float64) @ b[:, keep]) < 2e-3
 
 
 @pytest.mark.parametrize("arch", ["sm_80", SM90])
-@pytest.mark.parametrize("m,k,n", [(16, 2049, 137), (2, 2055, 300), (7, 2048, 1001), (16, 2311, 139), (3, 4095, 263)])
+@pytest.mark.parametrize("m,k,n", [(16, 2049, 137), (2, 2055, 263), (7, 2048, 1001), (16, 2311, 139), (3, 4095, 263)])
 def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
     """matmul_skinny_shifted, where b's rows (or a's) start anywhere in their 16-byte chunks: K odd,
     N odd, or both; partial strips of 128 columns; K split over up to 8 blocks a strip, of which
@@ -177,7 +181,7 @@ def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
     (16, 4096, 1016, "g_rows16_skinny_split"), (16, 2048, 1032, "g_rows16_skinny"),
     (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
     (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny_shifted"), (77, 4096, 4097, "g_wgmma_split"),
-    (1, 4095, 4097, "g_gemv_shifted"), (1, 4095, 263, "g_gemv_split"), (2, 4095, 4097, "g_skinny_shifted"), (16, 2047, 4097, "g_skinny"),
+    (1, 4095, 4097, "g_gemv_shifted1"), (1, 4095, 263, "g_gemv_split"), (2, 4095, 4097, "g_gemv_shifted"), (3, 4095, 4097, "g_skinny_shifted"), (16, 2047, 4097, "g_skinny"),
     (77, 4096, 4232, "g_rows16_swap80_one"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),

@@ -4688,6 +4688,205 @@ __global__ void __launch_bounds__(256) dispatch_rows16_k3_relu(
     }
 }
 
+// kernel dispatch_rows16_gemv_shifted1_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted1_k0_matmul(
+        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
+        int M, int K, int N) {
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
+    __shared__ alignas(16) float sums[32][256];  // matmul_gemv_shifted.hds:34
+    alignas(16) float acc[1][8];  // matmul_gemv_shifted.hds:35
+    alignas(16) __half vb[4][8];  // matmul_gemv_shifted.hds:36
+    alignas(16) __half va[1][4];  // matmul_gemv_shifted.hds:37
+    alignas(16) float vf[8];  // matmul_gemv_shifted.hds:38
+    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_shifted.hds:39
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_shifted.hds:40
+    const int n0 = (int)blockIdx.x / split * 248;  // matmul_gemv_shifted.hds:41
+    const int m0 = (int)blockIdx.y;  // matmul_gemv_shifted.hds:42
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_shifted.hds:43
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_shifted.hds:44
+    const int shift = (warp % 8 * (N % 8) + n0 % 8) % 8;  // matmul_gemv_shifted.hds:45
+    const int col = n0 - shift + lane * 8;  // matmul_gemv_shifted.hds:48
+    const int dk = col < 0 ? -1 : col >= N ? 1 : 0;  // matmul_gemv_shifted.hds:49
+    const int cb = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_gemv_shifted.hds:50
+    const int per = (K + split * 32 - 1) / (split * 32) * 32;  // matmul_gemv_shifted.hds:51
+    const int k1 = min(K, share * per + per);  // matmul_gemv_shifted.hds:52
+#pragma unroll
+    for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:54
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:55
+            acc[r][e] = 0.0f;  // matmul_gemv_shifted.hds:56
+        }
+    }
+    for (int k = share * per + warp % 8 + 8 * (warp / 8); k < k1; k += 128) {  // matmul_gemv_shifted.hds:61
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:62
+            const int kr = k + 32 * u + dk;  // matmul_gemv_shifted.hds:63
+            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:64
+                if (kr < K - 1 || (kr == K - 1 && cb + 8 <= N)) {  // matmul_gemv_shifted.hds:65
+                    hds::copy<16>(&vb[u][0], &w[kr * N + cb]);  // matmul_gemv_shifted.hds:66
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:68
+                        vb[u][e] = w[(K - 1) * N + min(cb + e, N - 1)];  // matmul_gemv_shifted.hds:69
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:76
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:77
+                va[r][u] = x[min(m0 + r, M - 1) * K + min(k + 32 * u, K - 1)];  // matmul_gemv_shifted.hds:78
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:82
+            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:83
+#pragma unroll
+                for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:84
+                    vf[e] = hds::cast<float>(vb[u][e]);  // matmul_gemv_shifted.hds:85
+                }
+#pragma unroll
+                for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:87
+                    if (m0 + r < M) {  // matmul_gemv_shifted.hds:88
+                        const float av = hds::cast<float>(va[r][u]);  // matmul_gemv_shifted.hds:89
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:90
+                            acc[r][e] += av * vf[e];  // matmul_gemv_shifted.hds:91
+                        }
+                    }
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:100
+        hds::copy<16>(&sums[warp][lane * 8], &acc[r][0]);  // matmul_gemv_shifted.hds:101
+        hds::copy<16>(&sums[warp][lane * 8 + 4], &acc[r][4]);  // matmul_gemv_shifted.hds:102
+        __syncthreads();  // matmul_gemv_shifted.hds:103
+        if ((int)threadIdx.x < 248 && m0 + r < M && n0 + (int)threadIdx.x < N) {  // matmul_gemv_shifted.hds:104
+            float total = 0.0f;  // matmul_gemv_shifted.hds:105
+#pragma unroll
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_shifted.hds:106
+                total += sums[w_2][(int)threadIdx.x + (w_2 % 8 * (N % 8) + n0 % 8) % 8];  // matmul_gemv_shifted.hds:107
+            }
+            matmul_part[(share * M + (m0 + r)) * N + (n0 + (int)threadIdx.x)] = total;  // matmul_gemv_shifted.hds:109
+        }
+        __syncthreads();  // matmul_gemv_shifted.hds:111
+    }
+}
+
+// kernel dispatch_rows16_gemv_shifted1_k1_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_gemv_shifted1_k1_matmul_add_relu(
+        const float* __restrict__ matmul_part, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int N) {
+    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
+    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_split.hds:95
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
+    if (i < M * N) {  // matmul_gemv_split.hds:97
+        const int m = i / N;  // matmul_gemv_split.hds:98
+        const int n = i % N;  // matmul_gemv_split.hds:99
+        float total = 0.0f;  // matmul_gemv_split.hds:100
+#pragma unroll
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
+            if (s < split) {  // matmul_gemv_split.hds:102
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
+            }
+        }
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
+        const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+        out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+    }
+}
+
+// kernel dispatch_rows16_gemv_shifted_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted_k0_matmul(
+        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
+        int M, int K, int N) {
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
+    __shared__ alignas(16) float sums[32][256];  // matmul_gemv_shifted.hds:34
+    alignas(16) float acc[2][8];  // matmul_gemv_shifted.hds:35
+    alignas(16) __half vb[4][8];  // matmul_gemv_shifted.hds:36
+    alignas(16) __half va[2][4];  // matmul_gemv_shifted.hds:37
+    alignas(16) float vf[8];  // matmul_gemv_shifted.hds:38
+    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_shifted.hds:39
+    const int share = (int)blockIdx.x % split;  // matmul_gemv_shifted.hds:40
+    const int n0 = (int)blockIdx.x / split * 248;  // matmul_gemv_shifted.hds:41
+    const int m0 = (int)blockIdx.y * 2;  // matmul_gemv_shifted.hds:42
+    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_shifted.hds:43
+    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_shifted.hds:44
+    const int shift = (warp % 8 * (N % 8) + n0 % 8) % 8;  // matmul_gemv_shifted.hds:45
+    const int col = n0 - shift + lane * 8;  // matmul_gemv_shifted.hds:48
+    const int dk = col < 0 ? -1 : col >= N ? 1 : 0;  // matmul_gemv_shifted.hds:49
+    const int cb = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_gemv_shifted.hds:50
+    const int per = (K + split * 32 - 1) / (split * 32) * 32;  // matmul_gemv_shifted.hds:51
+    const int k1 = min(K, share * per + per);  // matmul_gemv_shifted.hds:52
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:54
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:55
+            acc[r][e] = 0.0f;  // matmul_gemv_shifted.hds:56
+        }
+    }
+    for (int k = share * per + warp % 8 + 8 * (warp / 8); k < k1; k += 128) {  // matmul_gemv_shifted.hds:61
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:62
+            const int kr = k + 32 * u + dk;  // matmul_gemv_shifted.hds:63
+            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:64
+                if (kr < K - 1 || (kr == K - 1 && cb + 8 <= N)) {  // matmul_gemv_shifted.hds:65
+                    hds::copy<16>(&vb[u][0], &w[kr * N + cb]);  // matmul_gemv_shifted.hds:66
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:68
+                        vb[u][e] = w[(K - 1) * N + min(cb + e, N - 1)];  // matmul_gemv_shifted.hds:69
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:76
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:77
+                va[r][u] = x[min(m0 + r, M - 1) * K + min(k + 32 * u, K - 1)];  // matmul_gemv_shifted.hds:78
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:82
+            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:83
+#pragma unroll
+                for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:84
+                    vf[e] = hds::cast<float>(vb[u][e]);  // matmul_gemv_shifted.hds:85
+                }
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:87
+                    if (m0 + r < M) {  // matmul_gemv_shifted.hds:88
+                        const float av = hds::cast<float>(va[r][u]);  // matmul_gemv_shifted.hds:89
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:90
+                            acc[r][e] += av * vf[e];  // matmul_gemv_shifted.hds:91
+                        }
+                    }
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:100
+        hds::copy<16>(&sums[warp][lane * 8], &acc[r][0]);  // matmul_gemv_shifted.hds:101
+        hds::copy<16>(&sums[warp][lane * 8 + 4], &acc[r][4]);  // matmul_gemv_shifted.hds:102
+        __syncthreads();  // matmul_gemv_shifted.hds:103
+        if ((int)threadIdx.x < 248 && m0 + r < M && n0 + (int)threadIdx.x < N) {  // matmul_gemv_shifted.hds:104
+            float total = 0.0f;  // matmul_gemv_shifted.hds:105
+#pragma unroll
+            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_shifted.hds:106
+                total += sums[w_2][(int)threadIdx.x + (w_2 % 8 * (N % 8) + n0 % 8) % 8];  // matmul_gemv_shifted.hds:107
+            }
+            matmul_part[(share * M + (m0 + r)) * N + (n0 + (int)threadIdx.x)] = total;  // matmul_gemv_shifted.hds:109
+        }
+        __syncthreads();  // matmul_gemv_shifted.hds:111
+    }
+}
+
 // kernel dispatch_rows16_skinny_shifted_k0_matmul (dispatch_rows16.hds:13)
 __global__ void __launch_bounds__(256) dispatch_rows16_skinny_shifted_k0_matmul(
         const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
@@ -4857,111 +5056,6 @@ __global__ void __launch_bounds__(256) dispatch_rows16_skinny_shifted_k1_matmul_
         __half* __restrict__ out, int M, int N) {
     hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
     const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:95
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
-    if (i < M * N) {  // matmul_gemv_split.hds:97
-        const int m = i / N;  // matmul_gemv_split.hds:98
-        const int n = i % N;  // matmul_gemv_split.hds:99
-        float total = 0.0f;  // matmul_gemv_split.hds:100
-#pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
-            if (s < split) {  // matmul_gemv_split.hds:102
-                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
-            }
-        }
-        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
-        const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
-        out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-    }
-}
-
-// kernel dispatch_rows16_gemv_shifted_k0_matmul (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted_k0_matmul(
-        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
-        int M, int K, int N) {
-    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
-    __shared__ alignas(16) float sums[32][256];  // matmul_gemv_shifted.hds:30
-    alignas(16) float acc[2][8];  // matmul_gemv_shifted.hds:31
-    alignas(16) __half vb[4][8];  // matmul_gemv_shifted.hds:32
-    alignas(16) __half va[2][4];  // matmul_gemv_shifted.hds:33
-    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_shifted.hds:34
-    const int share = (int)blockIdx.x % split;  // matmul_gemv_shifted.hds:35
-    const int n0 = (int)blockIdx.x / split * 248;  // matmul_gemv_shifted.hds:36
-    const int m0 = (int)blockIdx.y * 2;  // matmul_gemv_shifted.hds:37
-    const int warp = (int)threadIdx.x / 32;  // matmul_gemv_shifted.hds:38
-    const int lane = (int)threadIdx.x % 32;  // matmul_gemv_shifted.hds:39
-    const int shift = (warp % 8 * (N % 8) + n0 % 8) % 8;  // matmul_gemv_shifted.hds:40
-    const int col = n0 - shift + lane * 8;  // matmul_gemv_shifted.hds:43
-    const int dk = col < 0 ? -1 : col >= N ? 1 : 0;  // matmul_gemv_shifted.hds:44
-    const int cb = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_gemv_shifted.hds:45
-    const int per = (K + split * 32 - 1) / (split * 32) * 32;  // matmul_gemv_shifted.hds:46
-    const int k1 = min(K, share * per + per);  // matmul_gemv_shifted.hds:47
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:49
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:50
-            acc[r][e] = 0.0f;  // matmul_gemv_shifted.hds:51
-        }
-    }
-    for (int k = share * per + warp % 8 + 8 * (warp / 8); k < k1; k += 128) {  // matmul_gemv_shifted.hds:56
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:57
-            const int kr = k + 32 * u + dk;  // matmul_gemv_shifted.hds:58
-            if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:59
-                if (kr < K - 1 || (kr == K - 1 && cb + 8 <= N)) {  // matmul_gemv_shifted.hds:60
-                    hds::copy<16>(&vb[u][0], &w[kr * N + cb]);  // matmul_gemv_shifted.hds:61
-                } else {
-#pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:63
-                        vb[u][e] = w[(K - 1) * N + min(cb + e, N - 1)];  // matmul_gemv_shifted.hds:64
-                    }
-                }
-            }
-        }
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:71
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:72
-                va[r][u] = x[min(m0 + r, M - 1) * K + min(k + 32 * u, K - 1)];  // matmul_gemv_shifted.hds:73
-            }
-        }
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:76
-            if (m0 + r < M) {  // matmul_gemv_shifted.hds:77
-#pragma unroll
-                for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:78
-                    if (k + 32 * u < k1) {  // matmul_gemv_shifted.hds:79
-#pragma unroll
-                        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:80
-                            acc[r][e] += hds::cast<float>(va[r][u]) * hds::cast<float>(vb[u][e]);  // matmul_gemv_shifted.hds:81
-                        }
-                    }
-                }
-            }
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {  // matmul_gemv_shifted.hds:90
-        hds::copy<16>(&sums[warp][lane * 8], &acc[r][0]);  // matmul_gemv_shifted.hds:91
-        hds::copy<16>(&sums[warp][lane * 8 + 4], &acc[r][4]);  // matmul_gemv_shifted.hds:92
-        __syncthreads();  // matmul_gemv_shifted.hds:93
-        if ((int)threadIdx.x < 248 && m0 + r < M && n0 + (int)threadIdx.x < N) {  // matmul_gemv_shifted.hds:94
-            float total = 0.0f;  // matmul_gemv_shifted.hds:95
-#pragma unroll
-            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_shifted.hds:96
-                total += sums[w_2][(int)threadIdx.x + (w_2 % 8 * (N % 8) + n0 % 8) % 8];  // matmul_gemv_shifted.hds:97
-            }
-            matmul_part[(share * M + (m0 + r)) * N + (n0 + (int)threadIdx.x)] = total;  // matmul_gemv_shifted.hds:99
-        }
-        __syncthreads();  // matmul_gemv_shifted.hds:101
-    }
-}
-
-// kernel dispatch_rows16_gemv_shifted_k1_matmul_add_relu (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_gemv_shifted_k1_matmul_add_relu(
-        const float* __restrict__ matmul_part, const __half* __restrict__ b,
-        __half* __restrict__ out, int M, int N) {
-    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_split.hds:95
     const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
     if (i < M * N) {  // matmul_gemv_split.hds:97
         const int m = i / N;  // matmul_gemv_split.hds:98
@@ -7842,27 +7936,27 @@ static cudaError_t dispatch_rows16_wgmma64x192_run(const __half* x, const __half
     return cudaSuccess;
 }
 
-// Workspace slots of `dispatch_rows16_skinny_shifted`: temporaries whose lifetimes do not overlap share one.
-static void dispatch_rows16_skinny_shifted_slots(int M, int K, int N, size_t* slot) {
+// Workspace slots of `dispatch_rows16_gemv_shifted1`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_gemv_shifted1_slots(int M, int K, int N, size_t* slot) {
     slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
 }
 
-static size_t dispatch_rows16_skinny_shifted_workspace_size(int M, int K, int N) {
+static size_t dispatch_rows16_gemv_shifted1_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
-    dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
+    dispatch_rows16_gemv_shifted1_slots(M, K, N, slot);
     size_t total = 0;
     for (int i = 0; i < 1; ++i) total += slot[i];
     return total;
 }
 
-static cudaError_t dispatch_rows16_skinny_shifted_run(const __half* x, const __half* w,
-                                                      const __half* b, __half* out, int M, int K,
-                                                      int N, void* workspace, cudaStream_t stream) {
+static cudaError_t dispatch_rows16_gemv_shifted1_run(const __half* x, const __half* w,
+                                                     const __half* b, __half* out, int M, int K,
+                                                     int N, void* workspace, cudaStream_t stream) {
     // sizes must be positive, tensors not null
     if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)w % 16 != 0 || (uintptr_t)x % 16 != 0)
+    if ((uintptr_t)w % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
@@ -7870,24 +7964,21 @@ static cudaError_t dispatch_rows16_skinny_shifted_run(const __half* x, const __h
         8 * (long long)M * (long long)N > 2147483647LL)
         return cudaErrorInvalidValue;
     size_t slot[1];
-    dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
+    dispatch_rows16_gemv_shifted1_slots(M, K, N, slot);
     if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
     char* base = static_cast<char*>(workspace);
     size_t offset[1] = {0};
     float* matmul_part = reinterpret_cast<float*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // matmul (dispatch_rows16.hds:13)
-    if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 162560 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(dispatch_rows16_skinny_shifted_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 162560);
-    if (err != cudaSuccess) return err;
-    dispatch_rows16_skinny_shifted_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 162560, stream>>>(
+    if ((((long long)N + 247) / 248 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 247) / 248 > 66 ? 264 : 132) / (((long long)N + 247) / 248)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if (((long long)M) > 65535LL) return cudaErrorInvalidConfiguration;
+    dispatch_rows16_gemv_shifted1_k0_matmul<<<dim3((unsigned)(((long long)N + 247) / 248 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 247) / 248 > 66 ? 264 : 132) / (((long long)N + 247) / 248)))))), (unsigned)((long long)M), 1), dim3((unsigned)(1024), 1, 1), 0, stream>>>(
             w, x, matmul_part, M, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+relu (dispatch_rows16.hds:13)
     if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    err = hds::launch_after_previous(dispatch_rows16_skinny_shifted_k1_matmul_add_relu,
+    err = hds::launch_after_previous(dispatch_rows16_gemv_shifted1_k1_matmul_add_relu,
                                      dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
                                      dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
     if (err != cudaSuccess) return err;
@@ -7936,7 +8027,59 @@ static cudaError_t dispatch_rows16_gemv_shifted_run(const __half* x, const __hal
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+relu (dispatch_rows16.hds:13)
     if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    err = hds::launch_after_previous(dispatch_rows16_gemv_shifted_k1_matmul_add_relu,
+    err = hds::launch_after_previous(dispatch_rows16_gemv_shifted1_k1_matmul_add_relu,
+                                     dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
+                                     dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
+    if (err != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `dispatch_rows16_skinny_shifted`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_skinny_shifted_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_skinny_shifted_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t dispatch_rows16_skinny_shifted_run(const __half* x, const __half* w,
+                                                      const __half* b, __half* out, int M, int K,
+                                                      int N, void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)w % 16 != 0 || (uintptr_t)x % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        8 * (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    float* matmul_part = reinterpret_cast<float*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul (dispatch_rows16.hds:13)
+    if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 162560 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_skinny_shifted_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 162560);
+    if (err != cudaSuccess) return err;
+    dispatch_rows16_skinny_shifted_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 162560, stream>>>(
+            w, x, matmul_part, M, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    err = hds::launch_after_previous(dispatch_rows16_skinny_shifted_k1_matmul_add_relu,
                                      dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
                                      dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
     if (err != cudaSuccess) return err;
@@ -8577,7 +8720,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 44 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 45 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_swap144_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132` of matmul's schedule 'swap144_one', nn.hds:68)
 //     dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -8651,22 +8794,22 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:196)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:226)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:231)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:244)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:249)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:251)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:256)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:265)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:270)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:273)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:278)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:276)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:281)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -8675,43 +8818,46 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048 (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048` of matmul's schedule 'skinny_shifted', nn.hds:205)
+//   dispatch_rows16_gemv_shifted1: M <= 1 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 1 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted1', nn.hds:211)
+//     dispatch_rows16_gemv_shifted1_k0_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_gemv_shifted1_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted', nn.hds:213)
+//     dispatch_rows16_gemv_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_gemv_shifted1_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048 (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048` of matmul's schedule 'skinny_shifted', nn.hds:215)
 //     dispatch_rows16_skinny_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048` of matmul's schedule 'gemv_shifted', nn.hds:215)
-//     dispatch_rows16_gemv_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
-//     dispatch_rows16_gemv_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:217)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:222)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:223)
+//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:228)
 //     dispatch_rows16_gemv_split3_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:225)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:230)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:226)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:231)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:244)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:249)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:251)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:256)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:265)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:270)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:273)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:278)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:276)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:281)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -8786,10 +8932,12 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_rows16_workspace_size(M, K, N);
     if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma64x192_workspace_size(M, K, N);
-    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048)
-        return dispatch_rows16_skinny_shifted_workspace_size(M, K, N);
+    if (M <= 1 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048)
+        return dispatch_rows16_gemv_shifted1_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048)
         return dispatch_rows16_gemv_shifted_workspace_size(M, K, N);
+    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048)
+        return dispatch_rows16_skinny_shifted_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
         return dispatch_rows16_gemv_split_workspace_size(M, K, N);
     if (M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
@@ -8877,10 +9025,12 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_rows16_run(x, w, b, out, M, K, N, workspace, stream);
     if (M > 64 && M <= 192 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 46 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100)
         return dispatch_rows16_wgmma64x192_run(x, w, b, out, M, K, N, workspace, stream);
-    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048)
-        return dispatch_rows16_skinny_shifted_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 1 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048)
+        return dispatch_rows16_gemv_shifted1_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && K >= 2048)
         return dispatch_rows16_gemv_shifted_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && K >= 2048)
+        return dispatch_rows16_skinny_shifted_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
         return dispatch_rows16_gemv_split_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)

@@ -522,7 +522,7 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
 }
 
 // Graph `mlp` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:226)
+//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:231)
 //     mlp_skinny_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_skinny_k1_matmul_add <- matmul+add (mlp.hds:12)
 //   mlp_any: any sizes

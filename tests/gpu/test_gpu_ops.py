@@ -328,6 +328,8 @@ def test_matmul_epilogue_widened_sm90():
     (2, 517, 264),     # M <= 2, K odd: matmul_gemv (element reads, 1024 threads per 32 columns)
     (1, 4095, 4097),   # one row, K and N odd, K >= 2048: matmul_gemv_shifted (16-byte reads, 4 blocks
                        # a strip of 248 columns, a second kernel adding them), a partial column strip
+    (2, 4095, 4097),   # two rows: the same, blocks of two rows of a
+    (2, 4095, 263),    # two rows, N < 264: matmul_skinny_shifted
     (1, 4095, 264),    # N = 264, the least for matmul_gemv_shifted
     (1, 4095, 263),    # N < 264: matmul_gemv_split (element by element, strips of 128 columns)
     (1, 2047, 4097),   # K just under 2048: matmul_gemv
@@ -338,7 +340,8 @@ def test_matmul_epilogue_widened_sm90():
     (16, 4095, 136),   # N = 136, the least for matmul_skinny_shifted: 2 strips, K split over 8 blocks each
     (16, 4095, 135),   # N < 136: matmul_skinny's element-wise staging
     (11, 2055, 4100),  # K odd only: matmul_skinny_shifted, a partial strip
-    (2, 2049, 8447),   # two rows from N = 136: matmul_skinny_shifted (66 strips, 2 blocks each)
+    (2, 2049, 8447),   # two rows from N = 264: matmul_gemv_shifted (35 strips, 3 blocks each)
+    (2, 2049, 136),    # two rows from N = 136: matmul_skinny_shifted (2 strips, 8 blocks each)
     (2, 2049, 120),    # two rows below N = 136: matmul_gemv_split, 1 strip, 8 blocks
     (1, 2049, 8449),   # matmul_gemv_shifted, 35 strips: 3 blocks each
     (1, 2049, 16391),  # 67 strips: 3 blocks each
@@ -459,6 +462,7 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (2, 1023, 77),   # K < 2048: matmul_gemv
     (5, 2049, 301),  # from M = 2, K >= 2048, N >= 136: matmul_skinny_shifted, the residual added by its second kernel
     (1, 2049, 301),  # one row from N = 264: matmul_gemv_shifted, likewise
+    (2, 2049, 301),  # two rows: the same, blocks of two rows
     (1, 8, 8),
 ])
 def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
