@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, with .devcarry carried (scripts/emit_for_device.sh run here first), on the
-# tree with matmul_skinny_shifted: every GPU test, then the harness's GEMM sweep (every size
-# symbolic, untuned defaults) twice; back as $OUT/final.tgz.
+# tree (session 49's, with matmul_skinny_shifted; session 50's, ../2026-11-29-h200-session50-final):
+# every GPU test, then the harness's GEMM sweep (every size symbolic, untuned defaults) twice;
+# back as $OUT/final.tgz.
 #   bash bench/results/2026-11-29-h200-skinny-shifted/final.sh
 set -uo pipefail
 source bench/device_env.sh
