@@ -97,9 +97,9 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
 def test_matmul_gemv_split_epilogue(tmp_path, arch):
     """The GEMV split over blocks (M <= 3, K >= 2048, rows of b not 16-byte multiples), the
     skinny product of shifted rows (from M = 2 and N = 136) and the GEMV of shifted rows (M <= 2,
-    N >= 264) on both targets: the first kernel
-    writes each block's sums to a workspace tensor, the second adds them, and the bias and relu
-    fuse into that second kernel's store (shared by the variants of one strip width)."""
+    N >= 264) on both targets: the first kernel writes each block's sums to a workspace tensor,
+    the second adds them, and the bias and relu fuse into that second kernel's store (shared by
+    the variants of one strip width)."""
     text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
             "{ return relu(matmul(a, b) + c); }\n")
     src = tmp_path / "e.hds"
