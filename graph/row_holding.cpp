@@ -106,10 +106,16 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
     if (h.start) at = ir::add(h.start, at);
     if (h.shift) at = ir::sub(at, h.shift);
     ir::Stmt decl = ir::Decl::make(loc, first, at, true);
-    ir::Stmt done =
-        ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.limit), ir::Jump::make_break(loc), nullptr);
-    return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true,
-                         ir::Block::make(loc, {decl, done, each(c, first)}));
+    // (first grows with c: past the row once, past it for every later chunk)
+    std::vector<ir::Stmt> body = {decl};
+    if (h.predicated) {
+        body.push_back(ir::If::make(loc, ir::lt(first, h.limit), each(c, first), nullptr));
+    } else {
+        body.push_back(
+            ir::If::make(loc, ir::Binary::make(ir::BinOp::Ge, first, h.limit), ir::Jump::make_break(loc), nullptr));
+        body.push_back(each(c, first));
+    }
+    return ir::For::make(loc, c, ir::i32(0), ir::i32(h.per_thread / h.v), ir::i32(1), true, ir::Block::make(loc, body));
 }
 
 namespace {

@@ -51,6 +51,10 @@ struct Holding {
     Shape shape;              // flat indices of a tensor of this shape (the output's)
     // Run once the staged rows are in registers (row_stream.cpp: the next row's copies issued).
     ir::Stmt after_fill = nullptr;
+    // Each chunk under `if (first < limit)` instead of a `break` out of the chunks' loop at the first
+    // chunk past the row, so that nvcc predicates the loads and arithmetic instead of branching
+    // (row_regimes.cpp says where).
+    bool predicated = false;
 };
 
 // The indices of flat element `flat` of a tensor of `shape`, each dimension divided off in turn,

@@ -319,6 +319,15 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     }
     Holding h{g.lanes, g.per_thread, v, group ? ir::mod(tid(), ir::i32(g.lanes)) : tid(), width, limit, {}};
     h.threads = g.threads;
+    // 4-byte rows read in 8- or 16-byte chunks on 16 to 256 lanes: each chunk under an `if`, not a
+    // `break` out of the loop past the row (whose branches were 16 % of the instructions of f16
+    // rms_norm at N = 250, Triton's none). f32 layer_norm at N = 98 0.94 -> 1.00x torch.compile,
+    // 126 0.91 -> 0.96, 250 0.95 -> 0.97, 382 0.95 -> 0.99, softmax at 130 0.89 -> 0.91, 2046
+    // 1.64 -> 1.66; f16 rows lost (rms_norm at 250 0.91 -> 0.84), and so did 4-byte rows on fewer
+    // lanes (layer_norm at 30 0.93 -> 0.83) and on 512 (at 8190 1.25 -> 1.17) or in clusters (at
+    // 128256 1.06 -> 0.83); element by element not measured (H200, two runs,
+    // bench/results/2026-12-01-h200-row-predicated).
+    h.predicated = byte_size(n.buffer->elem) == 4 && v > 1 && g.lanes >= 16 && g.lanes <= 256;
     if (shifted) shifted_holding(h);
     std::vector<ir::Stmt> before, after;
     if (stages) {

@@ -640,21 +640,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
@@ -666,12 +664,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -682,15 +679,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 4;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < cols) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -704,21 +700,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 8));
@@ -730,12 +724,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -746,15 +739,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 16 + c * 16) * 2;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < cols) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -768,21 +760,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
+            if (first < N) {
+                hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
             }
-            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+                for (int e = 0; e < 4; ++e) {
+                    softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+                }
             }
         }
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -795,12 +785,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                for (int e = 0; e < 4; ++e) {
+                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                }
             }
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -812,15 +801,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
-            }
-            alignas(16) float v_out[4];
+            if (first < N) {
+                alignas(16) float v_out[4];
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                for (int e = 0; e < 4; ++e) {
+                    v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                }
+                hds::copy<16>(&out[i0 * N + first], &v_out[0]);
             }
-            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -835,21 +823,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec8b(
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
+            if (first < N) {
+                hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
             }
-            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+                for (int e = 0; e < 2; ++e) {
+                    softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+                }
             }
         }
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -862,12 +848,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec8b(
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                for (int e = 0; e < 2; ++e) {
+                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                }
             }
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -879,15 +864,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec8b(
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
-            }
-            alignas(16) float v_out[2];
+            if (first < N) {
+                alignas(16) float v_out[2];
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                for (int e = 0; e < 2; ++e) {
+                    v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                }
+                hds::copy<8>(&out[i0 * N + first], &v_out[0]);
             }
-            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -958,21 +942,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
+            if (first < N) {
+                hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
             }
-            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+                for (int e = 0; e < 4; ++e) {
+                    softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+                }
             }
         }
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -985,12 +967,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                for (int e = 0; e < 4; ++e) {
+                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                }
             }
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1002,15 +983,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 4;
-            if (first >= N) {
-                break;
-            }
-            alignas(16) float v_out[4];
+            if (first < N) {
+                alignas(16) float v_out[4];
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                for (int e = 0; e < 4; ++e) {
+                    v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                }
+                hds::copy<16>(&out[i0 * N + first], &v_out[0]);
             }
-            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -1025,21 +1005,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec8b(
 #pragma unroll
         for (int c = 0; c < 6; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
+            if (first < N) {
+                hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
             }
-            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
         float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
         for (int c = 0; c < 6; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+                for (int e = 0; e < 2; ++e) {
+                    softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+                }
             }
         }
         softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1052,12 +1030,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec8b(
 #pragma unroll
         for (int c = 0; c < 6; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
-            }
+            if (first < N) {
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                for (int e = 0; e < 2; ++e) {
+                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                }
             }
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1069,15 +1046,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec8b(
 #pragma unroll
         for (int c = 0; c < 6; ++c) {
             const int first = ((int)threadIdx.x % 32 + c * 32) * 2;
-            if (first >= N) {
-                break;
-            }
-            alignas(16) float v_out[2];
+            if (first < N) {
+                alignas(16) float v_out[2];
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                for (int e = 0; e < 2; ++e) {
+                    v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                }
+                hds::copy<8>(&out[i0 * N + first], &v_out[0]);
             }
-            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
     }
 }
@@ -1148,21 +1124,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1185,12 +1159,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1212,15 +1185,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < cols) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1234,21 +1206,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1271,12 +1241,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1298,15 +1267,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < cols) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1395,21 +1363,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1432,12 +1398,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1459,15 +1424,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 4;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < cols) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1481,21 +1445,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec8b
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1518,12 +1480,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec8b
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1545,15 +1506,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec8b
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 64 + c * 64) * 2;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < cols) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1642,21 +1602,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1679,12 +1637,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1706,15 +1663,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < cols) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1728,21 +1684,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1765,12 +1719,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1792,15 +1745,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < cols) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1889,21 +1841,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -1926,12 +1876,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -1953,15 +1902,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 4;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < cols) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -1975,21 +1923,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec8
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
+        if (first < cols) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -2012,12 +1958,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec8
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
-        }
+        if (first < cols) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2039,15 +1984,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec8
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x % 128 + c * 128) * 2;
-        if (first >= cols) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < cols) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2135,21 +2079,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
+        if (first < N) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -2172,12 +2114,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2199,15 +2140,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
 #pragma unroll
     for (int c = 0; c < 2; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < N) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2220,21 +2160,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
+        if (first < N) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -2257,12 +2195,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2284,15 +2221,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec8b(
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < N) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2379,21 +2315,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
+        if (first < N) {
+            hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
         }
-        hds::copy<16>(&row_x[c * 4], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            for (int e = 0; e < 4; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 4 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -2416,12 +2350,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            for (int e = 0; e < 4; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2443,15 +2376,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 4;
-        if (first >= N) {
-            break;
-        }
-        alignas(16) float v_out[4];
+        if (first < N) {
+            alignas(16) float v_out[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 4; ++e) {
+                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
@@ -2464,21 +2396,19 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec8
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
+        if (first < N) {
+            hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
         }
-        hds::copy<8>(&row_x[c * 2], &x[i0 * N + first]);
     }
     float softmax_m_acc = -3.4028234663852886e+38f;
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            for (int e = 0; e < 2; ++e) {
+                softmax_m_acc = fmaxf(softmax_m_acc, row_x[c * 2 + e]);
+            }
         }
     }
     softmax_m_acc = fmaxf(softmax_m_acc, __shfl_xor_sync(0xffffffffu, softmax_m_acc, 16));
@@ -2501,12 +2431,11 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec8
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
-        }
+        if (first < N) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            for (int e = 0; e < 2; ++e) {
+                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            }
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2528,15 +2457,14 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec8
 #pragma unroll
     for (int c = 0; c < 6; ++c) {
         const int first = ((int)threadIdx.x + c * 256) * 2;
-        if (first >= N) {
-            break;
-        }
-        alignas(16) float v_out[2];
+        if (first < N) {
+            alignas(16) float v_out[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            for (int e = 0; e < 2; ++e) {
+                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            }
+            hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
-        hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
 }
 
