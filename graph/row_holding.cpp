@@ -106,7 +106,7 @@ ir::Stmt chunks(const Holding& h, const std::function<ir::Stmt(const ir::Expr& c
     if (h.start) at = ir::add(h.start, at);
     if (h.shift) at = ir::sub(at, h.shift);
     ir::Stmt decl = ir::Decl::make(loc, first, at, true);
-    // (first grows with c: past the row once, past it for every later chunk)
+    // (first grows with c: once a chunk is past the row, so is every later one, and the two forms agree)
     std::vector<ir::Stmt> body = {decl};
     if (h.predicated) {
         body.push_back(ir::If::make(loc, ir::lt(first, h.limit), each(c, first), nullptr));

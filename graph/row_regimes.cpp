@@ -325,8 +325,8 @@ ir::Stmt row_by(const Node& n, const Regime& g, int64_t v, bool* staged = nullpt
     // 126 0.91 -> 0.96, 250 0.95 -> 0.97, 382 0.95 -> 0.99, softmax at 130 0.89 -> 0.91, 2046
     // 1.64 -> 1.66; f16 rows lost (rms_norm at 250 0.91 -> 0.84), and so did 4-byte rows on fewer
     // lanes (layer_norm at 30 0.93 -> 0.83) and on 512 (at 8190 1.25 -> 1.17) or in clusters (at
-    // 128256 1.06 -> 0.83); element by element not measured (H200, two runs,
-    // bench/results/2026-12-01-h200-row-predicated).
+    // 128256 1.06 -> 0.83); element by element (odd N) it went both ways (layer_norm at 97 1.15 ->
+    // 0.79, 383 0.89 -> 0.97; H200, two runs, bench/results/2026-12-01-h200-row-predicated).
     h.predicated = byte_size(n.buffer->elem) == 4 && v > 1 && g.lanes >= 16 && g.lanes <= 256;
     if (shifted) shifted_holding(h);
     std::vector<ir::Stmt> before, after;
