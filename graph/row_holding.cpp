@@ -7,6 +7,8 @@
 #include "graph/rewrite.h"
 #include "graph/schedule.h"
 #include "graph/shapes.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_printer.h"
 #include "ir/passes/passes.h"
 
 namespace hds::graph {
@@ -252,10 +254,86 @@ std::vector<ir::Expr> unflatten(const Shape& shape, const ir::Expr& flat) {
     return at;
 }
 
+namespace {
+
+// `e` with each subexpression printed as `key` replaced by `with` (`found`: whether one was).
+class ReplaceSame : public ir::IRMutator {
+  public:
+    ReplaceSame(std::string key, ir::Expr with) : key_(std::move(key)), with_(std::move(with)) {}
+    ir::Expr mutate(const ir::Expr& e) override {
+        if (ir::to_string(e) != key_) return ir::IRMutator::mutate(e);
+        found = true;
+        return with_;
+    }
+    bool found = false;
+
+  private:
+    std::string key_;
+    ir::Expr with_;
+};
+
+// The terms of a reduction that the output computes again (softmax's exp(x - m), summed, then
+// divided by the sum): each kept in a register array `kept_NAME` as the reduction adds it, the
+// output reading it there (p.out's copy of the terms becomes a load of the stand-in row `kept`,
+// which h.regs maps to the array; the terms are found by their printed form, in which one row
+// group's variables print apart). Not for shifted chunks, whose output computes values outside
+// the row that the reduction skips. f32 softmax at N = 130 0.91 -> 1.01x torch.compile, 129 0.89
+// -> 0.97, 259 0.92 -> 0.97, 258 0.96 -> 1.00, 61 1.29 -> 1.42, none slower (H200, two runs each
+// of a hand edit and of this, bench/results/2026-12-01-h200-row-predicated). The arrays by
+// reduction buffer.
+std::map<const ir::BufferNode*, ir::Buffer> keep_terms(const Node& n, Holding& h, RowPasses& p,
+                                                       std::vector<ir::Buffer>& stand_ins,
+                                                       std::vector<ir::Stmt>& body) {
+    std::map<const ir::BufferNode*, ir::Buffer> kept;
+    if (h.shift) return kept;
+    for (const RowPass& pass : p.reductions) {
+        ir::Expr terms = substitute(pass.r.body, {{pass.r.vars[0].get(), p.col}});
+        if (ir::as<ir::Load>(terms) || ir::as<ir::VarNode>(terms)) continue;  // a load is in registers already
+        ir::Buffer row = ir::make_buffer("kept_" + pass.buf->name, terms->type, n.buffer->shape, ir::Scope::Global);
+        std::vector<ir::Expr> at(p.row_axes.begin(), p.row_axes.end());
+        at.push_back(p.col);
+        ReplaceSame replace(ir::to_string(terms), ir::Load::make(row, at));
+        ir::Expr out = replace.mutate(p.out);
+        if (!replace.found) continue;
+        p.out = out;
+        // Where the terms read one staged row of their type that nothing after them reads, they
+        // take its registers (softmax's row_x: f32 kernels of 35 registers took 32).
+        std::vector<const ir::BufferNode*> reads;
+        auto read_rows = [&](const ir::Expr& e) {
+            replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
+                if (h.regs.count(l.buffer.get())) reads.push_back(l.buffer.get());
+                return nullptr;
+            });
+        };
+        read_rows(terms);
+        const ir::BufferNode* source = reads.empty() ? nullptr : reads.front();
+        bool alone = source && std::all_of(reads.begin(), reads.end(), [&](auto* b) { return b == source; }) &&
+                     h.regs[source]->elem == terms->type;
+        reads.clear();
+        for (auto later = &pass + 1; later != p.reductions.data() + p.reductions.size(); ++later)
+            read_rows(later->r.body);
+        read_rows(p.out);
+        ir::Buffer regs;
+        if (alone && std::find(reads.begin(), reads.end(), source) == reads.end()) {
+            regs = h.regs[source];
+        } else {
+            regs = ir::make_buffer(row->name, terms->type, {ir::i32(h.per_thread)}, ir::Scope::Register);
+            body.push_back(ir::Alloc::make(n.loc, regs));
+        }
+        h.regs[row.get()] = regs;
+        stand_ins.push_back(row);
+        kept[pass.buf.get()] = regs;
+    }
+    return kept;
+}
+
+}  // namespace
+
 // The row at `row_axes`, held as `h` says: the staged rows' registers filled,
 // each reduction (across the lanes of the row, or across the block), then the output.
-void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector<ir::Stmt>& body) {
+void row_in_registers(const Node& n, Holding& h, const RowPasses& passes, std::vector<ir::Stmt>& body) {
     SourceLoc loc = n.loc;
+    RowPasses p = passes;  // (its output reads the terms keep_terms keeps)
     auto row_at = [&](const ir::Expr& col) {
         std::vector<ir::Expr> at(p.row_axes.begin(), p.row_axes.end());
         at.push_back(col);
@@ -314,14 +392,23 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             loc));
     }
     if (h.after_fill) body.push_back(h.after_fill);
+    std::vector<ir::Buffer> stand_ins;
+    std::map<const ir::BufferNode*, ir::Buffer> kept = keep_terms(n, h, p, stand_ins, body);
     auto accumulate = [&](const RowPass& pass) {
+        auto keep = kept.find(pass.buf.get());
         return elements(
             h,
-            [&](const ir::Expr& slot, const ir::Expr& col) {
+            [&](const ir::Expr& slot, const ir::Expr& col) -> ir::Stmt {
                 ir::Expr x = at_element(h, p, pass.r.body, pass.r.vars[0], slot, col);
-                return ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, x));
+                if (keep == kept.end()) return ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, x));
+                ir::Expr term = ir::Load::make(keep->second, {slot});
+                return ir::Block::make(loc, {ir::Store::make(loc, keep->second, {slot}, x),
+                                             ir::Assign::make(loc, pass.r.acc, pass.r.combine(pass.r.acc, term))});
             },
             loc);
+    };
+    auto forget = [&] {  // (the stand-ins live no longer than p)
+        for (const ir::Buffer& b : stand_ins) h.regs.erase(b.get());
     };
     if (h.lanes <= 32) {
         for (const RowPass& pass : p.reductions) {  // every lane of the row's group ends with the row's result
@@ -344,6 +431,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
                 return ir::Store::make(loc, n.buffer, row_at(col), value);
             },
             loc));
+        forget();
         return;
     }
     body.push_back(chunks(  // V values computed into registers, one 16-byte store
@@ -380,6 +468,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& p, std::vector
             return ir::Block::make(loc, stmts);
         },
         loc));
+    forget();
 }
 
 // Whether every reduction walks the row from 0 to its length, as `elements` does.

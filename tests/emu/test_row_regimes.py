@@ -517,3 +517,41 @@ def test_short_rows_in_rounds_and_warps_apart(dtype, n, rows):
     src = f"graph g(x: {dtype}[R, N], g: {dtype}[N]) -> {dtype}[R, N] {{ return rms_norm(softmax(x), g); }}\n"
     out = emulator.run_graph(src, "g", {"x": x, "g": g}, racecheck=True)
     close(out, rms_norm(softmax(x.astype(np.float64)), g.astype(np.float64)), tol)
+
+
+SOFTMAX_PLUS = """op softmax_plus<T>(x: T[*S, N]) -> T[*S, N] {
+    compute m[*i] = max(k in 0..N) x[*i, k];
+    compute s[*i] = sum(k in 0..N) exp(x[*i, k] - m[*i]);
+    compute y[*i, j] = exp(x[*i, j] - m[*i]) / s[*i] + x[*i, j];
+}
+graph g(x: f32[R, N]) -> f32[R, N] { return softmax_plus(x); }
+"""
+
+
+def test_terms_kept_for_the_output(tmp_path):
+    """softmax's exp(x - m), summed, then divided by the sum, is computed once: the sum keeps each
+    term in the row's registers (x is read by nothing after it) and the output reads them; where the
+    output reads x too, the terms get registers of their own. Not in the shifted chunks (f16 from 64
+    lanes, both kinds in the clusters) nor where the row is read again per pass (the loops)."""
+    cu = emit(tmp_path, "softmax(x)")
+    assert "row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);\n" in cu
+    assert "softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];\n" in cu
+    assert "v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);\n" in cu
+    assert "row_x[c] = expf(row_x[c] - softmax_m);\n" in cu and "kept_" not in cu
+    recomputed = [line for line in cu.splitlines() if "expf(" in line and "(1.0f / softmax_s)" in line]
+    assert recomputed == ["        out[i0 * N + j] = expf(x[i0 * N + j] - softmax_m) * (1.0f / softmax_s);"], recomputed
+    src = tmp_path / "p.hds"
+    src.write_text(SOFTMAX_PLUS)
+    plus = emulator.emit(src)
+    assert "alignas(16) float kept_softmax_plus_s[8];" in plus
+    assert "kept_softmax_plus_s[c] = expf(row_x[c] - softmax_plus_m);" in plus
+    assert "kept_softmax_plus_s[c] / softmax_plus_s + row_x[c]" in plus
+
+
+@pytest.mark.parametrize("n", [7, 61, 129, 130, 383, 1000, 4097])
+def test_terms_kept_numerics(n):
+    """The kept terms against numpy, their own registers beside the row's, on short rows through
+    shared memory, a warp, 16-byte chunks and a block per row, under the race checker."""
+    x = (rng.standard_normal((33, n)) * 2).astype(np.float32)
+    out = emulator.run_graph(SOFTMAX_PLUS, "g", {"x": x}, imports=(), racecheck=True)
+    close(out, softmax(x.astype(np.float64)) + x, 1e-5)

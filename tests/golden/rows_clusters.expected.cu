@@ -47,7 +47,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     const float softmax_s = softmax_s_acc;
@@ -60,7 +61,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -116,7 +117,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1(const flo
             if (col >= cols) {
                 break;
             }
-            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+            row_x[c] = expf(row_x[c] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c];
         }
         const float softmax_s = softmax_s_acc;
 #pragma unroll
@@ -125,7 +127,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes1(const flo
             if (col >= cols) {
                 break;
             }
-            stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+            stage_out[slot * N + col] = row_x[c] * (1.0f / softmax_s);
         }
     }
     __syncthreads();
@@ -180,7 +182,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
@@ -194,7 +197,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -249,7 +252,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2(const flo
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
     const float softmax_s = softmax_s_acc;
@@ -259,7 +263,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes2(const flo
         if (col >= cols) {
             break;
         }
-        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = row_x[c] * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -314,7 +318,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
@@ -329,7 +334,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -385,7 +390,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_apart(
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
@@ -396,7 +402,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4_apart(
         if (col >= cols) {
             break;
         }
-        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = row_x[c] * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -462,7 +468,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const flo
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 1);
@@ -473,7 +480,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes4(const flo
         if (col >= cols) {
             break;
         }
-        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = row_x[c] * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -529,7 +536,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
@@ -545,7 +553,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -602,7 +610,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const flo
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 4);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 2);
@@ -614,7 +623,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes8(const flo
         if (col >= cols) {
             break;
         }
-        stage_out[slot * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        stage_out[slot * N + col] = row_x[c] * (1.0f / softmax_s);
     }
     __syncthreads();
 #pragma unroll
@@ -667,7 +676,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -683,7 +693,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -727,7 +737,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec8b(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -743,7 +754,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes16_vec8b(
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -788,7 +799,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
             if (first < N) {
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
-                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                    row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                    softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
                 }
             }
         }
@@ -805,7 +817,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec(
                 alignas(16) float v_out[4];
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
-                    v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                    v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
                 }
                 hds::copy<16>(&out[i0 * N + first], &v_out[0]);
             }
@@ -851,7 +863,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec8b(
             if (first < N) {
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                    row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                    softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
                 }
             }
         }
@@ -868,7 +881,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_vec8b(
                 alignas(16) float v_out[2];
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                    v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
                 }
                 hds::copy<8>(&out[i0 * N + first], &v_out[0]);
             }
@@ -913,7 +926,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
             if (col >= N) {
                 break;
             }
-            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+            row_x[c] = expf(row_x[c] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c];
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -927,7 +941,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp(const float
             if (col >= N) {
                 break;
             }
-            out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+            out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
         }
     }
 }
@@ -970,7 +984,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
             if (first < N) {
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
-                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                    row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                    softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
                 }
             }
         }
@@ -987,7 +1002,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec(
                 alignas(16) float v_out[4];
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
-                    v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                    v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
                 }
                 hds::copy<16>(&out[i0 * N + first], &v_out[0]);
             }
@@ -1033,7 +1048,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec8b(
             if (first < N) {
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                    row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                    softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
                 }
             }
         }
@@ -1050,7 +1066,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12_vec8b(
                 alignas(16) float v_out[2];
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                    v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
                 }
                 hds::copy<8>(&out[i0 * N + first], &v_out[0]);
             }
@@ -1095,7 +1111,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12(
             if (col >= N) {
                 break;
             }
-            softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+            row_x[c] = expf(row_x[c] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c];
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -1109,7 +1126,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_warp_12(
             if (col >= N) {
                 break;
             }
-            out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+            out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
         }
     }
 }
@@ -1162,7 +1179,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -1189,7 +1207,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1244,7 +1262,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec8b(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -1271,7 +1290,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_vec8b(
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1325,7 +1344,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64(
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -1349,7 +1369,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64(
         if (col >= cols) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -1401,7 +1421,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -1428,7 +1449,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1483,7 +1504,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec8b
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -1510,7 +1532,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12_vec8b
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1564,7 +1586,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12(
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -1588,7 +1611,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes64_12(
         if (col >= cols) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -1640,7 +1663,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -1667,7 +1691,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1722,7 +1746,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec8b(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -1749,7 +1774,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_vec8b(
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1803,7 +1828,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128(
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -1827,7 +1853,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128(
         if (col >= cols) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -1879,7 +1905,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -1906,7 +1933,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -1961,7 +1988,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec8
         if (first < cols) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -1988,7 +2016,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12_vec8
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -2042,7 +2070,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12(
         if (col >= cols) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -2066,7 +2095,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_lanes128_12(
         if (col >= cols) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -2117,7 +2146,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
         if (first < N) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -2144,7 +2174,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -2198,7 +2228,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec8b(
         if (first < N) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -2225,7 +2256,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_vec8b(
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -2278,7 +2309,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -2302,7 +2334,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -2353,7 +2385,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
         if (first < N) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
     }
@@ -2380,7 +2413,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec(
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -2434,7 +2467,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec8
         if (first < N) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+                row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
             }
         }
     }
@@ -2461,7 +2495,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12_vec8
             alignas(16) float v_out[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
             }
             hds::copy<8>(&out[i0 * N + first], &v_out[0]);
         }
@@ -2514,7 +2548,8 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -2538,7 +2573,7 @@ __global__ void __launch_bounds__(256) rows_clusters_k0_softmax_block256_12(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -2593,7 +2628,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2621,7 +2657,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -2678,7 +2714,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec8b(
         }
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2706,7 +2743,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_vec8b(
         alignas(16) float v_out[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
         }
         hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
@@ -2758,7 +2795,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -2782,7 +2820,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -2837,7 +2875,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2865,7 +2904,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -2922,7 +2961,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec8
         }
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -2950,7 +2990,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12_vec8
         alignas(16) float v_out[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
         }
         hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
@@ -3002,7 +3042,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -3026,7 +3067,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_12(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -3081,7 +3122,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3109,7 +3151,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -3166,7 +3208,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec8
         }
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3194,7 +3237,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16_vec8
         alignas(16) float v_out[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
         }
         hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
@@ -3246,7 +3289,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -3270,7 +3314,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_16(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -3325,7 +3369,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3353,7 +3398,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -3410,7 +3455,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec8
         }
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3438,7 +3484,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32_vec8
         alignas(16) float v_out[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
         }
         hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
@@ -3490,7 +3536,8 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -3514,7 +3561,7 @@ __global__ void __launch_bounds__(512) rows_clusters_k0_softmax_block512_32(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -3595,7 +3642,8 @@ __global__ void __launch_bounds__(1024, 1) rows_clusters_k0_softmax_block1024_ve
             }
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+                row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+                softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
             }
         }
         softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3623,7 +3671,7 @@ __global__ void __launch_bounds__(1024, 1) rows_clusters_k0_softmax_block1024_ve
             alignas(16) float v_out[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+                v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
             }
             hds::copy<16>(&out[i0 * N + first], &v_out[0]);
         }
@@ -3681,7 +3729,8 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec8b
         }
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 2 + e] - softmax_m);
+            row_x[c * 2 + e] = expf(row_x[c * 2 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 2 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3709,7 +3758,7 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024_vec8b
         alignas(16) float v_out[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-            v_out[e] = expf(row_x[c * 2 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 2 + e] * (1.0f / softmax_s);
         }
         hds::copy<8>(&out[i0 * N + first], &v_out[0]);
     }
@@ -3761,7 +3810,8 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
         if (col >= N) {
             break;
         }
-        softmax_s_acc = softmax_s_acc + expf(row_x[c] - softmax_m);
+        row_x[c] = expf(row_x[c] - softmax_m);
+        softmax_s_acc = softmax_s_acc + row_x[c];
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 8);
@@ -3785,7 +3835,7 @@ __global__ void __launch_bounds__(1024) rows_clusters_k0_softmax_block1024(
         if (col >= N) {
             break;
         }
-        out[i0 * N + col] = expf(row_x[c] - softmax_m) * (1.0f / softmax_s);
+        out[i0 * N + col] = row_x[c] * (1.0f / softmax_s);
     }
 }
 
@@ -3860,7 +3910,8 @@ __global__ void __launch_bounds__(512, 1) rows_clusters_k0_softmax_cluster512_ve
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -3901,7 +3952,7 @@ __global__ void __launch_bounds__(512, 1) rows_clusters_k0_softmax_cluster512_ve
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
@@ -4121,7 +4172,8 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            softmax_s_acc = softmax_s_acc + expf(row_x[c * 4 + e] - softmax_m);
+            row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);
+            softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];
         }
     }
     softmax_s_acc = softmax_s_acc + __shfl_xor_sync(0xffffffffu, softmax_s_acc, 16);
@@ -4162,7 +4214,7 @@ __global__ void __launch_bounds__(256, 1) rows_clusters_k0_softmax_cluster_vec(
         alignas(16) float v_out[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            v_out[e] = expf(row_x[c * 4 + e] - softmax_m) * (1.0f / softmax_s);
+            v_out[e] = row_x[c * 4 + e] * (1.0f / softmax_s);
         }
         hds::copy<16>(&out[i0 * N + first], &v_out[0]);
     }
