@@ -308,14 +308,14 @@ std::map<const ir::BufferNode*, ir::Buffer> keep_terms(const Node& n, Holding& h
         read_rows(terms);
         const ir::BufferNode* source = reads.empty() ? nullptr : reads.front();
         bool alone = source && std::all_of(reads.begin(), reads.end(), [&](auto* b) { return b == source; }) &&
-                     h.regs[source]->elem == terms->type;
+                     h.regs.at(source)->elem == terms->type;
         reads.clear();
         for (auto later = &pass + 1; later != p.reductions.data() + p.reductions.size(); ++later)
             read_rows(later->r.body);
         read_rows(p.out);
         ir::Buffer regs;
         if (alone && std::find(reads.begin(), reads.end(), source) == reads.end()) {
-            regs = h.regs[source];
+            regs = h.regs.at(source);
         } else {
             regs = ir::make_buffer(row->name, terms->type, {ir::i32(h.per_thread)}, ir::Scope::Register);
             body.push_back(ir::Alloc::make(n.loc, regs));
