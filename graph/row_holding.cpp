@@ -273,56 +273,49 @@ class ReplaceSame : public ir::IRMutator {
 };
 
 // The terms of a reduction that the output computes again (softmax's exp(x - m), summed, then
-// divided by the sum): each kept in a register array `kept_NAME` as the reduction adds it, the
-// output reading it there (p.out's copy of the terms becomes a load of the stand-in row `kept`,
-// which h.regs maps to the array; the terms are found by their printed form, in which one row
-// group's variables print apart). Not for shifted chunks, whose output computes values outside
-// the row that the reduction skips. f32 softmax at N = 130 0.91 -> 1.01x torch.compile, 129 0.89
-// -> 0.97, 259 0.92 -> 0.97, 258 0.96 -> 1.00, 61 1.29 -> 1.42, none slower (H200, two runs each
-// of a hand edit and of this, bench/results/2026-12-01-h200-row-predicated). The arrays by
-// reduction buffer.
+// divided by the sum): where they read one staged row of their own type that nothing after them
+// reads, each is stored over the row's value in its registers as the reduction adds it, and the
+// output reads it there (p.out's copy of the terms becomes a load of a stand-in row, which h.regs
+// maps to those registers; the terms are found by their printed form, in which one row group's
+// variables print apart). Not for shifted chunks, whose output computes values outside the row
+// that the reduction skips, nor where the terms would need registers of their own (f16 softmax's
+// f32 terms: not measured). f32 softmax at N = 130 0.91 -> 1.01x torch.compile, 129 0.89 -> 0.97,
+// 259 0.92 -> 0.97, 258 0.96 -> 1.00, 61 1.29 -> 1.42, none slower (H200, two runs each of a hand
+// edit and of this, bench/results/2026-12-01-h200-row-predicated). The registers by reduction buffer.
 std::map<const ir::BufferNode*, ir::Buffer> keep_terms(const Node& n, Holding& h, RowPasses& p,
-                                                       std::vector<ir::Buffer>& stand_ins,
-                                                       std::vector<ir::Stmt>& body) {
+                                                       std::vector<ir::Buffer>& stand_ins) {
     std::map<const ir::BufferNode*, ir::Buffer> kept;
     if (h.shift) return kept;
+    auto rows_read = [&](const ir::Expr& e, std::vector<const ir::BufferNode*>& reads) {
+        replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
+            if (h.regs.count(l.buffer.get())) reads.push_back(l.buffer.get());
+            return nullptr;
+        });
+    };
     for (const RowPass& pass : p.reductions) {
         ir::Expr terms = substitute(pass.r.body, {{pass.r.vars[0].get(), p.col}});
         if (ir::as<ir::Load>(terms) || ir::as<ir::VarNode>(terms)) continue;  // a load is in registers already
+        std::vector<const ir::BufferNode*> reads;
+        rows_read(terms, reads);
+        const ir::BufferNode* source = reads.empty() ? nullptr : reads.front();
+        if (!source || std::any_of(reads.begin(), reads.end(), [&](auto* b) { return b != source; }) ||
+            h.regs.at(source)->elem != terms->type)
+            continue;
         ir::Buffer row = ir::make_buffer("kept_" + pass.buf->name, terms->type, n.buffer->shape, ir::Scope::Global);
         std::vector<ir::Expr> at(p.row_axes.begin(), p.row_axes.end());
         at.push_back(p.col);
         ReplaceSame replace(ir::to_string(terms), ir::Load::make(row, at));
         ir::Expr out = replace.mutate(p.out);
         if (!replace.found) continue;
+        std::vector<const ir::BufferNode*> later;  // what reads rows after this reduction
+        for (auto next = &pass + 1; next != p.reductions.data() + p.reductions.size(); ++next)
+            rows_read(next->r.body, later);
+        rows_read(out, later);
+        if (std::find(later.begin(), later.end(), source) != later.end()) continue;
         p.out = out;
-        // Where the terms read one staged row of their type that nothing after them reads, they
-        // take its registers (softmax's row_x: f32 kernels of 35 registers took 32).
-        std::vector<const ir::BufferNode*> reads;
-        auto read_rows = [&](const ir::Expr& e) {
-            replace_loads(e, [&](const ir::Load& l) -> ir::Expr {
-                if (h.regs.count(l.buffer.get())) reads.push_back(l.buffer.get());
-                return nullptr;
-            });
-        };
-        read_rows(terms);
-        const ir::BufferNode* source = reads.empty() ? nullptr : reads.front();
-        bool alone = source && std::all_of(reads.begin(), reads.end(), [&](auto* b) { return b == source; }) &&
-                     h.regs.at(source)->elem == terms->type;
-        reads.clear();
-        for (auto later = &pass + 1; later != p.reductions.data() + p.reductions.size(); ++later)
-            read_rows(later->r.body);
-        read_rows(p.out);
-        ir::Buffer regs;
-        if (alone && std::find(reads.begin(), reads.end(), source) == reads.end()) {
-            regs = h.regs.at(source);
-        } else {
-            regs = ir::make_buffer(row->name, terms->type, {ir::i32(h.per_thread)}, ir::Scope::Register);
-            body.push_back(ir::Alloc::make(n.loc, regs));
-        }
-        h.regs[row.get()] = regs;
+        h.regs[row.get()] = h.regs.at(source);
         stand_ins.push_back(row);
-        kept[pass.buf.get()] = regs;
+        kept[pass.buf.get()] = h.regs.at(source);
     }
     return kept;
 }
@@ -393,7 +386,7 @@ void row_in_registers(const Node& n, Holding& h, const RowPasses& passes, std::v
     }
     if (h.after_fill) body.push_back(h.after_fill);
     std::vector<ir::Buffer> stand_ins;
-    std::map<const ir::BufferNode*, ir::Buffer> kept = keep_terms(n, h, p, stand_ins, body);
+    std::map<const ir::BufferNode*, ir::Buffer> kept = keep_terms(n, h, p, stand_ins);
     auto accumulate = [&](const RowPass& pass) {
         auto keep = kept.find(pass.buf.get());
         return elements(

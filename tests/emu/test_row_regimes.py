@@ -529,10 +529,10 @@ graph g(x: f32[R, N]) -> f32[R, N] { return softmax_plus(x); }
 
 
 def test_terms_kept_for_the_output(tmp_path):
-    """softmax's exp(x - m), summed, then divided by the sum, is computed once: the sum keeps each
-    term in the row's registers (x is read by nothing after it) and the output reads them; where the
-    output reads x too, the terms get registers of their own. Not in the shifted chunks (f16 from 64
-    lanes, both kinds in the clusters) nor where the row is read again per pass (the loops)."""
+    """f32 softmax's exp(x - m), summed, then divided by the sum, is computed once: the sum keeps
+    each term over x in the row's registers (nothing after it reads x) and the output reads them.
+    Not where the output reads x too, nor for f16 (f32 terms would need registers of their own),
+    nor in the shifted chunks (the clusters) or where the row is read again per pass (the loops)."""
     cu = emit(tmp_path, "softmax(x)")
     assert "row_x[c * 4 + e] = expf(row_x[c * 4 + e] - softmax_m);\n" in cu
     assert "softmax_s_acc = softmax_s_acc + row_x[c * 4 + e];\n" in cu
@@ -543,15 +543,17 @@ def test_terms_kept_for_the_output(tmp_path):
     src = tmp_path / "p.hds"
     src.write_text(SOFTMAX_PLUS)
     plus = emulator.emit(src)
-    assert "alignas(16) float kept_softmax_plus_s[8];" in plus
-    assert "kept_softmax_plus_s[c] = expf(row_x[c] - softmax_plus_m);" in plus
-    assert "kept_softmax_plus_s[c] / softmax_plus_s + row_x[c]" in plus
+    assert "kept_" not in plus and "expf(row_x[c] - softmax_plus_m) / softmax_plus_s + row_x[c]" in plus
+    src.write_text('target sm_90a;\nimport "nn.hds";\ngraph h(x: f16[R, N]) -> f16[R, N] { return softmax(x); }\n')
+    halves = emulator.emit(src)
+    assert "expf(kept" not in halves and "hds::cast<__half>(expf(hds::cast<float>(row_x[c * 8 + e]) - softmax_m)" in halves
 
 
 @pytest.mark.parametrize("n", [7, 61, 129, 130, 383, 1000, 4097])
 def test_terms_kept_numerics(n):
-    """The kept terms against numpy, their own registers beside the row's, on short rows through
-    shared memory, a warp, 16-byte chunks and a block per row, under the race checker."""
+    """An output that reads x beside the terms (which are then not kept) against numpy, on short rows
+    through shared memory, a warp, 16-byte chunks and a block per row, under the race checker; softmax
+    itself, kept, runs in every other row test."""
     x = (rng.standard_normal((33, n)) * 2).astype(np.float32)
     out = emulator.run_graph(SOFTMAX_PLUS, "g", {"x": x}, imports=(), racecheck=True)
     close(out, softmax(x.astype(np.float64)) + x, 1e-5)
