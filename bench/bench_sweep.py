@@ -78,7 +78,7 @@ def sweep_gemm(rows: list, quick: bool):
     torch.backends.cuda.matmul.allow_tf32 = False
     plans = [("gemm_f16", torch.float16, GEMM_SHAPES, GEMM_M),
              ("gemm_bf16", torch.bfloat16, GEMM_SHAPES[:2], GEMM_M),
-             ("gemm_f16_default", torch.float16, GEMM_SHAPES[:1], [1, 128, 2048]),
+             ("gemm_f16_default", torch.float16, GEMM_SHAPES[:1], [1, 77, 128, 512, 2048]),
              ("gemm_f32", torch.float32, [(4096, 4096), (1000, 1003), (4096, 11008)],
               [1, 16, 32, 77, 128, 256, 1024, 4096])]
     for name, dtype, shapes, ms in plans:

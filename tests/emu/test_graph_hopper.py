@@ -105,9 +105,10 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
     cu = emulator.emit(src, arch=arch)
     # one second kernel for strips of 128 columns, which three variants (GEMV blocks of 2 and of 4
-    # rows, the skinny product) launch, and one for matmul_gemv_shifted's strips of 248 (blocks of
-    # one row and of two)
-    for combine, launches in (("g_skinny_shifted_k1_matmul_add_relu", 3), ("g_gemv_shifted1_k1_matmul_add_relu", 2)):
+    # rows, the skinny product; on sm_80 also mma.sync with K split over blocks) launch, and one for
+    # matmul_gemv_shifted's strips of 248 (blocks of one row and of two)
+    for combine, launches in (("g_skinny_shifted_k1_matmul_add_relu", 4 if arch == "sm_80" else 3),
+                              ("g_gemv_shifted1_k1_matmul_add_relu", 2)):
         assert f"__global__ void __launch_bounds__(256) {combine}(" in cu, cu
         assert cu.count(f"{combine}<<<") + cu.count(f"launch_after_previous({combine},") == launches, cu
     for m, n, variant in ((2, 37, "g_gemv_split"), (3, 37, "g_gemv_split3"), (5, 139, "g_skinny_shifted"),
@@ -221,8 +222,8 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     symbolic (sm_90a): the graph builder keeps a case only where one of its sample sizes lets its
     conditions hold (graph/decisions.h), so a schedule whose `when` holds only between two samples
     would be dropped without a word (161-176 and 177-192 rows were, before 176 and 192 were
-    samples). Not checked: `mma` (sm_80's) and `wgmma` (the last choice for 16-byte rows, the
-    variant named `g_rows16`)."""
+    samples). Not checked: `mma` and `mma_split` (sm_80's: test_graph_tensor_cores.py) and
+    `wgmma` (the last choice for 16-byte rows, the variant named `g_rows16`)."""
     import json
     text = (emulator.ROOT / "stdlib" / "nn.hds").read_text()
     body = text[text.index("op matmul<T>"):]
@@ -234,7 +235,7 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), f"--arch={SM90}",
                     "--manifest", str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True)
     variants = [v["name"] for v in json.loads((tmp_path / "m.json").read_text())["graphs"][0]["variants"]]
-    missing = [n for n in names if n not in ("mma", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
+    missing = [n for n in names if n not in ("mma", "mma_split", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
     assert not missing, (missing, variants)
 
 

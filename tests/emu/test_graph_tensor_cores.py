@@ -128,17 +128,22 @@ def test_conv2d_mma_residual_stores(tmp_path, kernel, c, r, o):
     assert rel(out, np.maximum(ref, 0)) < 2e-3
 
 
-@pytest.mark.parametrize("m,n,variant", [(5, 24, "g_skinny"), (77, 24, "g_rows16"), (77, 23, "g_any"),
-                                         (16, 23, "g_skinny"), (17, 24, "g_rows16")])
-def test_dispatch_as_on_the_gpu(tmp_path, m, n, variant):
+@pytest.mark.parametrize("m,k,n,variant", [(5, 40, 24, "g_skinny"), (77, 40, 24, "g_rows16"), (77, 40, 23, "g_any"),
+                                           (16, 40, 23, "g_skinny"), (17, 40, 24, "g_rows16"),
+                                           (1, 2048, 2048, "g_gemv_shifted1"), (1, 2048, 2040, "g_skinny"),
+                                           (2, 2048, 2048, "g_skinny")])
+def test_dispatch_as_on_the_gpu(tmp_path, m, k, n, variant):
     """A graph with symbolic sizes runs the variant its emitted dispatch would choose for the
     sizes of the call (`hdsc run` names it): mma.sync for M <= 16 (matmul_skinny), 16-byte
-    rows (rows16), zero-padded copies otherwise (any); both sides of M = 16 and of N % 8."""
+    rows (rows16), zero-padded copies otherwise (any); both sides of M = 16 and of N % 8. One row
+    of a against a weight of 2^22 elements or more (from K = 2048) on the SIMT cores by
+    matmul_gemv_shifted, as where b's rows are not 16-byte multiples (on sm_90a the swapped
+    product takes it first); a smaller weight, or two rows, matmul_skinny."""
     import subprocess
     src = tmp_path / "g.hds"
     src.write_text('import "nn.hds";\ngraph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n')
     assert f"return {variant}_run(" in emulator.emit(src)
-    a, b = halves(m, 40), halves(40, n)
+    a, b = halves(m, k), halves(k, n)
     np.save(tmp_path / "a.npy", a)
     np.save(tmp_path / "b.npy", b)
     proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
@@ -146,6 +151,39 @@ def test_dispatch_as_on_the_gpu(tmp_path, m, n, variant):
                            str(tmp_path / "c.npy"), "--racecheck"], capture_output=True, text=True, check=True)
     assert f"(variant {variant})" in proc.stdout, proc.stdout
     assert rel(np.load(tmp_path / "c.npy"), a.astype(np.float64) @ b) < 2e-3
+
+
+@pytest.mark.parametrize("m,k,n,variant", [
+    (17, 1024, 24, "g_mma_split"), (17, 1016, 24, "g_rows16"),      # K >= 1024: 1 tile, K split in 8
+    (33, 1032, 1000, "g_mma_split"),     # 33 slices of 32 over 8 blocks of 5: the last one has none
+    (128, 1024, 24, "g_mma_split"), (129, 1024, 24, "g_rows16"),    # up to 66 tiles while K >= 8 M
+    (17, 1024, 8456, "g_mma_split"),     # 67 tiles (up to 132 while K >= 16 M): K split in three
+    (64, 1024, 8456, "g_mma_split"), (65, 1032, 8456, "g_rows16"),  # K >= 16 M / K < 16 M
+    (17, 1024, 16904, "g_rows16"),       # 133 tiles
+    (77, 1024, 1001, "g_any")])          # N odd: the zero-padded copies
+def test_matmul_mma_split(tmp_path, m, k, n, variant):
+    """matmul_mma_split.hds (sm_80; on sm_90a wgmma takes these shapes): from K = 1024 where 128 x
+    128 tiles number at most 66 and K >= 8 M, or at most 132 and K >= 16 M, each tile's K is split
+    over blocks (8 a tile up to 16 columns of tiles, 3 at 67) whose f32 parts matmul_parts_combine
+    adds, with the bias and relu fused into that second kernel; both sides of each bound and of
+    N % 8, partial tiles and a share past the end of K; under racecheck."""
+    emulator.skip_large_under_sanitizers(m * k * n)
+    text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
+            "{ return relu(matmul(a, b) + c); }\n")
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
+    cu = emulator.emit(src)
+    assert f"return {variant}_run(" in cu
+    assert "float* __restrict__ matmul_part" in cu  # the parts, which the combine kernel reads
+    import subprocess
+    a, b, c = halves(m, k), halves(k, n), halves(n)
+    for name, array in (("a", a), ("b", b), ("c", c)):
+        np.save(tmp_path / f"{name}.npy", array)
+    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
+                           "--inputs", ",".join(str(tmp_path / f"{x}.npy") for x in "abc"), "--outputs",
+                           str(tmp_path / "out.npy"), "--racecheck"], capture_output=True, text=True, check=True)
+    assert f"(variant {variant})" in proc.stdout, proc.stdout
+    assert rel(np.load(tmp_path / "out.npy"), np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
 
 
 @pytest.mark.parametrize("m,k,n", [(16, 517, 23), (3, 600, 5), (4, 520, 1), (16, 513, 9), (7, 777, 71),

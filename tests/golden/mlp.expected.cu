@@ -202,10 +202,10 @@ __global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __
     }
 }
 
-// kernel mlp_any_k0_matmul_add_gelu (mlp.hds:11)
-__global__ void __launch_bounds__(256) mlp_any_k0_matmul_add_gelu(const __half* __restrict__ x,
-        const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
-        int B) {
+// kernel mlp_mma_split_k0_matmul_add_gelu (mlp.hds:11)
+__global__ void __launch_bounds__(256) mlp_mma_split_k0_matmul_add_gelu(
+        const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ b1,
+        __half* __restrict__ h, int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
     auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
@@ -306,6 +306,120 @@ __global__ void __launch_bounds__(256) mlp_any_k0_matmul_add_gelu(const __half* 
                 h[m * 3072 + n] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
             }
         }
+    }
+}
+
+// kernel mlp_mma_split_k1_matmul (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_mma_split_k1_matmul(const __half* __restrict__ h,
+        const __half* __restrict__ w2, float* __restrict__ matmul_part, int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma_split.hds:20
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma_split.hds:21
+    alignas(16) float acc[4][4][4];  // matmul_mma_split.hds:22
+    alignas(16) __half fa[4][8];  // matmul_mma_split.hds:23
+    alignas(16) __half fb[2][8];  // matmul_mma_split.hds:24
+    const int split = max(1, min(8, 22));  // matmul_mma_split.hds:25
+    const int share = (int)blockIdx.x % split;  // matmul_mma_split.hds:26
+    const int n0 = (int)blockIdx.x / split * 128;  // matmul_mma_split.hds:27
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma_split.hds:28
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma_split.hds:29
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma_split.hds:30
+    const int wm = warp / 4 * 64;  // matmul_mma_split.hds:31
+    const int wn = warp % 4 * 32;  // matmul_mma_split.hds:32
+    const int per = (96 + split - 1) / split;  // matmul_mma_split.hds:33
+    const int first = share * per;  // matmul_mma_split.hds:34
+    const int tiles = max(0, min(per, 96 - first));  // matmul_mma_split.hds:35
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // matmul_mma_split.hds:37
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_mma_split.hds:38
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_mma_split.hds:39
+                acc[i][j][e] = 0.0f;  // matmul_mma_split.hds:40
+            }
+        }
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma_split.hds:46
+        const int st = kt % 3;  // matmul_mma_split.hds:47
+        const int k0 = (first + kt) * 32;  // matmul_mma_split.hds:48
+        if (kt < tiles) {  // matmul_mma_split.hds:49
+#pragma unroll
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma_split.hds:50
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma_split.hds:51
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma_split.hds:52
+            }
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma_split.hds:54
+                const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
+                const int q = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma_split.hds:55
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma_split.hds:56
+            }
+        }
+        hds::cp_async_commit();  // matmul_mma_split.hds:59
+        if (kt >= 2) {  // matmul_mma_split.hds:60
+            hds::cp_async_wait<2>();  // matmul_mma_split.hds:61
+            __syncthreads();  // matmul_mma_split.hds:62
+            const int s = (kt - 2) % 3;  // matmul_mma_split.hds:63
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma_split.hds:64
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma_split.hds:65
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma_split.hds:66
+                }
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_mma_split.hds:68
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma_split.hds:69
+                }
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma_split.hds:71
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma_split.hds:72
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma_split.hds:73
+                    }
+                }
+            }
+            __syncthreads();  // matmul_mma_split.hds:77
+        }
+    }
+    const int g = lane / 4;  // matmul_mma_split.hds:81
+    const int t4 = lane % 4;  // matmul_mma_split.hds:82
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // matmul_mma_split.hds:83
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_mma_split.hds:84
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_mma_split.hds:85
+                const int m = m0 + wm + i * 16 + g + e / 2 * 8;  // matmul_mma_split.hds:86
+                const int n = n0 + wn + j * 8 + t4 * 2 + e % 2;  // matmul_mma_split.hds:87
+                if (m < B && n < 768) {  // matmul_mma_split.hds:88
+                    matmul_part[(share * B + m) * 768 + n] = acc[i][j][e];  // matmul_mma_split.hds:89
+                }
+            }
+        }
+    }
+}
+
+// kernel mlp_mma_split_k2_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_mma_split_k2_matmul_add(
+        const float* __restrict__ matmul_part, const __half* __restrict__ b2,
+        __half* __restrict__ out, int B) {
+    const int split = max(1, min(8, 22));  // matmul_gemv_split.hds:95
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
+    if (i < B * 768) {  // matmul_gemv_split.hds:97
+        const int m = i / 768;  // matmul_gemv_split.hds:98
+        const int n = i % 768;  // matmul_gemv_split.hds:99
+        float total = 0.0f;  // matmul_gemv_split.hds:100
+#pragma unroll
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
+            if (s < split) {  // matmul_gemv_split.hds:102
+                total += matmul_part[(s * B + m) * 768 + n];  // matmul_gemv_split.hds:103
+            }
+        }
+        const __half matmul_2_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
+        out[m * 768 + n] = matmul_2_2 + b2[n];  // mlp.hds:12
     }
 }
 
@@ -469,6 +583,68 @@ static cudaError_t mlp_skinny_run(const __half* x, const __half* w1, const __hal
     return cudaSuccess;
 }
 
+// Workspace slots of `mlp_mma_split`: temporaries whose lifetimes do not overlap share one.
+static void mlp_mma_split_slots(int B, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
+    slot[1] = ((size_t)(sizeof(float) * 8 * (long long)B * 768) + 255) / 256 * 256;
+}
+
+static size_t mlp_mma_split_workspace_size(int B) {
+    size_t slot[2] = {0};
+    mlp_mma_split_slots(B, slot);
+    size_t total = 0;
+    for (int i = 0; i < 2; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t mlp_mma_split_run(const __half* x, const __half* w1, const __half* b1,
+                                     const __half* w2, const __half* b2, __half* out, int B,
+                                     void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
+        out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL ||
+        8 * (long long)B * 768 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[2];
+    mlp_mma_split_slots(B, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[2] = {0};
+    for (int i = 1; i < 2; ++i) offset[i] = offset[i - 1] + slot[i - 1];
+    __half* h = reinterpret_cast<__half*>(base + offset[0]);
+    float* matmul_part = reinterpret_cast<float*>(base + offset[1]);
+    cudaError_t err = cudaSuccess;
+    // matmul+add+gelu (mlp.hds:11)
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 97792 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_mma_split_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
+    if (err != cudaSuccess) return err;
+    mlp_mma_split_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
+            x, w1, b1, h, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul (mlp.hds:12)
+    if ((6 * max((long long)(1), (long long)(min((long long)(8), (long long)(22))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 56832 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_mma_split_k1_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832);
+    if (err != cudaSuccess) return err;
+    mlp_mma_split_k1_matmul<<<dim3((unsigned)(6 * max((long long)(1), (long long)(min((long long)(8), (long long)(22))))), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 56832, stream>>>(
+            h, w2, matmul_part, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (mlp.hds:12)
+    if ((((long long)B * 768 + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    mlp_mma_split_k2_matmul_add<<<dim3((unsigned)(((long long)B * 768 + 255) / 256), 1, 1), dim3((unsigned)(256), 1, 1), 0, stream>>>(
+            matmul_part, b2, out, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `mlp_any`: temporaries whose lifetimes do not overlap share one.
 static void mlp_any_slots(int B, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
@@ -505,9 +681,9 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
     // matmul+add+gelu (mlp.hds:11)
     if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     // 97792 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_any_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
+    err = cudaFuncSetAttribute(mlp_mma_split_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (err != cudaSuccess) return err;
-    mlp_any_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
+    mlp_mma_split_k0_matmul_add_gelu<<<dim3((unsigned)(24), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             x, w1, b1, h, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (mlp.hds:12)
@@ -521,16 +697,22 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
     return cudaSuccess;
 }
 
-// Graph `mlp` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:231)
+// Graph `mlp` runs one of 3 variants, the first whose case holds for the sizes of the call:
+//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:236)
 //     mlp_skinny_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_skinny_k1_matmul_add <- matmul+add (mlp.hds:12)
+//   mlp_mma_split: ((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B) (`when K % 8 == 0 && N % 8 == 0 && K >= 1024 && ((M + 127) / 128 * ((N + 127) / 128) <= 66 && K >= 8 * M || (M + 127) / 128 * ((N + 127) / 128) <= 132 && K >= 16 * M)` of matmul's schedule 'mma_split', nn.hds:298)
+//     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_mma_split_k1_matmul <- matmul (mlp.hds:12)
+//     mlp_mma_split_k2_matmul_add <- matmul+add (mlp.hds:12)
 //   mlp_any: any sizes
-//     mlp_any_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_any_k1_matmul_add <- matmul+add (mlp.hds:12)
 size_t mlp_workspace_size(int B) {
     if (B <= 16)
         return mlp_skinny_workspace_size(B);
+    if (((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B))
+        return mlp_mma_split_workspace_size(B);
     return mlp_any_workspace_size(B);
 }
 
@@ -538,6 +720,8 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
                     const __half* b2, __half* out, int B, void* workspace, cudaStream_t stream) {
     if (B <= 16)
         return mlp_skinny_run(x, w1, b1, w2, b2, out, B, workspace, stream);
+    if (((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B))
+        return mlp_mma_split_run(x, w1, b1, w2, b2, out, B, workspace, stream);
     return mlp_any_run(x, w1, b1, w2, b2, out, B, workspace, stream);
 }
 

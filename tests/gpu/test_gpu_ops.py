@@ -454,6 +454,15 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (16, 520, 264),  # M <= 16: matmul_skinny
     (17, 520, 264),  # M > 16: mma.sync, 128 x 128 tiles
     (17, 517, 263),  # M > 16, K and N odd: mma.sync on copies padded to K = 520, N = 264
+    (17, 1024, 264),   # K >= 1024, at most 66 tiles, K >= 8 M: matmul_mma_split, K split over 8 blocks a tile
+    (128, 4096, 4096), # 32 tiles: K split over 4 blocks
+    (77, 1032, 1000),  # 33 slices over 8 blocks of 5 (the last one's share past K: zeros), partial tiles
+    (129, 4104, 4224), # 66 tiles: K split over 4 blocks, a second row of tiles
+    (64, 2048, 11008), # 86 tiles (up to 132 while K >= 16 M): K split over 3 blocks
+    (129, 1024, 4352), # 68 tiles, K < 16 M: mma.sync, not split
+    (100, 1016, 4096), # K just under 1024: not split
+    (1, 2048, 2048),   # one row against a weight of 2^22 elements: matmul_gemv_shifted
+    (1, 4096, 11008),  # the same, 45 strips of 248 columns
     (300, 9, 7),     # the same, padded to K = N = 16
     (5, 4095, 77),   # matmul_skinny, scalar staging, K past 256-wide slices
     (16, 2049, 3),   # the same, N < 8
@@ -466,10 +475,12 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (1, 8, 8),
 ])
 def test_matmul_symbolic_sizes_sm80_bf16(m, k, n):
-    """The sm_80 target: matmul_gemv for M <= 2 where K or N is not a multiple of 8 (from K = 2048
+    """The sm_80 target: matmul_gemv for M <= 2 where K or N is not a multiple of 8 (one row against
+    a weight of 2^22 elements or more matmul_gemv_shifted whatever K and N; from K = 2048
     matmul_gemv_split, with the residual added by its second kernel; from M = 2 and N = 136
     matmul_skinny_shifted, likewise), matmul_skinny for M <= 16, mma.sync otherwise (on padded copies where K or N
-    is not a multiple of 8); bf16, with a residual epilogue."""
+    is not a multiple of 8; from K = 1024 where 128 x 128 tiles are few for K, K split over
+    blocks, the residual added by the second kernel); bf16, with a residual epilogue."""
     x, w, r = rnd(m, k, dtype=torch.bfloat16), rnd(k, n, dtype=torch.bfloat16), rnd(m, n, dtype=torch.bfloat16)
     ref = x.double() @ w.double() + r.double()
     out = run("op_matmul_symbolic_sm80", {"x": x, "w": w, "r": r}, {"M": m, "K": k, "N": n}, (m, n), torch.bfloat16)
