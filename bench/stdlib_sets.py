@@ -25,15 +25,17 @@ def resnet18_convs() -> dict:
     return {r[0]: tuple(int(v) for v in r[1:]) for r in rows if r and not r[0].startswith("#")}
 
 
-def set_points(tag: Path, sets: list, source: Path, inputs: dict, ref: torch.Tensor, tol: float = 2e-3) -> dict:
+def set_points(tag: Path, sets: list, source: Path, inputs: dict, ref: torch.Tensor, tol: float = 2e-3,
+               sizes: dict | None = None) -> dict:
     """{set: Point}: graph `source` as tag/SET/ holds its .cu, with `inputs` and an output like
-    `ref` (kept by the Point), run once and checked against `ref` (relative error below `tol`)."""
+    `ref` (kept by the Point), run once and checked against `ref` (relative error below `tol`);
+    `sizes`: the graph's symbolic sizes, where it has some."""
     points = {}
     for st in sets:
         os.environ["HDS_EMITTED_DIR"] = str(tag / st)
         g = harness.build_graph(source)
         out = torch.full_like(ref, float("nan"))
-        p = Point(g, {**inputs, "out": out}, {})
+        p = Point(g, {**inputs, "out": out}, sizes or {})
         p.run(torch.cuda.current_stream().cuda_stream)
         torch.cuda.synchronize()
         err = rel_err(out, ref)

@@ -21,17 +21,17 @@ if [[ -n $nvcc ]]; then
     # simt_split's (9 tiles of 128 x 128) and simt32x128's (30 tiles of 32 x 128) do not;
     # simt32x128_split's (30 of them) and simt32's (9 tiles of 128 x 128) do):
     # wgmma64x128's defaults and its one change, wgmma128's and wgmma128x192's and their four each
-    # (their tiles are fixed), wgmma's and ten (BM 192 among them), mma's and two, simt32x128_split's and simt32's (their
+    # (their tiles are fixed), wgmma's and ten (BM 192 among them), mma's and three (BN 256 among them), simt32x128_split's and simt32's (their
     # tiles fixed too), simt's and five.
     # nvcc builds four of them, one a schedule family (the default wgmma64x128, the wgmma BN=128 below,
-    # mma, simt with KG=2); `true` stands in for the other 30 (each wgmma build takes ptxas 15-30 s,
+    # mma, simt with KG=2); `true` stands in for the other 31 (each wgmma build takes ptxas 15-30 s,
     # and nvcc.* builds the schedules' defaults: CI's time, docs/testing.md).
-    sampled=(site0-cand0 site0-cand17 site0-cand23 site0-cand33)
+    sampled=(site0-cand0 site0-cand17 site0-cand23 site0-cand34)
     printf '#!/bin/sh\ncase "$*" in\n  %s) exec "%s" "$@" ;;\nesac\nexit 0\n' \
         "$(printf "*/%s/bench\\ *|" "${sampled[@]}" | sed 's/|$//')" "$nvcc" >"$work/nvcc-sample"
     chmod +x "$work/nvcc-sample"
-    expect "level 1 builds 34 candidates" 0 "34 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$work/nvcc-sample"
-    [[ $(grep -c ": compiled" "$work/out") -eq 34 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
+    expect "level 1 builds 35 candidates" 0 "35 candidates at level 1" -- "${tune[@]}" --level 1 --nvcc "$work/nvcc-sample"
+    [[ $(grep -c ": compiled" "$work/out") -eq 35 ]] || { echo "FAIL: not every candidate compiled"; fails=$((fails + 1)); }
     for c in "${sampled[@]}"; do
         [[ -x $work/cands/$c/bench ]] || { echo "FAIL: nvcc built no $c/bench"; fails=$((fails + 1)); }
     done
@@ -42,9 +42,9 @@ if [[ -n $nvcc ]]; then
     expect "timing program" 0 "hds-tune-ms" -- cat "$work/cands/site0-cand0/bench.cu"
     # Levels 0 and 2 only count (`true` stands in for nvcc): level 1 compiled them all.
     expect "level 0 builds the default only" 0 "1 candidates at level 0" -- "${tune[@]}" --level 0 --nvcc true
-    expect "level 2 builds every combination" 0 "233 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc true
+    expect "level 2 builds every combination" 0 "236 candidates at level 2" -- "${tune[@]}" --level 2 --nvcc true
 fi
-expect "sm_80: no wgmma candidates" 0 "10 candidates at level 1" -- "$hdsc" tune "$root/examples/mlp.hds" \
+expect "sm_80: no wgmma candidates" 0 "11 candidates at level 1" -- "$hdsc" tune "$root/examples/mlp.hds" \
     -I "$root/stdlib" --sizes B=64 --no-run --nvcc false --work "$work/mlp"
 expect "a size is missing" 1 "has the size 'M': give it with --sizes M=VALUE" -- "$hdsc" tune "$g" -I "$root/stdlib" \
     --arch=sm_90a --no-run --nvcc false

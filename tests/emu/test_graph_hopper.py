@@ -222,7 +222,7 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     symbolic (sm_90a): the graph builder keeps a case only where one of its sample sizes lets its
     conditions hold (graph/decisions.h), so a schedule whose `when` holds only between two samples
     would be dropped without a word (161-176 and 177-192 rows were, before 176 and 192 were
-    samples). Not checked: `mma` and `mma_split` (sm_80's: test_graph_tensor_cores.py) and
+    samples). Not checked: `mma`, `mma_split` and `mma256` (sm_80's: test_graph_tensor_cores.py) and
     `wgmma` (the last choice for 16-byte rows, the variant named `g_rows16`)."""
     import json
     text = (emulator.ROOT / "stdlib" / "nn.hds").read_text()
@@ -235,7 +235,7 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), f"--arch={SM90}",
                     "--manifest", str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True)
     variants = [v["name"] for v in json.loads((tmp_path / "m.json").read_text())["graphs"][0]["variants"]]
-    missing = [n for n in names if n not in ("mma", "mma_split", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
+    missing = [n for n in names if n not in ("mma", "mma_split", "mma256", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
     assert not missing, (missing, variants)
 
 

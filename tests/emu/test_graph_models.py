@@ -134,7 +134,9 @@ def test_prologue_is_not_fused_into_cp_async(tmp_path):
         if dtype == "f16":
             # (the transpose kernel is the same in the variants that have it: one, named for the graph)
             assert kernels_per_variant(cu, "rows16") == ["tp_k0_transpose", "tp_rows16_k1_matmul"]
-            pad_at = cu[cu.index("void __launch_bounds__(256) tp_any_k0_pad("):]
+            # (the padded copy of `at`, the same in the two padded variants: 128 x 256 tiles past 132
+            # tiles of 128 x 128, and `any`)
+            pad_at = cu[cu.index("void __launch_bounds__(256) tp_k0_pad("):]
             assert "transpose_padded[" in pad_at[:pad_at.index("\n}\n")] and "at[" in pad_at[:pad_at.index("\n}\n")]
         calls = re.findall(r"hds::cp_async_16\(([^;]*)\);", cu)
         assert bool(calls) == (dtype == "f16")

@@ -131,14 +131,17 @@ def test_conv2d_mma_residual_stores(tmp_path, kernel, c, r, o):
 @pytest.mark.parametrize("m,k,n,variant", [(5, 40, 24, "g_skinny"), (77, 40, 24, "g_rows16"), (77, 40, 23, "g_any"),
                                            (16, 40, 23, "g_skinny"), (17, 40, 24, "g_rows16"),
                                            (1, 2048, 2048, "g_gemv_shifted1"), (1, 2048, 2040, "g_skinny"),
-                                           (2, 2048, 2048, "g_skinny")])
+                                           (2, 2048, 2048, "g_skinny"), (1300, 40, 1664, "g_rows16_mma256"),
+                                           (1300, 40, 1536, "g_rows16"), (1300, 13, 1663, "g_mma256")])
 def test_dispatch_as_on_the_gpu(tmp_path, m, k, n, variant):
     """A graph with symbolic sizes runs the variant its emitted dispatch would choose for the
     sizes of the call (`hdsc run` names it): mma.sync for M <= 16 (matmul_skinny), 16-byte
     rows (rows16), zero-padded copies otherwise (any); both sides of M = 16 and of N % 8. One row
     of a against a weight of 2^22 elements or more (from K = 2048) on the SIMT cores by
     matmul_gemv_shifted, as where b's rows are not 16-byte multiples (on sm_90a the swapped
-    product takes it first); a smaller weight, or two rows, matmul_skinny."""
+    product takes it first); a smaller weight, or two rows, matmul_skinny. Past 132 tiles of 128 x 128
+    (143 at 1300 x 1664; 132 at 1536), 128 x 256 tiles whose warps stage c 16 rows at a time:
+    partial row and column tiles, and on zero-padded copies."""
     import subprocess
     src = tmp_path / "g.hds"
     src.write_text('import "nn.hds";\ngraph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n')
@@ -159,7 +162,7 @@ def test_dispatch_as_on_the_gpu(tmp_path, m, k, n, variant):
     (128, 1024, 24, "g_mma_split"), (129, 1024, 24, "g_rows16"),    # up to 66 tiles while K >= 8 M
     (17, 1024, 8456, "g_mma_split"),     # 67 tiles (up to 132 while K >= 16 M): K split in three
     (64, 1024, 8456, "g_mma_split"), (65, 1032, 8456, "g_rows16"),  # K >= 16 M / K < 16 M
-    (17, 1024, 16904, "g_rows16"),       # 133 tiles
+    (17, 1024, 16904, "g_rows16_mma256"),  # 133 tiles: not split (128 x 256 tiles)
     (77, 1024, 1001, "g_any")])          # N odd: the zero-padded copies
 def test_matmul_mma_split(tmp_path, m, k, n, variant):
     """matmul_mma_split.hds (sm_80; on sm_90a wgmma takes these shapes): from K = 1024 where 128 x

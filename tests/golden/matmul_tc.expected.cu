@@ -5,280 +5,288 @@
 #include "matmul_tc.h"
 #include "hds/runtime.h"
 
-// kernel matmul_mma_f16 (matmul_mma.hds:21)
+// kernel matmul_mma_f16 (matmul_mma.hds:24)
 __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__ a,
                                                       const __half* __restrict__ b,
                                                       __half* __restrict__ c, int M, int K, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:26
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:27
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:28
-    alignas(16) __half ra[16];  // matmul_mma.hds:29
-    alignas(16) __half rb[16];  // matmul_mma.hds:30
-    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:31
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:32
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:33
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:34
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:35
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:36
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:37
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:38
-    const int tiles = (K + 31) / 32;  // matmul_mma.hds:39
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:28
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:29
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:30
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:31
+    alignas(16) __half ra[16];  // matmul_mma.hds:32
+    alignas(16) __half rb[16];  // matmul_mma.hds:33
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:34
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:35
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:38
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:39
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:40
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:41
+    const int tiles = (K + 31) / 32;  // matmul_mma.hds:42
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:41
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:44
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:42
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:45
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:43
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:44
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:46
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:47
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:50
-        const int st = kt % 3;  // matmul_mma.hds:51
-        const int k0 = kt * 32;  // matmul_mma.hds:52
-        if (vector) {  // matmul_mma.hds:53
-            if (kt < tiles) {  // matmul_mma.hds:54
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:53
+        const int st = kt % 3;  // matmul_mma.hds:54
+        const int k0 = kt * 32;  // matmul_mma.hds:55
+        if (vector) {  // matmul_mma.hds:56
+            if (kt < tiles) {  // matmul_mma.hds:57
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:55
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:58
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:56
-                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:57
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:59
+                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:60
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:59
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:62
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:60
-                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:61
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:63
+                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:64
                 }
             }
         } else {
-            if (kt >= 1 && kt <= tiles) {  // matmul_mma.hds:69
-                const int sp = (kt - 1) % 3;  // matmul_mma.hds:70
-                const int kp = k0 - 32;  // matmul_mma.hds:71
+            if (kt >= 1 && kt <= tiles) {  // matmul_mma.hds:72
+                const int sp = (kt - 1) % 3;  // matmul_mma.hds:73
+                const int kp = k0 - 32;  // matmul_mma.hds:74
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:72
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:75
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[sp][r][k] = m0 + r < M && kp + k < K ? ra[r_r_3] : __half(0.0f);  // matmul_mma.hds:73
+                    sa[sp][r][k] = m0 + r < M && kp + k < K ? ra[r_r_3] : __half(0.0f);  // matmul_mma.hds:76
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:75
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:78
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[sp][r][n] = kp + r < K && n0 + n < N ? rb[r_r_4] : __half(0.0f);  // matmul_mma.hds:76
+                    sb[sp][r][n] = kp + r < K && n0 + n < N ? rb[r_r_4] : __half(0.0f);  // matmul_mma.hds:79
                 }
             }
-            if (kt < tiles) {  // matmul_mma.hds:79
+            if (kt < tiles) {  // matmul_mma.hds:82
 #pragma unroll
-                for (int r_r_5 = 0; r_r_5 < 16; ++r_r_5) {  // matmul_mma.hds:80
+                for (int r_r_5 = 0; r_r_5 < 16; ++r_r_5) {  // matmul_mma.hds:83
                     const int r = r_r_5 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    ra[r_r_5] = a[min(m0 + r, M - 1) * K + min(k0 + k, K - 1)];  // matmul_mma.hds:81
+                    ra[r_r_5] = a[min(m0 + r, M - 1) * K + min(k0 + k, K - 1)];  // matmul_mma.hds:84
                 }
 #pragma unroll
-                for (int r_r_6 = 0; r_r_6 < 16; ++r_r_6) {  // matmul_mma.hds:83
+                for (int r_r_6 = 0; r_r_6 < 16; ++r_r_6) {  // matmul_mma.hds:86
                     const int r = r_r_6 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    rb[r_r_6] = b[min(k0 + r, K - 1) * N + min(n0 + n, N - 1)];  // matmul_mma.hds:84
+                    rb[r_r_6] = b[min(k0 + r, K - 1) * N + min(n0 + n, N - 1)];  // matmul_mma.hds:87
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:88
-        if (kt >= 2) {  // matmul_mma.hds:89
-            hds::cp_async_wait<2>();  // matmul_mma.hds:90
-            __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
+        hds::cp_async_commit();  // matmul_mma.hds:91
+        if (kt >= 2) {  // matmul_mma.hds:92
+            hds::cp_async_wait<2>();  // matmul_mma.hds:93
+            __syncthreads();  // matmul_mma.hds:94
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:95
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:96
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:94
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:95
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:97
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:100
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:101
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:100
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:103
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:101
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:102
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:104
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:105
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:106
+            __syncthreads();  // matmul_mma.hds:109
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:112
-    const int t4 = lane % 4;  // matmul_mma.hds:113
+    const int g = lane / 4;  // matmul_mma.hds:115
+    const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:114
+    for (int h = 0; h < 1; ++h) {  // matmul_mma.hds:117
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:115
+        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:116
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:117
+            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h * 4 + i][j][e]);  // matmul_mma.hds:121
+                }
             }
         }
-    }
-    __syncwarp();  // matmul_mma.hds:121
-    if (m0 + wm + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:124
+        __syncwarp();  // matmul_mma.hds:125
+        const int r0 = m0 + wm + h * 64;  // matmul_mma.hds:128
+        if (r0 + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:129
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:125
-            c[(m0 + wm + r) * N + (n0 + wn + lane)] = cs[warp][r][lane];  // matmul_mma.hds:126
-        }
-    } else {
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+                const int n = lane;
+                c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:131
+            }
+        } else {
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:129
-            const int m = m0 + wm + r;  // matmul_mma.hds:130
-            const int n = n0 + wn + lane;  // matmul_mma.hds:131
-            if (m < M && n < N) {  // matmul_mma.hds:132
-                c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:133
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+                const int n = lane;
+                if (r0 + r < M && n0 + wn + n < N) {  // matmul_mma.hds:135
+                    c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:136
+                }
             }
         }
     }
 }
 
-// kernel matmul_mma_bf16 (matmul_mma.hds:21)
+// kernel matmul_mma_bf16 (matmul_mma.hds:24)
 __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __restrict__ a,
                                                        const __nv_bfloat16* __restrict__ b,
                                                        __nv_bfloat16* __restrict__ c, int M, int K,
                                                        int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
-    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:26
-    alignas(16) __nv_bfloat16 fa[4][8];  // matmul_mma.hds:27
-    alignas(16) __nv_bfloat16 fb[2][8];  // matmul_mma.hds:28
-    alignas(16) __nv_bfloat16 ra[16];  // matmul_mma.hds:29
-    alignas(16) __nv_bfloat16 rb[16];  // matmul_mma.hds:30
-    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:31
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:32
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:33
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:34
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:35
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:36
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:37
-    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:38
-    const int tiles = (K + 31) / 32;  // matmul_mma.hds:39
+    auto& sa = *reinterpret_cast<__nv_bfloat16 (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:27
+    auto& sb = *reinterpret_cast<__nv_bfloat16 (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:28
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:29
+    alignas(16) __nv_bfloat16 fa[4][8];  // matmul_mma.hds:30
+    alignas(16) __nv_bfloat16 fb[2][8];  // matmul_mma.hds:31
+    alignas(16) __nv_bfloat16 ra[16];  // matmul_mma.hds:32
+    alignas(16) __nv_bfloat16 rb[16];  // matmul_mma.hds:33
+    auto& cs = *reinterpret_cast<__nv_bfloat16 (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:34
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:35
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:38
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:39
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:40
+    const bool vector = K % 8 == 0 && N % 8 == 0;  // matmul_mma.hds:41
+    const int tiles = (K + 31) / 32;  // matmul_mma.hds:42
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:41
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:44
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:42
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:45
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:43
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:44
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:46
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:47
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:50
-        const int st = kt % 3;  // matmul_mma.hds:51
-        const int k0 = kt * 32;  // matmul_mma.hds:52
-        if (vector) {  // matmul_mma.hds:53
-            if (kt < tiles) {  // matmul_mma.hds:54
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:53
+        const int st = kt % 3;  // matmul_mma.hds:54
+        const int k0 = kt * 32;  // matmul_mma.hds:55
+        if (vector) {  // matmul_mma.hds:56
+            if (kt < tiles) {  // matmul_mma.hds:57
 #pragma unroll
-                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:55
+                for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:58
                     const int r = r_r * 64 + (int)threadIdx.x / 4;
                     const int q = (int)threadIdx.x % 4;
-                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:56
-                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:57
+                    const bool ok = m0 + r < M && k0 + q * 8 < K;  // matmul_mma.hds:59
+                    hds::cp_async_16(&sa[st][r][q * 8], &a[min(m0 + r, M - 1) * K + min(k0 + q * 8, K - 8)], ok ? 16 : 0);  // matmul_mma.hds:60
                 }
 #pragma unroll
-                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:59
+                for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:62
                     const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                     const int q = (int)threadIdx.x % 16;
-                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:60
-                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:61
+                    const bool ok = k0 + r < K && n0 + q * 8 < N;  // matmul_mma.hds:63
+                    hds::cp_async_16(&sb[st][r][q * 8], &b[min(k0 + r, K - 1) * N + min(n0 + q * 8, N - 8)], ok ? 16 : 0);  // matmul_mma.hds:64
                 }
             }
         } else {
-            if (kt >= 1 && kt <= tiles) {  // matmul_mma.hds:69
-                const int sp = (kt - 1) % 3;  // matmul_mma.hds:70
-                const int kp = k0 - 32;  // matmul_mma.hds:71
+            if (kt >= 1 && kt <= tiles) {  // matmul_mma.hds:72
+                const int sp = (kt - 1) % 3;  // matmul_mma.hds:73
+                const int kp = k0 - 32;  // matmul_mma.hds:74
 #pragma unroll
-                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:72
+                for (int r_r_3 = 0; r_r_3 < 16; ++r_r_3) {  // matmul_mma.hds:75
                     const int r = r_r_3 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    sa[sp][r][k] = m0 + r < M && kp + k < K ? ra[r_r_3] : __nv_bfloat16(0.0f);  // matmul_mma.hds:73
+                    sa[sp][r][k] = m0 + r < M && kp + k < K ? ra[r_r_3] : __nv_bfloat16(0.0f);  // matmul_mma.hds:76
                 }
 #pragma unroll
-                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:75
+                for (int r_r_4 = 0; r_r_4 < 16; ++r_r_4) {  // matmul_mma.hds:78
                     const int r = r_r_4 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    sb[sp][r][n] = kp + r < K && n0 + n < N ? rb[r_r_4] : __nv_bfloat16(0.0f);  // matmul_mma.hds:76
+                    sb[sp][r][n] = kp + r < K && n0 + n < N ? rb[r_r_4] : __nv_bfloat16(0.0f);  // matmul_mma.hds:79
                 }
             }
-            if (kt < tiles) {  // matmul_mma.hds:79
+            if (kt < tiles) {  // matmul_mma.hds:82
 #pragma unroll
-                for (int r_r_5 = 0; r_r_5 < 16; ++r_r_5) {  // matmul_mma.hds:80
+                for (int r_r_5 = 0; r_r_5 < 16; ++r_r_5) {  // matmul_mma.hds:83
                     const int r = r_r_5 * 8 + (int)threadIdx.x / 32;
                     const int k = (int)threadIdx.x % 32;
-                    ra[r_r_5] = a[min(m0 + r, M - 1) * K + min(k0 + k, K - 1)];  // matmul_mma.hds:81
+                    ra[r_r_5] = a[min(m0 + r, M - 1) * K + min(k0 + k, K - 1)];  // matmul_mma.hds:84
                 }
 #pragma unroll
-                for (int r_r_6 = 0; r_r_6 < 16; ++r_r_6) {  // matmul_mma.hds:83
+                for (int r_r_6 = 0; r_r_6 < 16; ++r_r_6) {  // matmul_mma.hds:86
                     const int r = r_r_6 * 2 + (int)threadIdx.x / 128;
                     const int n = (int)threadIdx.x % 128;
-                    rb[r_r_6] = b[min(k0 + r, K - 1) * N + min(n0 + n, N - 1)];  // matmul_mma.hds:84
+                    rb[r_r_6] = b[min(k0 + r, K - 1) * N + min(n0 + n, N - 1)];  // matmul_mma.hds:87
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:88
-        if (kt >= 2) {  // matmul_mma.hds:89
-            hds::cp_async_wait<2>();  // matmul_mma.hds:90
-            __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
+        hds::cp_async_commit();  // matmul_mma.hds:91
+        if (kt >= 2) {  // matmul_mma.hds:92
+            hds::cp_async_wait<2>();  // matmul_mma.hds:93
+            __syncthreads();  // matmul_mma.hds:94
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:95
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:96
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:94
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:95
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:97
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:100
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:101
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:100
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:103
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:101
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:102
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:104
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:105
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:106
+            __syncthreads();  // matmul_mma.hds:109
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:112
-    const int t4 = lane % 4;  // matmul_mma.hds:113
+    const int g = lane / 4;  // matmul_mma.hds:115
+    const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:114
+    for (int h = 0; h < 1; ++h) {  // matmul_mma.hds:117
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:115
+        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:116
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__nv_bfloat16>(acc[i][j][e]);  // matmul_mma.hds:117
+            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__nv_bfloat16>(acc[h * 4 + i][j][e]);  // matmul_mma.hds:121
+                }
             }
         }
-    }
-    __syncwarp();  // matmul_mma.hds:121
-    if (m0 + wm + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:124
+        __syncwarp();  // matmul_mma.hds:125
+        const int r0 = m0 + wm + h * 64;  // matmul_mma.hds:128
+        if (r0 + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:129
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:125
-            c[(m0 + wm + r) * N + (n0 + wn + lane)] = cs[warp][r][lane];  // matmul_mma.hds:126
-        }
-    } else {
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+                const int n = lane;
+                c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:131
+            }
+        } else {
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:129
-            const int m = m0 + wm + r;  // matmul_mma.hds:130
-            const int n = n0 + wn + lane;  // matmul_mma.hds:131
-            if (m < M && n < N) {  // matmul_mma.hds:132
-                c[m * N + n] = cs[warp][r][lane];  // matmul_mma.hds:133
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+                const int n = lane;
+                if (r0 + r < M && n0 + wn + n < N) {  // matmul_mma.hds:135
+                    c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:136
+                }
             }
         }
     }

@@ -202,108 +202,455 @@ __global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __
     }
 }
 
+// kernel mlp_mma256_mma256_k0_matmul_add_gelu (mlp.hds:11)
+__global__ void __launch_bounds__(256) mlp_mma256_mma256_k0_matmul_add_gelu(
+        const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ b1,
+        __half* __restrict__ h, int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][32][264]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:28
+    alignas(16) float acc[4][8][4];  // matmul_mma.hds:29
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:30
+    alignas(16) __half fb[4][8];  // matmul_mma.hds:31
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 81408);  // matmul_mma.hds:34
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:35
+    const int n0 = (int)blockIdx.x * 256;  // matmul_mma.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:38
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:39
+    const int wn = warp % 4 * 64;  // matmul_mma.hds:40
+    const int tiles = 24;  // matmul_mma.hds:42
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:44
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:45
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:46
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:47
+            }
+        }
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:53
+        const int st = kt % 3;  // matmul_mma.hds:54
+        const int k0 = kt * 32;  // matmul_mma.hds:55
+        if (kt < tiles) {  // matmul_mma.hds:57
+#pragma unroll
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:58
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:59
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:60
+            }
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 4; ++r_r_2) {  // matmul_mma.hds:62
+                const int r = r_r_2 * 8 + (int)threadIdx.x / 32;
+                const int q = (int)threadIdx.x % 32;
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:63
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:64
+            }
+        }
+        hds::cp_async_commit();  // matmul_mma.hds:91
+        if (kt >= 2) {  // matmul_mma.hds:92
+            hds::cp_async_wait<2>();  // matmul_mma.hds:93
+            __syncthreads();  // matmul_mma.hds:94
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:95
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:96
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
+                }
+#pragma unroll
+                for (int p = 0; p < 4; ++p) {  // matmul_mma.hds:100
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:101
+                }
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:103
+#pragma unroll
+                    for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:104
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:105
+                    }
+                }
+            }
+            __syncthreads();  // matmul_mma.hds:109
+        }
+    }
+    const int g = lane / 4;  // matmul_mma.hds:115
+    const int t4 = lane % 4;  // matmul_mma.hds:116
+#pragma unroll
+    for (int h_2 = 0; h_2 < 4; ++h_2) {  // matmul_mma.hds:117
+#pragma unroll
+        for (int i = 0; i < 1; ++i) {  // matmul_mma.hds:118
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:119
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 + i][j][e]);  // matmul_mma.hds:121
+                }
+            }
+        }
+        __syncwarp();  // matmul_mma.hds:125
+        const int r0 = m0 + wm + h_2 * 16;  // matmul_mma.hds:128
+        if (r0 + 16 <= B && n0 + wn + 64 <= 3072) {  // matmul_mma.hds:129
+#pragma unroll
+            for (int r = 0; r < 16; ++r) {  // matmul_mma.hds:130
+#pragma unroll
+                for (int n_r = 0; n_r < 2; ++n_r) {
+                    const int n = n_r * 32 + lane;
+                    const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:131
+                    const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
+                    h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+                }
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < 16; ++r) {  // matmul_mma.hds:134
+#pragma unroll
+                for (int n_r_2 = 0; n_r_2 < 2; ++n_r_2) {
+                    const int n = n_r_2 * 32 + lane;
+                    if (r0 + r < B && n0 + wn + n < 3072) {  // matmul_mma.hds:135
+                        const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:136
+                        const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
+                        h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+                    }
+                }
+            }
+        }
+        __syncwarp();  // matmul_mma.hds:141
+    }
+}
+
+// kernel mlp_mma256_mma256_k1_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_mma256_mma256_k1_matmul_add(
+        const __half* __restrict__ h, const __half* __restrict__ w2, const __half* __restrict__ b2,
+        __half* __restrict__ out, int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][32][264]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:28
+    alignas(16) float acc[4][8][4];  // matmul_mma.hds:29
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:30
+    alignas(16) __half fb[4][8];  // matmul_mma.hds:31
+    auto& cs = *reinterpret_cast<__half (*)[8][16][72]>(hds_dynamic_smem + 81408);  // matmul_mma.hds:34
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:35
+    const int n0 = (int)blockIdx.x * 256;  // matmul_mma.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:38
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:39
+    const int wn = warp % 4 * 64;  // matmul_mma.hds:40
+    const int tiles = 96;  // matmul_mma.hds:42
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:44
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:45
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:46
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:47
+            }
+        }
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:53
+        const int st = kt % 3;  // matmul_mma.hds:54
+        const int k0 = kt * 32;  // matmul_mma.hds:55
+        if (kt < tiles) {  // matmul_mma.hds:57
+#pragma unroll
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:58
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:59
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:60
+            }
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 4; ++r_r_2) {  // matmul_mma.hds:62
+                const int r = r_r_2 * 8 + (int)threadIdx.x / 32;
+                const int q = (int)threadIdx.x % 32;
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:63
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:64
+            }
+        }
+        hds::cp_async_commit();  // matmul_mma.hds:91
+        if (kt >= 2) {  // matmul_mma.hds:92
+            hds::cp_async_wait<2>();  // matmul_mma.hds:93
+            __syncthreads();  // matmul_mma.hds:94
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:95
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:96
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
+                }
+#pragma unroll
+                for (int p = 0; p < 4; ++p) {  // matmul_mma.hds:100
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:101
+                }
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:103
+#pragma unroll
+                    for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:104
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:105
+                    }
+                }
+            }
+            __syncthreads();  // matmul_mma.hds:109
+        }
+    }
+    const int g = lane / 4;  // matmul_mma.hds:115
+    const int t4 = lane % 4;  // matmul_mma.hds:116
+#pragma unroll
+    for (int h_2 = 0; h_2 < 4; ++h_2) {  // matmul_mma.hds:117
+#pragma unroll
+        for (int i = 0; i < 1; ++i) {  // matmul_mma.hds:118
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:119
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 + i][j][e]);  // matmul_mma.hds:121
+                }
+            }
+        }
+        __syncwarp();  // matmul_mma.hds:125
+        const int r0 = m0 + wm + h_2 * 16;  // matmul_mma.hds:128
+        if (r0 + 16 <= B && n0 + wn + 64 <= 768) {  // matmul_mma.hds:129
+#pragma unroll
+            for (int r = 0; r < 16; ++r) {  // matmul_mma.hds:130
+#pragma unroll
+                for (int n_r = 0; n_r < 2; ++n_r) {
+                    const int n = n_r * 32 + lane;
+                    const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:131
+                    out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
+                }
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < 16; ++r) {  // matmul_mma.hds:134
+#pragma unroll
+                for (int n_r_2 = 0; n_r_2 < 2; ++n_r_2) {
+                    const int n = n_r_2 * 32 + lane;
+                    if (r0 + r < B && n0 + wn + n < 768) {  // matmul_mma.hds:135
+                        const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:136
+                        out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
+                    }
+                }
+            }
+        }
+        __syncwarp();  // matmul_mma.hds:141
+    }
+}
+
+// kernel mlp_mma256_k1_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_mma256_k1_matmul_add(const __half* __restrict__ h,
+        const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
+        int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:28
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:29
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:30
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:31
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:34
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:35
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:38
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:39
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:40
+    const int tiles = 96;  // matmul_mma.hds:42
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:44
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:45
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:46
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:47
+            }
+        }
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:53
+        const int st = kt % 3;  // matmul_mma.hds:54
+        const int k0 = kt * 32;  // matmul_mma.hds:55
+        if (kt < tiles) {  // matmul_mma.hds:57
+#pragma unroll
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:58
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:59
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:60
+            }
+#pragma unroll
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:62
+                const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
+                const int q = (int)threadIdx.x % 16;
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:63
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:64
+            }
+        }
+        hds::cp_async_commit();  // matmul_mma.hds:91
+        if (kt >= 2) {  // matmul_mma.hds:92
+            hds::cp_async_wait<2>();  // matmul_mma.hds:93
+            __syncthreads();  // matmul_mma.hds:94
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:95
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:96
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
+                }
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:100
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:101
+                }
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:103
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:104
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:105
+                    }
+                }
+            }
+            __syncthreads();  // matmul_mma.hds:109
+        }
+    }
+    const int g = lane / 4;  // matmul_mma.hds:115
+    const int t4 = lane % 4;  // matmul_mma.hds:116
+#pragma unroll
+    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_mma.hds:117
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 * 4 + i][j][e]);  // matmul_mma.hds:121
+                }
+            }
+        }
+        __syncwarp();  // matmul_mma.hds:125
+        const int r0 = m0 + wm + h_2 * 64;  // matmul_mma.hds:128
+        if (r0 + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:129
+#pragma unroll
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+                const int n = lane;
+                const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:131
+                out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+                const int n = lane;
+                if (r0 + r < B && n0 + wn + n < 768) {  // matmul_mma.hds:135
+                    const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:136
+                    out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
+                }
+            }
+        }
+    }
+}
+
 // kernel mlp_mma_split_k0_matmul_add_gelu (mlp.hds:11)
 __global__ void __launch_bounds__(256) mlp_mma_split_k0_matmul_add_gelu(
         const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ b1,
         __half* __restrict__ h, int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:26
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:27
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:28
-    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:31
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:32
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:33
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:34
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:35
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:36
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:37
-    const int tiles = 24;  // matmul_mma.hds:39
+    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:28
+    alignas(16) float acc[4][4][4];  // matmul_mma.hds:29
+    alignas(16) __half fa[4][8];  // matmul_mma.hds:30
+    alignas(16) __half fb[2][8];  // matmul_mma.hds:31
+    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:34
+    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:35
+    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:38
+    const int wm = warp / 4 * 64;  // matmul_mma.hds:39
+    const int wn = warp % 4 * 32;  // matmul_mma.hds:40
+    const int tiles = 24;  // matmul_mma.hds:42
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:41
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:44
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:42
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:45
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:43
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:44
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:46
+                acc[i][j][e] = 0.0f;  // matmul_mma.hds:47
             }
         }
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:50
-        const int st = kt % 3;  // matmul_mma.hds:51
-        const int k0 = kt * 32;  // matmul_mma.hds:52
-        if (kt < tiles) {  // matmul_mma.hds:54
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:53
+        const int st = kt % 3;  // matmul_mma.hds:54
+        const int k0 = kt * 32;  // matmul_mma.hds:55
+        if (kt < tiles) {  // matmul_mma.hds:57
 #pragma unroll
-            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:55
+            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:58
                 const int r = r_r * 64 + (int)threadIdx.x / 4;
                 const int q = (int)threadIdx.x % 4;
-                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:56
-                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:57
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_mma.hds:59
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:60
             }
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:59
+            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:62
                 const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
                 const int q = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:60
-                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:61
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_mma.hds:63
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:64
             }
         }
-        hds::cp_async_commit();  // matmul_mma.hds:88
-        if (kt >= 2) {  // matmul_mma.hds:89
-            hds::cp_async_wait<2>();  // matmul_mma.hds:90
-            __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
+        hds::cp_async_commit();  // matmul_mma.hds:91
+        if (kt >= 2) {  // matmul_mma.hds:92
+            hds::cp_async_wait<2>();  // matmul_mma.hds:93
+            __syncthreads();  // matmul_mma.hds:94
+            const int s = (kt - 2) % 3;  // matmul_mma.hds:95
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:96
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:94
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:95
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:97
+                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
                 }
 #pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:97
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
+                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:100
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:101
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:100
+                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:103
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:101
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:102
+                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:104
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:105
                     }
                 }
             }
-            __syncthreads();  // matmul_mma.hds:106
+            __syncthreads();  // matmul_mma.hds:109
         }
     }
-    const int g = lane / 4;  // matmul_mma.hds:112
-    const int t4 = lane % 4;  // matmul_mma.hds:113
+    const int g = lane / 4;  // matmul_mma.hds:115
+    const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:114
+    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_mma.hds:117
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:115
+        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:116
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:117
+            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 * 4 + i][j][e]);  // matmul_mma.hds:121
+                }
             }
         }
-    }
-    __syncwarp();  // matmul_mma.hds:121
-    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:124
+        __syncwarp();  // matmul_mma.hds:125
+        const int r0 = m0 + wm + h_2 * 64;  // matmul_mma.hds:128
+        if (r0 + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:129
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:125
-            const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:126
-            const __half add_2 = matmul_3 + b1[n0 + wn + lane];  // mlp.hds:11
-            h[(m0 + wm + r) * 3072 + (n0 + wn + lane)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
-        }
-    } else {
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+                const int n = lane;
+                const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:131
+                const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
+                h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+            }
+        } else {
 #pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:129
-            const int m = m0 + wm + r;  // matmul_mma.hds:130
-            const int n = n0 + wn + lane;  // matmul_mma.hds:131
-            if (m < B && n < 3072) {  // matmul_mma.hds:132
-                const __half matmul_3 = cs[warp][r][lane];  // matmul_mma.hds:133
-                const __half add_2 = matmul_3 + b1[n];  // mlp.hds:11
-                h[m * 3072 + n] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+                const int n = lane;
+                if (r0 + r < B && n0 + wn + n < 3072) {  // matmul_mma.hds:135
+                    const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:136
+                    const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
+                    h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+                }
             }
         }
     }
@@ -423,111 +770,6 @@ __global__ void __launch_bounds__(256) mlp_mma_split_k2_matmul_add(
     }
 }
 
-// kernel mlp_any_k1_matmul_add (mlp.hds:12)
-__global__ void __launch_bounds__(256) mlp_any_k1_matmul_add(const __half* __restrict__ h,
-        const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
-        int B) {
-    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sa = *reinterpret_cast<__half (*)[3][128][40]>(hds_dynamic_smem + 0);  // matmul_mma.hds:24
-    auto& sb = *reinterpret_cast<__half (*)[3][32][136]>(hds_dynamic_smem + 30720);  // matmul_mma.hds:25
-    alignas(16) float acc[4][4][4];  // matmul_mma.hds:26
-    alignas(16) __half fa[4][8];  // matmul_mma.hds:27
-    alignas(16) __half fb[2][8];  // matmul_mma.hds:28
-    auto& cs = *reinterpret_cast<__half (*)[8][64][40]>(hds_dynamic_smem + 56832);  // matmul_mma.hds:31
-    const int m0 = (int)blockIdx.y * 128;  // matmul_mma.hds:32
-    const int n0 = (int)blockIdx.x * 128;  // matmul_mma.hds:33
-    const int warp = (int)threadIdx.x / 32;  // matmul_mma.hds:34
-    const int lane = (int)threadIdx.x % 32;  // matmul_mma.hds:35
-    const int wm = warp / 4 * 64;  // matmul_mma.hds:36
-    const int wn = warp % 4 * 32;  // matmul_mma.hds:37
-    const int tiles = 96;  // matmul_mma.hds:39
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:41
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:42
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:43
-                acc[i][j][e] = 0.0f;  // matmul_mma.hds:44
-            }
-        }
-    }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_mma.hds:50
-        const int st = kt % 3;  // matmul_mma.hds:51
-        const int k0 = kt * 32;  // matmul_mma.hds:52
-        if (kt < tiles) {  // matmul_mma.hds:54
-#pragma unroll
-            for (int r_r = 0; r_r < 2; ++r_r) {  // matmul_mma.hds:55
-                const int r = r_r * 64 + (int)threadIdx.x / 4;
-                const int q = (int)threadIdx.x % 4;
-                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_mma.hds:56
-                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_mma.hds:57
-            }
-#pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 2; ++r_r_2) {  // matmul_mma.hds:59
-                const int r = r_r_2 * 16 + (int)threadIdx.x / 16;
-                const int q = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_mma.hds:60
-                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_mma.hds:61
-            }
-        }
-        hds::cp_async_commit();  // matmul_mma.hds:88
-        if (kt >= 2) {  // matmul_mma.hds:89
-            hds::cp_async_wait<2>();  // matmul_mma.hds:90
-            __syncthreads();  // matmul_mma.hds:91
-            const int s = (kt - 2) % 3;  // matmul_mma.hds:92
-#pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // matmul_mma.hds:93
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:94
-                    hds::ldmatrix_x4(&fa[i][0], &sa[s][wm + i * 16 + lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_mma.hds:95
-                }
-#pragma unroll
-                for (int p = 0; p < 2; ++p) {  // matmul_mma.hds:97
-                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][kk * 16 + lane % 16][wn + p * 16 + lane / 16 * 8]);  // matmul_mma.hds:98
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:100
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:101
-                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // matmul_mma.hds:102
-                    }
-                }
-            }
-            __syncthreads();  // matmul_mma.hds:106
-        }
-    }
-    const int g = lane / 4;  // matmul_mma.hds:112
-    const int t4 = lane % 4;  // matmul_mma.hds:113
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:114
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:115
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:116
-                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:117
-            }
-        }
-    }
-    __syncwarp();  // matmul_mma.hds:121
-    if (m0 + wm + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:124
-#pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:125
-            const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:126
-            out[(m0 + wm + r) * 768 + (n0 + wn + lane)] = matmul_2_2 + b2[n0 + wn + lane];  // mlp.hds:12
-        }
-    } else {
-#pragma unroll
-        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:129
-            const int m = m0 + wm + r;  // matmul_mma.hds:130
-            const int n = n0 + wn + lane;  // matmul_mma.hds:131
-            if (m < B && n < 768) {  // matmul_mma.hds:132
-                const __half matmul_2_2 = cs[warp][r][lane];  // matmul_mma.hds:133
-                out[m * 768 + n] = matmul_2_2 + b2[n];  // mlp.hds:12
-            }
-        }
-    }
-}
-
 
 extern "C" {
 
@@ -578,6 +820,110 @@ static cudaError_t mlp_skinny_run(const __half* x, const __half* w1, const __hal
     err = cudaFuncSetAttribute(mlp_skinny_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
     if (err != cudaSuccess) return err;
     mlp_skinny_k1_matmul_add<<<dim3((unsigned)(24), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            h, w2, b2, out, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `mlp_mma256_mma256`: temporaries whose lifetimes do not overlap share one.
+static void mlp_mma256_mma256_slots(int B, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
+}
+
+static size_t mlp_mma256_mma256_workspace_size(int B) {
+    size_t slot[1] = {0};
+    mlp_mma256_mma256_slots(B, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t mlp_mma256_mma256_run(const __half* x, const __half* w1, const __half* b1,
+                                         const __half* w2, const __half* b2, __half* out, int B,
+                                         void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
+        out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    mlp_mma256_mma256_slots(B, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    __half* h = reinterpret_cast<__half*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul+add+gelu (mlp.hds:11)
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 99840 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_mma256_mma256_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 99840);
+    if (err != cudaSuccess) return err;
+    mlp_mma256_mma256_k0_matmul_add_gelu<<<dim3((unsigned)(12), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 99840, stream>>>(
+            x, w1, b1, h, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (mlp.hds:12)
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 99840 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_mma256_mma256_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 99840);
+    if (err != cudaSuccess) return err;
+    mlp_mma256_mma256_k1_matmul_add<<<dim3((unsigned)(3), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 99840, stream>>>(
+            h, w2, b2, out, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
+// Workspace slots of `mlp_mma256`: temporaries whose lifetimes do not overlap share one.
+static void mlp_mma256_slots(int B, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
+}
+
+static size_t mlp_mma256_workspace_size(int B) {
+    size_t slot[1] = {0};
+    mlp_mma256_slots(B, slot);
+    size_t total = 0;
+    for (int i = 0; i < 1; ++i) total += slot[i];
+    return total;
+}
+
+static cudaError_t mlp_mma256_run(const __half* x, const __half* w1, const __half* b1,
+                                  const __half* w2, const __half* b2, __half* out, int B,
+                                  void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
+        out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    mlp_mma256_slots(B, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    __half* h = reinterpret_cast<__half*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul+add+gelu (mlp.hds:11)
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 99840 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_mma256_mma256_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 99840);
+    if (err != cudaSuccess) return err;
+    mlp_mma256_mma256_k0_matmul_add_gelu<<<dim3((unsigned)(12), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 99840, stream>>>(
+            x, w1, b1, h, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (mlp.hds:12)
+    if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 97792 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_mma256_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
+    if (err != cudaSuccess) return err;
+    mlp_mma256_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             h, w2, b2, out, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -689,28 +1035,39 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
     // matmul+add (mlp.hds:12)
     if ((((long long)B + 127) / 128) > 65535LL) return cudaErrorInvalidConfiguration;
     // 97792 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_any_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
+    err = cudaFuncSetAttribute(mlp_mma256_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 97792);
     if (err != cudaSuccess) return err;
-    mlp_any_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
+    mlp_mma256_k1_matmul_add<<<dim3((unsigned)(6), (unsigned)(((long long)B + 127) / 128), 1), dim3((unsigned)(256), 1, 1), 97792, stream>>>(
             h, w2, b2, out, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
 }
 
-// Graph `mlp` runs one of 3 variants, the first whose case holds for the sizes of the call:
+// Graph `mlp` runs one of 5 variants, the first whose case holds for the sizes of the call:
 //   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:236)
 //     mlp_skinny_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_skinny_k1_matmul_add <- matmul+add (mlp.hds:12)
+//   mlp_mma256_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:307)
+//                      and (B + 127) / 128 * 6 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:307)
+//     mlp_mma256_mma256_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_mma256_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
+//   mlp_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:307)
+//     mlp_mma256_mma256_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
 //   mlp_mma_split: ((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B) (`when K % 8 == 0 && N % 8 == 0 && K >= 1024 && ((M + 127) / 128 * ((N + 127) / 128) <= 66 && K >= 8 * M || (M + 127) / 128 * ((N + 127) / 128) <= 132 && K >= 16 * M)` of matmul's schedule 'mma_split', nn.hds:298)
 //     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma_split_k1_matmul <- matmul (mlp.hds:12)
 //     mlp_mma_split_k2_matmul_add <- matmul+add (mlp.hds:12)
 //   mlp_any: any sizes
 //     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
-//     mlp_any_k1_matmul_add <- matmul+add (mlp.hds:12)
+//     mlp_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
 size_t mlp_workspace_size(int B) {
     if (B <= 16)
         return mlp_skinny_workspace_size(B);
+    if ((B + 127) / 128 * 24 > 132 && (B + 127) / 128 * 6 > 132)
+        return mlp_mma256_mma256_workspace_size(B);
+    if ((B + 127) / 128 * 24 > 132)
+        return mlp_mma256_workspace_size(B);
     if (((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B))
         return mlp_mma_split_workspace_size(B);
     return mlp_any_workspace_size(B);
@@ -720,6 +1077,10 @@ cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const _
                     const __half* b2, __half* out, int B, void* workspace, cudaStream_t stream) {
     if (B <= 16)
         return mlp_skinny_run(x, w1, b1, w2, b2, out, B, workspace, stream);
+    if ((B + 127) / 128 * 24 > 132 && (B + 127) / 128 * 6 > 132)
+        return mlp_mma256_mma256_run(x, w1, b1, w2, b2, out, B, workspace, stream);
+    if ((B + 127) / 128 * 24 > 132)
+        return mlp_mma256_run(x, w1, b1, w2, b2, out, B, workspace, stream);
     if (((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B))
         return mlp_mma_split_run(x, w1, b1, w2, b2, out, B, workspace, stream);
     return mlp_any_run(x, w1, b1, w2, b2, out, B, workspace, stream);

@@ -461,6 +461,9 @@ def test_swiglu_symbolic_sizes_sm90(m, k, n, dtype):
     (64, 2048, 11008), # 86 tiles (up to 132 while K >= 16 M): K split over 3 blocks
     (129, 1024, 4352), # 68 tiles, K < 16 M: mma.sync, not split
     (100, 1016, 4096), # K just under 1024: not split
+    (1300, 520, 1664), # 143 tiles of 128 x 128: 128 x 256 tiles, partial rows and columns
+    (1300, 520, 1536), # 132 tiles: 128 x 128 ones
+    (1300, 517, 1663), # 128 x 256 tiles on copies padded to K = 520, N = 1664
     (1, 2048, 2048),   # one row against a weight of 2^22 elements: matmul_gemv_shifted
     (1, 4096, 11008),  # the same, 45 strips of 248 columns
     (300, 9, 7),     # the same, padded to K = N = 16
