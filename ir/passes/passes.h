@@ -13,7 +13,8 @@ namespace hds::ir {
 Stmt lower_task_mappings(const Stmt& body);
 
 // simplify.cpp: folds integer/bool constants, applies x+0, x*1, x*0, x/1,
-// reassociates constant chains, prunes if/select/for on constant conditions.
+// reassociates constant chains, prunes if/select/for on constant conditions,
+// replaces a loop of one iteration (without a break of its own) by its body.
 Expr simplify(const Expr& e);
 Stmt simplify(const Stmt& body);
 

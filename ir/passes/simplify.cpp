@@ -2,11 +2,13 @@
 // boolean expressions (index arithmetic above all). Floating-point expressions
 // are left alone so that results match what the user wrote bit for bit. A
 // `let` of a constant boolean is folded into its uses (`let pointwise = R == 1
-// && ...` once the sizes are known), so that conditions on it fold too.
+// && ...` once the sizes are known), so that conditions on it fold too; a loop
+// of one iteration becomes its body (`for h in 0..BN / 128` at BN = 128).
 #include <unordered_map>
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
+#include "ir/ir_visitor.h"
 #include "ir/passes/passes.h"
 
 namespace hds::ir {
@@ -49,18 +51,30 @@ bool has_call(const Expr& e) {
     }
 }
 
+// Whether `body` has a `break` or `continue` of the loop it is the body of (not of a loop inside it).
+bool jumps_out(const Stmt& body) {
+    struct Finder : IRVisitor {
+        bool found = false;
+        void visit(const Jump*) override { found = true; }
+        void visit(const For*) override {}  // its jumps are its own
+        void visit(const MapFor*) override {}
+    } f;
+    f.visit_stmt(body);
+    return f.found;
+}
+
 class Simplify : public IRMutator {
   protected:
     Stmt visit(const Decl* op, const Stmt& self) override {
         Stmt s = IRMutator::visit(op, self);
         auto* d = as<Decl>(s);
-        if (d && d->is_const && const_bool(d->init)) constant_bools_[d->var.get()] = d->init;
+        if (d && d->is_const && const_bool(d->init)) constants_[d->var.get()] = d->init;
         return s;
     }
 
     Expr visit(const VarNode* op, const Expr& self) override {
-        auto it = constant_bools_.find(op);
-        return it != constant_bools_.end() ? it->second : self;
+        auto it = constants_.find(op);
+        return it != constants_.end() ? it->second : self;
     }
 
     Expr visit(const Cast* op, const Expr& self) override {
@@ -104,13 +118,22 @@ class Simplify : public IRMutator {
     }
 
     Stmt visit(const For* op, const Stmt& self) override {
-        auto lo = const_int(mutate(op->lo)), hi = const_int(mutate(op->hi));
+        Expr lo_e = mutate(op->lo);
+        auto lo = const_int(lo_e), hi = const_int(mutate(op->hi)), step = const_int(mutate(op->step));
         if (lo && hi && *lo >= *hi) return Block::make(op->loc, {});
+        // One iteration (`for h in 0..BN / 128` at BN = 128) without a break or continue of its
+        // own: its body with the variable's value, in a block of its own (flatten_blocks splices
+        // it where no name clashes).
+        if (lo && hi && step && *step > 0 && *hi - *lo <= *step && !jumps_out(op->body)) {
+            constants_[op->var.get()] = lo_e;
+            return Block::make(op->loc, {mutate(op->body)});
+        }
         return IRMutator::visit(op, self);
     }
 
   private:
-    std::unordered_map<const VarNode*, Expr> constant_bools_;  // `let`s of constant booleans
+    // `let`s of constant booleans, and the variables of loops of one iteration: their values
+    std::unordered_map<const VarNode*, Expr> constants_;
 
     // (x / c) * c + x % c -> x (C's division identity, any signs): a flat index
     // split into a row and a column and joined again. c is a constant or the

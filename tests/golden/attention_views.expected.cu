@@ -533,20 +533,14 @@ __global__ void __launch_bounds__(384, 1) attention_views_flash_wgmma_few_k0_att
                             hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:126
                         }
                         hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:128
-#pragma unroll
-                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:129
-                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:130
-                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
-                        }
+                        hds::tma_load_4d(&sk[st][0][0][0], &tmap_k_128x64, b, kvh, j * 128, 0, &full[st]);  // attention_wgmma.hds:130
+                        hds::tma_load_4d(&sv[st][0][0][0], &tmap_v_128x64, b, kvh, j * 128, 0, &full[st]);  // attention_wgmma.hds:131
                         if (j == 0) {  // attention_wgmma.hds:133
                             if (n > 0) {  // attention_wgmma.hds:134
                                 hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:135
                             }
                             hds::mbarrier_arrive_expect_tx(&qfull[0], 16384);  // attention_wgmma.hds:137
-#pragma unroll
-                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:138
-                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_128x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:139
-                            }
+                            hds::tma_load_4d(&sqo[0][0][0][0], &tmap_q_128x64, b, head, q0, 0, &qfull[0]);  // attention_wgmma.hds:139
                         }
                         it += 1;  // attention_wgmma.hds:142
                     }
@@ -768,20 +762,14 @@ __global__ void __launch_bounds__(512, 1) attention_views_flash_wgmma_short_k0_a
                             hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:126
                         }
                         hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:128
-#pragma unroll
-                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:129
-                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:130
-                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
-                        }
+                        hds::tma_load_4d(&sk[st][0][0][0], &tmap_k_128x64, b, kvh, j * 128, 0, &full[st]);  // attention_wgmma.hds:130
+                        hds::tma_load_4d(&sv[st][0][0][0], &tmap_v_128x64, b, kvh, j * 128, 0, &full[st]);  // attention_wgmma.hds:131
                         if (j == 0) {  // attention_wgmma.hds:133
                             if (n > 0) {  // attention_wgmma.hds:134
                                 hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:135
                             }
                             hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:137
-#pragma unroll
-                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:138
-                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:139
-                            }
+                            hds::tma_load_4d(&sqo[0][0][0][0], &tmap_q_192x64, b, head, q0, 0, &qfull[0]);  // attention_wgmma.hds:139
                         }
                         it += 1;  // attention_wgmma.hds:142
                     }
@@ -999,20 +987,14 @@ __global__ void __launch_bounds__(512, 1) attention_views_any_k0_attention_permu
                             hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_wgmma.hds:126
                         }
                         hds::mbarrier_arrive_expect_tx(&full[st], 32768);  // attention_wgmma.hds:128
-#pragma unroll
-                        for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:129
-                            hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:130
-                            hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, j * 128, sl * 64, &full[st]);  // attention_wgmma.hds:131
-                        }
+                        hds::tma_load_4d(&sk[st][0][0][0], &tmap_k_128x64, b, kvh, j * 128, 0, &full[st]);  // attention_wgmma.hds:130
+                        hds::tma_load_4d(&sv[st][0][0][0], &tmap_v_128x64, b, kvh, j * 128, 0, &full[st]);  // attention_wgmma.hds:131
                         if (j == 0) {  // attention_wgmma.hds:133
                             if (n > 0) {  // attention_wgmma.hds:134
                                 hds::mbarrier_wait(&qempty[0], (n - 1) % 2);  // attention_wgmma.hds:135
                             }
                             hds::mbarrier_arrive_expect_tx(&qfull[0], 24576);  // attention_wgmma.hds:137
-#pragma unroll
-                            for (int sl = 0; sl < 1; ++sl) {  // attention_wgmma.hds:138
-                                hds::tma_load_4d(&sqo[0][sl][0][0], &tmap_q_192x64, b, head, q0, sl * 64, &qfull[0]);  // attention_wgmma.hds:139
-                            }
+                            hds::tma_load_4d(&sqo[0][0][0][0], &tmap_q_192x64, b, head, q0, 0, &qfull[0]);  // attention_wgmma.hds:139
                         }
                         it += 1;  // attention_wgmma.hds:142
                     }

@@ -217,23 +217,20 @@ __global__ void __launch_bounds__(256) stem_block_k1_conv2d_add_relu(const __hal
 #pragma unroll
             for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:171
 #pragma unroll
-                for (int kk = 0; kk < 1; ++kk) {  // conv2d_mma3x3.hds:172
+                for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:173
+                    hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:174
+                }
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:173
-                        hds::ldmatrix_x4(&fa[i][0], &sw[b][wo + i * 16 + lane % 16][tap * 16 + kk * 16 + lane / 16 * 8]);  // conv2d_mma3x3.hds:174
-                    }
+                for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:178
+                    const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:179
+                    const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:180
+                    hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:181
+                }
 #pragma unroll
-                    for (int u = 0; u < 2; ++u) {  // conv2d_mma3x3.hds:178
-                        const int j = wp + u * 16 + lane / 16 * 8 + lane % 8;  // conv2d_mma3x3.hds:179
-                        const int hp = (j / 32 + tap / 3) * HW + j % 32 + tap % 3;  // conv2d_mma3x3.hds:180
-                        hds::ldmatrix_x4(&fb[u][0], &hx[b][hp][kk * 16 + lane / 8 % 2 * 8]);  // conv2d_mma3x3.hds:181
-                    }
+                for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:183
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {  // conv2d_mma3x3.hds:183
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:184
-                            hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:185
-                        }
+                    for (int j = 0; j < 4; ++j) {  // conv2d_mma3x3.hds:184
+                        hds::mma_16816(&acc[i][j][0], &fa[i][0], &fb[j / 2][j % 2 * 4]);  // conv2d_mma3x3.hds:185
                     }
                 }
             }
@@ -253,21 +250,18 @@ __global__ void __launch_bounds__(256) stem_block_k1_conv2d_add_relu(const __hal
         }
         __syncthreads();  // conv2d_mma3x3.hds:202
         if (t < count) {  // conv2d_mma3x3.hds:203
+            const int k0 = (int)threadIdx.x % 4 * 4;  // conv2d_mma3x3.hds:207
 #pragma unroll
-            for (int i = 0; i < 1; ++i) {  // conv2d_mma3x3.hds:206
-                const int k0 = ((int)threadIdx.x % 4 + i * 4) * 4;  // conv2d_mma3x3.hds:207
+            for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:208
+                hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:209
+            }
 #pragma unroll
-                for (int v = 0; v < 9; ++v) {  // conv2d_mma3x3.hds:208
-                    hds::copy<8>(&rr[v * 4], &sr[(int)threadIdx.x / 4][k0 * 9 + v * 4]);  // conv2d_mma3x3.hds:209
+            for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:211
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:212
+                    rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:213
                 }
-#pragma unroll
-                for (int tap = 0; tap < 9; ++tap) {  // conv2d_mma3x3.hds:211
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) {  // conv2d_mma3x3.hds:212
-                        rq[k] = rr[k * 9 + tap];  // conv2d_mma3x3.hds:213
-                    }
-                    hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:215
-                }
+                hds::copy<8>(&sw[st][(int)threadIdx.x / 4][tap * 16 + k0], &rq[0]);  // conv2d_mma3x3.hds:215
             }
         }
         __syncthreads();  // conv2d_mma3x3.hds:219

@@ -54,11 +54,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_one_k0_
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 26624);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_144x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -184,11 +181,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_one_k0_
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 28672);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_160x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -314,11 +308,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_one_k0_
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 30720);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_176x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -478,10 +469,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x192_k0_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
@@ -592,11 +580,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -614,11 +599,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 1; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
-            }
+        if (t / 8 / 8 % split == part && m0 + t / 8 >= mt && m0 + t / 8 < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+            hds::copy<16>(&pf_b[0][0], &b[n0 + j * 64 + t % 8 * 8]);
         }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
@@ -657,40 +639,34 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_deep_k0_
         }
         const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:186
-            if (p > 0) {  // matmul_wgmma_swap.hds:187
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
-            }
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:191
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+        const int r = t / 8;  // matmul_wgmma_swap.hds:194
+        const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+        if (r / 8 % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+            if (whole) {  // matmul_wgmma_swap.hds:197
+                alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
+                hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
-            }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
-                if (whole) {  // matmul_wgmma_swap.hds:197
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
-                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                for (int e_2 = 0; e_2 < 8; ++e_2) {
+                    v_add[e_2] = v_matmul[e_2] + pf_b[0][e_2];
+                }
+                alignas(16) __half v_out[8];
 #pragma unroll
-                    for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
-                    }
-                    alignas(16) __half v_out[8];
+                for (int e_3 = 0; e_3 < 8; ++e_3) {
+                    v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                }
+                hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+            } else {
 #pragma unroll
-                    for (int e_3 = 0; e_3 < 8; ++e_3) {
-                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
-                    }
-                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
-                } else {
-#pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
-                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
-                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-                        }
+                for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                    if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                        const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
+                        const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                        out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                     }
                 }
             }
@@ -747,11 +723,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 10240);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_16x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -769,11 +742,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 1; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
-            }
+        if (t / 8 / 8 % split == part && m0 + t / 8 >= mt && m0 + t / 8 < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+            hds::copy<16>(&pf_b[0][0], &b[n0 + j * 64 + t % 8 * 8]);
         }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
@@ -812,40 +782,34 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap16_one_k0_m
         }
         const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:186
-            if (p > 0) {  // matmul_wgmma_swap.hds:187
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
-            }
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:191
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+        const int r = t / 8;  // matmul_wgmma_swap.hds:194
+        const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+        if (r / 8 % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+            if (whole) {  // matmul_wgmma_swap.hds:197
+                alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
+                hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
-            }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
-                if (whole) {  // matmul_wgmma_swap.hds:197
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
-                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                for (int e_2 = 0; e_2 < 8; ++e_2) {
+                    v_add[e_2] = v_matmul[e_2] + pf_b[0][e_2];
+                }
+                alignas(16) __half v_out[8];
 #pragma unroll
-                    for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
-                    }
-                    alignas(16) __half v_out[8];
+                for (int e_3 = 0; e_3 < 8; ++e_3) {
+                    v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                }
+                hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+            } else {
 #pragma unroll
-                    for (int e_3 = 0; e_3 < 8; ++e_3) {
-                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
-                    }
-                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
-                } else {
-#pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
-                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
-                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-                        }
+                for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                    if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                        const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
+                        const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                        out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                     }
                 }
             }
@@ -924,11 +888,8 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
             acc[i] = 0.0f;  // matmul_wgmma_swap.hds:121
         }
         alignas(16) __half pf_b[1][8];  // dispatch_rows16.hds:13
-#pragma unroll
-        for (int p_2 = 0; p_2 < 1; ++p_2) {
-            if ((p_2 * 2 + t / 8 / 8) % split == part && m0 + (p_2 * 16 + t / 8) >= mt && m0 + (p_2 * 16 + t / 8) < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
-                hds::copy<16>(&pf_b[p_2][0], &b[n0 + j * 64 + t % 8 * 8]);
-            }
+        if (t / 8 / 8 % split == part && m0 + t / 8 >= mt && m0 + t / 8 < M && (n0 + j * 64 + 64 <= N && (int)gridDim.x > 0)) {
+            hds::copy<16>(&pf_b[0][0], &b[n0 + j * 64 + t % 8 * 8]);
         }
         for (int kt = k_lo; kt < k_hi; ++kt) {  // matmul_wgmma_swap.hds:123
             const int it = kt - k_lo;  // matmul_wgmma_swap.hds:124
@@ -967,40 +928,34 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_swap16_k0_matmu
         }
         const bool whole = n0 + j * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma_swap.hds:185
 #pragma unroll
-        for (int p = 0; p < 1; ++p) {  // matmul_wgmma_swap.hds:186
-            if (p > 0) {  // matmul_wgmma_swap.hds:187
-                hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:188
-            }
+        for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
+            cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[i]);  // matmul_wgmma_swap.hds:191
+        }
+        hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
+        const int r = t / 8;  // matmul_wgmma_swap.hds:194
+        const int m = m0 + r;  // matmul_wgmma_swap.hds:195
+        if (r / 8 % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
+            if (whole) {  // matmul_wgmma_swap.hds:197
+                alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
+                hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
+                alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_wgmma_swap.hds:190
-                cs[j][i / 4 * 8 + t % 4 * 2 + i % 2][t / 32 * 16 + t % 32 / 4 + i / 2 % 2 * 8] = hds::cast<__half>(acc[p * 8 + i]);  // matmul_wgmma_swap.hds:191
-            }
-            hds::barrier_sync(1 + j, 128);  // matmul_wgmma_swap.hds:193
-            const int r = p * 16 + t / 8;  // matmul_wgmma_swap.hds:194
-            const int m = m0 + r;  // matmul_wgmma_swap.hds:195
-            if ((p * 2 + t / 8 / 8) % split == part && m >= mt && m < M) {  // matmul_wgmma_swap.hds:196
-                if (whole) {  // matmul_wgmma_swap.hds:197
-                    alignas(16) __half v_matmul[8];  // matmul_wgmma_swap.hds:198
-                    hds::copy<16>(&v_matmul[0], &cs[j][t / 8][t % 8 * 8]);
-                    alignas(16) __half v_add[8];  // dispatch_rows16.hds:13
+                for (int e_2 = 0; e_2 < 8; ++e_2) {
+                    v_add[e_2] = v_matmul[e_2] + pf_b[0][e_2];
+                }
+                alignas(16) __half v_out[8];
 #pragma unroll
-                    for (int e_2 = 0; e_2 < 8; ++e_2) {
-                        v_add[e_2] = v_matmul[e_2] + pf_b[p][e_2];
-                    }
-                    alignas(16) __half v_out[8];
+                for (int e_3 = 0; e_3 < 8; ++e_3) {
+                    v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
+                }
+                hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
+            } else {
 #pragma unroll
-                    for (int e_3 = 0; e_3 < 8; ++e_3) {
-                        v_out[e_3] = hds::cast<__half>(fmaxf(hds::cast<float>(v_add[e_3]), 0.0f));
-                    }
-                    hds::copy<16>(&out[m * N + (n0 + j * 64 + t % 8 * 8)], &v_out[0]);
-                } else {
-#pragma unroll
-                    for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
-                        if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
-                            const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
-                            const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
-                            out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
-                        }
+                for (int e = 0; e < 8; ++e) {  // matmul_wgmma_swap.hds:200
+                    if (n0 + j * 64 + t % 8 * 8 + e < N) {  // matmul_wgmma_swap.hds:201
+                        const __half matmul_2 = cs[j][t / 8][t % 8 * 8 + e];  // matmul_wgmma_swap.hds:202
+                        const __half add_2 = matmul_2 + b[n0 + j * 64 + t % 8 * 8 + e];  // dispatch_rows16.hds:13
+                        out[m * N + (n0 + j * 64 + t % 8 * 8 + e)] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
                     }
                 }
             }
@@ -1057,11 +1012,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap32_one_k0_m
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 12288);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_32x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -1212,11 +1164,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap48_one_k0_m
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 14336);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_48x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -1677,11 +1626,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap80_k0_matmu
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 18432);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_80x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -1987,11 +1933,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap96_k0_matmu
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 20480);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_96x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -2297,11 +2240,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap112_k0_matm
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 22528);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_112x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -2452,11 +2392,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap128_k0_matm
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 24576);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_128x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -2607,11 +2544,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap144_k0_matm
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 26624);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_144x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -2762,11 +2696,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap160_k0_matm
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 28672);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_160x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -2917,11 +2848,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap176_k0_matm
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 30720);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_176x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -3072,11 +3000,8 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_swap192_k0_matm
                 }
                 hds::mbarrier_arrive_expect_tx(&full[s], 32768);  // matmul_wgmma_swap.hds:102
                 hds::tma_load_2d(&sa[s][0][0], &tmap_x_192x64, m0, kt * 64, &full[s]);  // matmul_wgmma_swap.hds:103
-#pragma unroll
-                for (int j = 0; j < 1; ++j) {  // matmul_wgmma_swap.hds:104
-                    if (j < cons) {  // matmul_wgmma_swap.hds:105
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_w_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma_swap.hds:106
-                    }
+                if (0 < cons) {  // matmul_wgmma_swap.hds:105
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_w_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma_swap.hds:106
                 }
             }
         }
@@ -3203,13 +3128,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_split_k0
     const int kt0 = ktiles * part / split;  // matmul_skinny_split.hds:52
     const int tiles = ktiles * (part + 1) / split - kt0;  // matmul_skinny_split.hds:53
 #pragma unroll
-    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:55
+    for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:56
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:56
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:57
-                acc[p][j][e] = 0.0f;  // matmul_skinny_split.hds:58
-            }
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:57
+            acc[0][j][e] = 0.0f;  // matmul_skinny_split.hds:58
         }
     }
     for (int t = 0; t < tiles + 2; ++t) {  // matmul_skinny_split.hds:64
@@ -3238,12 +3160,9 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_split_k0
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk) {  // matmul_skinny_split.hds:84
                 hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][kk * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:85
-#pragma unroll
-                for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:86
-                    hds::ldmatrix_x4_trans(&fb[0], &sb[s][kk * 16 + lane % 16][warp * 16 + p * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:88
-                    hds::mma_16816(&acc[p][0][0], &fa[0], &fb[0]);  // matmul_skinny_split.hds:89
-                    hds::mma_16816(&acc[p][1][0], &fa[0], &fb[4]);  // matmul_skinny_split.hds:90
-                }
+                hds::ldmatrix_x4_trans(&fb[0], &sb[s][kk * 16 + lane % 16][warp * 16 + lane / 16 * 8]);  // matmul_skinny_split.hds:88
+                hds::mma_16816(&acc[0][0][0], &fa[0], &fb[0]);  // matmul_skinny_split.hds:89
+                hds::mma_16816(&acc[0][1][0], &fa[0], &fb[4]);  // matmul_skinny_split.hds:90
             }
             __syncthreads();  // matmul_skinny_split.hds:93
         }
@@ -3251,13 +3170,10 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_skinny_split_k0
     const int g = lane / 4;  // matmul_skinny_split.hds:97
     const int t4 = lane % 4;  // matmul_skinny_split.hds:98
 #pragma unroll
-    for (int p = 0; p < 1; ++p) {  // matmul_skinny_split.hds:99
+    for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:100
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {  // matmul_skinny_split.hds:100
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:101
-                sums[g + e / 2 * 8][warp * 16 + p * 16 + j * 8 + t4 * 2 + e % 2] = acc[p][j][e];  // matmul_skinny_split.hds:102
-            }
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny_split.hds:101
+            sums[g + e / 2 * 8][warp * 16 + j * 8 + t4 * 2 + e % 2] = acc[0][j][e];  // matmul_skinny_split.hds:102
         }
     }
     if (split > 1) {  // matmul_skinny_split.hds:106
@@ -3666,10 +3582,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma_split_k0_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -3832,10 +3745,7 @@ __global__ void __launch_bounds__(512, 1) dispatch_rows16_rows16_wgmma192_k0_mat
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -3977,10 +3887,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_rows16_wgmma64x128_k0_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -4122,10 +4029,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128_k0_mat
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -4257,10 +4161,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_rows16_wgmma128x192_k0
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
@@ -4604,10 +4505,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x192_k2_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
@@ -4711,11 +4609,8 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted1_k0_matmul(
     const int per = (K + split * 32 - 1) / (split * 32) * 32;  // matmul_gemv_shifted.hds:51
     const int k1 = min(K, share * per + per);  // matmul_gemv_shifted.hds:52
 #pragma unroll
-    for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:54
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:55
-            acc[r][e] = 0.0f;  // matmul_gemv_shifted.hds:56
-        }
+    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:55
+        acc[0][e] = 0.0f;  // matmul_gemv_shifted.hds:56
     }
     for (int k = share * per + warp % 8 + 8 * (warp / 8); k < k1; k += 128) {  // matmul_gemv_shifted.hds:61
 #pragma unroll
@@ -4733,11 +4628,8 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted1_k0_matmul(
             }
         }
 #pragma unroll
-        for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:76
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:77
-                va[r][u] = x[min(m0 + r, M - 1) * K + min(k + 32 * u, K - 1)];  // matmul_gemv_shifted.hds:78
-            }
+        for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:77
+            va[0][u] = x[min(m0, M - 1) * K + min(k + 32 * u, K - 1)];  // matmul_gemv_shifted.hds:78
         }
 #pragma unroll
         for (int u = 0; u < 4; ++u) {  // matmul_gemv_shifted.hds:82
@@ -4746,34 +4638,28 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted1_k0_matmul(
                 for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:84
                     vf[e] = hds::cast<float>(vb[u][e]);  // matmul_gemv_shifted.hds:85
                 }
+                if (m0 < M) {  // matmul_gemv_shifted.hds:88
+                    const float av = hds::cast<float>(va[0][u]);  // matmul_gemv_shifted.hds:89
 #pragma unroll
-                for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:87
-                    if (m0 + r < M) {  // matmul_gemv_shifted.hds:88
-                        const float av = hds::cast<float>(va[r][u]);  // matmul_gemv_shifted.hds:89
-#pragma unroll
-                        for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:90
-                            acc[r][e] += av * vf[e];  // matmul_gemv_shifted.hds:91
-                        }
+                    for (int e = 0; e < 8; ++e) {  // matmul_gemv_shifted.hds:90
+                        acc[0][e] += av * vf[e];  // matmul_gemv_shifted.hds:91
                     }
                 }
             }
         }
     }
+    hds::copy<16>(&sums[warp][lane * 8], &acc[0][0]);  // matmul_gemv_shifted.hds:101
+    hds::copy<16>(&sums[warp][lane * 8 + 4], &acc[0][4]);  // matmul_gemv_shifted.hds:102
+    __syncthreads();  // matmul_gemv_shifted.hds:103
+    if ((int)threadIdx.x < 248 && m0 < M && n0 + (int)threadIdx.x < N) {  // matmul_gemv_shifted.hds:104
+        float total = 0.0f;  // matmul_gemv_shifted.hds:105
 #pragma unroll
-    for (int r = 0; r < 1; ++r) {  // matmul_gemv_shifted.hds:100
-        hds::copy<16>(&sums[warp][lane * 8], &acc[r][0]);  // matmul_gemv_shifted.hds:101
-        hds::copy<16>(&sums[warp][lane * 8 + 4], &acc[r][4]);  // matmul_gemv_shifted.hds:102
-        __syncthreads();  // matmul_gemv_shifted.hds:103
-        if ((int)threadIdx.x < 248 && m0 + r < M && n0 + (int)threadIdx.x < N) {  // matmul_gemv_shifted.hds:104
-            float total = 0.0f;  // matmul_gemv_shifted.hds:105
-#pragma unroll
-            for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_shifted.hds:106
-                total += sums[w_2][(int)threadIdx.x + (w_2 % 8 * (N % 8) + n0 % 8) % 8];  // matmul_gemv_shifted.hds:107
-            }
-            matmul_part[(share * M + (m0 + r)) * N + (n0 + (int)threadIdx.x)] = total;  // matmul_gemv_shifted.hds:109
+        for (int w_2 = 0; w_2 < 32; ++w_2) {  // matmul_gemv_shifted.hds:106
+            total += sums[w_2][(int)threadIdx.x + (w_2 % 8 * (N % 8) + n0 % 8) % 8];  // matmul_gemv_shifted.hds:107
         }
-        __syncthreads();  // matmul_gemv_shifted.hds:111
+        matmul_part[(share * M + m0) * N + (n0 + (int)threadIdx.x)] = total;  // matmul_gemv_shifted.hds:109
     }
+    __syncthreads();  // matmul_gemv_shifted.hds:111
 }
 
 // kernel dispatch_rows16_gemv_shifted1_k1_matmul_add_relu (dispatch_rows16.hds:13)
@@ -5356,10 +5242,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma_split_k2_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -5498,10 +5381,7 @@ __global__ void __launch_bounds__(512, 1) dispatch_rows16_wgmma192_k2_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -5619,10 +5499,7 @@ __global__ void __launch_bounds__(256, 1) dispatch_rows16_wgmma64x128_k2_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -5740,10 +5617,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128_k2_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -5861,10 +5735,7 @@ __global__ void __launch_bounds__(384, 1) dispatch_rows16_wgmma128x192_k2_matmul
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205

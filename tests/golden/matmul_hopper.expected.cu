@@ -319,10 +319,7 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_small(const __half* _
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -411,10 +408,7 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
                     }
                     hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:147
                     hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
-#pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:159
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
-                    }
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_b_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma.hds:161
                     it += 1;  // matmul_wgmma.hds:167
                 }
             }
@@ -454,37 +448,34 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n64(const __half* __r
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
             const int lane = t % 32;  // matmul_wgmma.hds:252
+            const bool whole = n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:253
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
-                }
-                __syncwarp();  // matmul_wgmma.hds:267
-                if (whole) {  // matmul_wgmma.hds:268
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:286
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:265
             }
+            __syncwarp();  // matmul_wgmma.hds:267
+            if (whole) {  // matmul_wgmma.hds:268
+#pragma unroll
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                    const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                    if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                        const int n = n0 + h * 32 + lane;  // matmul_wgmma.hds:279
+                        if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
+                        }
+                    }
+                }
+            }
+            __syncwarp();  // matmul_wgmma.hds:286
         }
     }
 }
@@ -556,10 +547,7 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_n192(const __half* __
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                     hds::wgmma_m64n64k16<__half>(&acc[64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:202
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
@@ -649,10 +637,7 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
                     }
                     hds::mbarrier_arrive_expect_tx(&full[s], 16384);  // matmul_wgmma.hds:147
                     hds::tma_load_2d(&sa[s][0][0], &tmap_a_64x64, m0, kt * 64, &full[s]);  // matmul_wgmma.hds:149
-#pragma unroll
-                    for (int j = 0; j < 1; ++j) {  // matmul_wgmma.hds:159
-                        hds::tma_load_2d(&sb[s][j][0][0], &tmap_b_64x64, kt * 64, n0 + j * 64, &full[s]);  // matmul_wgmma.hds:161
-                    }
+                    hds::tma_load_2d(&sb[s][0][0][0], &tmap_b_64x64, kt * 64, n0, &full[s]);  // matmul_wgmma.hds:161
                     it += 1;  // matmul_wgmma.hds:167
                 }
             }
@@ -692,37 +677,34 @@ __global__ void __launch_bounds__(256, 1) matmul_wgmma_f16_s8(const __half* __re
             }
             const int w = (wg - 1) * 4 + t / 32;  // matmul_wgmma.hds:251
             const int lane = t % 32;  // matmul_wgmma.hds:252
+            const bool whole = n0 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
 #pragma unroll
-            for (int q = 0; q < 1; ++q) {  // matmul_wgmma.hds:253
-                const bool whole = n0 + q * 64 + 64 <= N && (int)gridDim.x > 0;  // matmul_wgmma.hds:254
-#pragma unroll
-                for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
-                    cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[q * 32 + i]);  // matmul_wgmma.hds:265
-                }
-                __syncwarp();  // matmul_wgmma.hds:267
-                if (whole) {  // matmul_wgmma.hds:268
-#pragma unroll
-                    for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
-                        const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
-                        if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
-                            hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + q * 64 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
-                            const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
-                            const int n = n0 + q * 64 + h * 32 + lane;  // matmul_wgmma.hds:279
-                            if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
-                                c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
-                            }
-                        }
-                    }
-                }
-                __syncwarp();  // matmul_wgmma.hds:286
+            for (int i = 0; i < 32; ++i) {  // matmul_wgmma.hds:264
+                cs[w][lane / 4 + i / 2 % 2 * 8][i / 4 * 8 + lane % 4 * 2 + i % 2] = hds::cast<__half>(acc[i]);  // matmul_wgmma.hds:265
             }
+            __syncwarp();  // matmul_wgmma.hds:267
+            if (whole) {  // matmul_wgmma.hds:268
+#pragma unroll
+                for (int r4 = 0; r4 < 4; ++r4) {  // matmul_wgmma.hds:269
+                    const int r = r4 * 4 + lane / 8;  // matmul_wgmma.hds:270
+                    if (m0 + row0 + t / 32 * 16 + r >= mt && m0 + row0 + t / 32 * 16 + r < M) {  // matmul_wgmma.hds:271
+                        hds::copy<16>(&c[(m0 + row0 + t / 32 * 16 + r) * N + (n0 + lane % 8 * 8)], &cs[w][r][lane % 8 * 8]);  // matmul_wgmma.hds:272
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < 16; ++r) {  // matmul_wgmma.hds:276
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {  // matmul_wgmma.hds:277
+                        const int m = m0 + row0 + t / 32 * 16 + r;  // matmul_wgmma.hds:278
+                        const int n = n0 + h * 32 + lane;  // matmul_wgmma.hds:279
+                        if (m >= mt && m < M && n < N) {  // matmul_wgmma.hds:280
+                            c[m * N + n] = cs[w][r][h * 32 + lane];  // matmul_wgmma.hds:281
+                        }
+                    }
+                }
+            }
+            __syncwarp();  // matmul_wgmma.hds:286
         }
     }
 }

@@ -117,32 +117,29 @@ __global__ void __launch_bounds__(256) matmul_mma_f16(const __half* __restrict__
     const int g = lane / 4;  // matmul_mma.hds:115
     const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int h = 0; h < 1; ++h) {  // matmul_mma.hds:117
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
-                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h * 4 + i][j][e]);  // matmul_mma.hds:121
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:121
             }
         }
-        __syncwarp();  // matmul_mma.hds:125
-        const int r0 = m0 + wm + h * 64;  // matmul_mma.hds:128
-        if (r0 + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:129
+    }
+    __syncwarp();  // matmul_mma.hds:125
+    const int r0 = m0 + wm;  // matmul_mma.hds:128
+    if (r0 + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:129
 #pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
-                const int n = lane;
-                c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:131
-            }
-        } else {
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+            const int n = lane;
+            c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:131
+        }
+    } else {
 #pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
-                const int n = lane;
-                if (r0 + r < M && n0 + wn + n < N) {  // matmul_mma.hds:135
-                    c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:136
-                }
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+            const int n = lane;
+            if (r0 + r < M && n0 + wn + n < N) {  // matmul_mma.hds:135
+                c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:136
             }
         }
     }
@@ -261,32 +258,29 @@ __global__ void __launch_bounds__(256) matmul_mma_bf16(const __nv_bfloat16* __re
     const int g = lane / 4;  // matmul_mma.hds:115
     const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int h = 0; h < 1; ++h) {  // matmul_mma.hds:117
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
-                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__nv_bfloat16>(acc[h * 4 + i][j][e]);  // matmul_mma.hds:121
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__nv_bfloat16>(acc[i][j][e]);  // matmul_mma.hds:121
             }
         }
-        __syncwarp();  // matmul_mma.hds:125
-        const int r0 = m0 + wm + h * 64;  // matmul_mma.hds:128
-        if (r0 + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:129
+    }
+    __syncwarp();  // matmul_mma.hds:125
+    const int r0 = m0 + wm;  // matmul_mma.hds:128
+    if (r0 + 64 <= M && n0 + wn + 32 <= N) {  // matmul_mma.hds:129
 #pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
-                const int n = lane;
-                c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:131
-            }
-        } else {
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+            const int n = lane;
+            c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:131
+        }
+    } else {
 #pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
-                const int n = lane;
-                if (r0 + r < M && n0 + wn + n < N) {  // matmul_mma.hds:135
-                    c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:136
-                }
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+            const int n = lane;
+            if (r0 + r < M && n0 + wn + n < N) {  // matmul_mma.hds:135
+                c[(r0 + r) * N + (n0 + wn + n)] = cs[warp][r][n];  // matmul_mma.hds:136
             }
         }
     }

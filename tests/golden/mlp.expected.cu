@@ -280,13 +280,10 @@ __global__ void __launch_bounds__(256) mlp_mma256_mma256_k0_matmul_add_gelu(
 #pragma unroll
     for (int h_2 = 0; h_2 < 4; ++h_2) {  // matmul_mma.hds:117
 #pragma unroll
-        for (int i = 0; i < 1; ++i) {  // matmul_mma.hds:118
+        for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:119
 #pragma unroll
-            for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:119
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
-                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 + i][j][e]);  // matmul_mma.hds:121
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                cs[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2][j][e]);  // matmul_mma.hds:121
             }
         }
         __syncwarp();  // matmul_mma.hds:125
@@ -398,13 +395,10 @@ __global__ void __launch_bounds__(256) mlp_mma256_mma256_k1_matmul_add(
 #pragma unroll
     for (int h_2 = 0; h_2 < 4; ++h_2) {  // matmul_mma.hds:117
 #pragma unroll
-        for (int i = 0; i < 1; ++i) {  // matmul_mma.hds:118
+        for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:119
 #pragma unroll
-            for (int j = 0; j < 8; ++j) {  // matmul_mma.hds:119
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
-                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 + i][j][e]);  // matmul_mma.hds:121
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                cs[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2][j][e]);  // matmul_mma.hds:121
             }
         }
         __syncwarp();  // matmul_mma.hds:125
@@ -512,34 +506,31 @@ __global__ void __launch_bounds__(256) mlp_mma256_k1_matmul_add(const __half* __
     const int g = lane / 4;  // matmul_mma.hds:115
     const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_mma.hds:117
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
-                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 * 4 + i][j][e]);  // matmul_mma.hds:121
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:121
             }
         }
-        __syncwarp();  // matmul_mma.hds:125
-        const int r0 = m0 + wm + h_2 * 64;  // matmul_mma.hds:128
-        if (r0 + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:129
+    }
+    __syncwarp();  // matmul_mma.hds:125
+    const int r0 = m0 + wm;  // matmul_mma.hds:128
+    if (r0 + 64 <= B && n0 + wn + 32 <= 768) {  // matmul_mma.hds:129
 #pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
-                const int n = lane;
-                const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:131
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+            const int n = lane;
+            const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:131
+            out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+            const int n = lane;
+            if (r0 + r < B && n0 + wn + n < 768) {  // matmul_mma.hds:135
+                const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:136
                 out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
-            }
-        } else {
-#pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
-                const int n = lane;
-                if (r0 + r < B && n0 + wn + n < 768) {  // matmul_mma.hds:135
-                    const __half matmul_2_2 = cs[warp][r][n];  // matmul_mma.hds:136
-                    out[(r0 + r) * 768 + (n0 + wn + n)] = matmul_2_2 + b2[n0 + wn + n];  // mlp.hds:12
-                }
             }
         }
     }
@@ -621,36 +612,33 @@ __global__ void __launch_bounds__(256) mlp_mma_split_k0_matmul_add_gelu(
     const int g = lane / 4;  // matmul_mma.hds:115
     const int t4 = lane % 4;  // matmul_mma.hds:116
 #pragma unroll
-    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_mma.hds:117
+    for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matmul_mma.hds:118
+        for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // matmul_mma.hds:119
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
-                    cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[h_2 * 4 + i][j][e]);  // matmul_mma.hds:121
-                }
+            for (int e = 0; e < 4; ++e) {  // matmul_mma.hds:120
+                cs[warp][i * 16 + g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = hds::cast<__half>(acc[i][j][e]);  // matmul_mma.hds:121
             }
         }
-        __syncwarp();  // matmul_mma.hds:125
-        const int r0 = m0 + wm + h_2 * 64;  // matmul_mma.hds:128
-        if (r0 + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:129
+    }
+    __syncwarp();  // matmul_mma.hds:125
+    const int r0 = m0 + wm;  // matmul_mma.hds:128
+    if (r0 + 64 <= B && n0 + wn + 32 <= 3072) {  // matmul_mma.hds:129
 #pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
-                const int n = lane;
-                const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:131
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:130
+            const int n = lane;
+            const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:131
+            const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
+            h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
+            const int n = lane;
+            if (r0 + r < B && n0 + wn + n < 3072) {  // matmul_mma.hds:135
+                const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:136
                 const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
                 h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
-            }
-        } else {
-#pragma unroll
-            for (int r = 0; r < 64; ++r) {  // matmul_mma.hds:134
-                const int n = lane;
-                if (r0 + r < B && n0 + wn + n < 3072) {  // matmul_mma.hds:135
-                    const __half matmul_3 = cs[warp][r][n];  // matmul_mma.hds:136
-                    const __half add_2 = matmul_3 + b1[n0 + wn + n];  // mlp.hds:11
-                    h[(r0 + r) * 3072 + (n0 + wn + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
-                }
             }
         }
     }

@@ -466,10 +466,7 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k1_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -625,10 +622,7 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k2_matmul_re
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -787,10 +781,7 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma_split_k3_matmul(
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -929,10 +920,7 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -1060,10 +1048,7 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -1194,10 +1179,7 @@ __global__ void __launch_bounds__(256, 1) reshape_views_wgmma64x128_wgmma64x128_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -1435,10 +1417,7 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k1_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206
@@ -1566,10 +1545,7 @@ __global__ void __launch_bounds__(384, 1) reshape_views_wgmma128_wgmma64x128_k2_
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h_2 = 0; h_2 < 1; ++h_2) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h_2 * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h_2 * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206

@@ -102,10 +102,7 @@ __global__ void __launch_bounds__(192) basic_block_k0_conv2d_mul_add(const float
                 if (kk < 16) {  // conv2d_igemm3x3.hds:118
                     hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm3x3.hds:119
                     hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][48 + ty * 4]);  // conv2d_igemm3x3.hds:120
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm3x3.hds:121
-                        hds::copy<16>(&fb[kk % 2][h * 4], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4 + h * 4]);  // conv2d_igemm3x3.hds:122
-                    }
+                    hds::copy<16>(&fb[kk % 2][0], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4]);  // conv2d_igemm3x3.hds:122
                 }
                 if (kk > 0) {  // conv2d_igemm3x3.hds:125
 #pragma unroll
@@ -262,10 +259,7 @@ __global__ void __launch_bounds__(192) basic_block_k1_conv2d_mul_add(const float
                 if (kk < 16) {  // conv2d_igemm3x3.hds:118
                     hds::copy<16>(&fa[kk % 2][0], &sa[g][b][kk][ty * 4]);  // conv2d_igemm3x3.hds:119
                     hds::copy<16>(&fa[kk % 2][4], &sa[g][b][kk][48 + ty * 4]);  // conv2d_igemm3x3.hds:120
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // conv2d_igemm3x3.hds:121
-                        hds::copy<16>(&fb[kk % 2][h * 4], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4 + h * 4]);  // conv2d_igemm3x3.hds:122
-                    }
+                    hds::copy<16>(&fb[kk % 2][0], &sw[wb][(g * 16 + kk) * 9 + wtap][tx * 4]);  // conv2d_igemm3x3.hds:122
                 }
                 if (kk > 0) {  // conv2d_igemm3x3.hds:125
 #pragma unroll

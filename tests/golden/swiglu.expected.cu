@@ -202,10 +202,7 @@ __global__ void __launch_bounds__(256, 1) swiglu_k1_matmul(const __half* __restr
                 hds::wgmma_fence();  // matmul_wgmma.hds:194
 #pragma unroll
                 for (int kk = 0; kk < 4; ++kk) {  // matmul_wgmma.hds:195
-#pragma unroll
-                    for (int h = 0; h < 1; ++h) {  // matmul_wgmma.hds:197
-                        hds::wgmma_m64n128k16<__half>(&acc[h * 64], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][h * 2][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
-                    }
+                    hds::wgmma_m64n128k16<__half>(&acc[0], hds::wgmma_desc(&sa[s][row0][kk * 16], 16, 1024), hds::wgmma_desc(&sb[s][0][kk * 16][0], 8192, 1024));  // matmul_wgmma.hds:198
                 }
                 hds::wgmma_commit();  // matmul_wgmma.hds:205
                 hds::wgmma_wait<1>();  // matmul_wgmma.hds:206

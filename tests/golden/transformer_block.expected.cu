@@ -1105,13 +1105,10 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k1_matmul(
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -1280,13 +1277,10 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k2_matmul(
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -1455,13 +1449,10 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k3_matmul(
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -1630,13 +1621,10 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k5_matmul_add(
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -1967,13 +1955,10 @@ __global__ void __launch_bounds__(256) encoder_block_simt32x128_k9_matmul_add_ad
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -2145,13 +2130,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k1_matmul
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -2319,13 +2301,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k2_matmul
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -2493,13 +2472,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k3_matmul
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -2667,13 +2643,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k5_matmul
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -2852,13 +2825,10 @@ __global__ void __launch_bounds__(256) encoder_block_simt32_simt32x128_k8_matmul
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -3030,13 +3000,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32x128_k9_matmul
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }
@@ -3216,13 +3183,10 @@ __global__ void __launch_bounds__(128) encoder_block_simt32_simt32_k8_matmul_add
     __syncthreads();  // matmul_simt.hds:199
     if (g == 0) {  // matmul_simt.hds:200
 #pragma unroll
-        for (int src = 0; src < 1; ++src) {  // matmul_simt.hds:201
+        for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {  // matmul_simt.hds:202
-#pragma unroll
-                for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
-                    acc[i][j] += red[src][i * TN + j][t];  // matmul_simt.hds:204
-                }
+            for (int j = 0; j < TN; ++j) {  // matmul_simt.hds:203
+                acc[i][j] += red[0][i * TN + j][t];  // matmul_simt.hds:204
             }
         }
     }

@@ -50,6 +50,52 @@ TEST_CASE("simplify prunes constant branches and empty loops", "[passes]") {
     CHECK(as<Block>(blk->stmts[1])->stmts.empty());
 }
 
+namespace {
+// The stores and loops of `s`, blocks looked through (an `if`'s branches and loop bodies too).
+void stores_and_loops(const Stmt& s, std::vector<const Store*>* stores, int* loops) {
+    if (auto* b = as<Block>(s)) {
+        for (const Stmt& t : b->stmts) stores_and_loops(t, stores, loops);
+    } else if (auto* f = as<For>(s)) {
+        ++*loops;
+        stores_and_loops(f->body, stores, loops);
+    } else if (auto* c = as<If>(s)) {
+        stores_and_loops(c->then_s, stores, loops);
+    } else if (auto* st = as<Store>(s)) {
+        stores->push_back(st);
+    }
+}
+}  // namespace
+
+TEST_CASE("simplify replaces a loop of one iteration by its body, unless the body jumps out of it", "[passes]") {
+    Var x = make_var(ScalarType::I32, "x"), y = make_var(ScalarType::I32, "y");
+    Buffer b = make_buffer("b", ScalarType::I32, {i32(8)}, Scope::Global);
+    Stmt store = Block::make({}, {Store::make({}, b, {add(x, i32(1))}, x)});
+    // for x in 3..4, and 3..5 step 2: one iteration, with x = 3
+    for (auto [hi, step] : {std::pair{4, 1}, std::pair{5, 2}}) {
+        std::vector<const Store*> stores;
+        int loops = 0;
+        Stmt r = simplify(For::make({}, x, i32(3), i32(hi), i32(step), false, store));
+        stores_and_loops(r, &stores, &loops);
+        CHECK(loops == 0);
+        REQUIRE(stores.size() == 1);
+        CHECK(to_string(stores[0]->indices[0]) == "4");
+        CHECK(to_string(stores[0]->value) == "3");
+    }
+    // two iterations, or a body with a `break` of this loop: kept
+    CHECK(as<For>(simplify(For::make({}, x, i32(0), i32(2), i32(1), false, store))));
+    Stmt jumps = Block::make({}, {If::make({}, Binary::make(BinOp::Lt, y, x), Jump::make_break({}), nullptr), store});
+    CHECK(as<For>(simplify(For::make({}, x, i32(0), i32(1), i32(1), false, jumps))));
+    // a `break` of a loop inside it is that loop's: the outer one goes, the inner one stays
+    Stmt inner = For::make({}, y, i32(0), add(x, i32(5)), i32(1), false, jumps);
+    Stmt r = simplify(For::make({}, x, i32(0), i32(1), i32(1), false, Block::make({}, {inner})));
+    std::vector<const Store*> stores;
+    int loops = 0;
+    stores_and_loops(r, &stores, &loops);
+    CHECK(loops == 1);
+    REQUIRE(stores.size() == 1);
+    CHECK(to_string(stores[0]->value) == "0");
+}
+
 TEST_CASE("simplify folds a let of a constant boolean into its uses", "[passes]") {
     // `let pointwise = R == 1 && ...` with the sizes known: the branch on it folds.
     Var flag = make_var(ScalarType::Bool, "pointwise"), other = make_var(ScalarType::Bool, "other");
