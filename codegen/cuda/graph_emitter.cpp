@@ -128,9 +128,13 @@ class HostEmitter {
         w.indent();
         w.line(fmt::format("size_t slot[{}] = {{0}};", std::max(p_.slots, 1)));
         w.line(wrap_list(fmt::format("{}_slots(", api), with(size_args, "slot"), ");"));
-        w.line("size_t total = 0;");
-        w.line(fmt::format("for (int i = 0; i < {}; ++i) total += slot[i];", p_.slots));
-        w.line("return total;");
+        if (p_.slots <= 1) {  // one slot (or none: slot[0] stays 0)
+            w.line("return slot[0];");
+        } else {
+            w.line("size_t total = 0;");
+            w.line(fmt::format("for (int i = 0; i < {}; ++i) total += slot[i];", p_.slots));
+            w.line("return total;");
+        }
         w.dedent();
         w.line("}");
         w.blank();

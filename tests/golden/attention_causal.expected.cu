@@ -452,9 +452,7 @@ static void attention_causal_decode_split_sm80_slots(int S, size_t* slot) {
 static size_t attention_causal_decode_split_sm80_workspace_size(int S) {
     size_t slot[1] = {0};
     attention_causal_decode_split_sm80_slots(S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_causal_decode_split_sm80_run(const __half* x, const __half* k,
@@ -501,9 +499,7 @@ static void attention_causal_any_slots(int S, size_t* slot) {
 static size_t attention_causal_any_workspace_size(int S) {
     size_t slot[1] = {0};
     attention_causal_any_slots(S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_causal_any_run(const __half* x, const __half* k, const __half* v,

@@ -1168,9 +1168,7 @@ static void attention_views_decode_deep_slots(int B, int T, size_t* slot) {
 static size_t attention_views_decode_deep_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_decode_deep_slots(B, T, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_views_decode_deep_run(const __half* qkv, __half* out, int B, int T,
@@ -1227,9 +1225,7 @@ static void attention_views_decode_slots(int B, int T, size_t* slot) {
 static size_t attention_views_decode_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_decode_slots(B, T, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_views_decode_run(const __half* qkv, __half* out, int B, int T,
@@ -1286,9 +1282,7 @@ static void attention_views_flash_wgmma_few_slots(int B, int T, size_t* slot) {
 static size_t attention_views_flash_wgmma_few_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_flash_wgmma_few_slots(B, T, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_views_flash_wgmma_few_run(const __half* qkv, __half* out, int B, int T,
@@ -1339,9 +1333,7 @@ static void attention_views_flash_wgmma_short_slots(int B, int T, size_t* slot) 
 static size_t attention_views_flash_wgmma_short_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_flash_wgmma_short_slots(B, T, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_views_flash_wgmma_short_run(const __half* qkv, __half* out, int B,
@@ -1393,9 +1385,7 @@ static void attention_views_any_slots(int B, int T, size_t* slot) {
 static size_t attention_views_any_workspace_size(int B, int T) {
     size_t slot[1] = {0};
     attention_views_any_slots(B, T, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B, int T,

@@ -1213,9 +1213,7 @@ static void attention_wgmma_decode128_split_slots(int B, int H, int L, int G, in
 static size_t attention_wgmma_decode128_split_workspace_size(int B, int H, int L, int G, int S) {
     size_t slot[1] = {0};
     attention_wgmma_decode128_split_slots(B, H, L, G, S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_wgmma_decode128_split_run(const __nv_bfloat16* q,
@@ -1273,9 +1271,7 @@ static size_t attention_wgmma_decode128_wide_deep_workspace_size(int B, int H, i
         int S) {
     size_t slot[1] = {0};
     attention_wgmma_decode128_wide_deep_slots(B, H, L, G, S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_wgmma_decode128_wide_deep_run(const __nv_bfloat16* q,
@@ -1340,9 +1336,7 @@ static void attention_wgmma_decode128_wide_slots(int B, int H, int L, int G, int
 static size_t attention_wgmma_decode128_wide_workspace_size(int B, int H, int L, int G, int S) {
     size_t slot[1] = {0};
     attention_wgmma_decode128_wide_slots(B, H, L, G, S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
@@ -1406,9 +1400,7 @@ static void attention_wgmma_decode128_slots(int B, int H, int L, int G, int S, s
 static size_t attention_wgmma_decode128_workspace_size(int B, int H, int L, int G, int S) {
     size_t slot[1] = {0};
     attention_wgmma_decode128_slots(B, H, L, G, S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
@@ -1471,9 +1463,7 @@ static void attention_wgmma_any_slots(int B, int H, int L, int G, int S, size_t*
 static size_t attention_wgmma_any_workspace_size(int B, int H, int L, int G, int S) {
     size_t slot[1] = {0};
     attention_wgmma_any_slots(B, H, L, G, S, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bfloat16* k,

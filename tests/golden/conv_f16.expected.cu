@@ -315,9 +315,7 @@ static void stem_block_slots(int N, int O, size_t* slot) {
 size_t stem_block_workspace_size(int N, int O) {
     size_t slot[1] = {0};
     stem_block_slots(N, O, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 cudaError_t stem_block_run(const __half* x, const __half* w1, const __half* s1, const __half* t1,

@@ -807,9 +807,7 @@ static void basic_block_nhwc_wgmma_split_slots(int N, size_t* slot) {
 static size_t basic_block_nhwc_wgmma_split_workspace_size(int N) {
     size_t slot[1] = {0};
     basic_block_nhwc_wgmma_split_slots(N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t basic_block_nhwc_wgmma_split_run(const __half* x, const __half* w1,
@@ -905,9 +903,7 @@ static void basic_block_nhwc_any_slots(int N, size_t* slot) {
 static size_t basic_block_nhwc_any_workspace_size(int N) {
     size_t slot[1] = {0};
     basic_block_nhwc_any_slots(N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t basic_block_nhwc_any_run(const __half* x, const __half* w1, const __half* s1,

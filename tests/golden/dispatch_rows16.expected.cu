@@ -5918,9 +5918,7 @@ static void dispatch_rows16_rows16_swap144_one_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_swap144_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap144_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap144_one_run(const __half* x, const __half* w,
@@ -5964,9 +5962,7 @@ static void dispatch_rows16_rows16_swap160_one_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_swap160_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap160_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap160_one_run(const __half* x, const __half* w,
@@ -6010,9 +6006,7 @@ static void dispatch_rows16_rows16_swap176_one_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_swap176_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap176_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap176_one_run(const __half* x, const __half* w,
@@ -6056,9 +6050,7 @@ static void dispatch_rows16_rows16_wgmma64x192_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_wgmma64x192_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_wgmma64x192_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_wgmma64x192_run(const __half* x, const __half* w,
@@ -6102,9 +6094,7 @@ static void dispatch_rows16_rows16_swap16_deep_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_swap16_deep_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap16_deep_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap16_deep_run(const __half* x, const __half* w,
@@ -6169,9 +6159,7 @@ static void dispatch_rows16_rows16_swap16_one_slots(int M, int K, int N, size_t*
 static size_t dispatch_rows16_rows16_swap16_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap16_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap16_one_run(const __half* x, const __half* w,
@@ -6236,9 +6224,7 @@ static void dispatch_rows16_rows16_swap16_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_rows16_swap16_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap16_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap16_run(const __half* x, const __half* w,
@@ -6302,9 +6288,7 @@ static void dispatch_rows16_rows16_swap32_one_slots(int M, int K, int N, size_t*
 static size_t dispatch_rows16_rows16_swap32_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap32_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap32_one_run(const __half* x, const __half* w,
@@ -6369,9 +6353,7 @@ static void dispatch_rows16_rows16_swap48_one_slots(int M, int K, int N, size_t*
 static size_t dispatch_rows16_rows16_swap48_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap48_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap48_one_run(const __half* x, const __half* w,
@@ -6436,9 +6418,7 @@ static void dispatch_rows16_rows16_swap32_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_rows16_swap32_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap32_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap32_run(const __half* x, const __half* w,
@@ -6502,9 +6482,7 @@ static void dispatch_rows16_rows16_swap48_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_rows16_swap48_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap48_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap48_run(const __half* x, const __half* w,
@@ -6568,9 +6546,7 @@ static void dispatch_rows16_rows16_swap80_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_rows16_swap80_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap80_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap80_run(const __half* x, const __half* w,
@@ -6634,9 +6610,7 @@ static void dispatch_rows16_rows16_swap80_one_slots(int M, int K, int N, size_t*
 static size_t dispatch_rows16_rows16_swap80_one_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap80_one_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap80_one_run(const __half* x, const __half* w,
@@ -6701,9 +6675,7 @@ static void dispatch_rows16_rows16_swap80_wide_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_swap80_wide_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap80_wide_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap80_wide_run(const __half* x, const __half* w,
@@ -6768,9 +6740,7 @@ static void dispatch_rows16_rows16_swap96_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_rows16_swap96_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap96_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap96_run(const __half* x, const __half* w,
@@ -6834,9 +6804,7 @@ static void dispatch_rows16_rows16_swap96_wide_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_swap96_wide_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap96_wide_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap96_wide_run(const __half* x, const __half* w,
@@ -6901,9 +6869,7 @@ static void dispatch_rows16_rows16_swap112_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_rows16_swap112_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap112_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap112_run(const __half* x, const __half* w,
@@ -6967,9 +6933,7 @@ static void dispatch_rows16_rows16_swap128_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_rows16_swap128_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap128_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap128_run(const __half* x, const __half* w,
@@ -7033,9 +6997,7 @@ static void dispatch_rows16_rows16_swap144_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_rows16_swap144_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap144_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap144_run(const __half* x, const __half* w,
@@ -7099,9 +7061,7 @@ static void dispatch_rows16_rows16_swap160_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_rows16_swap160_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap160_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap160_run(const __half* x, const __half* w,
@@ -7165,9 +7125,7 @@ static void dispatch_rows16_rows16_swap176_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_rows16_swap176_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap176_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap176_run(const __half* x, const __half* w,
@@ -7231,9 +7189,7 @@ static void dispatch_rows16_rows16_swap192_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_rows16_swap192_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_swap192_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_swap192_run(const __half* x, const __half* w,
@@ -7297,9 +7253,7 @@ static void dispatch_rows16_rows16_skinny_split_slots(int M, int K, int N, size_
 static size_t dispatch_rows16_rows16_skinny_split_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_skinny_split_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_skinny_split_run(const __half* x, const __half* w,
@@ -7359,9 +7313,7 @@ static void dispatch_rows16_rows16_skinny_wide_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_skinny_wide_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_skinny_wide_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_skinny_wide_run(const __half* x, const __half* w,
@@ -7405,9 +7357,7 @@ static void dispatch_rows16_rows16_skinny_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_rows16_skinny_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_skinny_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_skinny_run(const __half* x, const __half* w,
@@ -7445,9 +7395,7 @@ static void dispatch_rows16_rows16_wgmma_split_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_wgmma_split_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_wgmma_split_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_wgmma_split_run(const __half* x, const __half* w,
@@ -7512,9 +7460,7 @@ static void dispatch_rows16_rows16_wgmma192_slots(int M, int K, int N, size_t* s
 static size_t dispatch_rows16_rows16_wgmma192_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_wgmma192_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_wgmma192_run(const __half* x, const __half* w,
@@ -7558,9 +7504,7 @@ static void dispatch_rows16_rows16_wgmma64x128_slots(int M, int K, int N, size_t
 static size_t dispatch_rows16_rows16_wgmma64x128_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_wgmma64x128_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_wgmma64x128_run(const __half* x, const __half* w,
@@ -7604,9 +7548,7 @@ static void dispatch_rows16_rows16_wgmma128_slots(int M, int K, int N, size_t* s
 static size_t dispatch_rows16_rows16_wgmma128_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_wgmma128_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_wgmma128_run(const __half* x, const __half* w,
@@ -7650,9 +7592,7 @@ static void dispatch_rows16_rows16_wgmma128x192_slots(int M, int K, int N, size_
 static size_t dispatch_rows16_rows16_wgmma128x192_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_wgmma128x192_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_wgmma128x192_run(const __half* x, const __half* w,
@@ -7696,9 +7636,7 @@ static void dispatch_rows16_rows16_slots(int M, int K, int N, size_t* slot) {
 static size_t dispatch_rows16_rows16_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_rows16_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_rows16_run(const __half* x, const __half* w, const __half* b,
@@ -7815,9 +7753,7 @@ static void dispatch_rows16_gemv_shifted1_slots(int M, int K, int N, size_t* slo
 static size_t dispatch_rows16_gemv_shifted1_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_gemv_shifted1_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_gemv_shifted1_run(const __half* x, const __half* w,
@@ -7864,9 +7800,7 @@ static void dispatch_rows16_gemv_shifted_slots(int M, int K, int N, size_t* slot
 static size_t dispatch_rows16_gemv_shifted_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_gemv_shifted_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_gemv_shifted_run(const __half* x, const __half* w,
@@ -7913,9 +7847,7 @@ static void dispatch_rows16_skinny_shifted_slots(int M, int K, int N, size_t* sl
 static size_t dispatch_rows16_skinny_shifted_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_skinny_shifted_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_skinny_shifted_run(const __half* x, const __half* w,
@@ -7965,9 +7897,7 @@ static void dispatch_rows16_gemv_split_slots(int M, int K, int N, size_t* slot) 
 static size_t dispatch_rows16_gemv_split_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_gemv_split_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_gemv_split_run(const __half* x, const __half* w, const __half* b,
@@ -8011,9 +7941,7 @@ static void dispatch_rows16_gemv_split3_slots(int M, int K, int N, size_t* slot)
 static size_t dispatch_rows16_gemv_split3_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_gemv_split3_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_gemv_split3_run(const __half* x, const __half* w,
@@ -8060,9 +7988,7 @@ static void dispatch_rows16_gemv_slots(int M, int K, int N, size_t* slot) {
 static size_t dispatch_rows16_gemv_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_gemv_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_gemv_run(const __half* x, const __half* w, const __half* b,
@@ -8094,9 +8020,7 @@ static void dispatch_rows16_skinny_slots(int M, int K, int N, size_t* slot) {
 static size_t dispatch_rows16_skinny_workspace_size(int M, int K, int N) {
     size_t slot[1] = {0};
     dispatch_rows16_skinny_slots(M, K, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t dispatch_rows16_skinny_run(const __half* x, const __half* w, const __half* b,

@@ -588,9 +588,7 @@ static void epilogue_copies_skinny_slots(int M, size_t* slot) {
 static size_t epilogue_copies_skinny_workspace_size(int M) {
     size_t slot[1] = {0};
     epilogue_copies_skinny_slots(M, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t epilogue_copies_skinny_run(const __half* x, const __half* w, const __half* b,
@@ -626,9 +624,7 @@ static void epilogue_copies_wgmma_split_slots(int M, size_t* slot) {
 static size_t epilogue_copies_wgmma_split_workspace_size(int M) {
     size_t slot[1] = {0};
     epilogue_copies_wgmma_split_slots(M, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t epilogue_copies_wgmma_split_run(const __half* x, const __half* w,
@@ -691,9 +687,7 @@ static void epilogue_copies_wgmma64x128_slots(int M, size_t* slot) {
 static size_t epilogue_copies_wgmma64x128_workspace_size(int M) {
     size_t slot[1] = {0};
     epilogue_copies_wgmma64x128_slots(M, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t epilogue_copies_wgmma64x128_run(const __half* x, const __half* w,
@@ -735,9 +729,7 @@ static void epilogue_copies_any_slots(int M, size_t* slot) {
 static size_t epilogue_copies_any_workspace_size(int M) {
     size_t slot[1] = {0};
     epilogue_copies_any_slots(M, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t epilogue_copies_any_run(const __half* x, const __half* w, const __half* b,

@@ -769,9 +769,7 @@ static void mlp_skinny_slots(int B, size_t* slot) {
 static size_t mlp_skinny_workspace_size(int B) {
     size_t slot[1] = {0};
     mlp_skinny_slots(B, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t mlp_skinny_run(const __half* x, const __half* w1, const __half* b1,
@@ -821,9 +819,7 @@ static void mlp_mma256_mma256_slots(int B, size_t* slot) {
 static size_t mlp_mma256_mma256_workspace_size(int B) {
     size_t slot[1] = {0};
     mlp_mma256_mma256_slots(B, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t mlp_mma256_mma256_run(const __half* x, const __half* w1, const __half* b1,
@@ -873,9 +869,7 @@ static void mlp_mma256_slots(int B, size_t* slot) {
 static size_t mlp_mma256_workspace_size(int B) {
     size_t slot[1] = {0};
     mlp_mma256_slots(B, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t mlp_mma256_run(const __half* x, const __half* w1, const __half* b1,
@@ -987,9 +981,7 @@ static void mlp_any_slots(int B, size_t* slot) {
 static size_t mlp_any_workspace_size(int B) {
     size_t slot[1] = {0};
     mlp_any_slots(B, slot);
-    size_t total = 0;
-    for (int i = 0; i < 1; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* b1,

@@ -4809,9 +4809,7 @@ static void rows_clusters_slots(int R, int N, size_t* slot) {
 size_t rows_clusters_workspace_size(int R, int N) {
     size_t slot[1] = {0};
     rows_clusters_slots(R, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 cudaError_t rows_clusters_run(const float* x, float* out, int R, int N, void* workspace,

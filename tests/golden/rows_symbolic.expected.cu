@@ -3255,9 +3255,7 @@ static void rows_symbolic_slots(int T, int N, size_t* slot) {
 size_t rows_symbolic_workspace_size(int T, int N) {
     size_t slot[1] = {0};
     rows_symbolic_slots(T, N, slot);
-    size_t total = 0;
-    for (int i = 0; i < 0; ++i) total += slot[i];
-    return total;
+    return slot[0];
 }
 
 cudaError_t rows_symbolic_run(const __half* x, const __half* r, const __half* g, __half* out, int T,
