@@ -26,10 +26,16 @@ def hdsc() -> Path:
 
 def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = None,
         scalars: dict | None = None, racecheck: bool = False, arch: str | None = None) -> dict:
+    skip_large_under_sanitizers(sum(np.asarray(a).size for a in inputs.values()), SANITIZER_INPUT_LIMIT)
+    return _run(source, kernel, inputs, outputs, sizes, scalars, racecheck, arch)[0]
+
+
+def _run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None, scalars: dict | None,
+         racecheck: bool, arch: str | None) -> tuple[dict, str]:
+    """`run`'s outputs, and what `hdsc run` printed."""
     source = Path(source)
     if not source.is_absolute():
         source = ROOT / source
-    skip_large_under_sanitizers(sum(np.asarray(a).size for a in inputs.values()), SANITIZER_INPUT_LIMIT)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         in_args = []
@@ -56,7 +62,7 @@ def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = N
             raise EmulatorError(proc.stderr)
         if proc.returncode != 0:
             raise RuntimeError(f"hdsc run crashed (exit {proc.returncode}):\n{proc.stderr}")
-        return {name: np.load(tmp / f"out_{name}.npy") for name in outputs}
+        return {name: np.load(tmp / f"out_{name}.npy") for name in outputs}, proc.stdout
 
 
 def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "reduce.hds", "nn.hds"),
@@ -66,6 +72,20 @@ def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "
         path = Path(tmp) / f"{graph}.hds"
         path.write_text("".join(f'import "{i}";\n' for i in imports) + text)
         return run(path, graph, inputs, ["out"], racecheck=racecheck, arch=arch)["out"]
+
+
+def run_graph_variant(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "reduce.hds", "nn.hds"),
+                      racecheck: bool = True, arch: str | None = None,
+                      keep_in: Path | None = None) -> tuple[np.ndarray, str]:
+    """As run_graph (under racecheck unless told), and the variant of the graph's dispatch that ran
+    (`hdsc run` names it; "" where the graph has one). keep_in: a folder to write the source to
+    (GRAPH.hds), and leave it there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(keep_in or tmp) / f"{graph}.hds"
+        path.write_text("".join(f'import "{i}";\n' for i in imports) + text)
+        outputs, printed = _run(path, graph, inputs, ["out"], None, None, racecheck, arch)
+    ran = printed.split("(variant ")[1].split(")")[0] if "(variant " in printed else ""
+    return outputs["out"], ran
 
 
 def emit(source, arch: str | None = None) -> str:

@@ -25,19 +25,9 @@ def halves(*shape):
 
 
 def run_variant(tmp_path, text: str, inputs: dict, arch: str = SM90) -> tuple[np.ndarray, str]:
-    """Runs graph g of `text` for `arch`: its output and the variant `hdsc run` says ran."""
-    src = tmp_path / "g.hds"
-    src.write_text('import "nn.hds";\nimport "reduce.hds";\nimport "elementwise.hds";\n' + text)
-    args = []
-    for name, array in inputs.items():
-        np.save(tmp_path / f"{name}.npy", array)
-        args.append(f"{name}={tmp_path / f'{name}.npy'}")
-    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
-                           "--arch", arch, "--inputs", ",".join(args), "--outputs", f"out={tmp_path / 'out.npy'}",
-                           "--racecheck"], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    ran = proc.stdout.split("(variant ")[1].split(")")[0] if "(variant " in proc.stdout else ""
-    return np.load(tmp_path / "out.npy"), ran
+    """Runs graph g of `text` (written to tmp_path / "g.hds") for `arch` under racecheck: its output
+    and the variant `hdsc run` says ran."""
+    return emulator.run_graph_variant(text, "g", inputs, arch=arch, keep_in=tmp_path)
 
 
 MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n"

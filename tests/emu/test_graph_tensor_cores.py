@@ -142,18 +142,14 @@ def test_dispatch_as_on_the_gpu(tmp_path, m, k, n, variant):
     product takes it first); a smaller weight, or two rows, matmul_skinny. Past 132 tiles of 128 x 128
     (143 at 1300 x 1664; 132 at 1536), 128 x 256 tiles whose warps stage c 16 rows at a time:
     partial row and column tiles, and on zero-padded copies."""
-    import subprocess
+    text = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n"
     src = tmp_path / "g.hds"
-    src.write_text('import "nn.hds";\ngraph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b); }\n')
+    src.write_text('import "nn.hds";\n' + text)
     assert f"return {variant}_run(" in emulator.emit(src)
     a, b = halves(m, k), halves(k, n)
-    np.save(tmp_path / "a.npy", a)
-    np.save(tmp_path / "b.npy", b)
-    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
-                           "--inputs", f"{tmp_path / 'a.npy'},{tmp_path / 'b.npy'}", "--outputs",
-                           str(tmp_path / "c.npy"), "--racecheck"], capture_output=True, text=True, check=True)
-    assert f"(variant {variant})" in proc.stdout, proc.stdout
-    assert rel(np.load(tmp_path / "c.npy"), a.astype(np.float64) @ b) < 2e-3
+    out, ran = emulator.run_graph_variant(text, "g", {"a": a, "b": b}, imports=("nn.hds",))
+    assert ran == variant
+    assert rel(out, a.astype(np.float64) @ b) < 2e-3
 
 
 @pytest.mark.parametrize("m,k,n,variant", [
@@ -178,15 +174,10 @@ def test_matmul_mma_split(tmp_path, m, k, n, variant):
     cu = emulator.emit(src)
     assert f"return {variant}_run(" in cu
     assert "float* __restrict__ matmul_part" in cu  # the parts, which the combine kernel reads
-    import subprocess
     a, b, c = halves(m, k), halves(k, n), halves(n)
-    for name, array in (("a", a), ("b", b), ("c", c)):
-        np.save(tmp_path / f"{name}.npy", array)
-    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
-                           "--inputs", ",".join(str(tmp_path / f"{x}.npy") for x in "abc"), "--outputs",
-                           str(tmp_path / "out.npy"), "--racecheck"], capture_output=True, text=True, check=True)
-    assert f"(variant {variant})" in proc.stdout, proc.stdout
-    assert rel(np.load(tmp_path / "out.npy"), np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
+    out, ran = emulator.run_graph_variant(text, "g", {"a": a, "b": b, "c": c}, imports=("nn.hds", "elementwise.hds"))
+    assert ran == variant
+    assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
 
 
 @pytest.mark.parametrize("m,k,n", [(16, 517, 23), (3, 600, 5), (4, 520, 1), (16, 513, 9), (7, 777, 71),
