@@ -29,6 +29,11 @@ int main(int argc, char** argv) {
                      "the target whose schedules graphs take: sm_80 or sm_90a (TMA, wgmma, clusters: emulated "
                      "too). Default: the file's, as for compiling")
         ->check(CLI::IsMember({"sm_80", "sm_90a"}));
+    run_cmd
+        ->add_option("--shared-memory", run.shared_memory,
+                     "the shared memory a block may have on the device emulated, in bytes (default 232448, an "
+                     "H100's; 101376 for sm_86/89/120 GPUs, 166912 for an A100): sm_80 code's dispatch tests it")
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
     hds::driver::TuneOptions tune;
     CLI::App* tune_cmd = app.add_subcommand(
         "tune", "time each candidate schedule of the graphs' op calls on the GPU and cache the fastest");

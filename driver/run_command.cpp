@@ -127,7 +127,9 @@ int run_graph(const RunOptions& opts, Session& s, const std::vector<graph::Progr
     for (const auto& [name, v] : given) sizes[name] = static_cast<int64_t>(v);
     emu::EmuOptions eopts;
     eopts.racecheck = opts.racecheck;
+    eopts.shared_memory = opts.shared_memory;
     if (auto e = emu::bind_sizes(p, tensors, sizes)) return report(*e, s, err);
+    sizes[graph::kSharedMemoryName] = opts.shared_memory;  // the dispatch's fact of the device
     size_t v = emu::choose_variant(cases, sizes);
     const graph::Program& chosen = v < variants.size() ? variants[v] : p;
     if (auto e = emu::run_program(chosen, tensors, sizes, eopts)) return report(*e, s, err);

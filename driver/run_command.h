@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/decisions.h"
+
 namespace hds::driver {
 
 struct RunOptions {
@@ -18,6 +20,9 @@ struct RunOptions {
     std::string outputs;  // "c.npy" (written tensor parameters in order) or "c=c.npy"
     bool racecheck = false;
     std::string arch;  // "sm_80" or "sm_90a": the schedules graphs take (default: the file's target, as hdsc's)
+    // The shared memory a block may have on the device emulated (bytes; an H100's 227 KiB): sm_80
+    // code's dispatch tests it, as on a GPU, and a graph's kernel over it is an error.
+    int64_t shared_memory = graph::kSharedMemoryMost;
 };
 
 int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err);

@@ -151,6 +151,14 @@ bool decide_when(OpInstantiator& o, const OpCall& call, const ScheduleRef& sched
     return o.decisions()->decide({c, why, sched.name});
 }
 
+// Whether the schedule's kernels fit the shared memory of the GPU the call runs on: a
+// decision where sm_80 code needs more than 99 KiB a block (decisions.h); no decisions: false.
+bool shared_memory_fits(OpInstantiator& o, const ir::Kernel& k, const std::optional<ir::Kernel>& k2) {
+    int64_t bytes = std::max(ir::shared_bytes(k), k2 ? ir::shared_bytes(*k2) : 0);
+    std::optional<Condition> c = shared_memory_condition(o.arch(), bytes);
+    return !c || (o.decisions() && o.decisions()->decide(*c));
+}
+
 // "matmul<f16> sm_90a [M, 520] [520, 264]": the op, its element type, the
 // target and its tensors' shapes as the graph has them.
 std::string tune_key(const OpInstantiator& o, const OpCall& call, const std::string& elem) {
@@ -488,7 +496,7 @@ Node* instantiate_schedule(OpInstantiator& o, const OpCall& call, const Schedule
     if (own) targets[scratch] = own;
     if ((known && !*known) || !tma_rows_aligned(ik.body, targets, o.decisions()) ||
         (ik2 && !tma_rows_aligned(ik2->body, targets, o.decisions())) ||
-        (!known && !decide_when(o, call, sched, when))) {
+        (!known && !decide_when(o, call, sched, when)) || !shared_memory_fits(o, ik, ik2)) {
         *skipped = true;
         return result;
     }

@@ -21,6 +21,19 @@ struct Condition {
     std::string tag;  // a word for the variant's name: "rows16", "skinny"
 };
 
+// The shared memory a block may have on the GPU that a call runs on (the device's opt-in
+// limit, bytes): a fact of the device, not of the sizes. Code for sm_80 runs on GPUs of 99 KiB
+// (sm_86, sm_89, sm_120), 163 (sm_80, sm_87) and 227 (sm_90, sm_100); the dispatch of a kernel
+// over 99 KiB tests it (`hds::shared_memory_per_block()` in the host code, hdsc run's
+// --shared-memory on the emulator), and the next schedule runs where it does not fit.
+inline constexpr const char* kSharedMemoryName = "shared_memory_per_block()";
+constexpr int64_t kSharedMemoryEverywhere = 101376;  // 99 KiB
+constexpr int64_t kSharedMemoryMost = 232448;        // 227 KiB
+
+// `shared_memory_per_block() >= bytes` where code for `arch` (0: the emulator, as sm_80) may
+// run on a GPU whose blocks have less than `bytes`; none where every one has them.
+std::optional<Condition> shared_memory_condition(int arch, int64_t bytes);
+
 // The operands of a chain of &&, in order: `a && b && c` -> a, b, c (`e` alone otherwise).
 std::vector<ir::Expr> conjuncts(const ir::Expr& e);
 
@@ -40,6 +53,7 @@ class Decisions {
     static Decisions at(std::map<std::string, int64_t> sizes) {
         Decisions d;
         d.at_ = std::move(sizes);
+        d.at_.emplace(kSharedMemoryName, kSharedMemoryMost);  // (the schedules a Hopper GPU runs)
         d.evaluate_ = true;
         return d;
     }

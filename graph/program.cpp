@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "graph/decisions.h"
 #include "graph/schedule.h"
 #include "graph/strided_view.h"
 #include "ir/ir_visitor.h"
@@ -141,7 +142,11 @@ std::vector<std::pair<ir::Kernel, Program::Launch>> make_kernels(const Graph& g,
         k.name = kernel_name(g, index, n.ops) + (cases[i].suffix.empty() ? "" : "_" + cases[i].suffix);
         k.loc = n.loc;
         finish_kernel(g, k);
-        out.push_back({k, {cases[i].when, i > 0, cases[i].note, cases[i].suffix}});
+        // A regime over the shared memory of some sm_80+ GPUs gives way to the next one there.
+        ir::Expr when = cases[i].when;
+        std::optional<Condition> fits = when ? shared_memory_condition(g.arch, ir::shared_bytes(k)) : std::nullopt;
+        if (fits) when = ir::Binary::make(ir::BinOp::And, when, fits->expr);
+        out.push_back({k, {when, i > 0, cases[i].note, cases[i].suffix}});
     }
     return out;
 }

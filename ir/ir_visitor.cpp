@@ -121,6 +121,21 @@ int required_arch(const Kernel& k) {
     return std::max(required_arch(k.body), k.cluster > 1 || k.cluster_per_call ? 90 : 0);
 }
 
+int64_t shared_bytes(const Kernel& k) {
+    struct Sum : IRVisitor {
+        bool sm90 = false;
+        int64_t total = 0;
+        void visit(const Alloc* a) override {
+            const Buffer& b = a->buffer;
+            if (b->scope == Scope::Shared)
+                total = shared_array_end(total, b->constant_elements() * byte_size(b->elem), b->elem, sm90);
+        }
+    } s;
+    s.sm90 = required_arch(k) >= 90;
+    s.visit_stmt(k.body);
+    return s.total;
+}
+
 std::vector<Buffer> vector_copied_globals(const Stmt& body) {
     struct Finder : IRVisitor {
         std::vector<Buffer> found;

@@ -43,6 +43,10 @@ int required_arch(const Stmt& body);
 // ... and of a kernel: its body's, or 90 for a kernel launched in clusters.
 int required_arch(const Kernel& k);
 
+// The bytes of a kernel's shared arrays as the emitted code lays them out (each at
+// shared_array_align of its type, in order; 1024-byte aligned in kernels of sm_90a).
+int64_t shared_bytes(const Kernel& k);
+
 // The global tensors `body` reads or writes with vector copies (copy_4/8/16,
 // copy_vec4) or copies with cp.async, in order of appearance: their launchers
 // require 16-byte alignment.

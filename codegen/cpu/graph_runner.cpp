@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/ir_visitor.h"
+
 namespace hds::emu {
 
 std::optional<EmuError> bind_sizes(const graph::Program& p, const std::map<std::string, Tensor>& tensors,
@@ -98,6 +100,10 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
         } else {
             ran = true;
         }
+        if (int64_t bytes = ir::shared_bytes(k); bytes > opts.shared_memory)
+            return EmuError{k.loc, fmt::format("kernel '{}' needs {} bytes of shared memory a block; the device of "
+                                               "this run (--shared-memory) has {}",
+                                               k.name, bytes, opts.shared_memory)};
         LaunchArgs args;
         args.sizes = sizes;
         for (const ir::KernelParam& prm : k.params) {

@@ -19,21 +19,6 @@ int64_t shared_end(int64_t offset, const ir::Buffer& b, bool sm90, int64_t* star
     return ir::shared_array_end(offset, b->constant_elements() * byte_size(b->elem), b->elem, sm90, start);
 }
 
-// The bytes of a body's shared arrays, laid out in order.
-class SharedArrays : public ir::IRVisitor {
-  public:
-    explicit SharedArrays(bool sm90) : sm90_(sm90) {}
-    int64_t total = 0;
-
-  protected:
-    void visit(const ir::Alloc* a) override {
-        if (a->buffer->scope == ir::Scope::Shared) total = shared_end(total, a->buffer, sm90_);
-    }
-
-  private:
-    bool sm90_;
-};
-
 class BodyEmitter {
   public:
     // `dynamic`: shared arrays are carved out of the dynamic shared memory.
@@ -257,9 +242,8 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
 }  // namespace
 
 int64_t dynamic_shared_bytes(const ir::Kernel& k) {
-    SharedArrays s(uses_sm90(k));
-    s.visit_stmt(k.body);
-    return s.total > 48 * 1024 ? s.total : 0;
+    int64_t total = ir::shared_bytes(k);
+    return total > 48 * 1024 ? total : 0;
 }
 
 std::string emit_device_code(const ir::Module& m, const CudaOptions& opts) {

@@ -5,6 +5,7 @@
 
 #include "codegen/cuda/cuda_names.h"
 #include "codegen/cuda/hopper_emit.h"
+#include "graph/decisions.h"
 
 namespace hds::codegen {
 
@@ -36,6 +37,7 @@ std::string cuda_access(const ir::Buffer& b, const std::vector<std::string>& ind
 }
 
 std::string CudaExprPrinter::var(const ir::VarNode* v) {
+    if (v->name == graph::kSharedMemoryName) return "hds::shared_memory_per_block()";  // a fact of the device
     return cuda_ident(v->name);
 }
 
@@ -110,7 +112,7 @@ std::string CudaExprPrinter::call(const ir::Call* c, const std::vector<std::stri
 }
 
 std::string LauncherExprPrinter::var(const ir::VarNode* v) {
-    return "(long long)" + cuda_ident(v->name);
+    return "(long long)" + CudaExprPrinter::var(v);
 }
 
 std::string LauncherExprPrinter::call(const ir::Call* c, const std::vector<std::string>& args) {

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstdlib>
 
 #include "hds/math.h"
 
@@ -164,20 +165,43 @@ inline cudaError_t launch_after_previous(void (*kernel)(Params...), dim3 grid, d
     return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
+namespace detail {
+// An attribute of the current device, asked once per device; 0 where it cannot be asked.
+template <cudaDeviceAttr Attribute>
+inline int device_attribute() {
+    static std::atomic<int> value[64];
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0;
+    if ((v = value[dev].load(std::memory_order_relaxed)) == 0) {
+        if (cudaDeviceGetAttribute(&v, Attribute, dev) != cudaSuccess || v <= 0) return 0;
+        value[dev].store(v, std::memory_order_relaxed);
+    }
+    return v;
+}
+}  // namespace detail
+
 // The grid of a persistent kernel (whose blocks walk the work with a gridDim.x stride, such
 // as hdsc's row ops on f32 rows of 8193 to 32768 values): `work` blocks, at most `per_sm` on
-// each multiprocessor of the current device (asked once per device).
+// each multiprocessor of the current device.
 inline unsigned persistent_grid(long long work, int per_sm) {
-    static std::atomic<int> count[64];
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return static_cast<unsigned>(work);
-    if ((sms = count[dev].load(std::memory_order_relaxed)) == 0) {
-        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0)
-            return static_cast<unsigned>(work);
-        count[dev].store(sms, std::memory_order_relaxed);
-    }
+    int sms = detail::device_attribute<cudaDevAttrMultiProcessorCount>();
+    if (sms == 0) return static_cast<unsigned>(work);
     long long most = static_cast<long long>(sms) * per_sm;
     return static_cast<unsigned>(work < most ? work : most);
+}
+
+// The shared memory a block may have on the current device (its opt-in limit, bytes): the
+// dispatch of sm_80 code tests it before a kernel over the 99 KiB of sm_86/89/120 GPUs, whose
+// next schedule runs where it does not fit (0 where the device cannot be asked). The
+// environment's HDS_SHARED_MEMORY_PER_BLOCK, where lower, takes its place: to run on one GPU
+// the kernels a GPU of less shared memory gets.
+inline int shared_memory_per_block() {
+    static const int cap = [] {
+        const char* s = std::getenv("HDS_SHARED_MEMORY_PER_BLOCK");
+        return s ? std::atoi(s) : 0;
+    }();
+    int bytes = detail::device_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>();
+    return cap > 0 && cap < bytes ? cap : bytes;
 }
 
 }  // namespace hds

@@ -31,8 +31,8 @@ def run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None = N
 
 
 def _run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None, scalars: dict | None,
-         racecheck: bool, arch: str | None) -> tuple[dict, str]:
-    """`run`'s outputs, and what `hdsc run` printed."""
+         racecheck: bool, arch: str | None, shared_memory: int | None = None) -> tuple[dict, str]:
+    """`run`'s outputs, and what `hdsc run` printed (shared_memory: its --shared-memory)."""
     source = Path(source)
     if not source.is_absolute():
         source = ROOT / source
@@ -57,6 +57,8 @@ def _run(source, kernel: str, inputs: dict, outputs: list, sizes: dict | None, s
             cmd.append("--racecheck")
         if arch:
             cmd.append(f"--arch={arch}")
+        if shared_memory:
+            cmd.append(f"--shared-memory={shared_memory}")
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode == 1:
             raise EmulatorError(proc.stderr)
@@ -76,14 +78,15 @@ def run_graph(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "
 
 def run_graph_variant(text: str, graph: str, inputs: dict, imports=("elementwise.hds", "reduce.hds", "nn.hds"),
                       racecheck: bool = True, arch: str | None = None,
-                      keep_in: Path | None = None) -> tuple[np.ndarray, str]:
+                      keep_in: Path | None = None, shared_memory: int | None = None) -> tuple[np.ndarray, str]:
     """As run_graph (under racecheck unless told), and the variant of the graph's dispatch that ran
     (`hdsc run` names it; "" where the graph has one). keep_in: a folder to write the source to
-    (GRAPH.hds), and leave it there."""
+    (GRAPH.hds), and leave it there. shared_memory: the bytes a block of the device emulated may
+    have (`hdsc run --shared-memory`; default an H100's)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(keep_in or tmp) / f"{graph}.hds"
         path.write_text("".join(f'import "{i}";\n' for i in imports) + text)
-        outputs, printed = _run(path, graph, inputs, ["out"], None, None, racecheck, arch)
+        outputs, printed = _run(path, graph, inputs, ["out"], None, None, racecheck, arch, shared_memory)
     ran = printed.split("(variant ")[1].split(")")[0] if "(variant " in printed else ""
     return outputs["out"], ran
 

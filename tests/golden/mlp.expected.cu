@@ -7,10 +7,10 @@
 
 #include <algorithm>
 
-// kernel mlp_skinny_k0_matmul_add_gelu (mlp.hds:11)
-__global__ void __launch_bounds__(256) mlp_skinny_k0_matmul_add_gelu(const __half* __restrict__ x,
-        const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
-        int B) {
+// kernel mlp_skinny_smem_k0_matmul_add_gelu (mlp.hds:11)
+__global__ void __launch_bounds__(256) mlp_skinny_smem_k0_matmul_add_gelu(
+        const __half* __restrict__ x, const __half* __restrict__ w1, const __half* __restrict__ b1,
+        __half* __restrict__ h, int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     auto& sa = *reinterpret_cast<__half (*)[4][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:27
     auto& sb = *reinterpret_cast<__half (*)[4][256][40]>(hds_dynamic_smem + 33792);  // matmul_skinny.hds:28
@@ -105,8 +105,8 @@ __global__ void __launch_bounds__(256) mlp_skinny_k0_matmul_add_gelu(const __hal
     }
 }
 
-// kernel mlp_skinny_k1_matmul_add (mlp.hds:12)
-__global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __restrict__ h,
+// kernel mlp_skinny_smem_k1_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_skinny_smem_k1_matmul_add(const __half* __restrict__ h,
         const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
         int B) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
@@ -152,6 +152,201 @@ __global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __
             hds::cp_async_wait<3>();  // matmul_skinny.hds:110
             __syncthreads();  // matmul_skinny.hds:111
             const int s = (kt - 3) % 4;  // matmul_skinny.hds:112
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:113
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:114
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:115
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:116
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:117
+                }
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:119
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:120
+                }
+            }
+            __syncthreads();  // matmul_skinny.hds:123
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny.hds:129
+    const int t4 = lane % 4;  // matmul_skinny.hds:130
+    if (warp >= 4) {  // matmul_skinny.hds:131
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:132
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:133
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:134
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:138
+    if (warp < 4) {  // matmul_skinny.hds:139
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:140
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:141
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:142
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:146
+#pragma unroll
+    for (int r_r_6 = 0; r_r_6 < 2; ++r_r_6) {  // matmul_skinny.hds:147
+        const int r = r_r_6 * 8 + (int)threadIdx.x / 32;
+        const int n = (int)threadIdx.x % 32;
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:148
+        if (m0 + r < B && n0 + n < 768) {  // matmul_skinny.hds:149
+            const __half matmul_2_2 = hds::cast<__half>(sum);  // matmul_skinny.hds:150
+            out[(m0 + r) * 768 + (n0 + n)] = matmul_2_2 + b2[n0 + n];  // mlp.hds:12
+        }
+    }
+}
+
+// kernel mlp_skinny_k0_matmul_add_gelu (mlp.hds:11)
+__global__ void __launch_bounds__(256) mlp_skinny_k0_matmul_add_gelu(const __half* __restrict__ x,
+        const __half* __restrict__ w1, const __half* __restrict__ b1, __half* __restrict__ h,
+        int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][256][40]>(hds_dynamic_smem + 25344);  // matmul_skinny.hds:28
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 86784);  // matmul_skinny.hds:29
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:30
+    alignas(16) __half fa[8];  // matmul_skinny.hds:31
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:32
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:35
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:38
+    const int tiles = 3;  // matmul_skinny.hds:40
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:42
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:43
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:44
+        }
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_skinny.hds:49
+        const int st = kt % 3;  // matmul_skinny.hds:50
+        const int k0 = kt * 256;  // matmul_skinny.hds:51
+        if (kt < tiles) {  // matmul_skinny.hds:53
+#pragma unroll
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:54
+                const int r = (int)threadIdx.x / 16;
+                const int q = q_r * 16 + (int)threadIdx.x % 16;
+                const bool ok = m0 + r < B && k0 + q * 8 < 768;  // matmul_skinny.hds:55
+                hds::cp_async_16(&sa[st][r][q * 8], &x[min(m0 + r, B - 1) * 768 + min(k0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:56
+            }
+#pragma unroll
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:58
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = k0 + r < 768 && n0 + q * 8 < 3072;  // matmul_skinny.hds:59
+                hds::cp_async_16(&sb[st][r][q * 8], &w1[min(k0 + r, 767) * 3072 + min(n0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:60
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny.hds:108
+        if (kt >= 2) {  // matmul_skinny.hds:109
+            hds::cp_async_wait<2>();  // matmul_skinny.hds:110
+            __syncthreads();  // matmul_skinny.hds:111
+            const int s = (kt - 2) % 3;  // matmul_skinny.hds:112
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:113
+                const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:114
+                hds::ldmatrix_x4(&fa[0], &sa[s][lane % 16][k + lane / 16 * 8]);  // matmul_skinny.hds:115
+#pragma unroll
+                for (int p = 0; p < 2; ++p) {  // matmul_skinny.hds:116
+                    hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][k + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny.hds:117
+                }
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:119
+                    hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny.hds:120
+                }
+            }
+            __syncthreads();  // matmul_skinny.hds:123
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny.hds:129
+    const int t4 = lane % 4;  // matmul_skinny.hds:130
+    if (warp >= 4) {  // matmul_skinny.hds:131
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:132
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:133
+                part[warp - 4][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] = acc[j][e];  // matmul_skinny.hds:134
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:138
+    if (warp < 4) {  // matmul_skinny.hds:139
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:140
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:141
+                part[warp][g + e / 2 * 8][j * 8 + t4 * 2 + e % 2] += acc[j][e];  // matmul_skinny.hds:142
+            }
+        }
+    }
+    __syncthreads();  // matmul_skinny.hds:146
+#pragma unroll
+    for (int r_r_6 = 0; r_r_6 < 2; ++r_r_6) {  // matmul_skinny.hds:147
+        const int r = r_r_6 * 8 + (int)threadIdx.x / 32;
+        const int n = (int)threadIdx.x % 32;
+        const float sum = part[0][r][n] + part[1][r][n] + part[2][r][n] + part[3][r][n];  // matmul_skinny.hds:148
+        if (m0 + r < B && n0 + n < 3072) {  // matmul_skinny.hds:149
+            const __half matmul_3 = hds::cast<__half>(sum);  // matmul_skinny.hds:150
+            const __half add_2 = matmul_3 + b1[n0 + n];  // mlp.hds:11
+            h[(m0 + r) * 3072 + (n0 + n)] = hds::cast<__half>(hds::gelu(hds::cast<float>(add_2)));
+        }
+    }
+}
+
+// kernel mlp_skinny_k1_matmul_add (mlp.hds:12)
+__global__ void __launch_bounds__(256) mlp_skinny_k1_matmul_add(const __half* __restrict__ h,
+        const __half* __restrict__ w2, const __half* __restrict__ b2, __half* __restrict__ out,
+        int B) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    auto& sa = *reinterpret_cast<__half (*)[3][16][264]>(hds_dynamic_smem + 0);  // matmul_skinny.hds:27
+    auto& sb = *reinterpret_cast<__half (*)[3][256][40]>(hds_dynamic_smem + 25344);  // matmul_skinny.hds:28
+    auto& part = *reinterpret_cast<float (*)[4][16][36]>(hds_dynamic_smem + 86784);  // matmul_skinny.hds:29
+    alignas(16) float acc[4][4];  // matmul_skinny.hds:30
+    alignas(16) __half fa[8];  // matmul_skinny.hds:31
+    alignas(16) __half fb[2][8];  // matmul_skinny.hds:32
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny.hds:35
+    const int n0 = (int)blockIdx.x * 32;  // matmul_skinny.hds:36
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny.hds:37
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny.hds:38
+    const int tiles = 12;  // matmul_skinny.hds:40
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {  // matmul_skinny.hds:42
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny.hds:43
+            acc[j][e] = 0.0f;  // matmul_skinny.hds:44
+        }
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_skinny.hds:49
+        const int st = kt % 3;  // matmul_skinny.hds:50
+        const int k0 = kt * 256;  // matmul_skinny.hds:51
+        if (kt < tiles) {  // matmul_skinny.hds:53
+#pragma unroll
+            for (int q_r = 0; q_r < 2; ++q_r) {  // matmul_skinny.hds:54
+                const int r = (int)threadIdx.x / 16;
+                const int q = q_r * 16 + (int)threadIdx.x % 16;
+                const bool ok = m0 + r < B && k0 + q * 8 < 3072;  // matmul_skinny.hds:55
+                hds::cp_async_16(&sa[st][r][q * 8], &h[min(m0 + r, B - 1) * 3072 + min(k0 + q * 8, 3064)], ok ? 16 : 0);  // matmul_skinny.hds:56
+            }
+#pragma unroll
+            for (int r_r = 0; r_r < 4; ++r_r) {  // matmul_skinny.hds:58
+                const int r = r_r * 64 + (int)threadIdx.x / 4;
+                const int q = (int)threadIdx.x % 4;
+                const bool ok = k0 + r < 3072 && n0 + q * 8 < 768;  // matmul_skinny.hds:59
+                hds::cp_async_16(&sb[st][r][q * 8], &w2[min(k0 + r, 3071) * 768 + min(n0 + q * 8, 760)], ok ? 16 : 0);  // matmul_skinny.hds:60
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny.hds:108
+        if (kt >= 2) {  // matmul_skinny.hds:109
+            hds::cp_async_wait<2>();  // matmul_skinny.hds:110
+            __syncthreads();  // matmul_skinny.hds:111
+            const int s = (kt - 2) % 3;  // matmul_skinny.hds:112
 #pragma unroll
             for (int kk = 0; kk < 2; ++kk) {  // matmul_skinny.hds:113
                 const int k = warp * 32 + kk * 16;  // matmul_skinny.hds:114
@@ -761,6 +956,56 @@ __global__ void __launch_bounds__(256) mlp_mma_split_k2_matmul_add(
 
 extern "C" {
 
+// Workspace slots of `mlp_skinny_smem`: temporaries whose lifetimes do not overlap share one.
+static void mlp_skinny_smem_slots(int B, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
+}
+
+static size_t mlp_skinny_smem_workspace_size(int B) {
+    size_t slot[1] = {0};
+    mlp_skinny_smem_slots(B, slot);
+    return slot[0];
+}
+
+static cudaError_t mlp_skinny_smem_run(const __half* x, const __half* w1, const __half* b1,
+                                       const __half* w2, const __half* b2, __half* out, int B,
+                                       void* workspace, cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (B <= 0 || x == nullptr || w1 == nullptr || b1 == nullptr || w2 == nullptr || b2 == nullptr ||
+        out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)x % 16 != 0 || (uintptr_t)w1 % 16 != 0 || (uintptr_t)w2 % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)B * 768 > 2147483647LL || (long long)B * 3072 > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    mlp_skinny_smem_slots(B, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    __half* h = reinterpret_cast<__half*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul+add+gelu (mlp.hds:11)
+    if ((((long long)B + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_skinny_smem_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    if (err != cudaSuccess) return err;
+    mlp_skinny_smem_k0_matmul_add_gelu<<<dim3((unsigned)(96), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            x, w1, b1, h, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add (mlp.hds:12)
+    if ((((long long)B + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_skinny_smem_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    if (err != cudaSuccess) return err;
+    mlp_skinny_smem_k1_matmul_add<<<dim3((unsigned)(24), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+            h, w2, b2, out, B);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `mlp_skinny`: temporaries whose lifetimes do not overlap share one.
 static void mlp_skinny_slots(int B, size_t* slot) {
     slot[0] = ((size_t)(sizeof(__half) * (long long)B * 3072) + 255) / 256 * 256;
@@ -794,18 +1039,18 @@ static cudaError_t mlp_skinny_run(const __half* x, const __half* w1, const __hal
     cudaError_t err = cudaSuccess;
     // matmul+add+gelu (mlp.hds:11)
     if ((((long long)B + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_skinny_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    // 96000 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_skinny_k0_matmul_add_gelu, cudaFuncAttributeMaxDynamicSharedMemorySize, 96000);
     if (err != cudaSuccess) return err;
-    mlp_skinny_k0_matmul_add_gelu<<<dim3((unsigned)(96), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+    mlp_skinny_k0_matmul_add_gelu<<<dim3((unsigned)(96), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 96000, stream>>>(
             x, w1, b1, h, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (mlp.hds:12)
     if ((((long long)B + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 124928 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(mlp_skinny_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 124928);
+    // 96000 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(mlp_skinny_k1_matmul_add, cudaFuncAttributeMaxDynamicSharedMemorySize, 96000);
     if (err != cudaSuccess) return err;
-    mlp_skinny_k1_matmul_add<<<dim3((unsigned)(24), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 124928, stream>>>(
+    mlp_skinny_k1_matmul_add<<<dim3((unsigned)(24), (unsigned)(((long long)B + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 96000, stream>>>(
             h, w2, b2, out, B);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     return cudaSuccess;
@@ -1023,18 +1268,22 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
     return cudaSuccess;
 }
 
-// Graph `mlp` runs one of 5 variants, the first whose case holds for the sizes of the call:
+// Graph `mlp` runs one of 6 variants, the first whose case holds for the sizes of the call:
+//   mlp_skinny_smem: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:236)
+//                    and hds::shared_memory_per_block() >= 124928 (124928 bytes of shared memory a block: more than the 99 KiB of sm_86/89/120 GPUs)
+//     mlp_skinny_smem_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
+//     mlp_skinny_smem_k1_matmul_add <- matmul+add (mlp.hds:12)
 //   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:236)
 //     mlp_skinny_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_skinny_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_mma256_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:307)
-//                      and (B + 127) / 128 * 6 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:307)
+//   mlp_mma256_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:310)
+//                      and (B + 127) / 128 * 6 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:310)
 //     mlp_mma256_mma256_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma256_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:307)
+//   mlp_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:310)
 //     mlp_mma256_mma256_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_mma_split: ((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B) (`when K % 8 == 0 && N % 8 == 0 && K >= 1024 && ((M + 127) / 128 * ((N + 127) / 128) <= 66 && K >= 8 * M || (M + 127) / 128 * ((N + 127) / 128) <= 132 && K >= 16 * M)` of matmul's schedule 'mma_split', nn.hds:298)
+//   mlp_mma_split: ((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B) (`when K % 8 == 0 && N % 8 == 0 && K >= 1024 && ((M + 127) / 128 * ((N + 127) / 128) <= 66 && K >= 8 * M || (M + 127) / 128 * ((N + 127) / 128) <= 132 && K >= 16 * M)` of matmul's schedule 'mma_split', nn.hds:301)
 //     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma_split_k1_matmul <- matmul (mlp.hds:12)
 //     mlp_mma_split_k2_matmul_add <- matmul+add (mlp.hds:12)
@@ -1042,6 +1291,8 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
 //     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
 size_t mlp_workspace_size(int B) {
+    if (B <= 16 && hds::shared_memory_per_block() >= 124928)
+        return mlp_skinny_smem_workspace_size(B);
     if (B <= 16)
         return mlp_skinny_workspace_size(B);
     if ((B + 127) / 128 * 24 > 132 && (B + 127) / 128 * 6 > 132)
@@ -1055,6 +1306,8 @@ size_t mlp_workspace_size(int B) {
 
 cudaError_t mlp_run(const __half* x, const __half* w1, const __half* b1, const __half* w2,
                     const __half* b2, __half* out, int B, void* workspace, cudaStream_t stream) {
+    if (B <= 16 && hds::shared_memory_per_block() >= 124928)
+        return mlp_skinny_smem_run(x, w1, b1, w2, b2, out, B, workspace, stream);
     if (B <= 16)
         return mlp_skinny_run(x, w1, b1, w2, b2, out, B, workspace, stream);
     if ((B + 127) / 128 * 24 > 132 && (B + 127) / 128 * 6 > 132)

@@ -424,175 +424,174 @@ __global__ void __launch_bounds__(256) encoder_block_k4_attention_permute_reshap
     auto& ps = *reinterpret_cast<float (*)[2][64][36]>(hds_dynamic_smem + 76288);  // attention_simt.hds:31
     auto& cm = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94720);  // attention_simt.hds:32
     auto& cl = *reinterpret_cast<float (*)[32]>(hds_dynamic_smem + 94848);  // attention_simt.hds:33
-    auto& co = *reinterpret_cast<float (*)[32][64]>(hds_dynamic_smem + 94976);  // attention_simt.hds:34
-    alignas(16) float kr[32];  // attention_simt.hds:35
-    alignas(16) float vr[32];  // attention_simt.hds:36
-    alignas(16) float s[4][4];  // attention_simt.hds:37
-    alignas(16) float pt[4][4];  // attention_simt.hds:38
-    alignas(16) float acc[4][4];  // attention_simt.hds:39
-    alignas(16) float m[4];  // attention_simt.hds:40
-    alignas(16) float l[4];  // attention_simt.hds:41
-    alignas(16) float qf[4][4];  // attention_simt.hds:42
-    alignas(16) float kf[4][4];  // attention_simt.hds:43
-    alignas(16) float pf[4];  // attention_simt.hds:44
-    alignas(16) float vf[4];  // attention_simt.hds:45
-    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:47
-    const int kvh = head;  // attention_simt.hds:48
-    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:49
-    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:50
-    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:51
-    const int ty = t / 16;  // attention_simt.hds:52
-    const int tx = t % 16;  // attention_simt.hds:53
-    const int tiles = (S + 63) / 64;  // attention_simt.hds:54
-    const int steps = (tiles + 1) / 2;  // attention_simt.hds:55
-    const float qscale = 0.18033688011112042f;  // attention_simt.hds:56
-    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:58
+    alignas(16) float kr[32];  // attention_simt.hds:34
+    alignas(16) float vr[32];  // attention_simt.hds:35
+    alignas(16) float s[4][4];  // attention_simt.hds:36
+    alignas(16) float pt[4][4];  // attention_simt.hds:37
+    alignas(16) float acc[4][4];  // attention_simt.hds:38
+    alignas(16) float m[4];  // attention_simt.hds:39
+    alignas(16) float l[4];  // attention_simt.hds:40
+    alignas(16) float qf[4][4];  // attention_simt.hds:41
+    alignas(16) float kf[4][4];  // attention_simt.hds:42
+    alignas(16) float pf[4];  // attention_simt.hds:43
+    alignas(16) float vf[4];  // attention_simt.hds:44
+    const int head = (int)blockIdx.y % 4;  // attention_simt.hds:46
+    const int kvh = head;  // attention_simt.hds:47
+    const int q0 = (int)blockIdx.x * 32;  // attention_simt.hds:48
+    const int g = (int)threadIdx.x / 128;  // attention_simt.hds:49
+    const int t = (int)threadIdx.x % 128;  // attention_simt.hds:50
+    const int ty = t / 16;  // attention_simt.hds:51
+    const int tx = t % 16;  // attention_simt.hds:52
+    const int tiles = (S + 63) / 64;  // attention_simt.hds:53
+    const int steps = (tiles + 1) / 2;  // attention_simt.hds:54
+    const float qscale = 0.18033688011112042f;  // attention_simt.hds:55
+    for (int r_r = 0; r_r < 8; ++r_r) {  // attention_simt.hds:57
         const int r = r_r * 4 + (int)threadIdx.x / 64;
         const int d = (int)threadIdx.x % 64;
-        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:59
+        qs[r][d] = q0 + r < S ? matmul[(q0 + r) * 256 + (head * 64 + d)] * qscale : 0.0f;  // attention_simt.hds:58
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:61
-        m[i] = -1e+30f;  // attention_simt.hds:62
-        l[i] = 0.0f;  // attention_simt.hds:63
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:60
+        m[i] = -1e+30f;  // attention_simt.hds:61
+        l[i] = 0.0f;  // attention_simt.hds:62
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:64
-            acc[i][j] = 0.0f;  // attention_simt.hds:65
+        for (int j = 0; j < 4; ++j) {  // attention_simt.hds:63
+            acc[i][j] = 0.0f;  // attention_simt.hds:64
         }
     }
-    if (g < tiles) {  // attention_simt.hds:69
+    if (g < tiles) {  // attention_simt.hds:68
 #pragma unroll
-        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:70
-            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:71
-            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
-            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:73
+        for (int r = 0; r < 32; ++r) {  // attention_simt.hds:69
+            const int key = g * 64 + r * 2 + t / 64;  // attention_simt.hds:70
+            kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:71
+            vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:72
         }
     }
-    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:76
-        const int tile = it * 2 + g;  // attention_simt.hds:77
-        if (tile < tiles) {  // attention_simt.hds:78
+    for (int it = 0; it < steps; ++it) {  // attention_simt.hds:75
+        const int tile = it * 2 + g;  // attention_simt.hds:76
+        if (tile < tiles) {  // attention_simt.hds:77
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:79
-                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:80
-                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:81
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:78
+                ks[g][r * 2 + t / 64][t % 64] = kr[r];  // attention_simt.hds:79
+                vs[g][r * 2 + t / 64][t % 64] = vr[r];  // attention_simt.hds:80
             }
         }
-        __syncthreads();  // attention_simt.hds:84
-        if (tile + 2 < tiles) {  // attention_simt.hds:85
+        __syncthreads();  // attention_simt.hds:83
+        if (tile + 2 < tiles) {  // attention_simt.hds:84
 #pragma unroll
-            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:86
-                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:87
-                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
-                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:89
+            for (int r = 0; r < 32; ++r) {  // attention_simt.hds:85
+                const int key = (tile + 2) * 64 + r * 2 + t / 64;  // attention_simt.hds:86
+                kr[r] = key < S ? matmul_2[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:87
+                vr[r] = key < S ? matmul_3[key * 256 + (kvh * 64 + t % 64)] : 0.0f;  // attention_simt.hds:88
             }
         }
-        if (tile < tiles) {  // attention_simt.hds:92
+        if (tile < tiles) {  // attention_simt.hds:91
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:93
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:92
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:94
-                    s[i][j] = 0.0f;  // attention_simt.hds:95
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:93
+                    s[i][j] = 0.0f;  // attention_simt.hds:94
                 }
             }
 #pragma unroll
-            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:98
+            for (int d = 0; d < 64; d += 4) {  // attention_simt.hds:97
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:99
-                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:100
-                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:101
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:98
+                    hds::copy<16>(&qf[i][0], &qs[ty * 4 + i][d]);  // attention_simt.hds:99
+                    hds::copy<16>(&kf[i][0], &ks[g][tx + 16 * i][d]);  // attention_simt.hds:100
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:103
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:102
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:104
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:103
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:105
-                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:106
+                        for (int e = 0; e < 4; ++e) {  // attention_simt.hds:104
+                            s[i][j] += qf[i][e] * kf[j][e];  // attention_simt.hds:105
                         }
                     }
                 }
             }
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:111
-                float top = -1e+30f;  // attention_simt.hds:112
+            for (int i = 0; i < 4; ++i) {  // attention_simt.hds:110
+                float top = -1e+30f;  // attention_simt.hds:111
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:113
-                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:114
-                    if (key >= S) {  // attention_simt.hds:115
-                        s[i][j] = -1e+30f;  // attention_simt.hds:116
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:112
+                    const int key = tile * 64 + tx + 16 * j;  // attention_simt.hds:113
+                    if (key >= S) {  // attention_simt.hds:114
+                        s[i][j] = -1e+30f;  // attention_simt.hds:115
                     }
-                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:118
+                    top = fmaxf(top, s[i][j]);  // attention_simt.hds:117
                 }
 #pragma unroll
-                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:120
-                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:121
+                for (int off = 0; off < 4; ++off) {  // attention_simt.hds:119
+                    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 8 >> off));  // attention_simt.hds:120
                 }
-                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:123
-                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:124
-                m[i] = mnew;  // attention_simt.hds:125
-                l[i] *= rescale;  // attention_simt.hds:126
+                const float mnew = fmaxf(m[i], top);  // attention_simt.hds:122
+                const float rescale = exp2f(m[i] - mnew);  // attention_simt.hds:123
+                m[i] = mnew;  // attention_simt.hds:124
+                l[i] *= rescale;  // attention_simt.hds:125
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:127
-                    acc[i][j] *= rescale;  // attention_simt.hds:128
-                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:129
-                    l[i] += pt[j][i];  // attention_simt.hds:130
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:126
+                    acc[i][j] *= rescale;  // attention_simt.hds:127
+                    pt[j][i] = exp2f(s[i][j] - mnew);  // attention_simt.hds:128
+                    l[i] += pt[j][i];  // attention_simt.hds:129
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:133
-                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:134
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:132
+                hds::copy<16>(&ps[g][tx + 16 * j][ty * 4], &pt[j][0]);  // attention_simt.hds:133
             }
         }
-        __syncthreads();  // attention_simt.hds:137
-        if (tile < tiles) {  // attention_simt.hds:138
+        __syncthreads();  // attention_simt.hds:136
+        if (tile < tiles) {  // attention_simt.hds:137
 #pragma unroll
-            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:139
-                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:140
-                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:141
+            for (int kk = 0; kk < 64; ++kk) {  // attention_simt.hds:138
+                hds::copy<16>(&pf[0], &ps[g][kk][ty * 4]);  // attention_simt.hds:139
+                hds::copy<16>(&vf[0], &vs[g][kk][tx * 4]);  // attention_simt.hds:140
 #pragma unroll
-                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:142
+                for (int i = 0; i < 4; ++i) {  // attention_simt.hds:141
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:143
-                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:144
+                    for (int j = 0; j < 4; ++j) {  // attention_simt.hds:142
+                        acc[i][j] += pf[i] * vf[j];  // attention_simt.hds:143
                     }
                 }
             }
         }
-        __syncthreads();  // attention_simt.hds:149
+        __syncthreads();  // attention_simt.hds:148
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:153
+    for (int i = 0; i < 4; ++i) {  // attention_simt.hds:152
 #pragma unroll
-        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:154
-            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:155
+        for (int off = 0; off < 4; ++off) {  // attention_simt.hds:153
+            l[i] += __shfl_xor_sync(0xffffffffu, l[i], 8 >> off);  // attention_simt.hds:154
         }
     }
-    if (g == 1) {  // attention_simt.hds:158
+    if (g == 1) {  // attention_simt.hds:157
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:159
-            if (tx == 0) {  // attention_simt.hds:160
-                cm[ty * 4 + i] = m[i];  // attention_simt.hds:161
-                cl[ty * 4 + i] = l[i];  // attention_simt.hds:162
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:158
+            if (tx == 0) {  // attention_simt.hds:159
+                cm[ty * 4 + i] = m[i];  // attention_simt.hds:160
+                cl[ty * 4 + i] = l[i];  // attention_simt.hds:161
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:164
-                co[ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:165
+            for (int j = 0; j < 4; ++j) {  // attention_simt.hds:163
+                vs[1][ty * 4 + i][tx * 4 + j] = acc[i][j];  // attention_simt.hds:164
             }
         }
     }
-    __syncthreads();  // attention_simt.hds:169
-    if (g == 0) {  // attention_simt.hds:170
+    __syncthreads();  // attention_simt.hds:168
+    if (g == 0) {  // attention_simt.hds:169
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:171
-            const int row = ty * 4 + i;  // attention_simt.hds:172
-            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:173
-            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:174
-            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:175
-            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:176
-            if (q0 + row < S) {  // attention_simt.hds:177
+        for (int i = 0; i < 4; ++i) {  // attention_simt.hds:170
+            const int row = ty * 4 + i;  // attention_simt.hds:171
+            const float mboth = fmaxf(m[i], cm[row]);  // attention_simt.hds:172
+            const float w0 = exp2f(m[i] - mboth);  // attention_simt.hds:173
+            const float w1 = exp2f(cm[row] - mboth);  // attention_simt.hds:174
+            const float inv = 1.0f / (l[i] * w0 + cl[row] * w1);  // attention_simt.hds:175
+            if (q0 + row < S) {  // attention_simt.hds:176
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:178
-                    merged[(q0 + row) * 256 + (head * 64 + (tx * 4 + j))] = (acc[i][j] * w0 + co[row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:179
+                for (int j = 0; j < 4; ++j) {  // attention_simt.hds:177
+                    merged[(q0 + row) * 256 + (head * 64 + (tx * 4 + j))] = (acc[i][j] * w0 + vs[1][row][tx * 4 + j] * w1) * inv;  // attention_simt.hds:178
                 }
             }
         }
@@ -4041,10 +4040,10 @@ static cudaError_t encoder_block_skinny_simt_narrow_run(const float* x, const fl
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    // 94976 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 94976);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 94976, stream>>>(
             matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -4158,10 +4157,10 @@ static cudaError_t encoder_block_simt32x128_run(const float* x, const float* g1,
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    // 94976 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 94976);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 94976, stream>>>(
             matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -4274,10 +4273,10 @@ static cudaError_t encoder_block_simt32_simt32x128_run(const float* x, const flo
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    // 94976 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 94976);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 94976, stream>>>(
             matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -4386,10 +4385,10 @@ static cudaError_t encoder_block_simt32_simt32_run(const float* x, const float* 
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    // 94976 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 94976);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 94976, stream>>>(
             matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -4494,10 +4493,10 @@ static cudaError_t encoder_block_simt32_run(const float* x, const float* g1, con
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    // 94976 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 94976);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 94976, stream>>>(
             matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -4602,10 +4601,10 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // attention+permute+reshape (transformer_block.hds:16)
     if ((((long long)S + 31) / 32) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 103168 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 103168);
+    // 94976 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(encoder_block_k4_attention_permute_reshape, cudaFuncAttributeMaxDynamicSharedMemorySize, 94976);
     if (err != cudaSuccess) return err;
-    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 103168, stream>>>(
+    encoder_block_k4_attention_permute_reshape<<<dim3((unsigned)(((long long)S + 31) / 32), (unsigned)(4), 1), dim3((unsigned)(256), 1, 1), 94976, stream>>>(
             matmul, matmul_2, matmul_3, merged, S);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add (transformer_block.hds:18)
@@ -4637,7 +4636,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 }
 
 // Graph `encoder_block` runs one of 6 variants, the first whose case holds for the sizes of the call:
-//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:242)
+//   encoder_block_skinny_simt_narrow: S <= 16 (`when M <= 16 && N < 2048` of matmul's schedule 'skinny_simt_narrow', nn.hds:245)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_skinny_simt_narrow_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_skinny_simt_narrow_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4648,7 +4647,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_skinny_simt_narrow_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_skinny_simt_narrow_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:354)
+//   encoder_block_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 >= 128 && (S + 31) / 32 * 2 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:357)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4659,8 +4658,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:357)
-//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:354)
+//   encoder_block_simt32_simt32x128: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:360)
+//                                    and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 >= 128 && (S + 31) / 32 * 8 <= 264 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) >= 128 && (M + 31) / 32 * ((N + 127) / 128) <= 264` of matmul's schedule 'simt32x128', nn.hds:357)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4671,8 +4670,8 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_simt32x128_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:357)
-//                                and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:357)
+//   encoder_block_simt32_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:360)
+//                                and (S + 127) / 128 * 8 < 128 && (S + 31) / 32 * 8 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:360)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
@@ -4683,7 +4682,7 @@ static cudaError_t encoder_block_any_run(const float* x, const float* g1, const 
 //     encoder_block_k7_layer_norm <- layer_norm (transformer_block.hds:19)
 //     encoder_block_simt32_simt32_k8_matmul_add_gelu <- matmul+add+gelu (transformer_block.hds:20)
 //     encoder_block_simt32_simt32x128_k9_matmul_add_add <- matmul+add+add (transformer_block.hds:20)
-//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:357)
+//   encoder_block_simt32: (S + 127) / 128 * 2 < 128 && (S + 31) / 32 * 2 < 128 (`when (M + 127) / 128 * ((N + 127) / 128) < 128 && (M + 31) / 32 * ((N + 127) / 128) < 128` of matmul's schedule 'simt32', nn.hds:360)
 //     encoder_block_k0_layer_norm <- layer_norm (transformer_block.hds:12)
 //     encoder_block_simt32_simt32x128_k1_matmul <- matmul (transformer_block.hds:13)
 //     encoder_block_simt32_simt32x128_k2_matmul <- matmul (transformer_block.hds:14)
