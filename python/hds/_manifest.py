@@ -20,7 +20,13 @@ DTYPES = {
 INT32_MAX = 2**31 - 1
 
 
+# The device's shared memory a block (`hds::shared_memory_per_block()` in sm_80 code's dispatch
+# conditions, docs/graphs.md "Shared memory of the device"): a name of its own in `evaluate`'s sizes.
+SHARED_MEMORY = "shared_memory_per_block__"
+
+
 def _c_to_python(expr: str) -> str:
+    expr = expr.replace("hds::shared_memory_per_block()", SHARED_MEMORY)
     return expr.replace("&&", " and ").replace("||", " or ").replace("!=", "\0").replace("!", " not ").replace("\0", "!=")
 
 
@@ -160,8 +166,10 @@ class Graph:
     def output_shape(self, sizes: dict[str, int]) -> list[int]:
         return [evaluate(d, sizes) for d in self.output.shape]
 
-    def variant_for(self, sizes: dict[str, int]) -> str:
-        """The variant the emitted dispatch runs for `sizes` (the first whose conditions hold)."""
+    def variant_for(self, sizes: dict[str, int], shared_memory: int = 232448) -> str:
+        """The variant the emitted dispatch runs for `sizes` (the first whose conditions hold) on a
+        device whose blocks may have `shared_memory` bytes (default an H100's, as `hdsc run`)."""
+        sizes = {**sizes, SHARED_MEMORY: shared_memory}
         for v in self.variants:
             if all(evaluate(w["condition"], sizes) for w in v["when"]):
                 return v["name"]

@@ -96,3 +96,26 @@ def test_kernel_over_the_device_is_an_error():
                        match=r"kernel 'g_skinny_k0_matmul' needs 96000 bytes of shared memory a block; the device "
                              r"of this run \(--shared-memory\) has 50000"):
         emulator.run_graph_variant(MATMUL, "g", {"a": a, "b": b}, imports=("nn.hds",), shared_memory=50000)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_manifest_conditions_name_the_device(tmp_path, device):
+    """The manifest's conditions spell the device's shared memory as the `if`s do; the Python
+    package evaluates them for a given device (hds._manifest.Graph.variant_for), choosing what
+    `hdsc run --shared-memory` runs."""
+    import json
+    import subprocess
+    from hds._manifest import Graph
+    src = tmp_path / "e.hds"
+    src.write_text('import "nn.hds";\n' + MATMUL)
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "--manifest",
+                    str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True, capture_output=True)
+    manifest = json.loads((tmp_path / "m.json").read_text())["graphs"][0]
+    conditions = [w["condition"] for v in manifest["variants"] for w in v["when"]]
+    assert "hds::shared_memory_per_block() >= 124928" in conditions
+    graph = Graph.parse(manifest)
+    for m, k, n in ((5, 2049, 137), (5, 40, 24), (1, 2049, 137), (77, 40, 24)):
+        a, b = halves(m, k), halves(k, n)
+        _, ran = emulator.run_graph_variant(MATMUL, "g", {"a": a, "b": b}, imports=("nn.hds",), racecheck=False,
+                                            shared_memory=DEVICES[device])
+        assert graph.variant_for({"M": m, "K": k, "N": n}, shared_memory=DEVICES[device]) == ran
