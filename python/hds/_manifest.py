@@ -25,6 +25,19 @@ INT32_MAX = 2**31 - 1
 SHARED_MEMORY = "shared_memory_per_block__"
 
 
+def _device_shared_memory() -> int:
+    """The shared memory a block may have on the current CUDA device (torch's properties), else
+    an H100's 232448 bytes."""
+    try:
+        import torch
+        if torch.cuda.is_available():
+            props = torch.cuda.get_device_properties(torch.cuda.current_device())
+            return int(getattr(props, "shared_memory_per_block_optin", 232448))
+    except ImportError:
+        pass
+    return 232448
+
+
 def _c_to_python(expr: str) -> str:
     expr = expr.replace("hds::shared_memory_per_block()", SHARED_MEMORY)
     return expr.replace("&&", " and ").replace("||", " or ").replace("!=", "\0").replace("!", " not ").replace("\0", "!=")
@@ -166,10 +179,11 @@ class Graph:
     def output_shape(self, sizes: dict[str, int]) -> list[int]:
         return [evaluate(d, sizes) for d in self.output.shape]
 
-    def variant_for(self, sizes: dict[str, int], shared_memory: int = 232448) -> str:
+    def variant_for(self, sizes: dict[str, int], shared_memory: int | None = None) -> str:
         """The variant the emitted dispatch runs for `sizes` (the first whose conditions hold) on a
-        device whose blocks may have `shared_memory` bytes (default an H100's, as `hdsc run`)."""
-        sizes = {**sizes, SHARED_MEMORY: shared_memory}
+        device whose blocks may have `shared_memory` bytes (default: the current CUDA device's,
+        else an H100's, as `hdsc run`)."""
+        sizes = {**sizes, SHARED_MEMORY: shared_memory or _device_shared_memory()}
         for v in self.variants:
             if all(evaluate(w["condition"], sizes) for w in v["when"]):
                 return v["name"]
