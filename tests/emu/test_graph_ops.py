@@ -208,7 +208,7 @@ def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
     (4224, 40, 100, "g_simt32x128_split", 1),    # 132 tiles
     (4225, 40, 100, "g_simt32x128", 0),          # 133 tiles
     (4256, 1024, 8, "g_simt32x128_split", 4),    # 133 tiles, K >= 1024: three waves of quarters
-    # (186 / 187 tiles: 5952 / 5953 rows, in tests/gpu/test_gpu_ops.py::test_matmul_f32_split_sm90)
+    # (186 / 187 tiles: 5952 / 5953 rows, in tests/gpu/test_gpu_matmul.py::test_matmul_f32_split_sm90)
     (4256, 1023, 8, "g_simt32x128", 0),          # 133, K < 1024
     (2944, 3, 129, "g_simt32x128", 0),           # 46 tiles of 128 x 128
     (2945, 3, 129, "g_simt_split", 2),           # 48: one wave split in two
