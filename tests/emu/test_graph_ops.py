@@ -1,7 +1,6 @@
 """Every stdlib operator in a graph, run on the CPU emulator against numpy on
 odd shapes, including broadcasting, f16, reductions over any axes and fused
 chains. The same graphs compile to CUDA (tests/gpu runs the examples)."""
-import subprocess
 from math import erf
 
 import numpy as np
@@ -176,12 +175,12 @@ def test_matmul_few_rows(m, k, n):
     (2016, 5, 129, "g_simt32"), (2017, 5, 129, "g_simt32x128"),  # 63 / 64 rows of 32 x 2 columns of 128
     (128, 3, 8193, "g_simt32x128"), (129, 3, 8193, "g_any"),      # 65 / 130 tiles of 128 x 128
     (4224, 3, 129, "g_simt32x128"), (4225, 3, 129, "g_any")])     # 264 / 266 tiles of 32 x 128
-def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
+def test_matmul_simt_tiles(m, k, n, variant):
     """f32 matmul past M = 16 (symbolic sizes) on sm_80: 128 x 128 tiles where they number 128 or
     more (about one block per multiprocessor), else 32 x 128 where those make 128 to 264, 128 x 128
     past that, else 32 x 32; the call on each side of every boundary, against float64 (partial
     tiles: M, N not multiples of 32 or 128)."""
-    run_matmul(tmp_path, m, k, n, variant, [])
+    run_matmul(m, k, n, variant)
 
 
 # sm_90a: K split over clusters. 32 x 128 tiles (T of them) up to 132 split per call in 8 (T * 8 <=
@@ -218,7 +217,7 @@ def test_matmul_simt_tiles(tmp_path, m, k, n, variant):
     (5761, 3, 129, "g_any", 0),                  # 92: four waves of quarters, one whole
     (8576, 3, 129, "g_simt_split4", 4),          # 134: five of quarters, three of halves, two of two whole
     (9728, 3, 129, "g_simt_split", 2)])          # 152: six of quarters, three of halves
-def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
+def test_matmul_simt_split(m, k, n, variant, split):
     """f32 matmul with K split over thread block clusters (sm_90a): each variant and each split the
     call chooses, on both sides of every boundary, against float64; the bias and relu fuse into the
     store of the blocks' added sums. The smaller ones under the race checker."""
@@ -234,30 +233,23 @@ def test_matmul_simt_split(tmp_path, m, k, n, variant, split):
         tiles = (m + 127) // 128 * ((n + 127) // 128)
         assert split == (4 if -(-tiles * 4 // 120) * 25 < -(-tiles * 2 // 132) * 50 else 2)
         assert variant == f"g_simt_split{'4' if split == 4 else ''}"
-    run_matmul(tmp_path, m, k, n, variant, ["--arch=sm_90a"] + (["--racecheck"] if m * k * n < 10**6 else []),
-               epilogue=True)
+    run_matmul(m, k, n, variant, arch="sm_90a", racecheck=m * k * n < 10**6, epilogue=True)
 
 
-def run_matmul(tmp_path, m, k, n, variant, flags, epilogue=False):
+def run_matmul(m, k, n, variant, arch=None, racecheck=False, epilogue=False):
     """`matmul(a, b)` (with `epilogue`: `relu(matmul(a, b) + c)`, fused into its stores) with symbolic
     sizes on the emulator: the variant the dispatch chose, and the result against float64."""
     a, b, c = f32(m, k), f32(k, n), f32(n)
-    src = tmp_path / "g.hds"
     if epilogue:
-        src.write_text('import "elementwise.hds";\nimport "nn.hds";\n'
-                       'graph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] { return relu(matmul(a, b) + c); }\n')
+        text = "graph g(a: f32[M, K], b: f32[K, N], c: f32[N]) -> f32[M, N] { return relu(matmul(a, b) + c); }\n"
     else:
-        src.write_text('import "nn.hds";\ngraph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n')
+        text = "graph g(a: f32[M, K], b: f32[K, N]) -> f32[M, N] { return matmul(a, b); }\n"
     inputs = {"a": a, "b": b} | ({"c": c} if epilogue else {})
-    for name, x in inputs.items():
-        np.save(tmp_path / f"{name}.npy", x)
-    proc = subprocess.run([str(emulator.hdsc()), "run", str(src), "--kernel", "g", "-I", str(emulator.ROOT / "stdlib"),
-                           "--inputs", ",".join(f"{name}={tmp_path / name}.npy" for name in inputs),
-                           "--outputs", f"out={tmp_path / 'out.npy'}", *flags], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert f"(variant {variant})" in proc.stdout, proc.stdout
+    out, ran = emulator.run_graph_variant(text, "g", inputs, imports=("elementwise.hds", "nn.hds"),
+                                          racecheck=racecheck, arch=arch)
+    assert ran == variant
     ref = a.astype(np.float64) @ b
-    close(np.load(tmp_path / "out.npy"), np.maximum(ref + c, 0) if epilogue else ref)
+    close(out, np.maximum(ref + c, 0) if epilogue else ref)
 
 
 def test_matmul_few_rows_kernel(tmp_path):
