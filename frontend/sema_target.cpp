@@ -81,7 +81,7 @@ void Sema::require_arch(int arch, SourceRange at, DiagId id, const std::string& 
 }
 
 void Sema::check_sm80_shared(const KernelDecl& k, int64_t bytes) {
-    if (arch_ == 0 || in_instance_ || bytes <= 166912) return;
+    if (arch_ == 0 || in_instance_ || bytes <= 101376) return;
     sm80_shared_.push_back({k.name_range, k.name, bytes, instantiation_});
 }
 
@@ -92,7 +92,11 @@ void Sema::finish_target() {
     for (const SharedOver& s : sm80_shared_) {
         std::optional<InstantiationScope> scope;
         if (s.instantiation) scope.emplace(diags_, s.instantiation->where, s.instantiation->message);
-        diags_.warning(DiagId::shared_over_sm80, s.range, s.kernel, s.bytes);
+        diags_.warning(DiagId::shared_over_sm80, s.range, s.kernel, s.bytes,
+                       s.bytes > 166912 ? "an sm_80 block may have at most 166912 (163 KiB), so it launches only on "
+                                          "sm_90 and newer"
+                                        : "an sm_86/89/120 block may have at most 101376 (99 KiB), so it launches "
+                                          "only on A100 and H100-class GPUs");
     }
 }
 
