@@ -93,7 +93,9 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
         const graph::Program::Launch& l = p.launches[i];
         if (l.chained && ran) continue;  // an earlier case of the chain ran
         if (l.when) {
-            std::optional<int64_t> holds = eval_size(l.when, sizes);
+            std::map<std::string, int64_t> at = sizes;  // (a regime's when may test the device too)
+            at.emplace(graph::kSharedMemoryName, opts.shared_memory);
+            std::optional<int64_t> holds = eval_size(l.when, at);
             if (!holds) return EmuError{k.loc, "internal error: a kernel's condition on the sizes did not evaluate"};
             ran = *holds != 0;
             if (!ran) continue;
