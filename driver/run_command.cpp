@@ -129,8 +129,7 @@ int run_graph(const RunOptions& opts, Session& s, const std::vector<graph::Progr
     eopts.racecheck = opts.racecheck;
     eopts.shared_memory = opts.shared_memory;
     if (auto e = emu::bind_sizes(p, tensors, sizes)) return report(*e, s, err);
-    sizes[graph::kSharedMemoryName] = opts.shared_memory;  // the dispatch's fact of the device
-    size_t v = emu::choose_variant(cases, sizes);
+    size_t v = emu::choose_variant(cases, sizes, eopts);
     const graph::Program& chosen = v < variants.size() ? variants[v] : p;
     if (auto e = emu::run_program(chosen, tensors, sizes, eopts)) return report(*e, s, err);
     std::string ran = variants.empty() ? "" : v < variants.size() ? chosen.name : opts.kernel + "_any";

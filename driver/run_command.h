@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/decisions.h"
+#include "ir/ir.h"
 
 namespace hds::driver {
 
@@ -22,7 +22,7 @@ struct RunOptions {
     std::string arch;  // "sm_80" or "sm_90a": the schedules graphs take (default: the file's target, as hdsc's)
     // The shared memory a block may have on the device emulated (bytes; an H100's 227 KiB): sm_80
     // code's dispatch tests it, as on a GPU, and a graph's kernel over it is an error.
-    int64_t shared_memory = graph::kSharedMemoryMost;
+    int64_t shared_memory = ir::kSharedMemorySm90;
 };
 
 int run_on_emulator(const RunOptions& opts, std::ostream& out, std::ostream& err);

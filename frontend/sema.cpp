@@ -346,7 +346,7 @@ void Sema::check_kernel(KernelDecl& k) {
     int64_t shared = 0;
     for (auto [bytes, elem] : shared_arrays_)
         shared = ir::shared_array_end(shared, bytes, elem, sm90_calls_ || k.cluster);
-    if (shared > 232448)
+    if (shared > ir::kSharedMemorySm90)
         diags_.error(DiagId::shared_too_large, k.name_range, k.name, shared);
     else
         check_sm80_shared(k, shared);

@@ -2,6 +2,8 @@
 // `target` declaration, or the least target its kernels need (inferred).
 #include "frontend/sema.h"
 
+#include "ir/ir.h"
+
 namespace hds {
 
 const char* target_name(int arch) {
@@ -81,7 +83,7 @@ void Sema::require_arch(int arch, SourceRange at, DiagId id, const std::string& 
 }
 
 void Sema::check_sm80_shared(const KernelDecl& k, int64_t bytes) {
-    if (arch_ == 0 || in_instance_ || bytes <= 101376) return;
+    if (arch_ == 0 || in_instance_ || bytes <= ir::kSharedMemorySm86) return;
     sm80_shared_.push_back({k.name_range, k.name, bytes, instantiation_});
 }
 
@@ -93,10 +95,11 @@ void Sema::finish_target() {
         std::optional<InstantiationScope> scope;
         if (s.instantiation) scope.emplace(diags_, s.instantiation->where, s.instantiation->message);
         diags_.warning(DiagId::shared_over_sm80, s.range, s.kernel, s.bytes,
-                       s.bytes > 166912 ? "an sm_80 block may have at most 166912 (163 KiB), so it launches only on "
-                                          "sm_90 and newer"
-                                        : "an sm_86/89/120 block may have at most 101376 (99 KiB), so it launches "
-                                          "only on A100 and H100-class GPUs");
+                       s.bytes > ir::kSharedMemorySm80
+                           ? "an sm_80 block may have at most 166912 (163 KiB), so it launches only on "
+                             "sm_90 and newer"
+                           : "an sm_86/89/120 block may have at most 101376 (99 KiB), so it launches "
+                             "only on A100 and H100-class GPUs");
     }
 }
 

@@ -68,7 +68,7 @@ std::vector<std::string> conjunct_texts(const ir::Expr& e) {
 }  // namespace
 
 std::optional<Condition> shared_memory_condition(int arch, int64_t bytes) {
-    if (arch >= 90 || bytes <= kSharedMemoryEverywhere) return std::nullopt;
+    if (arch >= 90 || bytes <= ir::kSharedMemorySm86) return std::nullopt;
     ir::Expr device = ir::make_var(ScalarType::I32, kSharedMemoryName);
     return Condition{ir::Binary::make(ir::BinOp::Ge, device, ir::IntImm::make(ScalarType::I32, bytes)),
                      fmt::format("{} bytes of shared memory a block: more than the 99 KiB of sm_86/89/120 GPUs", bytes),
@@ -206,8 +206,9 @@ bool Decisions::sample(const Condition& c) const {
         if (m.value) add_own(m.condition.expr);
     std::vector<std::vector<int64_t>> domain(names.size());
     for (size_t i = 0; i < names.size(); ++i) {
-        // The device's shared memory: 99, 163 and 227 KiB (decisions.h).
-        static const std::vector<int64_t> device = {kSharedMemoryEverywhere, 166912, kSharedMemoryMost};
+        // The device's shared memory: 99, 163 and 227 KiB (ir.h).
+        static const std::vector<int64_t> device = {ir::kSharedMemorySm86, ir::kSharedMemorySm80,
+                                                    ir::kSharedMemorySm90};
         static const std::vector<int64_t> sizes(std::begin(kSampleSizes), std::end(kSampleSizes));
         for (int64_t v : names[i] == kSharedMemoryName ? device : sizes) {
             std::map<std::string, int64_t> one = {{names[i], v}};

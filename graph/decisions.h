@@ -27,8 +27,6 @@ struct Condition {
 // over 99 KiB tests it (`hds::shared_memory_per_block()` in the host code, hdsc run's
 // --shared-memory on the emulator), and the next schedule runs where it does not fit.
 inline constexpr const char* kSharedMemoryName = "shared_memory_per_block()";
-constexpr int64_t kSharedMemoryEverywhere = 101376;  // 99 KiB
-constexpr int64_t kSharedMemoryMost = 232448;        // 227 KiB
 
 // `shared_memory_per_block() >= bytes` where code for `arch` (0: the emulator, as sm_80) may
 // run on a GPU whose blocks have less than `bytes`; none where every one has them.
@@ -53,7 +51,7 @@ class Decisions {
     static Decisions at(std::map<std::string, int64_t> sizes) {
         Decisions d;
         d.at_ = std::move(sizes);
-        d.at_.emplace(kSharedMemoryName, kSharedMemoryMost);  // (the schedules a Hopper GPU runs)
+        d.at_.emplace(kSharedMemoryName, ir::kSharedMemorySm90);  // (the schedules a Hopper GPU runs)
         d.evaluate_ = true;
         return d;
     }

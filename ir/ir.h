@@ -335,6 +335,11 @@ int64_t tma_box_rows(const Call* c, int64_t buffer_rows);
 // each at the next multiple of its alignment, taking a multiple of 16 bytes (sema's size
 // check and the emitter both lay them out with shared_array_end).
 int64_t shared_array_align(ScalarType elem, bool sm90);
+// The shared memory a block may have (bytes, the opt-in limit): on sm_86, sm_89 and sm_120 GPUs
+// (99 KiB), on sm_80 and sm_87 (163 KiB), on sm_90 and sm_100 (227 KiB).
+constexpr int64_t kSharedMemorySm86 = 101376;
+constexpr int64_t kSharedMemorySm80 = 166912;
+constexpr int64_t kSharedMemorySm90 = 232448;
 // The end of a shared array of `bytes` bytes of `elem` placed after `offset` bytes; it
 // starts at the next multiple of shared_array_align, which `start` receives.
 int64_t shared_array_end(int64_t offset, int64_t bytes, ScalarType elem, bool sm90, int64_t* start = nullptr);

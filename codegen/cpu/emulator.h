@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "graph/decisions.h"
 #include "ir/ir.h"
 #include "ir/source_loc.h"
 
@@ -38,7 +37,7 @@ struct EmuOptions {
     bool racecheck = false;
     // The device's shared memory a block (hdsc run --shared-memory): a graph's kernel over it
     // is an error, as the launcher's opt-in is on a GPU.
-    int64_t shared_memory = graph::kSharedMemoryMost;
+    int64_t shared_memory = ir::kSharedMemorySm90;
 };
 
 // A located runtime error: printed like a compiler diagnostic.

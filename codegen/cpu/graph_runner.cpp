@@ -31,12 +31,21 @@ std::optional<EmuError> bind_sizes(const graph::Program& p, const std::map<std::
     return std::nullopt;
 }
 
+namespace {
+// The sizes and the device's shared memory: what the dispatch's conditions test.
+std::map<std::string, int64_t> with_device(std::map<std::string, int64_t> sizes, const EmuOptions& opts) {
+    sizes.emplace(graph::kSharedMemoryName, opts.shared_memory);
+    return sizes;
+}
+}  // namespace
+
 size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
-                      const std::map<std::string, int64_t>& sizes) {
+                      const std::map<std::string, int64_t>& sizes, const EmuOptions& opts) {
+    const std::map<std::string, int64_t> at = with_device(sizes, opts);
     for (size_t v = 0; v < cases.size(); ++v) {
         bool holds = true;
         for (const graph::Condition& c : cases[v]) {
-            auto value = eval_size(c.expr, sizes);
+            auto value = eval_size(c.expr, at);
             holds &= value && *value != 0;
         }
         if (holds) return v;
@@ -93,9 +102,7 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
         const graph::Program::Launch& l = p.launches[i];
         if (l.chained && ran) continue;  // an earlier case of the chain ran
         if (l.when) {
-            std::map<std::string, int64_t> at = sizes;  // (a regime's when may test the device too)
-            at.emplace(graph::kSharedMemoryName, opts.shared_memory);
-            std::optional<int64_t> holds = eval_size(l.when, at);
+            std::optional<int64_t> holds = eval_size(l.when, with_device(sizes, opts));
             if (!holds) return EmuError{k.loc, "internal error: a kernel's condition on the sizes did not evaluate"};
             ran = *holds != 0;
             if (!ran) continue;

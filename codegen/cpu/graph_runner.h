@@ -13,10 +13,11 @@ namespace hds::emu {
 std::optional<EmuError> bind_sizes(const graph::Program& p, const std::map<std::string, Tensor>& tensors,
                                    std::map<std::string, int64_t>& sizes);
 
-// The first of a graph's variants whose conditions hold for `sizes`, as the emitted
-// dispatch chooses (cases.size(): none, the build for any sizes).
+// The first of a graph's variants whose conditions hold for `sizes` on the device of
+// `opts` (its shared memory), as the emitted dispatch chooses (cases.size(): none, the
+// build for any sizes).
 size_t choose_variant(const std::vector<std::vector<graph::Condition>>& cases,
-                      const std::map<std::string, int64_t>& sizes);
+                      const std::map<std::string, int64_t>& sizes, const EmuOptions& opts);
 
 // `tensors`: the graph's inputs by name; the output is added under its name.
 // `sizes`: every size of the graph, as bind_sizes completed them.
