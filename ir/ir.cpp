@@ -278,6 +278,10 @@ int64_t shared_array_end(int64_t offset, int64_t bytes, ScalarType elem, bool sm
     return at + (bytes + 15) / 16 * 16;
 }
 
+int64_t shared_array_end(int64_t offset, const Buffer& b, bool sm90, int64_t* start) {
+    return shared_array_end(offset, b->constant_elements() * byte_size(b->elem), b->elem, sm90, start);
+}
+
 std::optional<bool> const_bool(const Expr& e) {
     if (auto* b = as<BoolImm>(e)) return b->value;
     return std::nullopt;

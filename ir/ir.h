@@ -343,5 +343,7 @@ constexpr int64_t kSharedMemorySm90 = 232448;
 // The end of a shared array of `bytes` bytes of `elem` placed after `offset` bytes; it
 // starts at the next multiple of shared_array_align, which `start` receives.
 int64_t shared_array_end(int64_t offset, int64_t bytes, ScalarType elem, bool sm90, int64_t* start = nullptr);
+// ... of shared buffer `b` (its constant shape and element type).
+int64_t shared_array_end(int64_t offset, const Buffer& b, bool sm90, int64_t* start = nullptr);
 
 }  // namespace hds::ir

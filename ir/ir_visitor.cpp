@@ -126,9 +126,7 @@ int64_t shared_bytes(const Kernel& k) {
         bool sm90 = false;
         int64_t total = 0;
         void visit(const Alloc* a) override {
-            const Buffer& b = a->buffer;
-            if (b->scope == Scope::Shared)
-                total = shared_array_end(total, b->constant_elements() * byte_size(b->elem), b->elem, sm90);
+            if (a->buffer->scope == Scope::Shared) total = shared_array_end(total, a->buffer, sm90);
         }
     } s;
     s.sm90 = required_arch(k) >= 90;

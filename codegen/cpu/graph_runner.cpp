@@ -96,13 +96,14 @@ std::optional<EmuError> run_program(const graph::Program& p, std::map<std::strin
             if (sizes.count(v->name)) given.push_back(fmt::format("{} = {}", v->name, sizes.at(v->name)));
         return EmuError{p.loc, fmt::format("the sizes of this run ({}) break {}", fmt::join(given, ", "), r.why)};
     }
+    const std::map<std::string, int64_t> device_sizes = with_device(sizes, opts);  // what regimes' conditions test
     bool ran = false;  // the kernel before, of a chain of cases (graph::Program::Launch)
     for (size_t i = 0; i < p.module.kernels.size(); ++i) {
         const ir::Kernel& k = p.module.kernels[i];
         const graph::Program::Launch& l = p.launches[i];
         if (l.chained && ran) continue;  // an earlier case of the chain ran
         if (l.when) {
-            std::optional<int64_t> holds = eval_size(l.when, with_device(sizes, opts));
+            std::optional<int64_t> holds = eval_size(l.when, device_sizes);
             if (!holds) return EmuError{k.loc, "internal error: a kernel's condition on the sizes did not evaluate"};
             ran = *holds != 0;
             if (!ran) continue;

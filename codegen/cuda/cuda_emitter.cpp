@@ -14,11 +14,6 @@ namespace hds::codegen {
 
 namespace {
 
-// The end of shared array b placed after `offset` bytes (ir::shared_array_end), its start in `start`.
-int64_t shared_end(int64_t offset, const ir::Buffer& b, bool sm90, int64_t* start = nullptr) {
-    return ir::shared_array_end(offset, b->constant_elements() * byte_size(b->elem), b->elem, sm90, start);
-}
-
 class BodyEmitter {
   public:
     // `dynamic`: shared arrays are carved out of the dynamic shared memory.
@@ -110,7 +105,7 @@ class BodyEmitter {
                 for (const ir::Expr& d : a->buffer->shape) dims += "[" + e_.print(d) + "]";
                 if (dynamic_ && a->buffer->scope == ir::Scope::Shared) {
                     int64_t start = 0;
-                    shared_offset_ = shared_end(shared_offset_, a->buffer, sm90_, &start);
+                    shared_offset_ = ir::shared_array_end(shared_offset_, a->buffer, sm90_, &start);
                     // A reference to an array type keeps the t[i][j] syntax.
                     w_.line(fmt::format("auto& {} = *reinterpret_cast<{} (*){}>(hds_dynamic_smem + {});{}",
                                         cuda_ident(a->buffer->name), cuda_type(a->buffer->elem), dims, start,

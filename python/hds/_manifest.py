@@ -23,19 +23,20 @@ INT32_MAX = 2**31 - 1
 # The device's shared memory a block (`hds::shared_memory_per_block()` in sm_80 code's dispatch
 # conditions, docs/graphs.md "Shared memory of the device"): a name of its own in `evaluate`'s sizes.
 SHARED_MEMORY = "shared_memory_per_block__"
+H100_SHARED_MEMORY = 232448  # bytes a block may have on an H100 (hdsc run's default device)
 
 
 def _device_shared_memory() -> int:
     """The shared memory a block may have on the current CUDA device (torch's properties), else
-    an H100's 232448 bytes."""
+    an H100's."""
     try:
         import torch
         if torch.cuda.is_available():
             props = torch.cuda.get_device_properties(torch.cuda.current_device())
-            return int(getattr(props, "shared_memory_per_block_optin", 232448))
+            return int(getattr(props, "shared_memory_per_block_optin", H100_SHARED_MEMORY))
     except ImportError:
         pass
-    return 232448
+    return H100_SHARED_MEMORY
 
 
 def _c_to_python(expr: str) -> str:
