@@ -41,9 +41,10 @@ std::string depfile_escape(const std::string& path) {
 
 using Emitter = std::function<codegen::CudaOutput(const codegen::CudaOptions&)>;
 
-// Writes `<stem>.cu` and its header (and the depfile), or prints the .cu for "-o -".
+// Writes `<stem>.cu` and its header (and the depfile), or prints the .cu for "-o -";
+// `target`: the .cu's (graph_target), if not the file's.
 int emit_outputs(const Options& opts, const Session& s, const std::string& stem, std::string cu_path,
-                 const Emitter& emit, std::ostream& out, std::ostream& err) {
+                 const Emitter& emit, std::ostream& out, std::ostream& err, std::string target = "") {
     const std::vector<std::string>& inputs = s.loaded.file_paths;
     if (cu_path.empty()) cu_path = stem + ".cu";
     bool to_stdout = cu_path == "-";
@@ -52,9 +53,9 @@ int emit_outputs(const Options& opts, const Session& s, const std::string& stem,
     codegen::CudaOptions copts;
     copts.line_directives = opts.line_directives;
     copts.version = version();
-    copts.arch = target_name(s.target.arch);
-    copts.dependent_launch = copts.arch == "sm_90a" && !opts.no_dependent_launch;
-    copts.target_reason = describe_target(s.target, s.sources);
+    copts.arch = target.empty() ? target_name(s.target.arch) : target;
+    copts.dependent_launch = copts.arch != "sm_80" && !opts.no_dependent_launch;
+    copts.target_reason = describe_target(s.target, s.sources, copts.arch);
     copts.cu_name = to_stdout ? stem + ".cu" : fs::path(cu_path).filename().string();
     std::error_code ec;
     fs::path cu_dir = fs::absolute(cu_path, ec).parent_path();
@@ -81,15 +82,16 @@ int emit_outputs(const Options& opts, const Session& s, const std::string& stem,
 
 // `--manifest`: the graphs' host API (codegen/cuda/manifest.h) and what hdsc read to
 // write them (a cache of builds keys on those files).
+// "target": the file's, or sm_80+sm_90a where a graph's .cu has both.
 int write_manifest(const Options& opts, const Session& s, const nlohmann::json& graphs, std::ostream& err) {
     if (opts.manifest.empty()) return kSuccess;
     nlohmann::json files = nlohmann::json::array();
     for (const std::string& f : s.loaded.file_paths) files.push_back(f);
-    nlohmann::json j = {{"hdsc", version()},
-                        {"source", opts.input},
-                        {"target", target_name(s.target.arch)},
-                        {"files", files},
-                        {"graphs", graphs}};
+    std::string target = target_name(s.target.arch);
+    for (const nlohmann::json& g : graphs)
+        if (g.value("target", "") == codegen::kSm80AndSm90a) target = codegen::kSm80AndSm90a;
+    nlohmann::json j = {
+        {"hdsc", version()}, {"source", opts.input}, {"target", target}, {"files", files}, {"graphs", graphs}};
     std::string why;
     if (!write_files_atomically({{opts.manifest, j.dump(2) + "\n"}}, &why)) {
         err << "hdsc: error: " << why << "\n";
@@ -125,10 +127,12 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
         if (cu_path.empty() || (several && cu_path != "-"))  // "-o -": every graph's .cu printed in turn
             cu_path = (fs::path(opts.out_dir) / (name + ".cu")).string();
         auto emit = [&](const codegen::CudaOptions& c) { return emit_graph_variants(name, programs, cases, p, c); };
-        int rc = emit_outputs(opts, s, name, cu_path, emit, out, err);
+        std::string target = graph_target(s.target.arch, cases);
+        int rc = emit_outputs(opts, s, name, cu_path, emit, out, err, target);
         if (rc != kSuccess) return rc;
         nlohmann::json manifest = codegen::graph_manifest(name, dispatch_order(programs, cases, p));
         manifest["cu"] = cu_path == "-" ? name + ".cu" : fs::path(cu_path).filename().string();
+        manifest["target"] = target;
         manifests.push_back(manifest);
     }
     return opts.emit == "cu" ? write_manifest(opts, s, manifests, err) : kSuccess;

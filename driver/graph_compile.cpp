@@ -30,6 +30,11 @@ std::vector<graph::Program> compile_variants(const std::string& name, std::vecto
     return out;
 }
 
+std::string graph_target(int arch, const std::vector<graph::Variant>& cases) {
+    if (!cases.empty() && graph::runs_sm90a_code(cases.front().when)) return codegen::kSm80AndSm90a;
+    return target_name(arch);
+}
+
 std::vector<codegen::GraphVariant> dispatch_order(const std::vector<graph::Program>& programs,
                                                   const std::vector<graph::Variant>& cases, const graph::Program& any) {
     std::vector<codegen::GraphVariant> all;

@@ -24,6 +24,10 @@ graph::Program compile_graph(graph::Graph& g, const ir::Module& lowered, const i
 std::vector<graph::Program> compile_variants(const std::string& name, std::vector<graph::Variant>& cases,
                                              const ir::Module& lowered, const ir::PipelineOptions& popts);
 
+// The target of a graph's .cu: the file's (`arch`: 80 or 90), or kSm80AndSm90a where
+// `cases` lead with sm_90a variants (a file that declares no target, docs/cli.md).
+std::string graph_target(int arch, const std::vector<graph::Variant>& cases);
+
 // The variants in the order the host API tries them: `programs` (compiled from
 // `cases`), then `any` (the build for any sizes, with no condition).
 std::vector<codegen::GraphVariant> dispatch_order(const std::vector<graph::Program>& programs,

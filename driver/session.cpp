@@ -1,10 +1,8 @@
 // session.cpp — reading and checking one input.
 #include "driver/session.h"
 
-#include <fmt/format.h>
+#include "codegen/cuda/cuda_emitter.h"
 #include "driver/file_io.h"
-
-#include <algorithm>
 
 #include "graph/graph_builder.h"
 #include "graph/pipeline.h"
@@ -12,7 +10,7 @@
 
 namespace hds::driver {
 
-std::string describe_target(const TargetChoice& t, const SourceManager& sources) {
+std::string describe_target(const TargetChoice& t, const SourceManager& sources, const std::string& emitted) {
     auto at = [&](SourceRange r) { return sources.base_name(r.begin.file) + ":" + std::to_string(r.begin.line); };
     switch (t.origin) {
         case TargetChoice::Origin::CommandLine:
@@ -24,6 +22,7 @@ std::string describe_target(const TargetChoice& t, const SourceManager& sources)
         case TargetChoice::Origin::Default:
             break;
     }
+    if (emitted == codegen::kSm80AndSm90a) return "the default, with the sm_90a schedules where they differ";
     return "the default: nothing in the file needs a newer one";
 }
 
@@ -38,24 +37,20 @@ bool Session::open(const std::string& input, std::ostream& err) {
     return true;
 }
 
-// A graph of a file with no target runs on the sm_80 schedules: where the sm_90a
-// ones would differ for some sizes (matmul on TMA + wgmma; rows of a symbolic
-// length, which sm_90a splits over thread block clusters when they are long),
-// say so (-Wdefault-target).
-void Session::warn_default_target(const GraphDecl& decl, graph::Target target) {
+// Whether a graph of a file with no target would run an op on another schedule on
+// sm_90a: matmul on TMA + wgmma, rows of a symbolic length (which sm_90a splits over
+// thread block clusters when they are long). Such a graph also gets its sm_90a builds,
+// which run where the device runs the .cu's compute_90a code (docs/cli.md, "The target").
+bool Session::sm90a_differs(const GraphDecl& decl, graph::Target target) {
     target.arch = 90;
-    std::vector<std::string> ops;
     for (const graph::Variant& v : graph::build_variants(decl, *loaded.module, *sema_, diags, target)) {
         graph::run_graph_passes(*v.graph, nullptr);  // row groups form in the passes
         for (const graph::Node* n : v.graph->live()) {
-            bool hopper = n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90;
-            bool rows = n->kind == graph::Node::Kind::RowGroup && !ir::const_int(n->buffer->shape.back());
-            if ((hopper || rows) && std::find(ops.begin(), ops.end(), n->ops) == ops.end()) ops.push_back(n->ops);
+            if (n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90) return true;
+            if (n->kind == graph::Node::Kind::RowGroup && !ir::const_int(n->buffer->shape.back())) return true;
         }
     }
-    if (!ops.empty())
-        diags.warning(DiagId::graph_default_target, decl.name_range, decl.name,
-                      fmt::format("{}", fmt::join(ops, ", ")));
+    return false;
 }
 
 bool Session::check(const std::vector<std::string>& include_dirs, graph::Target target) {
@@ -82,8 +77,13 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
             cases.pop_back();
         }
         if (!g) continue;
-        if (variants && target.arch != 0 && this->target.origin == TargetChoice::Origin::Default)
-            warn_default_target(as<GraphDecl>(*d), target);
+        if (variants && target.arch != 0 && this->target.origin == TargetChoice::Origin::Default &&
+            sm90a_differs(as<GraphDecl>(*d), target)) {
+            graph::Target hopper = target;
+            hopper.arch = 90;
+            graph::add_sm90a_variants(cases,
+                                      graph::build_variants(as<GraphDecl>(*d), *loaded.module, *sema_, diags, hopper));
+        }
         graphs.push_back(std::move(g));
         this->variants.push_back(std::move(cases));
     }

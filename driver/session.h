@@ -16,8 +16,9 @@
 namespace hds::driver {
 
 // Why the target is what it is, for the emitted banner: "--arch=sm_90a",
-// "inferred: 'wgmma_fence' at matmul_wgmma.hds:88 needs it", ...
-std::string describe_target(const TargetChoice& t, const SourceManager& sources);
+// "inferred: 'wgmma_fence' at matmul_wgmma.hds:88 needs it", ... (`emitted`: the .cu's
+// target, both where a graph of a file that declares none has sm_90a variants).
+std::string describe_target(const TargetChoice& t, const SourceManager& sources, const std::string& emitted = "");
 
 class Session {
   public:
@@ -38,13 +39,14 @@ class Session {
     // The graphs declared in the main file, built once the module checks.
     std::vector<std::unique_ptr<graph::Graph>> graphs;
     // Per graph, its builds for cases of symbolic sizes that change a schedule
-    // (graph/variants.h; empty: the one build runs for all sizes).
+    // (graph/variants.h; empty: the one build runs for all sizes), led by its sm_90a
+    // builds in a file that declares no target where those differ (graph::runs_sm90a_code).
     std::vector<std::vector<graph::Variant>> variants;
     // The target chosen (meaningful once check() ran without errors).
     TargetChoice target;
 
   private:
-    void warn_default_target(const GraphDecl& decl, graph::Target target);
+    bool sm90a_differs(const GraphDecl& decl, graph::Target target);
     std::unique_ptr<Sema> sema_;
 };
 

@@ -153,9 +153,9 @@ bool emit_candidate(const TuneOptions& opts, const graph::TuneSite& site, Candid
         codegen::CudaOptions copts;
         copts.header_include = name + ".h";
         copts.version = version();
-        copts.arch = target_name(s.target.arch);
-        copts.dependent_launch = copts.arch == "sm_90a";  // as hdsc emits it by default
-        copts.target_reason = describe_target(s.target, s.sources);
+        copts.arch = graph_target(s.target.arch, cases);
+        copts.dependent_launch = copts.arch != "sm_80";  // as hdsc emits it by default
+        copts.target_reason = describe_target(s.target, s.sources, copts.arch);
         copts.cu_name = name + ".cu";
         std::vector<graph::Program> programs = compile_variants(name, cases, m, ir::PipelineOptions{});
         codegen::CudaOutput code = emit_graph_variants(name, programs, cases, p, copts);

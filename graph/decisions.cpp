@@ -75,6 +75,16 @@ std::optional<Condition> shared_memory_condition(int arch, int64_t bytes) {
                      "smem"};
 }
 
+Condition sm90a_condition() {
+    return Condition{ir::make_var(ScalarType::Bool, kSm90aCodeName),
+                     "the device runs this file's sm_90a code: an H100/H200, the .cu built for compute_90a", "sm90a"};
+}
+
+bool is_sm90a_condition(const Condition& c) {
+    auto* v = ir::as<ir::VarNode>(c.expr);
+    return v && v->name == kSm90aCodeName;
+}
+
 std::vector<ir::Expr> conjuncts(const ir::Expr& e) {
     auto* b = ir::as<ir::Binary>(e);
     if (!b || b->op != ir::BinOp::And) return {e};

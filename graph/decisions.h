@@ -32,6 +32,16 @@ inline constexpr const char* kSharedMemoryName = "shared_memory_per_block()";
 // run on a GPU whose blocks have less than `bytes`; none where every one has them.
 std::optional<Condition> shared_memory_condition(int arch, int64_t bytes);
 
+// Whether the device runs the sm_90a build of the .cu (an H100/H200-class GPU, and nvcc
+// built it for compute_90a): a fact of the device and the build. A graph of a file that
+// declares no target, whose ops have other schedules on sm_90a, runs those there and the
+// sm_80 ones elsewhere (docs/cli.md, "The target"): the sm_90a variants' cases start with it
+// (`sm90a_code()` in the host code, a function of the .cu).
+inline constexpr const char* kSm90aCodeName = "sm90a_code()";
+Condition sm90a_condition();
+// Whether `c` is sm90a_condition().
+bool is_sm90a_condition(const Condition& c);
+
 // The operands of a chain of &&, in order: `a && b && c` -> a, b, c (`e` alone otherwise).
 std::vector<ir::Expr> conjuncts(const ir::Expr& e);
 

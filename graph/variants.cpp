@@ -26,6 +26,16 @@ std::vector<Variant> build_variants(const GraphDecl& decl, const Module& m, Sema
     }
 }
 
+void add_sm90a_variants(std::vector<Variant>& cases, std::vector<Variant> hopper) {
+    for (Variant& v : hopper) v.when.insert(v.when.begin(), sm90a_condition());
+    for (Variant& v : cases) hopper.push_back(std::move(v));
+    cases = std::move(hopper);
+}
+
+bool runs_sm90a_code(const std::vector<Condition>& when) {
+    return !when.empty() && is_sm90a_condition(when.front());
+}
+
 std::string variant_tag(const std::vector<Condition>& when) {
     std::string tag;
     for (const Condition& c : when) tag += (tag.empty() ? "" : "_") + c.tag;

@@ -33,6 +33,14 @@ constexpr int kMaxVariants = 256;
 std::vector<Variant> build_variants(const GraphDecl& decl, const Module& m, Sema& sema, DiagnosticsEngine& diags,
                                     Target target);
 
+// A graph of a file that declares no target (docs/cli.md, "The target"): its sm_90a
+// builds `hopper` (the last for any sizes), each case led by sm90a_condition(), before
+// `cases`, the sm_80 builds but the last, which stays the one for any sizes.
+void add_sm90a_variants(std::vector<Variant>& cases, std::vector<Variant> hopper);
+
+// Whether a variant's case holds only where the device runs the .cu's sm_90a code.
+bool runs_sm90a_code(const std::vector<Condition>& when);
+
 // "rows16", "skinny_rows16": a word for the variant's name from its conditions.
 std::string variant_tag(const std::vector<Condition>& when);
 

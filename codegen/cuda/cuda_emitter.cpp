@@ -215,9 +215,14 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
     std::string bounds = threads <= 0     ? ""
                          : min_blocks > 0 ? fmt::format("__launch_bounds__({}, {}) ", threads, min_blocks)
                                           : fmt::format("__launch_bounds__({}) ", threads);
-    if (k.cluster > 1) bounds += fmt::format("__cluster_dims__({}, 1, 1) ", k.cluster);
+    // Beside sm_80 code, an sm_90a kernel is compiled for sm_80 too: there it has no
+    // cluster and its body is left out (the dispatch never launches it on such a GPU).
+    bool beside_sm80 = opts.arch == kSm80AndSm90a && uses_sm90(k);
+    if (k.cluster > 1)
+        bounds += fmt::format(beside_sm80 ? "HDS_CLUSTER_DIMS({}) " : "__cluster_dims__({}, 1, 1) ", k.cluster);
     w.line(fmt::format("// kernel {} ({})", k.name, where(m, k.loc)));
     w.line(wrap_list(fmt::format("__global__ void {}{}(", bounds, cuda_ident(k.name)), params, ") {"));
+    if (beside_sm80) w.raw("#if HDS_SM90A_CODE  // sm_90a code: only the compute_90a build has it");
     w.indent();
     bool dynamic = dynamic_shared_bytes(k) > 0;
     // One declaration for every kernel of the file (nvcc rejects two alignments of
@@ -230,6 +235,11 @@ void emit_kernel(CodeWriter& w, const ir::Module& m, const ir::Kernel& k, const 
         w.line("hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one");
     BodyEmitter(w, m, opts, dynamic, uses_sm90(k)).body(k.body);
     w.dedent();
+    if (beside_sm80) {
+        w.raw("#else");
+        w.line("    __trap();  // never launched: the dispatch runs it where sm90a_code() holds");
+        w.raw("#endif");
+    }
     w.line("}");
     w.blank();
 }
@@ -250,6 +260,7 @@ std::string emit_device_code(const ir::Module& m, const CudaOptions& opts) {
 
 std::string nvcc_gencode(const std::string& arch) {
     if (arch == "sm_90a") return "-gencode=arch=compute_90a,code=sm_90a";
+    if (arch == kSm80AndSm90a) return "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90a,code=sm_90a";
     return "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90";
 }
 
@@ -259,6 +270,10 @@ std::string target_banner(const CudaOptions& opts) {
     std::string reason = opts.target_reason.empty() ? "" : " (" + opts.target_reason + ")";
     if (opts.arch == "sm_90a")
         return "// Target sm_90a" + reason + ": TMA, wgmma; runs on H100/H200-class GPUs only.\n";
+    if (opts.arch == kSm80AndSm90a)
+        return "// Targets sm_80 and sm_90a" + reason +
+               ": runs on sm_80 and newer GPUs, the sm_90a variants (TMA, wgmma, clusters) where the device runs the "
+               "compute_90a build (H100/H200-class GPUs).\n";
     return "// Target sm_80" + reason + ": runs on sm_80 and newer GPUs.\n";
 }
 }  // namespace

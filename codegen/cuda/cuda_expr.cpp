@@ -38,6 +38,7 @@ std::string cuda_access(const ir::Buffer& b, const std::vector<std::string>& ind
 
 std::string CudaExprPrinter::var(const ir::VarNode* v) {
     if (v->name == graph::kSharedMemoryName) return "hds::shared_memory_per_block()";  // a fact of the device
+    if (v->name == graph::kSm90aCodeName) return "sm90a_code()";  // of the device and the build (the .cu's probe)
     return cuda_ident(v->name);
 }
 

@@ -11,8 +11,10 @@
 #include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/cuda_names.h"
+#include "codegen/cuda/dispatch_cases.h"
 #include "codegen/cuda/hopper_emit.h"
 #include "codegen/cuda/kernel_sharing.h"
+#include "graph/decisions.h"
 #include "ir/builtins.h"
 #include "ir/internal_error.h"
 #include "ir/ir_visitor.h"
@@ -30,14 +32,19 @@ std::vector<ir::Buffer> vector_accessed(const ir::Module& m) {
 
 namespace {
 
+// The launch functions of kernel chains already emitted, shared by the variants of a
+// dispatcher: their texts by name, and the name each chain (program, first kernel) got.
+struct ChainLaunchers {
+    std::map<std::string, std::string> text;
+    std::map<std::pair<const graph::Program*, size_t>, std::string> name;
+};
+
 class HostEmitter {
   public:
     // `api`: the functions' prefix (the program's name when empty); `internal`:
     // a variant behind a dispatcher: static run and workspace functions, no capture.
-    // `helpers`: the launch functions of kernel chains already emitted (name -> text),
-    // shared by the variants of a dispatcher.
     explicit HostEmitter(const graph::Program& p, std::string api = "", bool internal = false,
-                         std::map<std::string, std::string>* helpers = nullptr)
+                         ChainLaunchers* helpers = nullptr)
         : p_(p),
           api_(api.empty() ? p.name : std::move(api)),
           internal_(internal),
@@ -148,52 +155,28 @@ class HostEmitter {
     // is the first; they share sizes and tensors).
     std::string dispatch_source(const std::vector<GraphVariant>& variants) {
         CodeWriter w;
-        std::vector<std::string> conds, names;
-        w.line(fmt::format(
-            "// Graph `{}` runs one of {} variants, the first whose case holds for the sizes of the call:", api_,
-            variants.size()));
-        for (const GraphVariant& v : variants) {
-            std::vector<std::string> parts, tests;  // tests: each conjunct once
-            bool loose = false;                     // a disjunction or a choice among them
-            for (const graph::Condition& c : v.when) {
-                parts.push_back(host_.print(c.expr));
-                for (const ir::Expr& e : graph::conjuncts(c.expr)) {
-                    std::string t = host_.print(e);
-                    if (std::find(tests.begin(), tests.end(), t) != tests.end()) continue;
-                    auto* b = ir::as<ir::Binary>(e);
-                    bool weak = (b && b->op == ir::BinOp::Or) || e->kind == ir::ExprKind::Select;
-                    tests.push_back(weak ? "(" + t + ")" : t);
-                    loose |= weak;
-                }
-            }
-            // Joined by &&: a disjunction keeps its parentheses, unless it is alone.
-            if (tests.size() == 1 && loose) tests[0] = tests[0].substr(1, tests[0].size() - 2);
-            conds.push_back(fmt::format("{}", fmt::join(tests, " && ")));
-            names.push_back(v.program->name);
-            if (v.when.empty()) w.line(fmt::format("//   {}: any sizes", v.program->name));
-            for (size_t c = 0; c < v.when.size(); ++c)
-                w.line(
-                    fmt::format("//   {}{} ({})",
-                                c == 0 ? v.program->name + ": " : std::string(v.program->name.size(), ' ') + "  and ",
-                                parts[c], v.when[c].why));
-            const std::vector<graph::Program::Launch>& launches = v.program->launches;
-            for (size_t k = 0; k < v.program->module.kernels.size(); ++k) {
-                if (launches[k].chained) continue;  // listed with its chain's first
-                std::string name = v.program->module.kernels[k].name;
-                if (launches[k].when) name = chain_name(*v.program, k) + " (a kernel per case)";
-                w.line(fmt::format("//     {} <- {}", name, v.program->origins[k]));
-            }
-        }
+        DispatchCases cases = dispatch_cases(api_, variants, [&](const graph::Program& p, size_t k) {
+            auto chosen = helpers_->name.find({&p, k});  // (none: launched in place)
+            return chosen != helpers_->name.end() ? chosen->second : chain_name(p, k);
+        });
+        w.raw(cases.listing);
         std::vector<std::string> size_args;
         for (const ir::Var& s : p_.sizes) size_args.push_back(cuda_ident(s->name));
         auto chain = [&](const std::string& fn, const std::vector<std::string>& args) {
-            for (size_t i = 0; i < variants.size(); ++i) {
-                std::string call = wrap_list(fmt::format("return {}_{}(", names[i], fn), args, ");");
-                if (conds[i].empty()) {
+            if (cases.sm90a > 0) {
+                w.line("if (" + cases.sm90a_test + ") {");
+                w.indent();
+            }
+            for (size_t i = 0; i < cases.names.size(); ++i) {
+                std::string call = wrap_list(fmt::format("return {}_{}(", cases.names[i], fn), args, ");");
+                if (cases.tests[i].empty()) {
                     w.line(call);
-                    break;
+                    if (i + 1 != cases.sm90a) break;
+                    w.dedent();
+                    w.line("}");
+                    continue;
                 }
-                w.line("if (" + conds[i] + ")");
+                w.line("if (" + cases.tests[i] + ")");
                 w.line("    " + call);
             }
         };
@@ -394,23 +377,32 @@ class HostEmitter {
             bool maps = false;  // TMA copies read views the run function sets up: launched in place
             for (size_t k = i; k < chain_end(i); ++k) maps |= !tensor_maps(p_.module.kernels[k]).empty();
             if (maps) continue;
-            CodeWriter w;
-            std::string name = chain_name(p_, i);
-            chain_helper_[i] = name;
             std::vector<std::string> params = chain_args(i).first;
             params.push_back("cudaStream_t stream");
-            w.line(fmt::format("// {}: a kernel per case, picked by the sizes.", p_.origins[i]));
-            w.line(wrap_list(fmt::format("static cudaError_t {}(", name), params, ") {"));
-            w.indent();
-            w.line("cudaError_t err = cudaSuccess;");
-            for (size_t k = i; k < chain_end(i); ++k) launch_case(w, k);
-            w.line("return cudaSuccess;");
-            w.dedent();
-            w.line("}");
-            std::string text = w.str();  // raw() below adds the blank line after it
-            auto [at, fresh] = helpers_->emplace(name, text);
-            HDS_CHECK(fresh || at->second == text, "two kernel chains named " + name);
-            if (fresh) out.raw(text);
+            auto source = [&](const std::string& name) {
+                CodeWriter w;
+                w.line(fmt::format("// {}: a kernel per case, picked by the sizes.", p_.origins[i]));
+                w.line(wrap_list(fmt::format("static cudaError_t {}(", name), params, ") {"));
+                w.indent();
+                w.line("cudaError_t err = cudaSuccess;");
+                for (size_t k = i; k < chain_end(i); ++k) launch_case(w, k);
+                w.line("return cudaSuccess;");
+                w.dedent();
+                w.line("}");
+                return w.str();  // raw() below adds the blank line after it
+            };
+            // Variants share a chain where it is the same; another chain from the same first
+            // kernel (an sm_90a variant's regimes beside an sm_80 one's) gets a number.
+            std::string base = chain_name(p_, i), name = base;
+            chain_helper_[i] = name;  // (launch_case: inside the function)
+            std::string text = source(name);
+            for (int n = 2; helpers_->text.count(name) && helpers_->text.at(name) != text; ++n) {
+                name = base + std::to_string(n);
+                text = source(name);
+            }
+            chain_helper_[i] = name;
+            helpers_->name[{&p_, i}] = name;
+            if (helpers_->text.emplace(name, text).second) out.raw(text);
         }
         return out.str();
     }
@@ -522,8 +514,8 @@ class HostEmitter {
     const graph::Program& p_;
     std::string api_;
     bool internal_;
-    std::map<std::string, std::string> own_helpers_;
-    std::map<std::string, std::string>* helpers_;
+    ChainLaunchers own_helpers_;
+    ChainLaunchers* helpers_;
     std::map<size_t, std::string> chain_helper_;  // first kernel of a chain -> its launch function
     bool dependent_ = false;
     LauncherExprPrinter launch_;
@@ -533,15 +525,16 @@ class HostEmitter {
 }  // namespace
 
 namespace {
-// The .cu (the kernels and device functions of `device`, then the host functions
-// in extern "C") and the header (the host API).
+// The .cu (the kernels and device functions of `device`, then `host_static` and the
+// host functions in extern "C") and the header (the host API).
 CudaOutput assemble(const ir::Module& device, const std::string& host_source, const std::string& host_header,
-                    const CudaOptions& opts) {
+                    const CudaOptions& opts, const std::string& host_static = "") {
     std::string source = device.file_names.empty() ? "?" : device.file_names[0];
     CodeWriter cu;
     cu.line("#include <algorithm>");
     cu.blank();
     cu.raw(emit_device_code(device, opts));
+    if (!host_static.empty()) cu.raw(host_static);
     cu.line("extern \"C\" {");
     cu.blank();
     cu.raw(host_source);
@@ -569,12 +562,18 @@ CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<Gr
     std::vector<GraphVariant> renamed;
     for (size_t i = 0; i < variants.size(); ++i) renamed.push_back({&shared.programs[i], variants[i].when});
     std::string host_source;
-    std::map<std::string, std::string> helpers;  // the kernel chains' launch functions, each once
-    for (const GraphVariant& v : renamed)
-        host_source += HostEmitter(*v.program, "", true, &helpers).dependent_launch(opts.dependent_launch).source();
-    HostEmitter host(*renamed.front().program, api);
+    ChainLaunchers helpers;  // the kernel chains' launch functions, each once
+    bool sm90a = false;      // variants that run where the device runs the .cu's sm_90a code
+    for (const GraphVariant& v : renamed) {
+        bool on_sm90a = !v.when.empty() && graph::is_sm90a_condition(v.when.front());
+        sm90a |= on_sm90a;
+        // Beside sm_80 code, only the sm_90a variants launch programmatically (an sm_90 feature).
+        bool dependent = opts.dependent_launch && (opts.arch != kSm80AndSm90a || on_sm90a);
+        host_source += HostEmitter(*v.program, "", true, &helpers).dependent_launch(dependent).source();
+    }
+    HostEmitter host(*renamed.front().program, api, false, &helpers);
     host_source += host.dispatch_source(renamed);
-    return assemble(shared.device, host_source, host.header(), opts);
+    return assemble(shared.device, host_source, host.header(), opts, sm90a ? sm90a_code_function() : "");
 }
 
 }  // namespace hds::codegen

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include "graph/variants.h"
+
 namespace hds::codegen {
 
 namespace {
@@ -37,15 +39,20 @@ SharedKernels share_kernels(const std::string& api, const std::vector<GraphVaria
         bool prefixed;
         size_t version;
     };
-    std::vector<std::vector<Seen>> seen;  // per kernel of each variant
-    for (const GraphVariant& v : variants) {
-        out.programs.push_back(*v.program);
-        const graph::Program& p = *v.program;
+    std::vector<std::vector<Seen>> seen(variants.size());  // per kernel of each variant
+    // A kernel that sm_90a variants share with sm_80 ones takes an sm_80 variant's name (it
+    // runs on every GPU): those first.
+    std::vector<size_t> order;
+    for (int sm90a = 0; sm90a < 2; ++sm90a)
+        for (size_t v = 0; v < variants.size(); ++v)
+            if (graph::runs_sm90a_code(variants[v].when) == (sm90a == 1)) order.push_back(v);
+    for (const GraphVariant& v : variants) out.programs.push_back(*v.program);
+    for (size_t v : order) {
+        const graph::Program& p = *variants[v].program;
         for (const ir::DeviceFunction& f : p.module.functions)
             if (std::none_of(out.device.functions.begin(), out.device.functions.end(),
                              [&](const ir::DeviceFunction& g) { return g.name == f.name; }))
                 out.device.functions.push_back(f);
-        seen.emplace_back();
         for (const ir::Kernel& k : p.module.kernels) {
             bool prefixed = k.name.rfind(p.name + "_", 0) == 0;
             std::string key = prefixed ? k.name.substr(p.name.size()) : k.name;
@@ -54,10 +61,10 @@ SharedKernels share_kernels(const std::string& api, const std::vector<GraphVaria
             auto it = std::find_if(list.begin(), list.end(), [&](const Version& e) { return e.text == text; });
             if (it == list.end()) it = list.insert(list.end(), {std::move(text), k.name});
             ++it->users;
-            seen.back().push_back({key, prefixed, static_cast<size_t>(it - list.begin())});
+            seen[v].push_back({key, prefixed, static_cast<size_t>(it - list.begin())});
         }
     }
-    for (size_t v = 0; v < out.programs.size(); ++v) {
+    for (size_t v : order) {
         std::vector<ir::Kernel>& kernels = out.programs[v].module.kernels;
         for (size_t i = 0; i < kernels.size(); ++i) {
             const Seen& s = seen[v][i];

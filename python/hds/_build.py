@@ -157,6 +157,8 @@ def build(source: Path, include: list[Path], arch: str | None, gpu: str | None) 
                     cus = [str(work / g["cu"]) for g in manifest["graphs"]]
                     if manifest["target"] == "sm_90a":
                         gencode = ["-gencode=arch=compute_90a,code=sm_90a"]
+                    elif manifest["target"] == "sm_80+sm_90a":  # a graph's sm_90a variants beside its sm_80 code
+                        gencode = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90a,code=sm_90a"]
                     else:
                         gencode = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]
                     _run([nvcc, "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(runtime), *gencode,

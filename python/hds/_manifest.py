@@ -39,8 +39,22 @@ def _device_shared_memory() -> int:
     return H100_SHARED_MEMORY
 
 
+# Whether the device runs the .cu's sm_90a code (`sm90a_code()` in the dispatch of a graph of a
+# file that declares no target, docs/cli.md "The target"): the package builds such a .cu for
+# compute_90a too, so it holds on an H100/H200-class GPU (compute capability 9.0).
+SM90A_CODE = "sm90a_code__"
+
+
+def _device_runs_sm90a() -> bool:
+    try:
+        import torch
+        return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+    except ImportError:
+        return False
+
+
 def _c_to_python(expr: str) -> str:
-    expr = expr.replace("hds::shared_memory_per_block()", SHARED_MEMORY)
+    expr = expr.replace("hds::shared_memory_per_block()", SHARED_MEMORY).replace("sm90a_code()", SM90A_CODE)
     return expr.replace("&&", " and ").replace("||", " or ").replace("!=", "\0").replace("!", " not ").replace("\0", "!=")
 
 
@@ -180,11 +194,13 @@ class Graph:
     def output_shape(self, sizes: dict[str, int]) -> list[int]:
         return [evaluate(d, sizes) for d in self.output.shape]
 
-    def variant_for(self, sizes: dict[str, int], shared_memory: int | None = None) -> str:
+    def variant_for(self, sizes: dict[str, int], shared_memory: int | None = None, sm90a: bool | None = None) -> str:
         """The variant the emitted dispatch runs for `sizes` (the first whose conditions hold) on a
         device whose blocks may have `shared_memory` bytes (default: the current CUDA device's,
-        else an H100's, as `hdsc run`)."""
-        sizes = {**sizes, SHARED_MEMORY: shared_memory or _device_shared_memory()}
+        else an H100's, as `hdsc run`) and that runs sm_90a code where `sm90a` (default: whether
+        the current CUDA device is an H100/H200-class GPU; False without one)."""
+        sizes = {**sizes, SHARED_MEMORY: shared_memory or _device_shared_memory(),
+                 SM90A_CODE: _device_runs_sm90a() if sm90a is None else sm90a}
         for v in self.variants:
             if all(evaluate(w["condition"], sizes) for w in v["when"]):
                 return v["name"]

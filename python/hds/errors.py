@@ -20,4 +20,4 @@ class ArgumentTypeError(ArgumentError, TypeError):
 
 
 class HdsWarning(UserWarning):
-    """hdsc's warnings while compiling (-Wdefault-target, unused variables, ...)."""
+    """hdsc's warnings while compiling (-Wliteral-conversion, -Wsm80-shared-memory, ...)."""

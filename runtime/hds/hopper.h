@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <atomic>
 #include <initializer_list>
 #include <type_traits>
 
@@ -34,7 +35,42 @@ namespace hds {
 #define HDS_SM90A_ONLY
 #endif
 
+// A .cu for both targets (hdsc's default where an op's schedules differ on sm_90a; docs/cli.md,
+// "The target") is compiled for sm_80 and for sm_90a: HDS_SM90A_CODE is 1 in its compute_90a
+// build (and the host pass), where the sm_90a kernels have their bodies; in the others they
+// have none and HDS_CLUSTER_DIMS drops their clusters. Its sm90a_code() asks which build the
+// device runs by the launch bound of a probe kernel (HDS_SM90A_PROBE_THREADS, runs_sm90a_build).
+#if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define HDS_SM90A_CODE 1
+#define HDS_SM90A_PROBE_THREADS 64
+#else
+#define HDS_SM90A_CODE 0
+#define HDS_SM90A_PROBE_THREADS 32
+#endif
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define HDS_CLUSTER_DIMS(n) __cluster_dims__(n, 1, 1)
+#else
+#define HDS_CLUSTER_DIMS(n)
+#endif
+
 namespace detail {
+// Whether the current device runs the compute_90a build of `probe` (a kernel declared
+// `__launch_bounds__(HDS_SM90A_PROBE_THREADS)`: 64 threads there, 32 in the others), asked once
+// per device into `known` (0: not yet, 1: no, 2: yes). No launch and no copy: safe while a
+// stream is captured.
+inline bool runs_sm90a_build(const void* probe, std::atomic<signed char> (&known)[64]) {
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return false;
+    signed char k = known[dev].load(std::memory_order_relaxed);
+    if (k == 0) {
+        cudaFuncAttributes attr;
+        if (cudaFuncGetAttributes(&attr, probe) != cudaSuccess) return false;
+        k = attr.maxThreadsPerBlock == 64 ? 2 : 1;
+        known[dev].store(k, std::memory_order_relaxed);
+    }
+    return k == 2;
+}
+
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }

@@ -157,8 +157,10 @@ class Library:
 
 
 def gencode(cu: Path) -> list[str]:
-    """sm_90a for code emitted for the sm_90a target (it refuses other targets), else sm_90."""
-    arch = "90a" if "__CUDA_ARCH_FEAT_SM90_ALL" in cu.read_text() else "90"
+    """sm_90a for code emitted for the sm_90a target (it refuses other targets) and for both
+    targets (its sm_90a variants then run: sm90a_code() holds), else sm_90."""
+    text = cu.read_text()
+    arch = "90a" if "__CUDA_ARCH_FEAT_SM90_ALL" in text or "sm90a_code()" in text else "90"
     return ["-gencode", f"arch=compute_{arch},code=sm_{arch}"]
 
 
@@ -267,13 +269,14 @@ class Graph:
         return self.run_fn(*self.args(tensors, sizes), ws, stream)
 
 
-def build_graph(source: str | Path) -> Graph:
-    """Like build(), for a file with one graph (no shim: tensors come from torch)."""
+def build_graph(source: str | Path, flags: list[str] | None = None) -> Graph:
+    """Like build(), for a file with one graph (no shim: tensors come from torch); `flags`:
+    nvcc's -gencode flags, if not gencode()'s."""
     source = Path(source)
     if not source.is_absolute():
         source = ROOT / source
     compiler = compiler_bytes(source)
-    key = hashlib.sha256(source.read_bytes() + compiler + runtime_bytes()).hexdigest()[:16]
+    key = hashlib.sha256(source.read_bytes() + compiler + runtime_bytes() + " ".join(flags or []).encode()).hexdigest()[:16]
     out = CACHE / f"{source.stem}-graph-{key}"
     so, header, cu = out / f"lib{source.stem}.so", out / f"{source.stem}.h", out / f"{source.stem}.cu"
     if not so.exists():
@@ -286,6 +289,6 @@ def build_graph(source: str | Path) -> Graph:
             subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "-o", str(tmp / cu.name)],
                            check=True)
         subprocess.run([nvcc(), "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(ROOT / "runtime"),
-                        *gencode(tmp / cu.name), str(tmp / cu.name), "-o", str(tmp / so.name)], check=True)
+                        *(flags or gencode(tmp / cu.name)), str(tmp / cu.name), "-o", str(tmp / so.name)], check=True)
         publish(tmp, out, [cu.name, header.name, so.name])
     return Graph(so, header)
