@@ -111,3 +111,13 @@ def test_the_sm80_build_of_sm90a_kernels_compiles(tmp_path):
                            "-gencode=arch=compute_80,code=sm_80", str(tmp_path / "g.cu"), "-o",
                            str(tmp_path / "g.o")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("name", ["uses_matmul", "symbolic_rows"])
+def test_manifest_names_the_kernels_of_the_cu(tmp_path, name):
+    """The manifest lists each variant's kernels by the names the .cu gives them (a kernel
+    several variants share is emitted once, under one name)."""
+    cu, manifest = compile_graph(tmp_path, IMPORTS + GRAPHS[name][0] + "\n")
+    defined = set(re.findall(r"^// kernel (\w+) \(", cu, re.M))
+    listed = {k["name"] for v in manifest["graphs"][0]["variants"] for k in v["kernels"]}
+    assert listed and listed <= defined, sorted(listed - defined)[:5]
