@@ -128,6 +128,19 @@ def _valid(entry: Path) -> bool:
         return False
 
 
+def nvcc_targets(target: str, gpu: str) -> list[str]:
+    """nvcc's -gencode flags for a build of `target` (the manifest's) for the device `gpu`
+    ("NVIDIA H100 80GB HBM3 sm_90"). A .cu of both targets (a graph of a file that declares
+    none, docs/cli.md "The target") is built for the one this device runs: compute_90a on an
+    H100/H200 (the sm_90a variants, whose build also has the sm_80 code), compute_80 elsewhere."""
+    if target == "sm_90a":
+        return ["-gencode=arch=compute_90a,code=sm_90a"]
+    if target == "sm_80+sm_90a":
+        return ["-gencode=arch=compute_90a,code=sm_90a"] if gpu.endswith(" sm_90") else \
+            ["-gencode=arch=compute_80,code=sm_80"]
+    return ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]
+
+
 def build(source: Path, include: list[Path], arch: str | None, gpu: str | None) -> Build:
     """Compiles `source` (hdsc; nvcc too when `gpu` names the device, e.g.
     "NVIDIA H100 sm_90") or returns the cached build."""
@@ -155,12 +168,7 @@ def build(source: Path, include: list[Path], arch: str | None, gpu: str | None) 
                 if gpu:
                     start = time.monotonic()
                     cus = [str(work / g["cu"]) for g in manifest["graphs"]]
-                    if manifest["target"] == "sm_90a":
-                        gencode = ["-gencode=arch=compute_90a,code=sm_90a"]
-                    elif manifest["target"] == "sm_80+sm_90a":  # a graph's sm_90a variants beside its sm_80 code
-                        gencode = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90a,code=sm_90a"]
-                    else:
-                        gencode = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]
+                    gencode = nvcc_targets(manifest["target"], gpu)
                     _run([nvcc, "-shared", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-I", str(runtime), *gencode,
                           *cus, str(PACKAGE / "shim.cu"), "-o", str(work / f"lib{stem}.so")], "nvcc", work)
                     timings["nvcc_s"] = time.monotonic() - start
