@@ -160,3 +160,25 @@ def test_backend_dynamic_shapes(make, dim):
         for b, t in ((1, 7), (2, 77), (1, 300)):
             x = torch.randn(b, t, dim, device="cuda").half()
             assert rel(compiled(x), model(x)) < 2e-2
+
+
+@pytest.mark.parametrize("m,k,n", [(128, 512, 256), (5, 100, 37)])
+def test_load_a_file_of_no_target(tmp_path, monkeypatch, m, k, n):
+    """hds.load of a graph of both targets (no target declared) builds the one this GPU runs:
+    on an H100/H200 variant_for names an sm_90a variant and its kernels launch (torch's
+    profiler) where the sizes give one of its own; the output matches torch."""
+    monkeypatch.setenv("HDS_CACHE_DIR", str(tmp_path))
+    mod = hds.load(ROOT / "tests" / "gpu" / "ops" / "op_default_target.hds", include=[ROOT / "stdlib"])
+    assert mod.manifest["target"] == "sm_80+sm_90a"
+    x, w = torch.randn(m, k, device="cuda").half(), (torch.randn(k, n, device="cuda") / k**0.5).half()
+    b = torch.randn(n, device="cuda").half()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = mod.op_default_target(x, w, b)
+        torch.cuda.synchronize()
+    kernels = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
+    hopper = torch.cuda.get_device_capability() == (9, 0)
+    variant = mod.op_default_target.graph.variant_for({"M": m, "K": k, "N": n})
+    assert variant.startswith("op_default_target_sm90a") == hopper
+    if hopper and (m, k, n) == (128, 512, 256):
+        assert any("_sm90a_" in name for name in kernels), kernels
+    assert rel(out, torch.softmax(x.double() @ w.double() + b.double(), -1)) < 5e-3
