@@ -9,6 +9,7 @@
 #include "codegen/cuda/code_writer.h"
 #include "codegen/cuda/cuda_expr.h"
 #include "graph/decisions.h"
+#include "graph/variants.h"
 
 namespace hds::codegen {
 
@@ -20,9 +21,7 @@ DispatchCases dispatch_cases(const std::string& api, const std::vector<GraphVari
     w.line(fmt::format("// Graph `{}` runs one of {} variants, the first whose case holds for the sizes of the call:",
                        api, variants.size()));
     // The sm_90a variants (beside sm_80 code) first, in a block of their own.
-    while (out.sm90a < variants.size() && !variants[out.sm90a].when.empty() &&
-           graph::is_sm90a_condition(variants[out.sm90a].when.front()))
-        ++out.sm90a;
+    while (out.sm90a < variants.size() && graph::runs_sm90a_code(variants[out.sm90a].when)) ++out.sm90a;
     if (out.sm90a > 0) {
         out.sm90a_test = host.print(variants[0].when[0].expr);
         w.line(fmt::format("// where {} holds ({}): the first {}; elsewhere the others:", out.sm90a_test,

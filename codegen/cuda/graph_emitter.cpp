@@ -14,7 +14,7 @@
 #include "codegen/cuda/dispatch_cases.h"
 #include "codegen/cuda/hopper_emit.h"
 #include "codegen/cuda/kernel_sharing.h"
-#include "graph/decisions.h"
+#include "graph/variants.h"
 #include "ir/builtins.h"
 #include "ir/internal_error.h"
 #include "ir/ir_visitor.h"
@@ -565,7 +565,7 @@ CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<Gr
     ChainLaunchers helpers;  // the kernel chains' launch functions, each once
     bool sm90a = false;      // variants that run where the device runs the .cu's sm_90a code
     for (const GraphVariant& v : renamed) {
-        bool on_sm90a = !v.when.empty() && graph::is_sm90a_condition(v.when.front());
+        bool on_sm90a = graph::runs_sm90a_code(v.when);
         sm90a |= on_sm90a;
         // Beside sm_80 code, only the sm_90a variants launch programmatically (an sm_90 feature).
         bool dependent = opts.dependent_launch && (opts.arch != kSm80AndSm90a || on_sm90a);
