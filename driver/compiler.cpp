@@ -126,14 +126,16 @@ int emit_graphs(const Options& opts, Session& s, const ir::Module& m, const ir::
         std::string cu_path = opts.output;
         if (cu_path.empty() || (several && cu_path != "-"))  // "-o -": every graph's .cu printed in turn
             cu_path = (fs::path(opts.out_dir) / (name + ".cu")).string();
-        nlohmann::json manifest;  // (its kernels named as the .cu's)
+        std::vector<graph::Program> emitted;  // the dispatcher's programs, kernels named as in the .cu
         auto emit = [&](const codegen::CudaOptions& c) {
-            manifest = codegen::graph_manifest(name, dispatch_order(programs, cases, p), c);
-            return emit_graph_variants(name, programs, cases, p, c);
+            return emit_graph_variants(name, programs, cases, p, c, &emitted);
         };
         std::string target = graph_target(s.target.arch, cases);
         int rc = emit_outputs(opts, s, name, cu_path, emit, out, err, target);
         if (rc != kSuccess) return rc;
+        std::vector<codegen::GraphVariant> order = dispatch_order(programs, cases, p);
+        for (size_t v = 0; v < emitted.size(); ++v) order[v].program = &emitted[v];
+        nlohmann::json manifest = codegen::graph_manifest(name, order);
         manifest["cu"] = cu_path == "-" ? name + ".cu" : fs::path(cu_path).filename().string();
         manifest["target"] = target;
         manifests.push_back(manifest);

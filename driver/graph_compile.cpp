@@ -45,9 +45,9 @@ std::vector<codegen::GraphVariant> dispatch_order(const std::vector<graph::Progr
 
 codegen::CudaOutput emit_graph_variants(const std::string& name, const std::vector<graph::Program>& programs,
                                         const std::vector<graph::Variant>& cases, const graph::Program& any,
-                                        const codegen::CudaOptions& opts) {
+                                        const codegen::CudaOptions& opts, std::vector<graph::Program>* emitted) {
     if (programs.empty()) return codegen::emit_graph_cuda(any, opts);
-    return codegen::emit_graph_cuda_dispatch(name, dispatch_order(programs, cases, any), opts);
+    return codegen::emit_graph_cuda_dispatch(name, dispatch_order(programs, cases, any), opts, emitted);
 }
 
 }  // namespace hds::driver

@@ -35,9 +35,12 @@ std::vector<codegen::GraphVariant> dispatch_order(const std::vector<graph::Progr
 
 // Graph `name`'s .cu and header as the compiler writes them: `programs`
 // (compiled from `cases`), then `any` (the build for any sizes), behind the
-// host API's if chain; `any` alone when there are no variants.
+// host API's if chain; `any` alone when there are no variants. `emitted`: the
+// dispatcher's programs as the .cu has them (codegen::emit_graph_cuda_dispatch; none
+// without variants).
 codegen::CudaOutput emit_graph_variants(const std::string& name, const std::vector<graph::Program>& programs,
                                         const std::vector<graph::Variant>& cases, const graph::Program& any,
-                                        const codegen::CudaOptions& opts);
+                                        const codegen::CudaOptions& opts,
+                                        std::vector<graph::Program>* emitted = nullptr);
 
 }  // namespace hds::driver

@@ -556,7 +556,7 @@ CudaOutput emit_graph_cuda(const graph::Program& p, const CudaOptions& opts) {
 }
 
 CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<GraphVariant>& variants,
-                                    const CudaOptions& opts) {
+                                    const CudaOptions& opts, std::vector<graph::Program>* emitted) {
     // Each distinct kernel of the variants once, and each device function they call.
     SharedKernels shared = share_kernels(api, variants, opts);
     std::vector<GraphVariant> renamed;
@@ -573,7 +573,9 @@ CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<Gr
     }
     HostEmitter host(*renamed.front().program, api, false, &helpers);
     host_source += host.dispatch_source(renamed);
-    return assemble(shared.device, host_source, host.header(), opts, sm90a ? sm90a_code_function() : "");
+    CudaOutput out = assemble(shared.device, host_source, host.header(), opts, sm90a ? sm90a_code_function() : "");
+    if (emitted) *emitted = std::move(shared.programs);
+    return out;
 }
 
 }  // namespace hds::codegen

@@ -29,7 +29,9 @@ struct GraphVariant {
     const graph::Program* program;
     std::vector<graph::Condition> when;
 };
+// `emitted`, where given: the variants' programs as the .cu has them (each distinct kernel
+// once, under the name kernel_sharing.h gives it), in the order of `variants`.
 CudaOutput emit_graph_cuda_dispatch(const std::string& api, const std::vector<GraphVariant>& variants,
-                                    const CudaOptions& opts);
+                                    const CudaOptions& opts, std::vector<graph::Program>* emitted = nullptr);
 
 }  // namespace hds::codegen

@@ -5,7 +5,6 @@
 
 #include "codegen/cuda/cuda_expr.h"
 #include "codegen/cuda/hopper_emit.h"
-#include "codegen/cuda/kernel_sharing.h"
 #include "ir/ir.h"
 #include "ir/scalar_type.h"
 
@@ -34,15 +33,7 @@ nlohmann::json tensor(const ir::Buffer& b, const std::vector<ir::Buffer>& aligne
 
 }  // namespace
 
-nlohmann::json graph_manifest(const std::string& api, const std::vector<GraphVariant>& dispatched,
-                              const CudaOptions& opts) {
-    // A dispatcher's kernels as its .cu has them: each distinct one once.
-    SharedKernels shared;
-    std::vector<GraphVariant> variants = dispatched;
-    if (dispatched.size() > 1) {
-        shared = share_kernels(api, dispatched, opts);
-        for (size_t i = 0; i < variants.size(); ++i) variants[i].program = &shared.programs[i];
-    }
+nlohmann::json graph_manifest(const std::string& api, const std::vector<GraphVariant>& variants) {
     const graph::Program& p = *variants.front().program;
     // Tensors some variant reads or writes 16 bytes at a time, or through a TMA tensor map:
     // `NAME_run` refuses them misaligned.

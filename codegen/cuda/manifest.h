@@ -15,9 +15,9 @@
 namespace hds::codegen {
 
 // Graph `api` compiled as `variants` (one with an empty `when` where there is
-// no dispatch); they share inputs, output and sizes. The variants' kernels are named
-// as the .cu emitted with `opts` names them (kernel_sharing.h).
-nlohmann::json graph_manifest(const std::string& api, const std::vector<GraphVariant>& variants,
-                              const CudaOptions& opts);
+// no dispatch); they share inputs, output and sizes. The kernels are listed by the
+// names the programs give them: a dispatcher's as its .cu has them (emit_graph_cuda_dispatch's
+// `emitted`).
+nlohmann::json graph_manifest(const std::string& api, const std::vector<GraphVariant>& variants);
 
 }  // namespace hds::codegen
