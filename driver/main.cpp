@@ -39,7 +39,10 @@ int main(int argc, char** argv) {
         "tune", "time each candidate schedule of the graphs' op calls on the GPU and cache the fastest");
     tune_cmd->add_option("input", tune.input, "the .hds file with graphs")->required();
     tune_cmd->add_option("-I", tune.include_dirs, "directory searched by import \"...\"")->allow_extra_args(false);
-    tune_cmd->add_option("--arch", tune.arch, "target: sm_80 or sm_90a (default: the file's, as for hdsc)")
+    tune_cmd
+        ->add_option(
+            "--arch", tune.arch,
+            "target: sm_80 or sm_90a (default: the file's, as for hdsc; a file of no target: sm_90a on an sm_90 GPU)")
         ->check(CLI::IsMember({"sm_80", "sm_90a"}));
     tune_cmd
         ->add_option("--level", tune.level,

@@ -227,6 +227,33 @@ double measure(Candidate& c) {
     return std::stod(output.substr(at + 12));
 }
 
+// The compute capability of the GPU the candidates run on (90 for sm_90), by a
+// program nvcc builds and runs in `work`; -1 where that fails (no GPU, no driver).
+int gpu_capability(const TuneOptions& opts, const fs::path& work) {
+    std::error_code ec;
+    fs::create_directories(work, ec);
+    fs::path src = work / "capability.cu", exe = work / "capability";
+    std::string why;
+    if (!write_files_atomically({{src.string(),
+                                  "#include <cstdio>\n#include <cuda_runtime.h>\n"
+                                  "int main() {\n    int d = 0;\n    cudaDeviceProp p;\n"
+                                  "    if (cudaGetDevice(&d) != cudaSuccess || cudaGetDeviceProperties(&p, d) != "
+                                  "cudaSuccess) return 1;\n"
+                                  "    std::printf(\"hds-capability %d\\n\", p.major * 10 + p.minor);\n}\n"}},
+                                &why))
+        return -1;
+    std::string cmd = fmt::format("'{}' -o '{}' '{}' > '{}' 2>&1 && '{}'", opts.nvcc, exe.string(), src.string(),
+                                  (work / "capability.log").string(), exe.string());
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    std::string output;
+    char buf[256];
+    while (fgets(buf, sizeof buf, p)) output += buf;
+    int status = pclose(p);
+    auto at = output.find("hds-capability ");
+    return status == 0 && at != std::string::npos ? std::atoi(output.c_str() + at + 15) : -1;
+}
+
 class Progress {
   public:
     Progress(std::ostream& err, size_t total) : err_(err), total_(total), tty_(isatty(STDERR_FILENO)) {}
@@ -264,12 +291,6 @@ int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
     Session s;
     std::optional<std::vector<graph::TuneSite>> sites = record_sites(s, opts, parsed->fixed, err);
     if (!sites) return kUserError;
-    opts.target = target_name(s.target.arch);  // the candidates are compiled for the file's target
-    if (sites->empty()) {
-        out << "hdsc tune: nothing to tune (no op call in the graphs of " << opts.input << " has a hand schedule for "
-            << opts.target << ")\n";
-        return kSuccess;
-    }
     fs::path work =
         opts.work.empty() ? fs::temp_directory_path() / fmt::format("hdsc-tune-{}", getpid()) : fs::path(opts.work);
     struct Cleanup {  // a temporary folder goes, whatever happens
@@ -279,6 +300,24 @@ int run_tune(const TuneOptions& given, std::ostream& out, std::ostream& err) {
             if (!dir.empty()) fs::remove_all(dir, ec);
         }
     } cleanup{opts.work.empty() ? work : fs::path()};
+    // A file of no target builds its graphs' sm_90a variants beside the sm_80 code where
+    // they differ (docs/cli.md, "The target"), and an H100/H200-class GPU runs those: on
+    // one, tuning takes their sites, as --arch=sm_90a would (--arch=sm_80: the others).
+    if (s.target.origin == TargetChoice::Origin::Default && !opts.no_run && gpu_capability(opts, work) == 90) {
+        opts.arch = "sm_90a";
+        out << "hdsc tune: the GPU is sm_90, which runs the sm_90a variants of " << opts.input
+            << "'s default build: tuning their sites (--arch=sm_80 tunes the sm_80 ones)\n";
+        Session s90;
+        sites = record_sites(s90, opts, parsed->fixed, err);
+        if (!sites) return kUserError;
+        s.target = s90.target;
+    }
+    opts.target = target_name(s.target.arch);  // the candidates are compiled for that target
+    if (sites->empty()) {
+        out << "hdsc tune: nothing to tune (no op call in the graphs of " << opts.input << " has a hand schedule for "
+            << opts.target << ")\n";
+        return kSuccess;
+    }
     // While one site is timed, the others run as the graph will be compiled: with the
     // cache's entries, and the choices this run has made so far (defaults where neither).
     std::map<std::string, graph::TuneChoice> cached;

@@ -115,5 +115,36 @@ expect "bucket: its own variant" 0 "if \(M <= 64\)" -- cat "$work/c5.cu"
 expect "bucket: its choice there" 0 "mma_16816" -- sed -n '/^__global__.*_tuned_k0/,/^}/p' "$work/c5.cu"
 expect "past the bucket: the entry for any M" 0 "\[3\]\[2\]\[64\]\[64\]" -- sed -n '/^__global__.*_any_k0/,/^}/p' "$work/c5.cu"
 
+# A file of no target whose graph has sm_90a variants (a symbolic f16 matmul): on an sm_90 GPU
+# hdsc tune takes the sm_90a sites, which the default build runs there; elsewhere the sm_80
+# ones. A stand-in nvcc builds programs that print the GPU's capability (90, then 80) and a time.
+printf 'import "nn.hds";\ngraph nt(x: f16[M, K], w: f16[K, N]) -> f16[M, N] { return matmul(x, w); }\n' >"$work/nt.hds"
+fake_nvcc() {  # fake_nvcc CAPABILITY: writes $work/nvcc-$1
+    cat >"$work/nvcc-$1" <<EOF2
+#!/bin/sh
+while [ \$# -gt 1 ]; do [ "\$1" = -o ] && out=\$2; shift; done
+case "\$out" in
+  */capability) printf '#!/bin/sh\necho hds-capability $1\n' >"\$out" ;;
+  *) printf '#!/bin/sh\necho hds-tune-ms 0.0100\n' >"\$out" ;;
+esac
+chmod +x "\$out"
+EOF2
+    chmod +x "$work/nvcc-$1"
+}
+fake_nvcc 90
+fake_nvcc 80
+expect "no target, an sm_90 GPU: the sm_90a sites" 0 "^matmul<f16> sm_90a \[M, K\] \[K, N\]  \(graph nt\)" -- \
+    "$hdsc" tune "$work/nt.hds" -I "$root/stdlib" --sizes M=16,K=4096,N=4096 --level 0 --nvcc "$work/nvcc-90" \
+    --work "$work/nt90" --cache "$work/nt90.json"
+cp "$work/out" "$work/nt90.txt"
+expect "it says so" 0 "the GPU is sm_90, which runs the sm_90a variants" -- cat "$work/nt90.txt"
+expect "the cache: an sm_90a entry" 0 '"matmul<f16> sm_90a \[M, K\] \[K, N\]"' -- cat "$work/nt90.json"
+expect "no target, an sm_80 GPU: the sm_80 sites" 0 "^matmul<f16> sm_80 \[M, K\] \[K, N\]  \(graph nt\)" -- \
+    "$hdsc" tune "$work/nt.hds" -I "$root/stdlib" --sizes M=16,K=4096,N=4096 --level 0 --nvcc "$work/nvcc-80" \
+    --work "$work/nt80" --cache "$work/nt80.json"
+expect "--arch=sm_80 on an sm_90 GPU: the sm_80 sites" 0 "^matmul<f16> sm_80 \[M, K\] \[K, N\]  \(graph nt\)" -- \
+    "$hdsc" tune "$work/nt.hds" -I "$root/stdlib" --arch=sm_80 --sizes M=16,K=4096,N=4096 --level 0 \
+    --nvcc "$work/nvcc-90" --work "$work/nt80a" --cache "$work/nt80a.json"
+
 [[ $fails -eq 0 ]] && echo "hdsc tune: all checks passed"
 exit $((fails > 0))
