@@ -1,7 +1,7 @@
 """torch.compile(backend="hds") on whole models (issue 25's goals) against torch
 eager and torch.compile (inductor) on the same inputs in one process: ResNet-18
 (f16, batch 1 and 32), a GPT-2 small block and a Llama-3 8B decoder layer (f16;
-prefill of 1k tokens, one-token decode against a 1k cache). Medians of CUDA
+each at prefill of 1k tokens and one-token decode against a 1k cache). Medians of CUDA
 events with the three's samples alternating, called from Python and replayed
 from CUDA graphs; the backend's cold compile (hdsc and nvcc apart) and warm
 compile, beside what torch's tracing alone takes (the aot_eager backend); the
@@ -35,8 +35,13 @@ def resnet(batch):
     return lambda: (models.ResNet18(), (torch.randn(batch, 3, 224, 224),))
 
 
-def gpt2():
-    return models.GPT2Block(d=768, heads=12), (torch.randn(1, 1024, 768),)
+def gpt2(decode: bool):
+    def make():
+        block = models.GPT2Block(d=768, heads=12)
+        if decode:  # one token against a cache of 1024 positions
+            return block, (torch.randn(1, 1, 768), torch.randn(1, 12, 1024, 64), torch.randn(1, 12, 1024, 64))
+        return block, (torch.randn(1, 1024, 768),)
+    return make
 
 
 def llama(decode: bool):
@@ -48,7 +53,8 @@ def llama(decode: bool):
     return make
 
 
-MODELS = {"resnet18_b1": resnet(1), "resnet18_b32": resnet(32), "gpt2_block_t1024": gpt2,
+MODELS = {"resnet18_b1": resnet(1), "resnet18_b32": resnet(32), "gpt2_block_t1024": gpt2(False),
+          "gpt2_block_decode_s1024": gpt2(True),
           "llama_layer_t1024": llama(False), "llama_layer_decode_s1024": llama(True)}
 
 

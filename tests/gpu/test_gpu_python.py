@@ -148,6 +148,19 @@ def test_backend_llama_decode():
     assert rel(out, ref) < 2e-2
 
 
+def test_backend_gpt2_decode():
+    """GPT-2's block decoding one token against 257 cached positions of its 2 heads of 32."""
+    torch.manual_seed(4)
+    block = models.GPT2Block(d=64, heads=2).eval().to("cuda", torch.float16)
+    x = torch.randn(2, 1, 64, device="cuda").half()
+    kc, vc = (torch.randn(2, 2, 257, 32, device="cuda").half() for _ in range(2))
+    torch._dynamo.reset()
+    with torch.no_grad():
+        ref = block(x, kc, vc)
+        out = torch.compile(block, backend=hds.dynamo.backend, fullgraph=True, dynamic=False)(x, kc, vc)
+    assert rel(out, ref) < 2e-2
+
+
 @pytest.mark.parametrize("make,dim", [(lambda: models.GPT2Block(d=64, heads=2), 64),
                                       (lambda: models.LlamaLayer(d=128, heads=4, kv_heads=2, ffn=192, max_len=400), 128)])
 def test_backend_dynamic_shapes(make, dim):

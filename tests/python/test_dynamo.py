@@ -113,6 +113,21 @@ def test_llama_decode_against_a_cache(env):
     assert not [line for line in logs(env) if line.startswith("eager:")], logs(env)
 
 
+def test_gpt2_decode_against_a_cache(env):
+    """GPT-2's block decoding one token after 11 cached positions (12 heads' worth of them as
+    [B, heads, S, d / heads]): one graph, no mask."""
+    torch.manual_seed(8)
+    block = models.GPT2Block().eval()
+    x, kc, vc = torch.randn(2, 1, 32), torch.randn(2, 2, 11, 16), torch.randn(2, 2, 11, 16)
+    with torch.no_grad():
+        ref = block(x, kc, vc)
+        out = torch.compile(block, backend="hds", fullgraph=True, dynamic=False)(x, kc, vc)
+    assert float((out - ref).norm() / ref.norm()) < 1e-5
+    log = logs(env)
+    assert len([line for line in log if line.startswith("fused_")]) == 1, log
+    assert not [line for line in log if line.startswith("eager:")], log
+
+
 def test_resnet18_small(env):
     """ResNet-18's layout at width 8 on 32 x 32 images, its padded max pool included: one graph."""
     torch.manual_seed(7)

@@ -17,11 +17,15 @@ class GPT2Block(nn.Module):
         self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.fc, self.fc2 = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
 
-    def forward(self, x):
+    def forward(self, x, k_cache=None, v_cache=None):
+        """Prefill (no cache: causal over x's tokens), or decode: x's tokens follow
+        the cache's positions and see all of them (the cache as [B, heads, S, d / heads])."""
         b, t, d = x.shape
         q, k, v = self.qkv(self.ln1(x)).split(d, dim=-1)
         q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2) for z in (q, k, v))
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).reshape(b, t, d)
+        if k_cache is not None:
+            k, v = torch.cat((k_cache, k), dim=2), torch.cat((v_cache, v), dim=2)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=k_cache is None).transpose(1, 2).reshape(b, t, d)
         x = x + self.proj(a)
         return x + self.fc2(F.gelu(self.fc(self.ln2(x))))
 
