@@ -136,28 +136,21 @@ def test_backend_channels_last_convolutions(tmp_path, monkeypatch, shape, nhwc):
     assert text.count("conv2d_nhwc(") == nhwc and text.count("conv2d(") == 20 - nhwc, text
 
 
-def test_backend_llama_decode():
+@pytest.mark.parametrize("make,batch,dim", [
+    # the Llama layer: one token against 257 cached positions of its 2 key/value heads of 32
+    (lambda: models.LlamaLayer(d=128, heads=4, kv_heads=2, ffn=192, max_len=300), 1, 128),
+    # GPT-2's block: the same against its 2 heads of 32, a batch of 2
+    (lambda: models.GPT2Block(d=64, heads=2), 2, 64),
+])
+def test_backend_decode(make, batch, dim):
     torch.manual_seed(1)
-    layer = models.LlamaLayer(d=128, heads=4, kv_heads=2, ffn=192, max_len=300).eval().to("cuda", torch.float16)
-    x = torch.randn(1, 1, 128, device="cuda").half()
-    kc, vc = (torch.randn(1, 2, 257, 32, device="cuda").half() for _ in range(2))
+    model = make().eval().to("cuda", torch.float16)
+    x = torch.randn(batch, 1, dim, device="cuda").half()
+    kc, vc = (torch.randn(batch, 2, 257, 32, device="cuda").half() for _ in range(2))
     torch._dynamo.reset()
     with torch.no_grad():
-        ref = layer(x, kc, vc)
-        out = torch.compile(layer, backend=hds.dynamo.backend, fullgraph=True, dynamic=False)(x, kc, vc)
-    assert rel(out, ref) < 2e-2
-
-
-def test_backend_gpt2_decode():
-    """GPT-2's block decoding one token against 257 cached positions of its 2 heads of 32."""
-    torch.manual_seed(4)
-    block = models.GPT2Block(d=64, heads=2).eval().to("cuda", torch.float16)
-    x = torch.randn(2, 1, 64, device="cuda").half()
-    kc, vc = (torch.randn(2, 2, 257, 32, device="cuda").half() for _ in range(2))
-    torch._dynamo.reset()
-    with torch.no_grad():
-        ref = block(x, kc, vc)
-        out = torch.compile(block, backend=hds.dynamo.backend, fullgraph=True, dynamic=False)(x, kc, vc)
+        ref = model(x, kc, vc)
+        out = torch.compile(model, backend=hds.dynamo.backend, fullgraph=True, dynamic=False)(x, kc, vc)
     assert rel(out, ref) < 2e-2
 
 

@@ -101,27 +101,20 @@ def test_warm_cache_compiles_nothing(env):
     assert sorted(p.name for p in (env / "cache").iterdir()) == entries
 
 
-def test_llama_decode_against_a_cache(env):
-    """One token after 13 cached positions: the cache is concatenated (concat) and attended to without a mask."""
+@pytest.mark.parametrize("make,x,cache", [
+    # the Llama layer: one token after 13 cached positions of its 2 key/value heads of 16
+    (models.LlamaLayer, (1, 1, 64), (1, 2, 13, 16)),
+    # GPT-2's block: one token after 11 cached positions of its 2 heads of 16, a batch of 2
+    (models.GPT2Block, (2, 1, 32), (2, 2, 11, 16)),
+])
+def test_decode_against_a_cache(env, make, x, cache):
+    """The cache is concatenated (concat) and attended to without a mask: one graph, nothing in eager."""
     torch.manual_seed(6)
-    layer = models.LlamaLayer().eval()
-    x, kc, vc = torch.randn(1, 1, 64), torch.randn(1, 2, 13, 16), torch.randn(1, 2, 13, 16)
+    model = make().eval()
+    x, kc, vc = torch.randn(x), torch.randn(cache), torch.randn(cache)
     with torch.no_grad():
-        ref = layer(x, kc, vc)
-        out = torch.compile(layer, backend="hds", fullgraph=True, dynamic=False)(x, kc, vc)
-    assert float((out - ref).norm() / ref.norm()) < 1e-5
-    assert not [line for line in logs(env) if line.startswith("eager:")], logs(env)
-
-
-def test_gpt2_decode_against_a_cache(env):
-    """GPT-2's block decoding one token after 11 cached positions (12 heads' worth of them as
-    [B, heads, S, d / heads]): one graph, no mask."""
-    torch.manual_seed(8)
-    block = models.GPT2Block().eval()
-    x, kc, vc = torch.randn(2, 1, 32), torch.randn(2, 2, 11, 16), torch.randn(2, 2, 11, 16)
-    with torch.no_grad():
-        ref = block(x, kc, vc)
-        out = torch.compile(block, backend="hds", fullgraph=True, dynamic=False)(x, kc, vc)
+        ref = model(x, kc, vc)
+        out = torch.compile(model, backend="hds", fullgraph=True, dynamic=False)(x, kc, vc)
     assert float((out - ref).norm() / ref.norm()) < 1e-5
     log = logs(env)
     assert len([line for line in log if line.startswith("fused_")]) == 1, log
