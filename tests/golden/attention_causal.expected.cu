@@ -12,204 +12,206 @@ __global__ void __launch_bounds__(128) attention_causal_decode_split_sm80_k0_att
         const __half* __restrict__ x, const __half* __restrict__ k, const __half* __restrict__ v,
         float* __restrict__ attention_part, int S) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
-    auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode_split.hds:27
-    auto& sk = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 2304);  // attention_decode_split.hds:28
-    auto& sv = *reinterpret_cast<__half (*)[2][128][72]>(hds_dynamic_smem + 39168);  // attention_decode_split.hds:29
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 76032);  // attention_decode_split.hds:30
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 76288);  // attention_decode_split.hds:31
-    auto& co = *reinterpret_cast<float (*)[16][68]>(hds_dynamic_smem + 76544);  // attention_decode_split.hds:32
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 80896);  // attention_decode_split.hds:33
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 80960);  // attention_decode_split.hds:34
-    alignas(16) __half fq[4][8];  // attention_decode_split.hds:35
-    alignas(16) __half fk[8];  // attention_decode_split.hds:36
-    alignas(16) __half fv[8];  // attention_decode_split.hds:37
-    alignas(16) float s[4][4];  // attention_decode_split.hds:38
-    alignas(16) __half p[2][8];  // attention_decode_split.hds:39
-    alignas(16) float acc[8][4];  // attention_decode_split.hds:40
-    alignas(16) float mx[2];  // attention_decode_split.hds:41
-    alignas(16) float sum[2];  // attention_decode_split.hds:42
-    alignas(16) float scaled[2];  // attention_decode_split.hds:43
-    alignas(16) float wt[2];  // attention_decode_split.hds:44
-    const int split = max(1, min(32, min(132, (S + 255) / 256)));  // attention_decode_split.hds:46
-    const int b = (int)blockIdx.x / split / 2;  // attention_decode_split.hds:47
-    const int kvh = (int)blockIdx.x / split % 2;  // attention_decode_split.hds:48
-    const int head0 = kvh;  // attention_decode_split.hds:49
-    const int rows = S;  // attention_decode_split.hds:50
-    const int rank = (int)blockIdx.x % split;  // attention_decode_split.hds:51
-    const int warp = (int)threadIdx.x / 32;  // attention_decode_split.hds:52
-    const int lane = (int)threadIdx.x % 32;  // attention_decode_split.hds:53
-    const int g = lane / 4;  // attention_decode_split.hds:54
-    const int t4 = lane % 4;  // attention_decode_split.hds:55
-    const float qscale = 0.18033688011112042f;  // attention_decode_split.hds:56
-    const float lowest = -1e+30f;  // attention_decode_split.hds:58
-    const int shift = 0;  // attention_decode_split.hds:59
-    const int tiles = (S + 127) / 128;  // attention_decode_split.hds:60
-    const int per = (tiles + split - 1) / split;  // attention_decode_split.hds:61
-    const int first = min(tiles, rank * per);  // attention_decode_split.hds:62
-    const int last = min(tiles, first + per);  // attention_decode_split.hds:63
-    const int r = (int)threadIdx.x / 8;  // attention_decode_split.hds:65
+    auto& sq = *reinterpret_cast<__half (*)[16][72]>(hds_dynamic_smem + 0);  // attention_decode_split.hds:33
+    auto& sk = *reinterpret_cast<__half (*)[2][1][128][72]>(hds_dynamic_smem + 2304);  // attention_decode_split.hds:36
+    auto& sv = *reinterpret_cast<__half (*)[2][1][128][72]>(hds_dynamic_smem + 39168);  // attention_decode_split.hds:37
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 76032);  // attention_decode_split.hds:40
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 76288);  // attention_decode_split.hds:41
+    auto& co = *reinterpret_cast<float (*)[16][68]>(hds_dynamic_smem + 76544);  // attention_decode_split.hds:42
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 80896);  // attention_decode_split.hds:43
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 80960);  // attention_decode_split.hds:44
+    alignas(16) __half fq[4][8];  // attention_decode_split.hds:45
+    alignas(16) __half fk[8];  // attention_decode_split.hds:46
+    alignas(16) __half fv[8];  // attention_decode_split.hds:47
+    alignas(16) float s[4][4];  // attention_decode_split.hds:48
+    alignas(16) __half p[2][8];  // attention_decode_split.hds:49
+    alignas(16) float acc[8][4];  // attention_decode_split.hds:50
+    alignas(16) float mx[2];  // attention_decode_split.hds:51
+    alignas(16) float sum[2];  // attention_decode_split.hds:52
+    alignas(16) float scaled[2];  // attention_decode_split.hds:53
+    alignas(16) float wt[2];  // attention_decode_split.hds:54
+    const int split = max(1, min(32, min(132, (S + 255) / 256)));  // attention_decode_split.hds:56
+    const int b = (int)blockIdx.x / split / 2;  // attention_decode_split.hds:57
+    const int kvh = (int)blockIdx.x / split % 2;  // attention_decode_split.hds:58
+    const int head0 = kvh;  // attention_decode_split.hds:59
+    const int rows = S;  // attention_decode_split.hds:60
+    const int rank = (int)blockIdx.x % split;  // attention_decode_split.hds:61
+    const int warp = (int)threadIdx.x / 32;  // attention_decode_split.hds:62
+    const int lane = (int)threadIdx.x % 32;  // attention_decode_split.hds:63
+    const int g = lane / 4;  // attention_decode_split.hds:64
+    const int t4 = lane % 4;  // attention_decode_split.hds:65
+    const float qscale = 0.18033688011112042f;  // attention_decode_split.hds:66
+    const float lowest = -1e+30f;  // attention_decode_split.hds:68
+    const int shift = 0;  // attention_decode_split.hds:69
+    const int tiles = (S + 127) / 128;  // attention_decode_split.hds:70
+    const int per = (tiles + split - 1) / split;  // attention_decode_split.hds:71
+    const int first = min(tiles, rank * per);  // attention_decode_split.hds:72
+    const int last = min(tiles, first + per);  // attention_decode_split.hds:73
+    const int r = (int)threadIdx.x / 8;  // attention_decode_split.hds:82
     const int c = (int)threadIdx.x % 8;
-    hds::cp_async_16(&sq[r][c * 8], &x[(min(r, rows - 1) % S * 2 + (head0 + min(r, rows - 1) / S)) * 64 + c * 8], r < rows ? 16 : 0);  // attention_decode_split.hds:66
+    hds::cp_async_16(&sq[r][c * 8], &x[(min(r, rows - 1) % S * 2 + (head0 + min(r, rows - 1) / S)) * 64 + c * 8], r < rows ? 16 : 0);  // attention_decode_split.hds:83
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:68
-        mx[h] = lowest;  // attention_decode_split.hds:69
-        sum[h] = 0.0f;  // attention_decode_split.hds:70
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:90
+        mx[h] = lowest;  // attention_decode_split.hds:91
+        sum[h] = 0.0f;  // attention_decode_split.hds:92
     }
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {  // attention_decode_split.hds:72
+    for (int n = 0; n < 8; ++n) {  // attention_decode_split.hds:94
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:73
-            acc[n][e] = 0.0f;  // attention_decode_split.hds:74
+        for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:95
+            acc[n][e] = 0.0f;  // attention_decode_split.hds:96
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode_split.hds:79
-        if (first + it < last) {  // attention_decode_split.hds:80
-            const int st = it % 2;  // attention_decode_split.hds:81
-            const int k0 = (first + it) * 128;  // attention_decode_split.hds:82
+    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode_split.hds:101
+        if (first + it < last) {  // attention_decode_split.hds:102
+            const int st = it % 2;  // attention_decode_split.hds:103
+            const int k0 = (first + it) * 128;  // attention_decode_split.hds:104
 #pragma unroll
-            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode_split.hds:83
+            for (int r_r = 0; r_r < 8; ++r_r) {  // attention_decode_split.hds:117
                 const int r = r_r * 16 + (int)threadIdx.x / 8;
                 const int c = (int)threadIdx.x % 8;
-                const bool ok = k0 + r < S;  // attention_decode_split.hds:84
-                hds::cp_async_16(&sk[st][r][c * 8], &k[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:85
-                hds::cp_async_16(&sv[st][r][c * 8], &v[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:86
+                const bool ok = k0 + r < S;  // attention_decode_split.hds:118
+                hds::cp_async_16(&sk[st][0][r][c * 8], &k[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:119
+                hds::cp_async_16(&sv[st][0][r][c * 8], &v[(kvh * S + min(k0 + r, S - 1)) * 64 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:120
             }
         }
-        hds::cp_async_commit();  // attention_decode_split.hds:89
-        if (it >= 1) {  // attention_decode_split.hds:90
-            const int j = first + it - 1;  // attention_decode_split.hds:91
-            const int st = (it - 1) % 2;  // attention_decode_split.hds:92
-            hds::cp_async_wait<1>();  // attention_decode_split.hds:93
-            __syncthreads();  // attention_decode_split.hds:94
-            if (it == 1) {  // attention_decode_split.hds:95
+        hds::cp_async_commit();  // attention_decode_split.hds:125
+        if (it >= 1) {  // attention_decode_split.hds:127
+            const int j = first + it - 1;  // attention_decode_split.hds:128
+            const int st = (it - 1) % 2;  // attention_decode_split.hds:129
+            hds::cp_async_wait<1>();  // attention_decode_split.hds:133
+            __syncthreads();  // attention_decode_split.hds:134
+            if (it == 1) {  // attention_decode_split.hds:136
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {  // attention_decode_split.hds:96
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode_split.hds:97
+                for (int kk = 0; kk < 4; ++kk) {  // attention_decode_split.hds:137
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode_split.hds:138
                 }
             }
-            const int kw = warp * 32;  // attention_decode_split.hds:101
+            const int kw = warp * 32;  // attention_decode_split.hds:142
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:102
+            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:143
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:103
-                    s[n][e] = 0.0f;  // attention_decode_split.hds:104
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:144
+                    s[n][e] = 0.0f;  // attention_decode_split.hds:145
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {  // attention_decode_split.hds:107
+            for (int kk = 0; kk < 4; ++kk) {  // attention_decode_split.hds:148
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode_split.hds:108
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode_split.hds:109
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode_split.hds:110
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode_split.hds:111
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode_split.hds:149
+                    const int kr = kw + pk * 16 + lane / 16 * 8 + lane % 8;  // attention_decode_split.hds:150
+                    hds::ldmatrix_x4(&fk[0], &sk[st][0][kr][((kk * 2 + lane / 8 % 2) ^ 0) * 8]);  // attention_decode_split.hds:151
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode_split.hds:152
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode_split.hds:153
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode_split.hds:114
-            if (key0 + 32 > S || key0 + 31 > shift) {  // attention_decode_split.hds:115
+            const int key0 = j * 128 + kw;  // attention_decode_split.hds:156
+            if (key0 + 32 > S || key0 + 31 > shift) {  // attention_decode_split.hds:157
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:116
+                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:158
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:117
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode_split.hds:118
-                        const bool seen = key < S && key <= (g + e / 2 * 8) % S + shift;  // attention_decode_split.hds:119
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode_split.hds:120
+                    for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:159
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode_split.hds:160
+                        const bool seen = key < S && key <= (g + e / 2 * 8) % S + shift;  // attention_decode_split.hds:161
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode_split.hds:162
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:124
-                float top = mx[h];  // attention_decode_split.hds:125
+            for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:166
+                float top = mx[h];  // attention_decode_split.hds:167
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:126
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode_split.hds:127
+                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:168
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode_split.hds:169
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode_split.hds:129
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode_split.hds:130
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:131
-                mx[h] = top;  // attention_decode_split.hds:132
-                sum[h] *= rescale;  // attention_decode_split.hds:133
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode_split.hds:134
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode_split.hds:171
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode_split.hds:172
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:173
+                mx[h] = top;  // attention_decode_split.hds:174
+                sum[h] *= rescale;  // attention_decode_split.hds:175
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode_split.hds:176
 #pragma unroll
-                for (int n = 0; n < 8; ++n) {  // attention_decode_split.hds:135
-                    acc[n][h * 2] *= rescale;  // attention_decode_split.hds:136
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode_split.hds:137
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:140
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:141
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode_split.hds:142
-                    sum[e / 2] += w;  // attention_decode_split.hds:143
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode_split.hds:144
+                for (int n = 0; n < 8; ++n) {  // attention_decode_split.hds:177
+                    acc[n][h * 2] *= rescale;  // attention_decode_split.hds:178
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode_split.hds:179
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode_split.hds:148
+            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:182
 #pragma unroll
-                for (int pn = 0; pn < 4; ++pn) {  // attention_decode_split.hds:149
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode_split.hds:150
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode_split.hds:151
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode_split.hds:152
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:183
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode_split.hds:184
+                    sum[e / 2] += w;  // attention_decode_split.hds:185
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__half>(w);  // attention_decode_split.hds:186
                 }
             }
-            __syncthreads();  // attention_decode_split.hds:155
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode_split.hds:190
+#pragma unroll
+                for (int pn = 0; pn < 4; ++pn) {  // attention_decode_split.hds:191
+                    const int vr = kw + kk * 16 + lane % 16;  // attention_decode_split.hds:192
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][0][vr][((pn * 2 + lane / 16) ^ 0) * 8]);  // attention_decode_split.hds:193
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode_split.hds:194
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode_split.hds:195
+                }
+            }
+            __syncthreads();  // attention_decode_split.hds:204
         }
     }
-    hds::cp_async_wait<0>();  // attention_decode_split.hds:158
+    hds::cp_async_wait<0>();  // attention_decode_split.hds:208
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:162
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode_split.hds:163
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode_split.hds:164
-        if (t4 == 0) {  // attention_decode_split.hds:165
-            wm[warp][g + h * 8] = mx[h];  // attention_decode_split.hds:166
-            wl[warp][g + h * 8] = sum[h];  // attention_decode_split.hds:167
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:212
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode_split.hds:213
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode_split.hds:214
+        if (t4 == 0) {  // attention_decode_split.hds:215
+            wm[warp][g + h * 8] = mx[h];  // attention_decode_split.hds:216
+            wl[warp][g + h * 8] = sum[h];  // attention_decode_split.hds:217
         }
     }
-    __syncthreads();  // attention_decode_split.hds:170
+    __syncthreads();  // attention_decode_split.hds:220
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:171
-        float top = wm[0][g + h * 8];  // attention_decode_split.hds:172
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:221
+        float top = wm[0][g + h * 8];  // attention_decode_split.hds:222
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:173
-            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode_split.hds:174
+        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:223
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode_split.hds:224
         }
-        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:176
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:226
     }
-    if ((int)threadIdx.x < 16) {  // attention_decode_split.hds:178
-        float top = wm[0][(int)threadIdx.x];  // attention_decode_split.hds:179
+    if ((int)threadIdx.x < 16) {  // attention_decode_split.hds:228
+        float top = wm[0][(int)threadIdx.x];  // attention_decode_split.hds:229
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:180
-            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode_split.hds:181
+        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:230
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode_split.hds:231
         }
-        float total = 0.0f;  // attention_decode_split.hds:183
+        float total = 0.0f;  // attention_decode_split.hds:233
 #pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:184
-            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode_split.hds:185
+        for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:234
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode_split.hds:235
         }
-        cm[(int)threadIdx.x] = top;  // attention_decode_split.hds:187
-        cl[(int)threadIdx.x] = total;  // attention_decode_split.hds:188
+        cm[(int)threadIdx.x] = top;  // attention_decode_split.hds:237
+        cl[(int)threadIdx.x] = total;  // attention_decode_split.hds:238
     }
 #pragma unroll
-    for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:190
-        if (warp == w) {  // attention_decode_split.hds:191
+    for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:240
+        if (warp == w) {  // attention_decode_split.hds:241
 #pragma unroll
-            for (int n = 0; n < 8; ++n) {  // attention_decode_split.hds:192
+            for (int n = 0; n < 8; ++n) {  // attention_decode_split.hds:242
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:193
-                    const float part_of = acc[n][e] * wt[e / 2];  // attention_decode_split.hds:194
-                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part_of : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part_of;  // attention_decode_split.hds:195
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:243
+                    const float part_of = acc[n][e] * wt[e / 2];  // attention_decode_split.hds:244
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part_of : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part_of;  // attention_decode_split.hds:245
                 }
             }
         }
-        __syncthreads();  // attention_decode_split.hds:199
+        __syncthreads();  // attention_decode_split.hds:249
     }
-    for (int i = 0; i < 9; ++i) {  // attention_decode_split.hds:203
-        const int at = i * 128 + (int)threadIdx.x;  // attention_decode_split.hds:204
-        const int r = at / 66;  // attention_decode_split.hds:205
-        const int c = at % 66;  // attention_decode_split.hds:206
-        if (r < rows) {  // attention_decode_split.hds:207
-            attention_part[(((b * 2 + (head0 + r / S)) * S + r % S) * 32 + rank) * 66 + c] = c < 64 ? co[r][c] : c == 64 ? cm[r] : cl[r];  // attention_decode_split.hds:208
+    for (int i = 0; i < 9; ++i) {  // attention_decode_split.hds:253
+        const int at = i * 128 + (int)threadIdx.x;  // attention_decode_split.hds:254
+        const int r = at / 66;  // attention_decode_split.hds:255
+        const int c = at % 66;  // attention_decode_split.hds:256
+        if (r < rows) {  // attention_decode_split.hds:257
+            attention_part[(((b * 2 + (head0 + r / S)) * S + r % S) * 32 + rank) * 66 + c] = c < 64 ? co[r][c] : c == 64 ? cm[r] : cl[r];  // attention_decode_split.hds:258
         }
     }
 }
@@ -217,35 +219,35 @@ __global__ void __launch_bounds__(128) attention_causal_decode_split_sm80_k0_att
 // kernel attention_causal_decode_split_sm80_k1_attention (attention_causal.hds:9)
 __global__ void __launch_bounds__(64) attention_causal_decode_split_sm80_k1_attention(
         const float* __restrict__ attention_part, __half* __restrict__ out, int S) {
-    const int split = max(1, min(32, min(132, (S + 255) / 256)));  // attention_decode_split.hds:221
-    const int b = (int)blockIdx.x / (2 * S);  // attention_decode_split.hds:222
-    const int h = (int)blockIdx.x / S % 2;  // attention_decode_split.hds:223
-    const int l = (int)blockIdx.x % S;  // attention_decode_split.hds:224
-    const int c = (int)threadIdx.x;  // attention_decode_split.hds:225
-    const float qscale = 0.18033688011112042f;  // attention_decode_split.hds:226
-    alignas(16) float pm[32];  // attention_decode_split.hds:228
-    alignas(16) float pl[32];  // attention_decode_split.hds:229
-    alignas(16) float po[32];  // attention_decode_split.hds:230
+    const int split = max(1, min(32, min(132, (S + 255) / 256)));  // attention_decode_split.hds:271
+    const int b = (int)blockIdx.x / (2 * S);  // attention_decode_split.hds:272
+    const int h = (int)blockIdx.x / S % 2;  // attention_decode_split.hds:273
+    const int l = (int)blockIdx.x % S;  // attention_decode_split.hds:274
+    const int c = (int)threadIdx.x;  // attention_decode_split.hds:275
+    const float qscale = 0.18033688011112042f;  // attention_decode_split.hds:276
+    alignas(16) float pm[32];  // attention_decode_split.hds:278
+    alignas(16) float pl[32];  // attention_decode_split.hds:279
+    alignas(16) float po[32];  // attention_decode_split.hds:280
 #pragma unroll
-    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:231
-        pm[r] = r < split ? attention_part[(((b * 2 + h) * S + l) * 32 + r) * 66 + 64] : -1e+30f;  // attention_decode_split.hds:232
-        pl[r] = r < split ? attention_part[(((b * 2 + h) * S + l) * 32 + r) * 66 + 65] : 0.0f;  // attention_decode_split.hds:233
-        po[r] = r < split ? attention_part[(((b * 2 + h) * S + l) * 32 + r) * 66 + c] : 0.0f;  // attention_decode_split.hds:234
+    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:281
+        pm[r] = r < split ? attention_part[(((b * 2 + h) * S + l) * 32 + r) * 66 + 64] : -1e+30f;  // attention_decode_split.hds:282
+        pl[r] = r < split ? attention_part[(((b * 2 + h) * S + l) * 32 + r) * 66 + 65] : 0.0f;  // attention_decode_split.hds:283
+        po[r] = r < split ? attention_part[(((b * 2 + h) * S + l) * 32 + r) * 66 + c] : 0.0f;  // attention_decode_split.hds:284
     }
-    float top = pm[0];  // attention_decode_split.hds:236
+    float top = pm[0];  // attention_decode_split.hds:286
 #pragma unroll
-    for (int r = 1; r < 32; ++r) {  // attention_decode_split.hds:237
-        top = fmaxf(top, pm[r]);  // attention_decode_split.hds:238
+    for (int r = 1; r < 32; ++r) {  // attention_decode_split.hds:287
+        top = fmaxf(top, pm[r]);  // attention_decode_split.hds:288
     }
-    float total = 0.0f;  // attention_decode_split.hds:240
-    float out_2 = 0.0f;  // attention_decode_split.hds:241
+    float total = 0.0f;  // attention_decode_split.hds:290
+    float out_2 = 0.0f;  // attention_decode_split.hds:291
 #pragma unroll
-    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:242
-        const float weight = hds::exp2_fast((pm[r] - top) * qscale);  // attention_decode_split.hds:243
-        total += weight * pl[r];  // attention_decode_split.hds:244
-        out_2 += weight * po[r];  // attention_decode_split.hds:245
+    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:292
+        const float weight = hds::exp2_fast((pm[r] - top) * qscale);  // attention_decode_split.hds:293
+        total += weight * pl[r];  // attention_decode_split.hds:294
+        out_2 += weight * po[r];  // attention_decode_split.hds:295
     }
-    out[(h * S + l) * 64 + c] = hds::cast<__half>(out_2 / total);  // attention_decode_split.hds:247
+    out[(h * S + l) * 64 + c] = hds::cast<__half>(out_2 / total);  // attention_decode_split.hds:297
 }
 
 // kernel attention_causal_any_k0_attention (attention_causal.hds:9)
@@ -528,7 +530,7 @@ static cudaError_t attention_causal_any_run(const __half* x, const __half* k, co
 }
 
 // Graph `attention_causal` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   attention_causal_decode_split_sm80: S <= 16 (`when H / G * L <= 16` of attention's schedule 'decode_split_sm80', nn.hds:553)
+//   attention_causal_decode_split_sm80: S <= 16 (`when H / G * L <= 16` of attention's schedule 'decode_split_sm80', nn.hds:555)
 //     attention_causal_decode_split_sm80_k0_attention <- attention (attention_causal.hds:9)
 //     attention_causal_decode_split_sm80_k1_attention <- attention (attention_causal.hds:9)
 //   attention_causal_any: any sizes

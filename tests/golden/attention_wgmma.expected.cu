@@ -22,212 +22,231 @@ static __device__ __forceinline__ int attention_paired(int k, int head, int n) {
 }
 
 // kernel attention_wgmma_decode128_split_k0_attention (attention_wgmma.hds:11)
-__global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k0_attention(
+__global__ void __launch_bounds__(128, 1) attention_wgmma_decode128_split_k0_attention(
         const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
         const __nv_bfloat16* __restrict__ v, float* __restrict__ attention_part, int B, int H,
-        int L, int G, int S) {
+        int L, int G, int S, const __grid_constant__ CUtensorMap tmap_k_128x64,
+        const __grid_constant__ CUtensorMap tmap_v_128x64) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
-    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode_split.hds:27
-    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 4352);  // attention_decode_split.hds:28
-    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[2][128][136]>(hds_dynamic_smem + 73984);  // attention_decode_split.hds:29
-    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 143616);  // attention_decode_split.hds:30
-    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 143872);  // attention_decode_split.hds:31
-    auto& co = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 144128);  // attention_decode_split.hds:32
-    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 152576);  // attention_decode_split.hds:33
-    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 152640);  // attention_decode_split.hds:34
-    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode_split.hds:35
-    alignas(16) __nv_bfloat16 fk[8];  // attention_decode_split.hds:36
-    alignas(16) __nv_bfloat16 fv[8];  // attention_decode_split.hds:37
-    alignas(16) float s[4][4];  // attention_decode_split.hds:38
-    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode_split.hds:39
-    alignas(16) float acc[16][4];  // attention_decode_split.hds:40
-    alignas(16) float mx[2];  // attention_decode_split.hds:41
-    alignas(16) float sum[2];  // attention_decode_split.hds:42
-    alignas(16) float scaled[2];  // attention_decode_split.hds:43
-    alignas(16) float wt[2];  // attention_decode_split.hds:44
-    const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:46
-    const int b = (int)blockIdx.x / split / G;  // attention_decode_split.hds:47
-    const int kvh = (int)blockIdx.x / split % G;  // attention_decode_split.hds:48
-    const int head0 = kvh * (H / G);  // attention_decode_split.hds:49
-    const int rows = H / G * L;  // attention_decode_split.hds:50
-    const int rank = (int)blockIdx.x % split;  // attention_decode_split.hds:51
-    const int warp = (int)threadIdx.x / 32;  // attention_decode_split.hds:52
-    const int lane = (int)threadIdx.x % 32;  // attention_decode_split.hds:53
-    const int g = lane / 4;  // attention_decode_split.hds:54
-    const int t4 = lane % 4;  // attention_decode_split.hds:55
-    const float qscale = 0.12751743082459868f;  // attention_decode_split.hds:56
-    const float lowest = -1e+30f;  // attention_decode_split.hds:58
-    const int tiles = (S + 127) / 128;  // attention_decode_split.hds:60
-    const int per = (tiles + split - 1) / split;  // attention_decode_split.hds:61
-    const int first = min(tiles, rank * per);  // attention_decode_split.hds:62
-    const int last = min(tiles, first + per);  // attention_decode_split.hds:63
+    auto& sq = *reinterpret_cast<__nv_bfloat16 (*)[16][136]>(hds_dynamic_smem + 0);  // attention_decode_split.hds:33
+    auto& sk = *reinterpret_cast<__nv_bfloat16 (*)[3][2][128][64]>(hds_dynamic_smem + 5120);  // attention_decode_split.hds:36
+    auto& sv = *reinterpret_cast<__nv_bfloat16 (*)[3][2][128][64]>(hds_dynamic_smem + 103424);  // attention_decode_split.hds:37
+    auto& full = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 201728);  // attention_decode_split.hds:38
+    auto& empty = *reinterpret_cast<unsigned long long (*)[3]>(hds_dynamic_smem + 201760);  // attention_decode_split.hds:39
+    auto& wm = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 202752);  // attention_decode_split.hds:40
+    auto& wl = *reinterpret_cast<float (*)[4][16]>(hds_dynamic_smem + 203776);  // attention_decode_split.hds:41
+    auto& co = *reinterpret_cast<float (*)[16][132]>(hds_dynamic_smem + 204800);  // attention_decode_split.hds:42
+    auto& cm = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 214016);  // attention_decode_split.hds:43
+    auto& cl = *reinterpret_cast<float (*)[16]>(hds_dynamic_smem + 215040);  // attention_decode_split.hds:44
+    alignas(16) __nv_bfloat16 fq[8][8];  // attention_decode_split.hds:45
+    alignas(16) __nv_bfloat16 fk[8];  // attention_decode_split.hds:46
+    alignas(16) __nv_bfloat16 fv[8];  // attention_decode_split.hds:47
+    alignas(16) float s[4][4];  // attention_decode_split.hds:48
+    alignas(16) __nv_bfloat16 p[2][8];  // attention_decode_split.hds:49
+    alignas(16) float acc[16][4];  // attention_decode_split.hds:50
+    alignas(16) float mx[2];  // attention_decode_split.hds:51
+    alignas(16) float sum[2];  // attention_decode_split.hds:52
+    alignas(16) float scaled[2];  // attention_decode_split.hds:53
+    alignas(16) float wt[2];  // attention_decode_split.hds:54
+    const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:56
+    const int b = (int)blockIdx.x / split / G;  // attention_decode_split.hds:57
+    const int kvh = (int)blockIdx.x / split % G;  // attention_decode_split.hds:58
+    const int head0 = kvh * (H / G);  // attention_decode_split.hds:59
+    const int rows = H / G * L;  // attention_decode_split.hds:60
+    const int rank = (int)blockIdx.x % split;  // attention_decode_split.hds:61
+    const int warp = (int)threadIdx.x / 32;  // attention_decode_split.hds:62
+    const int lane = (int)threadIdx.x % 32;  // attention_decode_split.hds:63
+    const int g = lane / 4;  // attention_decode_split.hds:64
+    const int t4 = lane % 4;  // attention_decode_split.hds:65
+    const float qscale = 0.12751743082459868f;  // attention_decode_split.hds:66
+    const float lowest = -1e+30f;  // attention_decode_split.hds:68
+    const int tiles = (S + 127) / 128;  // attention_decode_split.hds:70
+    const int per = (tiles + split - 1) / split;  // attention_decode_split.hds:71
+    const int first = min(tiles, rank * per);  // attention_decode_split.hds:72
+    const int last = min(tiles, first + per);  // attention_decode_split.hds:73
+    if ((int)threadIdx.x == 0) {  // attention_decode_split.hds:75
+        for (int st = 0; st < 3; ++st) {  // attention_decode_split.hds:76
+            hds::mbarrier_init(&full[st], 1);  // attention_decode_split.hds:77
+            hds::mbarrier_init(&empty[st], 4);  // attention_decode_split.hds:78
+        }
+        hds::fence_barrier_init();  // attention_decode_split.hds:80
+    }
 #pragma unroll
-    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode_split.hds:65
+    for (int r_r = 0; r_r < 2; ++r_r) {  // attention_decode_split.hds:82
         const int r = r_r * 8 + (int)threadIdx.x / 16;
         const int c = (int)threadIdx.x % 16;
-        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode_split.hds:66
+        hds::cp_async_16(&sq[r][c * 8], &q[((b * H + (head0 + min(r, rows - 1) / L)) * L + min(r, rows - 1) % L) * 128 + c * 8], r < rows ? 16 : 0);  // attention_decode_split.hds:83
+    }
+    hds::cp_async_commit();  // attention_decode_split.hds:86
+    hds::cp_async_wait<0>();  // attention_decode_split.hds:87
+    __syncthreads();  // attention_decode_split.hds:88
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:90
+        mx[h] = lowest;  // attention_decode_split.hds:91
+        sum[h] = 0.0f;  // attention_decode_split.hds:92
     }
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:68
-        mx[h] = lowest;  // attention_decode_split.hds:69
-        sum[h] = 0.0f;  // attention_decode_split.hds:70
-    }
+    for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:94
 #pragma unroll
-    for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:72
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:73
-            acc[n][e] = 0.0f;  // attention_decode_split.hds:74
+        for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:95
+            acc[n][e] = 0.0f;  // attention_decode_split.hds:96
         }
     }
-    for (int it = 0; it < last - first + 1; ++it) {  // attention_decode_split.hds:79
-        if (first + it < last) {  // attention_decode_split.hds:80
-            const int st = it % 2;  // attention_decode_split.hds:81
-            const int k0 = (first + it) * 128;  // attention_decode_split.hds:82
+    for (int it = 0; it < last - first + 2; ++it) {  // attention_decode_split.hds:101
+        if (first + it < last) {  // attention_decode_split.hds:102
+            const int st = it % 3;  // attention_decode_split.hds:103
+            const int k0 = (first + it) * 128;  // attention_decode_split.hds:104
+            if ((int)threadIdx.x == 0) {  // attention_decode_split.hds:106
+                if (it >= 3) {  // attention_decode_split.hds:107
+                    hds::mbarrier_wait(&empty[st], (it / 3 + 1) % 2);  // attention_decode_split.hds:108
+                }
+                hds::mbarrier_arrive_expect_tx(&full[st], 65536);  // attention_decode_split.hds:110
 #pragma unroll
-            for (int r_r_2 = 0; r_r_2 < 16; ++r_r_2) {  // attention_decode_split.hds:83
-                const int r = r_r_2 * 8 + (int)threadIdx.x / 16;
-                const int c = (int)threadIdx.x % 16;
-                const bool ok = k0 + r < S;  // attention_decode_split.hds:84
-                hds::cp_async_16(&sk[st][r][c * 8], &k[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:85
-                hds::cp_async_16(&sv[st][r][c * 8], &v[((b * G + kvh) * S + min(k0 + r, S - 1)) * 128 + c * 8], ok ? 16 : 0);  // attention_decode_split.hds:86
+                for (int sl = 0; sl < 2; ++sl) {  // attention_decode_split.hds:111
+                    hds::tma_load_4d(&sk[st][sl][0][0], &tmap_k_128x64, b, kvh, k0, sl * 64, &full[st]);  // attention_decode_split.hds:112
+                    hds::tma_load_4d(&sv[st][sl][0][0], &tmap_v_128x64, b, kvh, k0, sl * 64, &full[st]);  // attention_decode_split.hds:113
+                }
             }
         }
-        hds::cp_async_commit();  // attention_decode_split.hds:89
-        if (it >= 1) {  // attention_decode_split.hds:90
-            const int j = first + it - 1;  // attention_decode_split.hds:91
-            const int st = (it - 1) % 2;  // attention_decode_split.hds:92
-            hds::cp_async_wait<1>();  // attention_decode_split.hds:93
-            __syncthreads();  // attention_decode_split.hds:94
-            if (it == 1) {  // attention_decode_split.hds:95
+        if (it >= 2) {  // attention_decode_split.hds:127
+            const int j = first + it - 2;  // attention_decode_split.hds:128
+            const int st = (it - 2) % 3;  // attention_decode_split.hds:129
+            hds::mbarrier_wait(&full[st], (it - 2) / 3 % 2);  // attention_decode_split.hds:131
+            if (it == 2) {  // attention_decode_split.hds:136
 #pragma unroll
-                for (int kk = 0; kk < 8; ++kk) {  // attention_decode_split.hds:96
-                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode_split.hds:97
+                for (int kk = 0; kk < 8; ++kk) {  // attention_decode_split.hds:137
+                    hds::ldmatrix_x4(&fq[kk][0], &sq[lane % 16][kk * 16 + lane / 16 * 8]);  // attention_decode_split.hds:138
                 }
             }
-            const int kw = warp * 32;  // attention_decode_split.hds:101
+            const int kw = warp * 32;  // attention_decode_split.hds:142
 #pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:102
+            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:143
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:103
-                    s[n][e] = 0.0f;  // attention_decode_split.hds:104
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:144
+                    s[n][e] = 0.0f;  // attention_decode_split.hds:145
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 8; ++kk) {  // attention_decode_split.hds:107
+            for (int kk = 0; kk < 8; ++kk) {  // attention_decode_split.hds:148
 #pragma unroll
-                for (int pk = 0; pk < 2; ++pk) {  // attention_decode_split.hds:108
-                    hds::ldmatrix_x4(&fk[0], &sk[st][kw + pk * 16 + lane / 16 * 8 + lane % 8][kk * 16 + lane / 8 % 2 * 8]);  // attention_decode_split.hds:109
-                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode_split.hds:110
-                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode_split.hds:111
+                for (int pk = 0; pk < 2; ++pk) {  // attention_decode_split.hds:149
+                    const int kr = kw + pk * 16 + lane / 16 * 8 + lane % 8;  // attention_decode_split.hds:150
+                    hds::ldmatrix_x4(&fk[0], &sk[st][kk / 4][kr][((kk % 4 * 2 + lane / 8 % 2) ^ (kr % 8)) * 8]);  // attention_decode_split.hds:151
+                    hds::mma_16816(&s[pk * 2][0], &fq[kk][0], &fk[0]);  // attention_decode_split.hds:152
+                    hds::mma_16816(&s[pk * 2 + 1][0], &fq[kk][0], &fk[4]);  // attention_decode_split.hds:153
                 }
             }
-            const int key0 = j * 128 + kw;  // attention_decode_split.hds:114
-            if (key0 + 32 > S) {  // attention_decode_split.hds:115
+            const int key0 = j * 128 + kw;  // attention_decode_split.hds:156
+            if (key0 + 32 > S) {  // attention_decode_split.hds:157
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:116
+                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:158
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:117
-                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode_split.hds:118
-                        const bool seen = key < S;  // attention_decode_split.hds:119
-                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode_split.hds:120
+                    for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:159
+                        const int key = key0 + n * 8 + t4 * 2 + e % 2;  // attention_decode_split.hds:160
+                        const bool seen = key < S;  // attention_decode_split.hds:161
+                        s[n][e] = seen ? s[n][e] : lowest;  // attention_decode_split.hds:162
                     }
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:124
-                float top = mx[h];  // attention_decode_split.hds:125
+            for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:166
+                float top = mx[h];  // attention_decode_split.hds:167
 #pragma unroll
-                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:126
-                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode_split.hds:127
+                for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:168
+                    top = fmaxf(top, fmaxf(s[n][h * 2], s[n][h * 2 + 1]));  // attention_decode_split.hds:169
                 }
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode_split.hds:129
-                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode_split.hds:130
-                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:131
-                mx[h] = top;  // attention_decode_split.hds:132
-                sum[h] *= rescale;  // attention_decode_split.hds:133
-                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode_split.hds:134
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));  // attention_decode_split.hds:171
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));  // attention_decode_split.hds:172
+                const float rescale = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:173
+                mx[h] = top;  // attention_decode_split.hds:174
+                sum[h] *= rescale;  // attention_decode_split.hds:175
+                scaled[h] = top == lowest ? 0.0f : -top * qscale;  // attention_decode_split.hds:176
 #pragma unroll
-                for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:135
-                    acc[n][h * 2] *= rescale;  // attention_decode_split.hds:136
-                    acc[n][h * 2 + 1] *= rescale;  // attention_decode_split.hds:137
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:140
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:141
-                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode_split.hds:142
-                    sum[e / 2] += w;  // attention_decode_split.hds:143
-                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode_split.hds:144
+                for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:177
+                    acc[n][h * 2] *= rescale;  // attention_decode_split.hds:178
+                    acc[n][h * 2 + 1] *= rescale;  // attention_decode_split.hds:179
                 }
             }
 #pragma unroll
-            for (int kk = 0; kk < 2; ++kk) {  // attention_decode_split.hds:148
+            for (int n = 0; n < 4; ++n) {  // attention_decode_split.hds:182
 #pragma unroll
-                for (int pn = 0; pn < 8; ++pn) {  // attention_decode_split.hds:149
-                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][kw + kk * 16 + lane % 16][pn * 16 + lane / 16 * 8]);  // attention_decode_split.hds:150
-                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode_split.hds:151
-                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode_split.hds:152
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:183
+                    const float w = hds::exp2_fast(fmaf(s[n][e], qscale, scaled[e / 2]));  // attention_decode_split.hds:184
+                    sum[e / 2] += w;  // attention_decode_split.hds:185
+                    p[n / 2][n % 2 * 4 + e] = hds::cast<__nv_bfloat16>(w);  // attention_decode_split.hds:186
                 }
             }
-            __syncthreads();  // attention_decode_split.hds:155
+#pragma unroll
+            for (int kk = 0; kk < 2; ++kk) {  // attention_decode_split.hds:190
+#pragma unroll
+                for (int pn = 0; pn < 8; ++pn) {  // attention_decode_split.hds:191
+                    const int vr = kw + kk * 16 + lane % 16;  // attention_decode_split.hds:192
+                    hds::ldmatrix_x4_trans(&fv[0], &sv[st][pn / 4][vr][((pn % 4 * 2 + lane / 16) ^ (vr % 8)) * 8]);  // attention_decode_split.hds:193
+                    hds::mma_16816(&acc[pn * 2][0], &p[kk][0], &fv[0]);  // attention_decode_split.hds:194
+                    hds::mma_16816(&acc[pn * 2 + 1][0], &p[kk][0], &fv[4]);  // attention_decode_split.hds:195
+                }
+            }
+            __syncwarp();  // attention_decode_split.hds:199
+            if (lane == 0) {  // attention_decode_split.hds:200
+                hds::mbarrier_arrive(&empty[st]);  // attention_decode_split.hds:201
+            }
         }
     }
-    hds::cp_async_wait<0>();  // attention_decode_split.hds:158
+    hds::cp_async_wait<0>();  // attention_decode_split.hds:208
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:162
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode_split.hds:163
-        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode_split.hds:164
-        if (t4 == 0) {  // attention_decode_split.hds:165
-            wm[warp][g + h * 8] = mx[h];  // attention_decode_split.hds:166
-            wl[warp][g + h * 8] = sum[h];  // attention_decode_split.hds:167
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:212
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 1);  // attention_decode_split.hds:213
+        sum[h] += __shfl_xor_sync(0xffffffffu, sum[h], 2);  // attention_decode_split.hds:214
+        if (t4 == 0) {  // attention_decode_split.hds:215
+            wm[warp][g + h * 8] = mx[h];  // attention_decode_split.hds:216
+            wl[warp][g + h * 8] = sum[h];  // attention_decode_split.hds:217
         }
     }
-    __syncthreads();  // attention_decode_split.hds:170
+    __syncthreads();  // attention_decode_split.hds:220
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:171
-        float top = wm[0][g + h * 8];  // attention_decode_split.hds:172
+    for (int h = 0; h < 2; ++h) {  // attention_decode_split.hds:221
+        float top = wm[0][g + h * 8];  // attention_decode_split.hds:222
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:173
-            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode_split.hds:174
+        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:223
+            top = fmaxf(top, wm[w][g + h * 8]);  // attention_decode_split.hds:224
         }
-        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:176
+        wt[h] = hds::exp2_fast((mx[h] - top) * qscale);  // attention_decode_split.hds:226
     }
-    if ((int)threadIdx.x < 16) {  // attention_decode_split.hds:178
-        float top = wm[0][(int)threadIdx.x];  // attention_decode_split.hds:179
+    if ((int)threadIdx.x < 16) {  // attention_decode_split.hds:228
+        float top = wm[0][(int)threadIdx.x];  // attention_decode_split.hds:229
 #pragma unroll
-        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:180
-            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode_split.hds:181
+        for (int w = 1; w < 4; ++w) {  // attention_decode_split.hds:230
+            top = fmaxf(top, wm[w][(int)threadIdx.x]);  // attention_decode_split.hds:231
         }
-        float total = 0.0f;  // attention_decode_split.hds:183
+        float total = 0.0f;  // attention_decode_split.hds:233
 #pragma unroll
-        for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:184
-            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode_split.hds:185
+        for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:234
+            total += hds::exp2_fast((wm[w][(int)threadIdx.x] - top) * qscale) * wl[w][(int)threadIdx.x];  // attention_decode_split.hds:235
         }
-        cm[(int)threadIdx.x] = top;  // attention_decode_split.hds:187
-        cl[(int)threadIdx.x] = total;  // attention_decode_split.hds:188
+        cm[(int)threadIdx.x] = top;  // attention_decode_split.hds:237
+        cl[(int)threadIdx.x] = total;  // attention_decode_split.hds:238
     }
 #pragma unroll
-    for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:190
-        if (warp == w) {  // attention_decode_split.hds:191
+    for (int w = 0; w < 4; ++w) {  // attention_decode_split.hds:240
+        if (warp == w) {  // attention_decode_split.hds:241
 #pragma unroll
-            for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:192
+            for (int n = 0; n < 16; ++n) {  // attention_decode_split.hds:242
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:193
-                    const float part_of = acc[n][e] * wt[e / 2];  // attention_decode_split.hds:194
-                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part_of : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part_of;  // attention_decode_split.hds:195
+                for (int e = 0; e < 4; ++e) {  // attention_decode_split.hds:243
+                    const float part_of = acc[n][e] * wt[e / 2];  // attention_decode_split.hds:244
+                    co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] = w == 0 ? part_of : co[g + e / 2 * 8][n * 8 + t4 * 2 + e % 2] + part_of;  // attention_decode_split.hds:245
                 }
             }
         }
-        __syncthreads();  // attention_decode_split.hds:199
+        __syncthreads();  // attention_decode_split.hds:249
     }
-    for (int i = 0; i < 17; ++i) {  // attention_decode_split.hds:203
-        const int at = i * 128 + (int)threadIdx.x;  // attention_decode_split.hds:204
-        const int r = at / 130;  // attention_decode_split.hds:205
-        const int c = at % 130;  // attention_decode_split.hds:206
-        if (r < rows) {  // attention_decode_split.hds:207
-            attention_part[(((b * H + (head0 + r / L)) * L + r % L) * 32 + rank) * 130 + c] = c < 128 ? co[r][c] : c == 128 ? cm[r] : cl[r];  // attention_decode_split.hds:208
+    for (int i = 0; i < 17; ++i) {  // attention_decode_split.hds:253
+        const int at = i * 128 + (int)threadIdx.x;  // attention_decode_split.hds:254
+        const int r = at / 130;  // attention_decode_split.hds:255
+        const int c = at % 130;  // attention_decode_split.hds:256
+        if (r < rows) {  // attention_decode_split.hds:257
+            attention_part[(((b * H + (head0 + r / L)) * L + r % L) * 32 + rank) * 130 + c] = c < 128 ? co[r][c] : c == 128 ? cm[r] : cl[r];  // attention_decode_split.hds:258
         }
     }
 }
@@ -237,35 +256,35 @@ __global__ void __launch_bounds__(128) attention_wgmma_decode128_split_k1_attent
         const float* __restrict__ attention_part, __nv_bfloat16* __restrict__ out, int B, int H,
         int L, int G, int S) {
     hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:221
-    const int b = (int)blockIdx.x / (H * L);  // attention_decode_split.hds:222
-    const int h = (int)blockIdx.x / L % H;  // attention_decode_split.hds:223
-    const int l = (int)blockIdx.x % L;  // attention_decode_split.hds:224
-    const int c = (int)threadIdx.x;  // attention_decode_split.hds:225
-    const float qscale = 0.12751743082459868f;  // attention_decode_split.hds:226
-    alignas(16) float pm[32];  // attention_decode_split.hds:228
-    alignas(16) float pl[32];  // attention_decode_split.hds:229
-    alignas(16) float po[32];  // attention_decode_split.hds:230
+    const int split = max(1, min(32, min(132 / (B * G), (S + 255) / 256)));  // attention_decode_split.hds:271
+    const int b = (int)blockIdx.x / (H * L);  // attention_decode_split.hds:272
+    const int h = (int)blockIdx.x / L % H;  // attention_decode_split.hds:273
+    const int l = (int)blockIdx.x % L;  // attention_decode_split.hds:274
+    const int c = (int)threadIdx.x;  // attention_decode_split.hds:275
+    const float qscale = 0.12751743082459868f;  // attention_decode_split.hds:276
+    alignas(16) float pm[32];  // attention_decode_split.hds:278
+    alignas(16) float pl[32];  // attention_decode_split.hds:279
+    alignas(16) float po[32];  // attention_decode_split.hds:280
 #pragma unroll
-    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:231
-        pm[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + 128] : -1e+30f;  // attention_decode_split.hds:232
-        pl[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + 129] : 0.0f;  // attention_decode_split.hds:233
-        po[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + c] : 0.0f;  // attention_decode_split.hds:234
+    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:281
+        pm[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + 128] : -1e+30f;  // attention_decode_split.hds:282
+        pl[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + 129] : 0.0f;  // attention_decode_split.hds:283
+        po[r] = r < split ? attention_part[(((b * H + h) * L + l) * 32 + r) * 130 + c] : 0.0f;  // attention_decode_split.hds:284
     }
-    float top = pm[0];  // attention_decode_split.hds:236
+    float top = pm[0];  // attention_decode_split.hds:286
 #pragma unroll
-    for (int r = 1; r < 32; ++r) {  // attention_decode_split.hds:237
-        top = fmaxf(top, pm[r]);  // attention_decode_split.hds:238
+    for (int r = 1; r < 32; ++r) {  // attention_decode_split.hds:287
+        top = fmaxf(top, pm[r]);  // attention_decode_split.hds:288
     }
-    float total = 0.0f;  // attention_decode_split.hds:240
-    float out_2 = 0.0f;  // attention_decode_split.hds:241
+    float total = 0.0f;  // attention_decode_split.hds:290
+    float out_2 = 0.0f;  // attention_decode_split.hds:291
 #pragma unroll
-    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:242
-        const float weight = hds::exp2_fast((pm[r] - top) * qscale);  // attention_decode_split.hds:243
-        total += weight * pl[r];  // attention_decode_split.hds:244
-        out_2 += weight * po[r];  // attention_decode_split.hds:245
+    for (int r = 0; r < 32; ++r) {  // attention_decode_split.hds:292
+        const float weight = hds::exp2_fast((pm[r] - top) * qscale);  // attention_decode_split.hds:293
+        total += weight * pl[r];  // attention_decode_split.hds:294
+        out_2 += weight * po[r];  // attention_decode_split.hds:295
     }
-    out[((b * H + h) * L + l) * 128 + c] = hds::cast<__nv_bfloat16>(out_2 / total);  // attention_decode_split.hds:247
+    out[((b * H + h) * L + l) * 128 + c] = hds::cast<__nv_bfloat16>(out_2 / total);  // attention_decode_split.hds:297
 }
 
 // kernel attention_wgmma_decode128_wide_deep_k0_attention (attention_wgmma.hds:11)
@@ -1229,7 +1248,7 @@ static cudaError_t attention_wgmma_decode128_split_run(const __nv_bfloat16* q,
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
-    if ((uintptr_t)q % 16 != 0 || (uintptr_t)k % 16 != 0 || (uintptr_t)v % 16 != 0)
+    if ((uintptr_t)q % 16 != 0)
         return cudaErrorInvalidValue;
     // tensors are indexed with 32-bit arithmetic
     if ((long long)B * (long long)H * (long long)L * 128 > 2147483647LL ||
@@ -1244,13 +1263,19 @@ static cudaError_t attention_wgmma_decode128_split_run(const __nv_bfloat16* q,
     float* attention_part = reinterpret_cast<float*>(base + offset[0]);
     cudaError_t err = cudaSuccess;
     // attention (attention_wgmma.hds:11)
-    if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(32), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
-    // 152704 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(attention_wgmma_decode128_split_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 152704);
-    if (err != cudaSuccess) return err;
-    attention_wgmma_decode128_split_k0_attention<<<dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(32), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1), dim3((unsigned)(128), 1, 1), 152704, stream>>>(
-            q, k, v, attention_part, B, H, L, G, S);
-    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    {  // tensor maps of the TMA copies
+        CUtensorMap tmap_k_128x64;  // k in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map(&tmap_k_128x64, k, {(long long)B, (long long)G, (long long)S, 128}, 128, 64); e != cudaSuccess) return e;
+        CUtensorMap tmap_v_128x64;  // v in boxes of 128 x 64
+        if (cudaError_t e = hds::make_tensor_map(&tmap_v_128x64, v, {(long long)B, (long long)G, (long long)S, 128}, 128, 64); e != cudaSuccess) return e;
+        if (((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(32), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+        // 215104 bytes of shared memory: over the 48 KiB default, so opt in
+        err = cudaFuncSetAttribute(attention_wgmma_decode128_split_k0_attention, cudaFuncAttributeMaxDynamicSharedMemorySize, 215104);
+        if (err != cudaSuccess) return err;
+        attention_wgmma_decode128_split_k0_attention<<<dim3((unsigned)((long long)B * (long long)G * max((long long)(1), (long long)(min((long long)(32), (long long)(min((long long)(132 / ((long long)B * (long long)G)), (long long)(((long long)S + 255) / 256))))))), 1, 1), dim3((unsigned)(128), 1, 1), 215104, stream>>>(
+                q, k, v, attention_part, B, H, L, G, S, tmap_k_128x64, tmap_v_128x64);
+        if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
     // attention (attention_wgmma.hds:11)
     if (((long long)B * (long long)H * (long long)L) > 2147483647LL) return cudaErrorInvalidConfiguration;
     err = hds::launch_after_previous(attention_wgmma_decode128_split_k1_attention,
@@ -1506,14 +1531,14 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
 }
 
 // Graph `attention_wgmma` runs one of 5 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)) (`when H / G * L <= 16 && B * G <= 32 && (M > 4096 || B * G >= 25 && M > 1024 || B * G >= 16 && M > 2048)` of attention's schedule 'decode128_split', nn.hds:535)
+//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)) (`when H / G * L <= 16 && B * G <= 32 && (M > 4096 || B * G >= 25 && M > 1024 || B * G >= 16 && M > 2048)` of attention's schedule 'decode128_split', nn.hds:537)
 //     attention_wgmma_decode128_split_k0_attention <- attention (attention_wgmma.hds:11)
 //     attention_wgmma_decode128_split_k1_attention <- attention (attention_wgmma.hds:11)
-//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:547)
+//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:549)
 //     attention_wgmma_decode128_wide_deep_k0_attention <- attention (attention_wgmma.hds:11)
-//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:549)
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:551)
 //     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:11)
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:551)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:553)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:11)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:11)
