@@ -4,9 +4,11 @@ M <= 16 where K or N is not a multiple of 8; the weight read as a fraction of co
 On the GPU machine:
 
     python3 bench/results/2026-11-28-h200-skinny-unaligned/run.py --out DIR [--build SET] [--tag TAG] [--ms M...]
+        [--kn KxN...] [--graphs NAME...]
 
 --tag: the sets of another build.sh (.devcarry/TAG; ../2026-11-28-h200-gemv-split-blocks uses it
-with --tag gemv --ms 1 2).
+with --tag gemv --ms 1 2); --kn, --graphs: other shapes (every graph at each), other graphs of
+f16, bf16, f16_default (../2026-12-03-h200-lm-head: vocabulary projections).
 """
 import argparse
 import os
@@ -29,7 +31,11 @@ ap.add_argument("--out", type=Path, required=True)
 ap.add_argument("--build")
 ap.add_argument("--tag", default="skinny")
 ap.add_argument("--ms", type=int, nargs="*", default=[1, 2, 3, 4, 8, 16])
+ap.add_argument("--kn", nargs="*")
+ap.add_argument("--graphs", nargs="*")
 args = ap.parse_args()
+if args.graphs:
+    SRC = {name: SRC[name] for name in args.graphs}
 TAG, MS = ROOT / ".devcarry" / args.tag, args.ms
 sets = (TAG / "sets").read_text().split()
 if args.build:
@@ -42,7 +48,8 @@ for st in sets:
 rows = []
 for name in SRC:
     dt = torch.bfloat16 if name == "bf16" else torch.float16
-    for k, n in KN if name == "f16" else KN[:1] + KN[4:5]:
+    kns = [tuple(int(v) for v in kn.split("x")) for kn in args.kn] if args.kn else None
+    for k, n in kns or (KN if name == "f16" else KN[:1] + KN[4:5]):
         b = torch.randn(k, n, device="cuda", dtype=dt)
         for m in MS:
             a = torch.randn(m, k, device="cuda", dtype=dt)
