@@ -4,7 +4,9 @@ graphs as build.sh emitted them with each stdlib set; and a copy of k and v by t
 shape (what reading them once can take at that size: the floor of the fraction of copy
 bandwidth). On the GPU machine, with .devcarry carried:
 
-    python3 bench/results/2026-12-02-h200-decode-tma/run.py --out DIR
+    python3 bench/results/2026-12-02-h200-decode-tma/run.py --out DIR [--tag dectma]
+
+(--tag: the sets' folder under .devcarry, which a later folder's build.sh may name.)
 """
 import argparse
 import sys
@@ -18,8 +20,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_sweep import copy_gbps  # noqa: E402
 from stdlib_sets import set_points, time_row, write_rows  # noqa: E402
 
-TAG = ROOT / ".devcarry" / "dectma"
-SETS = (TAG / "sets").read_text().split()
 # (D, B, H, G, S): 8:1 groups (the goal's rows), then heads of their own on sm_80
 GQA = [(d, b, 64, 8, s) for d in (64, 128) for b, s in
        [(1, 1024), (1, 4096), (1, 8192), (1, 16384), (1, 32768), (2, 16384), (3, 16384), (4, 16384), (4, 4096)]]
@@ -32,7 +32,7 @@ def row(d, b, h, g, s, run, sm80):
     ref = F.scaled_dot_product_attention(q, k, v, scale=d ** -0.5, enable_gqa=g != h)
     graph = ROOT / "bench" / "sweep" / f"sweep_attention_{'d' if sm80 else 'gqa_d'}{d}{'_sm80' if sm80 else ''}.hds"
     sizes = {"B": b, "H": h, "L": 1, "M": s} | ({} if sm80 else {"G": g})
-    points = set_points(TAG, SETS, graph, {"q": q, "k": k, "v": v}, ref, sizes=sizes)
+    points = set_points(TAG, (TAG / "sets").read_text().split(), graph, {"q": q, "k": k, "v": v}, ref, sizes=sizes)
     kc, vc = torch.empty_like(k), torch.empty_like(v)
 
     def copy(st):
@@ -51,7 +51,9 @@ def row(d, b, h, g, s, run, sm80):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--tag", default="dectma")
     args = ap.parse_args()
+    TAG = ROOT / ".devcarry" / args.tag
     rows = [row(*shape, run, False) for run in (1, 2) for shape in GQA]
     rows += [row(*shape, run, True) for run in (1, 2) for shape in SM80]
     write_rows(args.out / "decode.json", rows)
