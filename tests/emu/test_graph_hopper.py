@@ -51,7 +51,8 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_gemv_split3"),
     (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_shifted1"), (3, 2048, 8449, "g_skinny_shifted"),
     (1, 1024, 4097, "g_gemv_shifted1"), (1, 1023, 4097, "g_gemv"), (2, 1024, 4097, "g_gemv_shifted"), (2, 1023, 4097, "g_gemv"),
-    (3, 1024, 8193, "g_skinny_shifted"), (3, 1023, 8193, "g_skinny"),
+    (3, 1024, 8193, "g_skinny_shifted"), (3, 1023, 8193, "g_skinny"), (1, 1536, 301, "g_gemv_shifted1"),
+    (1, 1535, 301, "g_gemv"), (3, 1536, 301, "g_skinny_shifted"), (3, 1535, 301, "g_skinny"),
     (2, 2049, 136, "g_skinny_shifted"), (16, 2049, 137, "g_skinny_shifted"), (16, 2049, 135, "g_skinny"), (2, 2049, 135, "g_gemv_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
     (1300, 13, 2555, "g_any"),
@@ -68,8 +69,8 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     over blocks and combined by a second kernel: 8 blocks a strip at N = 21, 3 past 66 strips
     at N = 8449; three rows in one row of blocks of four; from M = 2 and N = 136 the skinny
     product of shifted rows, K split likewise; the shifted kernels below K = 2048 too where b has
-    2^22 elements (M <= 2: 1024 x 4097 has, 1023 x 4097 not) or 2^23 (1024 x 8193, 1023 x 8193)),
-    zero-padded copies; decoding
+    2^22 elements (M <= 2: 1024 x 4097 has, 1023 x 4097 not) or 2^23 (1024 x 8193, 1023 x 8193), and
+    from K = 1536 whatever its size), zero-padded copies; decoding
     against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
     weight of 2^22 elements (K split over 8 blocks at 4096 x 1024; two consumers at N = 13312, the
     kernel of two warp groups);
@@ -181,7 +182,7 @@ def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
     (32, 2048, 2048, "g_rows16_swap32"), (32, 2048, 2040, "g_rows16_wgmma_split"),
     (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny_shifted"), (77, 4096, 4097, "g_wgmma_split"),
     (1, 4095, 4097, "g_gemv_shifted1"), (1, 4095, 263, "g_gemv_split"), (2, 4095, 4097, "g_gemv_shifted"), (3, 4095, 4097, "g_skinny_shifted"),
-    (1, 2049, 264, "g_gemv_shifted1"), (2, 2049, 264, "g_gemv_shifted"), (2, 2049, 263, "g_skinny_shifted"), (16, 2047, 4097, "g_skinny"),
+    (1, 2049, 264, "g_gemv_shifted1"), (2, 2049, 264, "g_gemv_shifted"), (2, 2049, 263, "g_skinny_shifted"), (16, 1535, 4097, "g_skinny"), (16, 1536, 4097, "g_skinny_shifted"),
     (77, 4096, 4232, "g_rows16_swap80_one"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),

@@ -51,14 +51,16 @@ def test_matmul_epilogue_widened_sm90():
     (2, 4095, 263),    # two rows, N < 264: matmul_skinny_shifted
     (1, 4095, 264),    # N = 264, the least for matmul_gemv_shifted
     (1, 4095, 263),    # N < 264: matmul_gemv_split (element by element, strips of 128 columns)
-    (1, 1023, 4097),   # K under 2048, b under 2^22 elements: matmul_gemv
+    (1, 1023, 4097),   # K under 1536, b under 2^22 elements: matmul_gemv
     (1, 768, 50257),   # below K = 2048, b of 2^22 elements or more (GPT-2's vocabulary): matmul_gemv_shifted, 1 block a strip
     (2, 1024, 4097),   # the same for two rows (2^22 + 1024 elements)
     (4, 1024, 8193),   # four rows from 2^23 elements: matmul_skinny_shifted
     (4, 1000, 8191),   # under 2^23 elements: matmul_skinny
     (3, 4095, 4097),   # three rows: matmul_skinny_shifted
     (3, 4095, 77),     # N < 136: matmul_gemv_split with blocks of 4 rows (MR = 4)
-    (3, 2047, 4097),   # K just under 2048: matmul_skinny
+    (3, 1535, 4097),   # K under 1536 and b under 2^23 elements: matmul_skinny
+    (3, 1536, 1025),   # from K = 1536 whatever b's size: matmul_skinny_shifted
+    (1, 1536, 1025),   # ... and matmul_gemv_shifted
     (4, 4095, 4097),   # four rows: matmul_skinny_shifted
     (16, 4095, 136),   # N = 136, the least for matmul_skinny_shifted: 2 strips, K split over 8 blocks each
     (16, 4095, 135),   # N < 136: matmul_skinny's element-wise staging
