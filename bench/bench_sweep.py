@@ -67,10 +67,11 @@ def time_point(p: Point, refs: dict) -> dict:
     return graphs_ms(fns, calls=10, reps=15)
 
 
-# (K, N): square, Llama-2's MLP both ways, odd sizes, and Llama-3's q, k, v as one product (N = 6144:
-# 67-132 tiles of 64 columns, which the others step over); M = 160 between the swapped product's
-# 128 rows and the 64 x 128 tiles (bench/results/2026-11-28-h200-swap-192, -swap-wide).
-GEMM_SHAPES = [(4096, 4096), (4096, 11008), (11008, 4096), (4095, 4097), (4096, 6144)]
+# (K, N): square, Llama-2's MLP both ways, odd sizes, Llama-3's q, k, v as one product (N = 6144:
+# 67-132 tiles of 64 columns, which the others step over), and GPT-2's vocabulary projection (a
+# short K against 50257 columns: bench/results/2026-12-03-h200-lm-head); M = 160 between the
+# swapped product's 128 rows and the 64 x 128 tiles (bench/results/2026-11-28-h200-swap-192, -swap-wide).
+GEMM_SHAPES = [(4096, 4096), (4096, 11008), (11008, 4096), (4095, 4097), (4096, 6144), (768, 50257)]
 GEMM_M = [1, 16, 48, 77, 128, 160, 512, 2048, 8192]
 
 

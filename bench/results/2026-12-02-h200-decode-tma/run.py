@@ -4,9 +4,10 @@ graphs as build.sh emitted them with each stdlib set; and a copy of k and v by t
 shape (what reading them once can take at that size: the floor of the fraction of copy
 bandwidth). On the GPU machine, with .devcarry carried:
 
-    python3 bench/results/2026-12-02-h200-decode-tma/run.py --out DIR [--tag dectma]
+    python3 bench/results/2026-12-02-h200-decode-tma/run.py --out DIR [--tag dectma] [--build SET]
 
-(--tag: the sets' folder under .devcarry, which a later folder's build.sh may name.)
+(--tag: the sets' folder under .devcarry, which a later folder's build.sh may name; --build: nvcc
+on set SET's graphs alone, as bench/device_env.sh's build_sets runs it.)
 """
 import argparse
 import sys
@@ -18,7 +19,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_sweep import copy_gbps  # noqa: E402
-from stdlib_sets import set_points, time_row, write_rows  # noqa: E402
+from stdlib_sets import build_set, set_points, time_row, write_rows  # noqa: E402
 
 # (D, B, H, G, S): 8:1 groups (the goal's rows), then heads of their own on sm_80
 GQA = [(d, b, 64, 8, s) for d in (64, 128) for b, s in
@@ -52,8 +53,13 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--tag", default="dectma")
+    ap.add_argument("--build")
     args = ap.parse_args()
     TAG = ROOT / ".devcarry" / args.tag
+    if args.build:
+        build_set(TAG, args.build, [ROOT / "bench" / "sweep" / f"sweep_attention_{n}.hds"
+                                    for n in ("gqa_d64", "gqa_d128", "d64_sm80", "d128_sm80")])
+        sys.exit()
     rows = [row(*shape, run, False) for run in (1, 2) for shape in GQA]
     rows += [row(*shape, run, True) for run in (1, 2) for shape in SM80]
     write_rows(args.out / "decode.json", rows)

@@ -6,11 +6,7 @@
 #   bash bench/results/2026-12-03-h200-decode-balanced/call.sh
 set -uo pipefail
 source bench/device_env.sh
-for set in $(cat .devcarry/decbal/sets); do
-    python3 -c "import sys; sys.path.insert(0, 'bench'); from pathlib import Path; from stdlib_sets import build_set; \
-build_set(Path('.devcarry/decbal'), '$set', [Path('bench/sweep') / f'sweep_attention_{n}.hds' for n in ('gqa_d64', 'gqa_d128', 'd64_sm80', 'd128_sm80')])" \
-        >"$res/build-$set.log" 2>&1 &
-done
+build_sets decbal bench/results/2026-12-02-h200-decode-tma/run.py --tag decbal
 gpu_tests pytest-attention.txt tests/gpu/test_gpu_attention.py "tests/gpu/test_gpu_python.py::test_backend_decode"
 echo "tests: ${SECONDS}s"
 sel=(tests/gpu/test_gpu_attention.py -k "grouped and (8192 or 4500 or 6000)")
