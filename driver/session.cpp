@@ -37,14 +37,16 @@ bool Session::open(const std::string& input, std::ostream& err) {
     return true;
 }
 
-// Whether a graph of a file with no target would run an op on another schedule on
-// sm_90a: matmul on TMA + wgmma, rows of a symbolic length (which sm_90a splits over
-// thread block clusters when they are long). Such a graph also gets its sm_90a builds,
-// which run where the device runs the .cu's compute_90a code (docs/cli.md, "The target").
-bool Session::sm90a_differs(const GraphDecl& decl, graph::Target target) {
-    target.arch = 90;
-    for (const graph::Variant& v : graph::build_variants(decl, *loaded.module, *sema_, diags, target)) {
-        graph::run_graph_passes(*v.graph, nullptr);  // row groups form in the passes
+namespace {
+
+// Whether a graph of a file with no target, built for sm_90a as `hopper`, runs an op on
+// another schedule there: matmul on TMA + wgmma, rows of a symbolic length (which sm_90a
+// splits over thread block clusters when they are long). Such a graph also gets these
+// builds, which run where the device runs the .cu's compute_90a code (docs/cli.md, "The
+// target"). The graph passes run on them here (row groups form in the passes), once.
+bool sm90a_differs(const std::vector<graph::Variant>& hopper) {
+    for (const graph::Variant& v : hopper) {
+        graph::run_graph_passes(*v.graph, nullptr);
         for (const graph::Node* n : v.graph->live()) {
             if (n->kind == graph::Node::Kind::Anchor && ir::required_arch(n->anchor) >= 90) return true;
             if (n->kind == graph::Node::Kind::RowGroup && !ir::const_int(n->buffer->shape.back())) return true;
@@ -52,6 +54,8 @@ bool Session::sm90a_differs(const GraphDecl& decl, graph::Target target) {
     }
     return false;
 }
+
+}  // namespace
 
 bool Session::check(const std::vector<std::string>& include_dirs, graph::Target target) {
     FileReader reader = [](const std::string& p) { return read_file(p); };
@@ -77,12 +81,12 @@ bool Session::check(const std::vector<std::string>& include_dirs, graph::Target 
             cases.pop_back();
         }
         if (!g) continue;
-        if (variants && target.arch != 0 && this->target.origin == TargetChoice::Origin::Default &&
-            sm90a_differs(as<GraphDecl>(*d), target)) {
+        if (variants && target.arch != 0 && this->target.origin == TargetChoice::Origin::Default) {
             graph::Target hopper = target;
             hopper.arch = 90;
-            graph::add_sm90a_variants(cases,
-                                      graph::build_variants(as<GraphDecl>(*d), *loaded.module, *sema_, diags, hopper));
+            std::vector<graph::Variant> sm90a =
+                graph::build_variants(as<GraphDecl>(*d), *loaded.module, *sema_, diags, hopper);
+            if (sm90a_differs(sm90a)) graph::add_sm90a_variants(cases, std::move(sm90a));
         }
         graphs.push_back(std::move(g));
         this->variants.push_back(std::move(cases));

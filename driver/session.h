@@ -46,7 +46,6 @@ class Session {
     TargetChoice target;
 
   private:
-    bool sm90a_differs(const GraphDecl& decl, graph::Target target);
     std::unique_ptr<Sema> sema_;
 };
 

@@ -73,7 +73,8 @@ struct Graph {
     Node* output = nullptr;
     std::vector<std::unique_ptr<Node>> nodes;  // in a topological order
     std::vector<Requirement> requirements;     // checked by each run, before any launch
-    int arch = 80;  // what it is built for (Target::arch): 0 the CPU emulator, 80 sm_80, 90 sm_90a
+    int arch = 80;        // what it is built for (Target::arch): 0 the CPU emulator, 80 sm_80, 90 sm_90a
+    bool passed = false;  // the graph passes have run on it (run_graph_passes)
 
     std::set<std::string> names;  // buffer names in use
 

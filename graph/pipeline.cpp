@@ -37,6 +37,8 @@ const std::vector<std::string>& graph_pass_names() {
 }
 
 void run_graph_passes(Graph& g, std::ostream* dump) {
+    if (g.passed) return;
+    g.passed = true;
     if (dump) {
         *dump << "// as built\n";
         print_graph(g, *dump);

@@ -11,7 +11,8 @@
 namespace hds::graph {
 
 const std::vector<std::string>& graph_pass_names();
-// Runs every pass; prints the graph before and after each when `dump` is set.
+// Runs every pass once: on a graph they ran on (Graph::passed) it does nothing. Prints the
+// graph before and after each when `dump` is set.
 void run_graph_passes(Graph& g, std::ostream* dump);
 
 }  // namespace hds::graph
