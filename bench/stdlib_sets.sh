@@ -5,7 +5,7 @@
 #
 #   source "$(git rev-parse --show-toplevel)/bench/stdlib_sets.sh"
 #   stdlib_sets_init TAG REV            # empties .devcarry/TAG, /tmp/TAG-stdlib/old from REV
-#   d=$(stdlib_set TAG SET)             # a copy of the tree's stdlib/ for SET (not `old`)
+#   d=$(stdlib_set TAG SET [FROM])      # a copy of the tree's stdlib/ for SET (not `old`), or of set FROM's
 #   stdlib_rule FILE OLD NEW            # replaces OLD, which must occur once in FILE (a variant's edit)
 #   stdlib_set_changed TAG SET          # exits where variant SET left the stdlib as the tree has it
 #   stdlib_sets_emit TAG "SETS" GRAPH.hds ...   # hdsc: .devcarry/TAG/SET/GRAPH.cu, .devcarry/TAG/sets
@@ -18,9 +18,10 @@ stdlib_sets_init() {
 }
 
 stdlib_set() {
-    local d=/tmp/$1-stdlib/$2
+    local d=/tmp/$1-stdlib/$2 from=$stdlib_root/stdlib
+    [[ -z ${3:-} ]] || from=/tmp/$1-stdlib/$3
     mkdir -p "$d"
-    cp "$stdlib_root"/stdlib/*.hds "$d/"
+    cp "$from"/*.hds "$d/"
     echo "$d"
 }
 

@@ -9,8 +9,7 @@ root=$(git rev-parse --show-toplevel)
 here=$root/bench/results/2026-12-03-h200-decode-balanced
 source "$root/bench/stdlib_sets.sh"
 stdlib_sets_init decbal "$1"
-d=$(stdlib_set decbal new)
-cp /tmp/decbal-stdlib/old/*.hds "$d/"
+d=$(stdlib_set decbal new old)
 (cd "$d" && sed -n '/^diff --git a\/stdlib/,/^diff --git a\/tests/p' "$here/balanced.patch" | sed '$d' | patch -s -p2)
 stdlib_set_changed decbal new
 stdlib_sets_emit decbal "old new" "$root"/bench/sweep/sweep_attention_{gqa_d64,gqa_d128,d64_sm80,d128_sm80}.hds

@@ -7,8 +7,7 @@ root=$(git rev-parse --show-toplevel)
 source "$root/bench/stdlib_sets.sh"
 stdlib_sets_init lmhead "$1"
 for e in 22 21; do
-    d=$(stdlib_set lmhead "b$e")
-    cp /tmp/lmhead-stdlib/old/*.hds "$d/"
+    d=$(stdlib_set lmhead "b$e" old)
     sed -i "s/K \* N >= 8388608);/K * N >= $((1 << e)));/" "$d/nn.hds"
     [[ $(grep -c "K \* N >= $((1 << e)));" "$d/nn.hds") == 3 ]]
 done

@@ -6,8 +6,7 @@ set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 source "$root/bench/stdlib_sets.sh"
 stdlib_sets_init lmhead "$1"
-d=$(stdlib_set lmhead k1536)
-cp /tmp/lmhead-stdlib/old/*.hds "$d/"
+d=$(stdlib_set lmhead k1536 old)
 sed -i "s/(K >= 2048 || K \* N/(K >= 1536 || K * N/" "$d/nn.hds"
 [[ $(grep -c "(K >= 1536 || K \* N" "$d/nn.hds") == 3 ]]
 stdlib_sets_emit lmhead "old k1536" "$root"/bench/sweep/sweep_gemm_f16.hds
