@@ -49,9 +49,9 @@ MATMUL = "graph g(a: f16[M, K], b: f16[K, N]) -> f16[M, N] { return matmul(a, b)
     (16, 2048, 1024, "g_rows16_skinny_split"), (16, 2040, 1024, "g_rows16_skinny"),
     (2, 13, 21, "g_gemv"), (3, 13, 21, "g_skinny"), (17, 13, 21, "g_wgmma_split"),
     (1, 2049, 21, "g_gemv_split"), (2, 2049, 21, "g_gemv_split"), (1, 2047, 21, "g_gemv"), (3, 2049, 21, "g_gemv_split3"),
-    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_shifted1"), (3, 2048, 8449, "g_skinny_shifted"),
+    (4, 2049, 21, "g_skinny"), (3, 2047, 21, "g_skinny"), (1, 2048, 8449, "g_gemv_shifted1"), (3, 2048, 8449, "g_skinny_shifted2"),
     (1, 1024, 4097, "g_gemv_shifted1"), (1, 1023, 4097, "g_gemv"), (2, 1024, 4097, "g_gemv_shifted"), (2, 1023, 4097, "g_gemv"),
-    (3, 1024, 8193, "g_skinny_shifted"), (3, 1023, 8193, "g_skinny"), (1, 1536, 301, "g_gemv_shifted1"),
+    (3, 1024, 8193, "g_skinny_shifted"), (3, 1025, 8448, "g_skinny_shifted"), (3, 1023, 8193, "g_skinny"), (1, 1536, 301, "g_gemv_shifted1"),
     (1, 1535, 301, "g_gemv"), (3, 1536, 301, "g_skinny_shifted"), (3, 1535, 301, "g_skinny"),
     (2, 2049, 136, "g_skinny_shifted"), (16, 2049, 137, "g_skinny_shifted"), (16, 2049, 135, "g_skinny"), (2, 2049, 135, "g_gemv_split"),
     (65, 13, 21, "g_wgmma64x128"), (300, 13, 4350, "g_wgmma128"), (600, 13, 21, "g_wgmma64x128"),
@@ -68,7 +68,7 @@ def test_matmul_dispatch(tmp_path, m, k, n, variant):
     tiles, K split over a cluster, the skinny and GEMV schedules (from K = 2048 the GEMV split
     over blocks and combined by a second kernel: 8 blocks a strip at N = 21, 3 past 66 strips
     at N = 8449; three rows in one row of blocks of four; from M = 2 and N = 136 the skinny
-    product of shifted rows, K split likewise; the shifted kernels below K = 2048 too where b has
+    product of shifted rows, K split likewise, two blocks a multiprocessor past 66 strips (N = 8448); the shifted kernels below K = 2048 too where b has
     2^22 elements (M <= 2: 1024 x 4097 has, 1023 x 4097 not) or 2^23 (1024 x 8193, 1023 x 8193), and
     from K = 1536 whatever its size), zero-padded copies; decoding
     against a narrow weight with a long K (matmul_skinny_split); the swapped product against a
@@ -100,12 +100,17 @@ def test_matmul_gemv_split_epilogue(tmp_path, arch):
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n' + text)
     cu = emulator.emit(src, arch=arch)
     # one second kernel for strips of 128 columns, which three variants (GEMV blocks of 2 and of 4
-    # rows, the skinny product) launch, and one for matmul_gemv_shifted's strips of 248 (blocks of
-    # one row and of two). On sm_80 six: mma.sync with K split over blocks too, and the skinny
-    # product of shifted rows is a case of the device's shared memory (test_shared_memory_dispatch.py;
-    # the emulator's is an H100's), where it fails the GEMV blocks again (M <= 2, M <= 3).
+    # rows, the skinny product) launch, one for the skinny product at two blocks a multiprocessor
+    # (past 66 strips: its parts sized for 264 blocks), and one for matmul_gemv_shifted's strips of
+    # 248 (blocks of one row and of two). On sm_80 seven: mma.sync with K split over blocks too, and
+    # both skinny products of shifted rows are cases of the device's shared memory
+    # (test_shared_memory_dispatch.py; the emulator's is an H100's), where each fails the GEMV blocks
+    # again (M <= 3) and the first the skinny product too; the kernel takes the name of the first of
+    # those cases.
     shifted = "g_skinny_shifted_smem" if arch == "sm_80" else "g_skinny_shifted"
-    for combine, launches in ((f"{shifted}_k1_matmul_add_relu", 6 if arch == "sm_80" else 3),
+    first = "g_skinny_shifted2_skinny_shifted_gemv_split3" if arch == "sm_80" else "g_skinny_shifted"
+    for combine, launches in ((f"{first}_k1_matmul_add_relu", 7 if arch == "sm_80" else 3),
+                              (f"g_skinny_shifted2{'_smem' if arch == 'sm_80' else ''}_k1_matmul_add_relu", 1),
                               ("g_gemv_shifted1_k1_matmul_add_relu", 2)):
         assert f"__global__ void __launch_bounds__(256) {combine}(" in cu, cu
         assert cu.count(f"{combine}<<<") + cu.count(f"launch_after_previous({combine},") == launches, cu
@@ -183,6 +188,7 @@ def test_matmul_skinny_shifted(tmp_path, arch, m, k, n):
     (77, 4096, 4104, "g_rows16_swap80"), (16, 4095, 4096, "g_skinny_shifted"), (77, 4096, 4097, "g_wgmma_split"),
     (1, 4095, 4097, "g_gemv_shifted1"), (1, 4095, 263, "g_gemv_split"), (2, 4095, 4097, "g_gemv_shifted"), (3, 4095, 4097, "g_skinny_shifted"),
     (1, 2049, 264, "g_gemv_shifted1"), (2, 2049, 264, "g_gemv_shifted"), (2, 2049, 263, "g_skinny_shifted"), (16, 1535, 4097, "g_skinny"), (16, 1536, 4097, "g_skinny_shifted"),
+    (2, 4095, 8449, "g_gemv_shifted"), (16, 255, 33792, "g_skinny_shifted2"), (16, 256, 33793, "g_skinny_shifted"), (3, 1600, 50257, "g_skinny_shifted"),
     (77, 4096, 4232, "g_rows16_swap80_one"), (96, 4096, 8448, "g_rows16_wgmma64x128"),
     (96, 4096, 8456, "g_rows16_wgmma64x192"), (64, 4096, 11008, "g_rows16_wgmma_split"),
     (65, 4096, 11008, "g_rows16_wgmma64x192"), (128, 4096, 11008, "g_rows16_wgmma64x192"),
@@ -197,8 +203,8 @@ def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     (16 rows; past K = 4096, and from 67 tiles, one consumer with 8 stages up to 132 tiles; 17-48
     rows the same from 67 tiles, 65-80 rows too), of each bound of M of the swapped product (16, 32,
     48, 64, 80, 96, 112, 128, 144, 160, 176, 192 rows), of its weight of 2^22 elements, of 40 to 66 tiles past 96 rows
-    and 89 to 132 past 128 (one consumer, not split, up to 176 rows)
-    and of its band of N where 64 x 128 tiles
+    and 89 to 132 past 128 (one consumer, not split, up to 176 rows), of the skinny product of
+    shifted rows' 264 strips for two blocks a multiprocessor (N = 33792), and of its band of N where 64 x 128 tiles
     make one wave of more than 66, of the 64 x 192 tiles' wave (64, 128, 192 rows; 88 to 132
     tiles), and of K, N % 8, where running them
     costs a billion multiply-adds (minutes under the sanitizers): the variant the manifest's

@@ -530,7 +530,7 @@ static cudaError_t attention_causal_any_run(const __half* x, const __half* k, co
 }
 
 // Graph `attention_causal` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   attention_causal_decode_split_sm80: S <= 16 (`when H / G * L <= 16` of attention's schedule 'decode_split_sm80', nn.hds:563)
+//   attention_causal_decode_split_sm80: S <= 16 (`when H / G * L <= 16` of attention's schedule 'decode_split_sm80', nn.hds:571)
 //     attention_causal_decode_split_sm80_k0_attention <- attention (attention_causal.hds:9)
 //     attention_causal_decode_split_sm80_k1_attention <- attention (attention_causal.hds:9)
 //   attention_causal_any: any sizes

@@ -1429,13 +1429,13 @@ static cudaError_t attention_views_any_run(const __half* qkv, __half* out, int B
 }
 
 // Graph `attention_views` runs one of 5 variants, the first whose case holds for the sizes of the call:
-//   attention_views_decode_deep: T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)) (`when H / G * L <= 16 && (B * G <= 8 || B * G >= 33 && B * G <= 132)` of attention's schedule 'decode_deep', nn.hds:547)
+//   attention_views_decode_deep: T <= 16 && (B * 12 <= 8 || (B * 12 >= 33 && B * 12 <= 132)) (`when H / G * L <= 16 && (B * G <= 8 || B * G >= 33 && B * G <= 132)` of attention's schedule 'decode_deep', nn.hds:555)
 //     attention_views_decode_deep_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
-//   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:549)
+//   attention_views_decode: T <= 16 (`when H / G * L <= 16` of attention's schedule 'decode', nn.hds:557)
 //     attention_views_decode_k0_attention_permute_reshape <- attention+permute+reshape (attention_views.hds:11)
-//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 || T <= 2048 (`when B * H * ((L + 191) / 192) < 264 || causal != 0 && M <= 2048` of attention's schedule 'flash_wgmma_few', nn.hds:567)
+//   attention_views_flash_wgmma_few: B * 12 * ((T + 191) / 192) < 264 || T <= 2048 (`when B * H * ((L + 191) / 192) < 264 || causal != 0 && M <= 2048` of attention's schedule 'flash_wgmma_few', nn.hds:575)
 //     attention_views_flash_wgmma_few_k0_attention_permute <- attention+permute (attention_views.hds:11)
-//   attention_views_flash_wgmma_short: T <= 4096 (`when M <= 4096` of attention's schedule 'flash_wgmma_short', nn.hds:569)
+//   attention_views_flash_wgmma_short: T <= 4096 (`when M <= 4096` of attention's schedule 'flash_wgmma_short', nn.hds:577)
 //     attention_views_flash_wgmma_short_k0_attention_permute <- attention+permute (attention_views.hds:11)
 //   attention_views_any: any sizes
 //     attention_views_any_k0_attention_permute <- attention+permute (attention_views.hds:11)

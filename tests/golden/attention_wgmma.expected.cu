@@ -1244,7 +1244,7 @@ static cudaError_t attention_wgmma_decode128_split_run(const __nv_bfloat16* q,
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:510), called at attention_wgmma.hds:11
+    // `require H % G == 0` of attention (nn.hds:518), called at attention_wgmma.hds:11
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1309,7 +1309,7 @@ static cudaError_t attention_wgmma_decode128_wide_deep_run(const __nv_bfloat16* 
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:510), called at attention_wgmma.hds:11
+    // `require H % G == 0` of attention (nn.hds:518), called at attention_wgmma.hds:11
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1373,7 +1373,7 @@ static cudaError_t attention_wgmma_decode128_wide_run(const __nv_bfloat16* q,
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:510), called at attention_wgmma.hds:11
+    // `require H % G == 0` of attention (nn.hds:518), called at attention_wgmma.hds:11
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1436,7 +1436,7 @@ static cudaError_t attention_wgmma_decode128_run(const __nv_bfloat16* q, const _
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:510), called at attention_wgmma.hds:11
+    // `require H % G == 0` of attention (nn.hds:518), called at attention_wgmma.hds:11
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1499,7 +1499,7 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
     if (B <= 0 || H <= 0 || L <= 0 || G <= 0 || S <= 0 || q == nullptr || k == nullptr ||
         v == nullptr || out == nullptr)
         return cudaErrorInvalidValue;
-    // `require H % G == 0` of attention (nn.hds:510), called at attention_wgmma.hds:11
+    // `require H % G == 0` of attention (nn.hds:518), called at attention_wgmma.hds:11
     if (!(H % G == 0))
         return cudaErrorInvalidValue;
     // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
@@ -1531,14 +1531,14 @@ static cudaError_t attention_wgmma_any_run(const __nv_bfloat16* q, const __nv_bf
 }
 
 // Graph `attention_wgmma` runs one of 5 variants, the first whose case holds for the sizes of the call:
-//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)) (`when H / G * L <= 16 && B * G <= 32 && (M > 4096 || B * G >= 25 && M > 1024 || B * G >= 16 && M > 2048)` of attention's schedule 'decode128_split', nn.hds:545)
+//   attention_wgmma_decode128_split: H / G * L <= 16 && B * G <= 32 && (S > 4096 || (B * G >= 25 && S > 1024) || (B * G >= 16 && S > 2048)) (`when H / G * L <= 16 && B * G <= 32 && (M > 4096 || B * G >= 25 && M > 1024 || B * G >= 16 && M > 2048)` of attention's schedule 'decode128_split', nn.hds:553)
 //     attention_wgmma_decode128_split_k0_attention <- attention (attention_wgmma.hds:11)
 //     attention_wgmma_decode128_split_k1_attention <- attention (attention_wgmma.hds:11)
-//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:557)
+//   attention_wgmma_decode128_wide_deep: H / G * L <= 16 && B * G >= 25 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 25 && B * G <= 32` of attention's schedule 'decode128_wide_deep', nn.hds:565)
 //     attention_wgmma_decode128_wide_deep_k0_attention <- attention (attention_wgmma.hds:11)
-//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:559)
+//   attention_wgmma_decode128_wide: H / G * L <= 16 && B * G >= 16 && B * G <= 32 (`when H / G * L <= 16 && B * G >= 16 && B * G <= 32` of attention's schedule 'decode128_wide', nn.hds:567)
 //     attention_wgmma_decode128_wide_k0_attention <- attention (attention_wgmma.hds:11)
-//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:561)
+//   attention_wgmma_decode128: H / G * L <= 16 (`when H / G * L <= 16` of attention's schedule 'decode128', nn.hds:569)
 //     attention_wgmma_decode128_k0_attention <- attention (attention_wgmma.hds:11)
 //   attention_wgmma_any: any sizes
 //     attention_wgmma_any_k0_attention <- attention (attention_wgmma.hds:11)

@@ -15,7 +15,7 @@ size_t attention_wgmma_workspace_size(int B, int H, int L, int G, int S);
 // Runs the graph on `stream`. Returns cudaErrorInvalidValue for a size <= 0, a null
 // tensor, a missing or not 16-byte aligned workspace or a tensor of 2^31 elements or
 // more, else the first launch error.
-// Also for sizes that break `require H % G == 0` of attention (nn.hds:510), called at attention_wgmma.hds:11.
+// Also for sizes that break `require H % G == 0` of attention (nn.hds:518), called at attention_wgmma.hds:11.
 cudaError_t attention_wgmma_run(const __nv_bfloat16* q, const __nv_bfloat16* k,
                                 const __nv_bfloat16* v, __nv_bfloat16* out, int B, int H, int L,
                                 int G, int S, void* workspace, cudaStream_t stream = 0);

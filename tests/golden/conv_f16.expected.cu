@@ -709,7 +709,7 @@ static cudaError_t stem_block_any_run(const __half* x, const __half* w1, const _
 
 // Graph `stem_block` runs one of 3 variants, the first whose case holds for the sizes of the call:
 // where sm90a_code() holds (the device runs this file's sm_90a code: an H100/H200, the .cu built for compute_90a): the first 2; elsewhere the others:
-//   stem_block_sm90a_mma3x3_split: N * 1024 * O <= 540672 (`when N * H * W * O <= 540672` of conv2d's schedule 'mma3x3_split', nn.hds:419)
+//   stem_block_sm90a_mma3x3_split: N * 1024 * O <= 540672 (`when N * H * W * O <= 540672` of conv2d's schedule 'mma3x3_split', nn.hds:427)
 //     stem_block_k0_conv2d_mul_add <- conv2d+mul+add+relu (conv_f16.hds:12)
 //     stem_block_sm90a_mma3x3_split_k1_conv2d_add_relu <- conv2d+add+relu (conv_f16.hds:13)
 //   stem_block_sm90a: any sizes

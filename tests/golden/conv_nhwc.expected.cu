@@ -949,7 +949,7 @@ static cudaError_t basic_block_nhwc_any_run(const __half* x, const __half* w1, c
 }
 
 // Graph `basic_block_nhwc` runs one of 2 variants, the first whose case holds for the sizes of the call:
-//   basic_block_nhwc_wgmma_split: (N * 784 + 127) / 128 <= 66 (`when C % 8 == 0 && (N * ((H + 2 * pad - R) / stride + 1) * ((W + 2 * pad - S) / stride + 1) + 127) / 128 * ((O + 127) / 128) <= 66 && R * S * ((C + 63) / 64) >= 16` of conv2d_nhwc's schedule 'wgmma_split', nn.hds:459)
+//   basic_block_nhwc_wgmma_split: (N * 784 + 127) / 128 <= 66 (`when C % 8 == 0 && (N * ((H + 2 * pad - R) / stride + 1) * ((W + 2 * pad - S) / stride + 1) + 127) / 128 * ((O + 127) / 128) <= 66 && R * S * ((C + 63) / 64) >= 16` of conv2d_nhwc's schedule 'wgmma_split', nn.hds:467)
 //     basic_block_nhwc_wgmma_split_k0_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+relu (conv_nhwc.hds:11)
 //     basic_block_nhwc_wgmma_split_k1_conv2d_nhwc_mul_add <- conv2d_nhwc+mul+add+add+relu (conv_nhwc.hds:12)
 //   basic_block_nhwc_any: any sizes

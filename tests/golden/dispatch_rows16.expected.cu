@@ -4667,19 +4667,19 @@ __global__ void __launch_bounds__(256) dispatch_rows16_gemv_shifted1_k1_matmul_a
         const float* __restrict__ matmul_part, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
     hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_split.hds:95
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
-    if (i < M * N) {  // matmul_gemv_split.hds:97
-        const int m = i / N;  // matmul_gemv_split.hds:98
-        const int n = i % N;  // matmul_gemv_split.hds:99
-        float total = 0.0f;  // matmul_gemv_split.hds:100
+    const int split = max(1, min(8, ((N + 247) / 248 > 66 ? 264 : 132) / ((N + 247) / 248)));  // matmul_gemv_split.hds:97
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:98
+    if (i < M * N) {  // matmul_gemv_split.hds:99
+        const int m = i / N;  // matmul_gemv_split.hds:100
+        const int n = i % N;  // matmul_gemv_split.hds:101
+        float total = 0.0f;  // matmul_gemv_split.hds:102
 #pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
-            if (s < split) {  // matmul_gemv_split.hds:102
-                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:103
+            if (s < split) {  // matmul_gemv_split.hds:104
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:105
             }
         }
-        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:108
         const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
         out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
     }
@@ -4773,165 +4773,339 @@ __global__ void __launch_bounds__(1024) dispatch_rows16_gemv_shifted_k0_matmul(
     }
 }
 
-// kernel dispatch_rows16_skinny_shifted_k0_matmul (dispatch_rows16.hds:13)
-__global__ void __launch_bounds__(256) dispatch_rows16_skinny_shifted_k0_matmul(
+// kernel dispatch_rows16_skinny_shifted2_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 2) dispatch_rows16_skinny_shifted2_k0_matmul(
         const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
         int M, int K, int N) {
     extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
     hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
-    const int BK = 128;  // matmul_skinny_shifted.hds:37
-    const int CB = 17;  // matmul_skinny_shifted.hds:38
-    const int CA = 17;  // matmul_skinny_shifted.hds:39
-    const int CBT = 9;  // matmul_skinny_shifted.hds:40
-    const int CAT = 2;  // matmul_skinny_shifted.hds:41
-    auto& sa = *reinterpret_cast<__half (*)[3][16][136]>(hds_dynamic_smem + 0);  // matmul_skinny_shifted.hds:42
-    auto& sb = *reinterpret_cast<__half (*)[3][128][152]>(hds_dynamic_smem + 13056);  // matmul_skinny_shifted.hds:45
-    auto& sums = *reinterpret_cast<float (*)[4][16][128]>(hds_dynamic_smem + 129792);  // matmul_skinny_shifted.hds:46
-    alignas(16) float acc[17][4];  // matmul_skinny_shifted.hds:47
-    alignas(16) __half fa[8];  // matmul_skinny_shifted.hds:48
-    alignas(16) __half fb[9][8];  // matmul_skinny_shifted.hds:49
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_skinny_shifted.hds:50
-    const int share = (int)blockIdx.x % split;  // matmul_skinny_shifted.hds:51
-    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_shifted.hds:52
-    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_shifted.hds:53
-    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_shifted.hds:54
-    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_shifted.hds:55
-    const int per = ((K + BK - 1) / BK + split - 1) / split;  // matmul_skinny_shifted.hds:56
-    const int first = share * per;  // matmul_skinny_shifted.hds:57
-    const int tiles = max(0, min(per, (K + BK - 1) / BK - first));  // matmul_skinny_shifted.hds:58
-    const int shift = (warp * (N % 8) + n0 % 8) % 8;  // matmul_skinny_shifted.hds:59
+    const int BK = 128;  // matmul_skinny_shifted.hds:42
+    const int CB = 17;  // matmul_skinny_shifted.hds:43
+    const int CA = 17;  // matmul_skinny_shifted.hds:44
+    const int CBT = 9;  // matmul_skinny_shifted.hds:45
+    const int CAT = 2;  // matmul_skinny_shifted.hds:46
+    auto& sa = *reinterpret_cast<__half (*)[2][16][136]>(hds_dynamic_smem + 0);  // matmul_skinny_shifted.hds:47
+    auto& sb = *reinterpret_cast<__half (*)[2][128][152]>(hds_dynamic_smem + 8704);  // matmul_skinny_shifted.hds:50
+    auto& sums = *reinterpret_cast<float (*)[2][16][136]>(hds_dynamic_smem + 86528);  // matmul_skinny_shifted.hds:51
+    alignas(16) float acc[17][4];  // matmul_skinny_shifted.hds:52
+    alignas(16) __half fa[8];  // matmul_skinny_shifted.hds:53
+    alignas(16) __half fb[9][8];  // matmul_skinny_shifted.hds:54
+    const int split = max(1, min(8, 264 / ((N + 127) / 128)));  // matmul_skinny_shifted.hds:55
+    const int share = (int)blockIdx.x % split;  // matmul_skinny_shifted.hds:56
+    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_shifted.hds:57
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_shifted.hds:58
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_shifted.hds:59
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_shifted.hds:60
+    const int per = ((K + BK - 1) / BK + split - 1) / split;  // matmul_skinny_shifted.hds:61
+    const int first = share * per;  // matmul_skinny_shifted.hds:62
+    const int tiles = max(0, min(per, (K + BK - 1) / BK - first));  // matmul_skinny_shifted.hds:63
+    const int shift = (warp * (N % 8) + n0 % 8) % 8;  // matmul_skinny_shifted.hds:64
 #pragma unroll
-    for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:61
+    for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:66
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:62
-            acc[j][e] = 0.0f;  // matmul_skinny_shifted.hds:63
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:67
+            acc[j][e] = 0.0f;  // matmul_skinny_shifted.hds:68
         }
     }
 #pragma unroll
-    for (int s = 0; s < 3; ++s) {  // matmul_skinny_shifted.hds:68
+    for (int s = 0; s < 2; ++s) {  // matmul_skinny_shifted.hds:73
         const int r = (int)threadIdx.x / 2;
         const int h = (int)threadIdx.x % 2;
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // matmul_skinny_shifted.hds:69
-            sb[s][r][136 + h * 4 + j] = __half(0.0f);  // matmul_skinny_shifted.hds:70
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny_shifted.hds:74
+            sb[s][r][136 + h * 4 + j] = __half(0.0f);  // matmul_skinny_shifted.hds:75
         }
     }
-    alignas(16) int brow[9];  // matmul_skinny_shifted.hds:77
-    alignas(16) int bcol[9];  // matmul_skinny_shifted.hds:78
-    alignas(16) int drow[9];  // matmul_skinny_shifted.hds:79
-    alignas(16) int arow[2];  // matmul_skinny_shifted.hds:80
-    alignas(16) int acol[2];  // matmul_skinny_shifted.hds:81
+    alignas(16) int brow[9];  // matmul_skinny_shifted.hds:82
+    alignas(16) int bcol[9];  // matmul_skinny_shifted.hds:83
+    alignas(16) int drow[9];  // matmul_skinny_shifted.hds:84
+    alignas(16) int arow[2];  // matmul_skinny_shifted.hds:85
+    alignas(16) int acol[2];  // matmul_skinny_shifted.hds:86
 #pragma unroll
-    for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:82
-        const int x_2 = min(i * 256 + (int)threadIdx.x, 2175);  // matmul_skinny_shifted.hds:83
-        const int r = x_2 / CB;  // matmul_skinny_shifted.hds:84
-        const int col = n0 - (r % 8 * (N % 8) + n0 % 8) % 8 + x_2 % CB * 8;  // matmul_skinny_shifted.hds:85
-        brow[i] = col < 0 ? r - 1 : col >= N ? r + 1 : r;  // matmul_skinny_shifted.hds:86
-        bcol[i] = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_skinny_shifted.hds:87
-        drow[i] = r % 8 * 16 + r / 8;  // matmul_skinny_shifted.hds:88
+    for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:87
+        const int x_2 = min(i * 256 + (int)threadIdx.x, 2175);  // matmul_skinny_shifted.hds:88
+        const int r = x_2 / CB;  // matmul_skinny_shifted.hds:89
+        const int col = n0 - (r % 8 * (N % 8) + n0 % 8) % 8 + x_2 % CB * 8;  // matmul_skinny_shifted.hds:90
+        brow[i] = col < 0 ? r - 1 : col >= N ? r + 1 : r;  // matmul_skinny_shifted.hds:91
+        bcol[i] = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_skinny_shifted.hds:92
+        drow[i] = r % 8 * 16 + r / 8;  // matmul_skinny_shifted.hds:93
     }
 #pragma unroll
-    for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:90
-        const int x_3 = min(i * 256 + (int)threadIdx.x, 271);  // matmul_skinny_shifted.hds:91
-        arow[i] = x_3 / CA;  // matmul_skinny_shifted.hds:92
-        acol[i] = x_3 % CA * 8 - x_3 / CA * (K % 8) % 8;  // matmul_skinny_shifted.hds:93
+    for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:95
+        const int x_3 = min(i * 256 + (int)threadIdx.x, 271);  // matmul_skinny_shifted.hds:96
+        arow[i] = x_3 / CA;  // matmul_skinny_shifted.hds:97
+        acol[i] = x_3 % CA * 8 - x_3 / CA * (K % 8) % 8;  // matmul_skinny_shifted.hds:98
     }
-    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_skinny_shifted.hds:98
-        const int st = kt % 3;  // matmul_skinny_shifted.hds:99
-        const int k0 = (first + kt) * BK;  // matmul_skinny_shifted.hds:100
-        if (kt >= 2) {  // matmul_skinny_shifted.hds:101
-            hds::cp_async_wait<1>();  // matmul_skinny_shifted.hds:102
-            __syncthreads();  // matmul_skinny_shifted.hds:103
+    for (int kt = 0; kt < tiles + 1; ++kt) {  // matmul_skinny_shifted.hds:103
+        const int st = kt % 2;  // matmul_skinny_shifted.hds:104
+        const int k0 = (first + kt) * BK;  // matmul_skinny_shifted.hds:105
+        if (kt >= 1) {  // matmul_skinny_shifted.hds:106
+            hds::cp_async_wait<0>();  // matmul_skinny_shifted.hds:107
+            __syncthreads();  // matmul_skinny_shifted.hds:108
         }
-        if (kt < tiles && k0 > 0 && k0 + BK + 8 <= K) {  // matmul_skinny_shifted.hds:105
+        if (kt < tiles && k0 > 0 && k0 + BK + 8 <= K) {  // matmul_skinny_shifted.hds:110
 #pragma unroll
-            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:106
-                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:107
-                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[(k0 + brow[i]) * N + bcol[i]], 16);  // matmul_skinny_shifted.hds:108
+            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:111
+                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:112
+                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[(k0 + brow[i]) * N + bcol[i]], 16);  // matmul_skinny_shifted.hds:113
                 }
             }
 #pragma unroll
-            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:111
-                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:112
-                    const int m = arow[i];  // matmul_skinny_shifted.hds:113
-                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[(m0 + m) * K + (k0 + acol[i])], m0 + m < M ? 16 : 0);  // matmul_skinny_shifted.hds:114
+            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:116
+                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:117
+                    const int m = arow[i];  // matmul_skinny_shifted.hds:118
+                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[(m0 + m) * K + (k0 + acol[i])], m0 + m < M ? 16 : 0);  // matmul_skinny_shifted.hds:119
                 }
             }
-        } else if (kt < tiles) {  // matmul_skinny_shifted.hds:117
+        } else if (kt < tiles) {  // matmul_skinny_shifted.hds:122
 #pragma unroll
-            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:120
-                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:121
-                    const int kr = k0 + brow[i];  // matmul_skinny_shifted.hds:122
-                    const bool past = k0 + (i * 256 + (int)threadIdx.x) / CB >= K || kr >= K;  // matmul_skinny_shifted.hds:123
-                    const int bytes = past ? 0 : kr == K - 1 ? min(8, N - bcol[i]) * 2 : 16;  // matmul_skinny_shifted.hds:124
-                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[kr * N + bcol[i]], bytes);  // matmul_skinny_shifted.hds:125
+            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:125
+                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:126
+                    const int kr = k0 + brow[i];  // matmul_skinny_shifted.hds:127
+                    const bool past = k0 + (i * 256 + (int)threadIdx.x) / CB >= K || kr >= K;  // matmul_skinny_shifted.hds:128
+                    const int bytes = past ? 0 : kr == K - 1 ? min(8, N - bcol[i]) * 2 : 16;  // matmul_skinny_shifted.hds:129
+                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[kr * N + bcol[i]], bytes);  // matmul_skinny_shifted.hds:130
                 }
             }
 #pragma unroll
-            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:128
-                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:129
-                    const int m = arow[i];  // matmul_skinny_shifted.hds:130
-                    const int col = k0 + acol[i];  // matmul_skinny_shifted.hds:131
-                    const int ar = col < 0 ? m0 + m - 1 : m0 + m;  // matmul_skinny_shifted.hds:132
-                    const int ac = col < 0 ? col + K : col;  // matmul_skinny_shifted.hds:133
-                    const int bytes = m0 + m >= M || col >= K ? 0 : min(8, K - col) * 2;  // matmul_skinny_shifted.hds:134
-                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[ar * K + ac], bytes);  // matmul_skinny_shifted.hds:135
+            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:133
+                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:134
+                    const int m = arow[i];  // matmul_skinny_shifted.hds:135
+                    const int col = k0 + acol[i];  // matmul_skinny_shifted.hds:136
+                    const int ar = col < 0 ? m0 + m - 1 : m0 + m;  // matmul_skinny_shifted.hds:137
+                    const int ac = col < 0 ? col + K : col;  // matmul_skinny_shifted.hds:138
+                    const int bytes = m0 + m >= M || col >= K ? 0 : min(8, K - col) * 2;  // matmul_skinny_shifted.hds:139
+                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[ar * K + ac], bytes);  // matmul_skinny_shifted.hds:140
                 }
             }
         }
-        hds::cp_async_commit();  // matmul_skinny_shifted.hds:139
-        if (kt >= 2) {  // matmul_skinny_shifted.hds:140
-            const int s = (kt - 2) % 3;  // matmul_skinny_shifted.hds:141
+        hds::cp_async_commit();  // matmul_skinny_shifted.hds:144
+        if (kt >= 1) {  // matmul_skinny_shifted.hds:145
+            const int s = (kt - 1) % 2;  // matmul_skinny_shifted.hds:146
 #pragma unroll
-            for (int i = 0; i < 8; ++i) {  // matmul_skinny_shifted.hds:144
-                const int m = lane / 4 + i / 2 % 2 * 8;  // matmul_skinny_shifted.hds:145
-                const int p = lane % 4 * 2 + i % 2 + i / 4 * 8;  // matmul_skinny_shifted.hds:146
-                fa[i] = sa[s][m][warp + 8 * p + m * (K % 8) % 8];  // matmul_skinny_shifted.hds:147
+            for (int i = 0; i < 8; ++i) {  // matmul_skinny_shifted.hds:149
+                const int m = lane / 4 + i / 2 % 2 * 8;  // matmul_skinny_shifted.hds:150
+                const int p = lane % 4 * 2 + i % 2 + i / 4 * 8;  // matmul_skinny_shifted.hds:151
+                fa[i] = sa[s][m][warp + 8 * p + m * (K % 8) % 8];  // matmul_skinny_shifted.hds:152
             }
 #pragma unroll
-            for (int p = 0; p < 9; ++p) {  // matmul_skinny_shifted.hds:149
-                hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][warp * 16 + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny_shifted.hds:150
-            }
-#pragma unroll
-            for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:152
-                hds::mma_16816(&acc[j][0], &fa[0], &fb[j / 2][j % 2 * 4]);  // matmul_skinny_shifted.hds:153
-            }
-        }
-    }
-    const int g = lane / 4;  // matmul_skinny_shifted.hds:160
-    const int t4 = lane % 4;  // matmul_skinny_shifted.hds:161
-    if (warp >= 4) {  // matmul_skinny_shifted.hds:162
-#pragma unroll
-        for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:163
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:164
-                const int n = j * 8 + t4 * 2 + e % 2 - shift;  // matmul_skinny_shifted.hds:165
-                if (n >= 0 && n < 128) {  // matmul_skinny_shifted.hds:166
-                    sums[warp - 4][g + e / 2 * 8][n] = acc[j][e];  // matmul_skinny_shifted.hds:167
+            for (int p = 0; p < 9; ++p) {  // matmul_skinny_shifted.hds:154
+                hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][warp * 16 + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny_shifted.hds:155
+                hds::mma_16816(&acc[2 * p][0], &fa[0], &fb[p][0]);  // matmul_skinny_shifted.hds:156
+                if (2 * p + 1 < CB) {  // matmul_skinny_shifted.hds:157
+                    hds::mma_16816(&acc[2 * p + 1][0], &fa[0], &fb[p][4]);  // matmul_skinny_shifted.hds:158
                 }
             }
         }
     }
-    __syncthreads();  // matmul_skinny_shifted.hds:172
-    if (warp < 4) {  // matmul_skinny_shifted.hds:173
+    const int g = lane / 4;  // matmul_skinny_shifted.hds:166
+    const int t4 = lane % 4;  // matmul_skinny_shifted.hds:167
 #pragma unroll
-        for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:174
+    for (int round = 0; round < 4; ++round) {  // matmul_skinny_shifted.hds:168
+        if (warp / 2 == 3 - round) {  // matmul_skinny_shifted.hds:169
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:175
-                const int n = j * 8 + t4 * 2 + e % 2 - shift;  // matmul_skinny_shifted.hds:176
-                if (n >= 0 && n < 128) {  // matmul_skinny_shifted.hds:177
-                    sums[warp][g + e / 2 * 8][n] += acc[j][e];  // matmul_skinny_shifted.hds:178
+            for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:170
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:171
+                    const int n = j * 8 + t4 * 2 + e % 2 - shift;  // matmul_skinny_shifted.hds:172
+                    if (n >= 0 && n < 128) {  // matmul_skinny_shifted.hds:173
+                        if (round == 0) {  // matmul_skinny_shifted.hds:174
+                            sums[warp % 2][g + e / 2 * 8][n] = acc[j][e];  // matmul_skinny_shifted.hds:175
+                        } else {
+                            sums[warp % 2][g + e / 2 * 8][n] += acc[j][e];  // matmul_skinny_shifted.hds:177
+                        }
+                    }
                 }
             }
         }
+        __syncthreads();  // matmul_skinny_shifted.hds:183
     }
-    __syncthreads();  // matmul_skinny_shifted.hds:183
 #pragma unroll
-    for (int r_r = 0; r_r < 8; ++r_r) {  // matmul_skinny_shifted.hds:184
+    for (int r_r = 0; r_r < 8; ++r_r) {  // matmul_skinny_shifted.hds:185
         const int r = r_r * 2 + (int)threadIdx.x / 128;
         const int n = (int)threadIdx.x % 128;
-        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_shifted.hds:185
-            matmul_part[(share * M + (m0 + r)) * N + (n0 + n)] = sums[0][r][n] + sums[1][r][n] + sums[2][r][n] + sums[3][r][n];  // matmul_skinny_shifted.hds:186
+        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_shifted.hds:186
+            matmul_part[(share * M + (m0 + r)) * N + (n0 + n)] = sums[0][r][n] + sums[1][r][n];  // matmul_skinny_shifted.hds:187
+        }
+    }
+}
+
+// kernel dispatch_rows16_skinny_shifted2_k1_matmul_add_relu (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256) dispatch_rows16_skinny_shifted2_k1_matmul_add_relu(
+        const float* __restrict__ matmul_part, const __half* __restrict__ b,
+        __half* __restrict__ out, int M, int N) {
+    hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
+    const int split = max(1, min(8, 264 / ((N + 127) / 128)));  // matmul_gemv_split.hds:97
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:98
+    if (i < M * N) {  // matmul_gemv_split.hds:99
+        const int m = i / N;  // matmul_gemv_split.hds:100
+        const int n = i % N;  // matmul_gemv_split.hds:101
+        float total = 0.0f;  // matmul_gemv_split.hds:102
+#pragma unroll
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:103
+            if (s < split) {  // matmul_gemv_split.hds:104
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:105
+            }
+        }
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:108
+        const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
+        out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
+    }
+}
+
+// kernel dispatch_rows16_skinny_shifted_k0_matmul (dispatch_rows16.hds:13)
+__global__ void __launch_bounds__(256, 1) dispatch_rows16_skinny_shifted_k0_matmul(
+        const __half* __restrict__ w, const __half* __restrict__ x, float* __restrict__ matmul_part,
+        int M, int K, int N) {
+    extern __shared__ __align__(1024) unsigned char hds_dynamic_smem[];  // over 48 KiB: dynamic
+    hds::allow_next_kernel();  // the next kernel's blocks may be placed now, to wait for this one
+    const int BK = 128;  // matmul_skinny_shifted.hds:42
+    const int CB = 17;  // matmul_skinny_shifted.hds:43
+    const int CA = 17;  // matmul_skinny_shifted.hds:44
+    const int CBT = 9;  // matmul_skinny_shifted.hds:45
+    const int CAT = 2;  // matmul_skinny_shifted.hds:46
+    auto& sa = *reinterpret_cast<__half (*)[3][16][136]>(hds_dynamic_smem + 0);  // matmul_skinny_shifted.hds:47
+    auto& sb = *reinterpret_cast<__half (*)[3][128][152]>(hds_dynamic_smem + 13056);  // matmul_skinny_shifted.hds:50
+    auto& sums = *reinterpret_cast<float (*)[2][16][136]>(hds_dynamic_smem + 129792);  // matmul_skinny_shifted.hds:51
+    alignas(16) float acc[17][4];  // matmul_skinny_shifted.hds:52
+    alignas(16) __half fa[8];  // matmul_skinny_shifted.hds:53
+    alignas(16) __half fb[9][8];  // matmul_skinny_shifted.hds:54
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_skinny_shifted.hds:55
+    const int share = (int)blockIdx.x % split;  // matmul_skinny_shifted.hds:56
+    const int n0 = (int)blockIdx.x / split * 128;  // matmul_skinny_shifted.hds:57
+    const int m0 = (int)blockIdx.y * 16;  // matmul_skinny_shifted.hds:58
+    const int warp = (int)threadIdx.x / 32;  // matmul_skinny_shifted.hds:59
+    const int lane = (int)threadIdx.x % 32;  // matmul_skinny_shifted.hds:60
+    const int per = ((K + BK - 1) / BK + split - 1) / split;  // matmul_skinny_shifted.hds:61
+    const int first = share * per;  // matmul_skinny_shifted.hds:62
+    const int tiles = max(0, min(per, (K + BK - 1) / BK - first));  // matmul_skinny_shifted.hds:63
+    const int shift = (warp * (N % 8) + n0 % 8) % 8;  // matmul_skinny_shifted.hds:64
+#pragma unroll
+    for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:66
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:67
+            acc[j][e] = 0.0f;  // matmul_skinny_shifted.hds:68
+        }
+    }
+#pragma unroll
+    for (int s = 0; s < 3; ++s) {  // matmul_skinny_shifted.hds:73
+        const int r = (int)threadIdx.x / 2;
+        const int h = (int)threadIdx.x % 2;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {  // matmul_skinny_shifted.hds:74
+            sb[s][r][136 + h * 4 + j] = __half(0.0f);  // matmul_skinny_shifted.hds:75
+        }
+    }
+    alignas(16) int brow[9];  // matmul_skinny_shifted.hds:82
+    alignas(16) int bcol[9];  // matmul_skinny_shifted.hds:83
+    alignas(16) int drow[9];  // matmul_skinny_shifted.hds:84
+    alignas(16) int arow[2];  // matmul_skinny_shifted.hds:85
+    alignas(16) int acol[2];  // matmul_skinny_shifted.hds:86
+#pragma unroll
+    for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:87
+        const int x_2 = min(i * 256 + (int)threadIdx.x, 2175);  // matmul_skinny_shifted.hds:88
+        const int r = x_2 / CB;  // matmul_skinny_shifted.hds:89
+        const int col = n0 - (r % 8 * (N % 8) + n0 % 8) % 8 + x_2 % CB * 8;  // matmul_skinny_shifted.hds:90
+        brow[i] = col < 0 ? r - 1 : col >= N ? r + 1 : r;  // matmul_skinny_shifted.hds:91
+        bcol[i] = col < 0 ? col + N : col >= N ? col - N : col;  // matmul_skinny_shifted.hds:92
+        drow[i] = r % 8 * 16 + r / 8;  // matmul_skinny_shifted.hds:93
+    }
+#pragma unroll
+    for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:95
+        const int x_3 = min(i * 256 + (int)threadIdx.x, 271);  // matmul_skinny_shifted.hds:96
+        arow[i] = x_3 / CA;  // matmul_skinny_shifted.hds:97
+        acol[i] = x_3 % CA * 8 - x_3 / CA * (K % 8) % 8;  // matmul_skinny_shifted.hds:98
+    }
+    for (int kt = 0; kt < tiles + 2; ++kt) {  // matmul_skinny_shifted.hds:103
+        const int st = kt % 3;  // matmul_skinny_shifted.hds:104
+        const int k0 = (first + kt) * BK;  // matmul_skinny_shifted.hds:105
+        if (kt >= 2) {  // matmul_skinny_shifted.hds:106
+            hds::cp_async_wait<1>();  // matmul_skinny_shifted.hds:107
+            __syncthreads();  // matmul_skinny_shifted.hds:108
+        }
+        if (kt < tiles && k0 > 0 && k0 + BK + 8 <= K) {  // matmul_skinny_shifted.hds:110
+#pragma unroll
+            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:111
+                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:112
+                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[(k0 + brow[i]) * N + bcol[i]], 16);  // matmul_skinny_shifted.hds:113
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:116
+                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:117
+                    const int m = arow[i];  // matmul_skinny_shifted.hds:118
+                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[(m0 + m) * K + (k0 + acol[i])], m0 + m < M ? 16 : 0);  // matmul_skinny_shifted.hds:119
+                }
+            }
+        } else if (kt < tiles) {  // matmul_skinny_shifted.hds:122
+#pragma unroll
+            for (int i = 0; i < CBT; ++i) {  // matmul_skinny_shifted.hds:125
+                if (i * 256 + (int)threadIdx.x < 2176) {  // matmul_skinny_shifted.hds:126
+                    const int kr = k0 + brow[i];  // matmul_skinny_shifted.hds:127
+                    const bool past = k0 + (i * 256 + (int)threadIdx.x) / CB >= K || kr >= K;  // matmul_skinny_shifted.hds:128
+                    const int bytes = past ? 0 : kr == K - 1 ? min(8, N - bcol[i]) * 2 : 16;  // matmul_skinny_shifted.hds:129
+                    hds::cp_async_16(&sb[st][drow[i]][(i * 256 + (int)threadIdx.x) % CB * 8], &w[kr * N + bcol[i]], bytes);  // matmul_skinny_shifted.hds:130
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < CAT; ++i) {  // matmul_skinny_shifted.hds:133
+                if (i * 256 + (int)threadIdx.x < 272) {  // matmul_skinny_shifted.hds:134
+                    const int m = arow[i];  // matmul_skinny_shifted.hds:135
+                    const int col = k0 + acol[i];  // matmul_skinny_shifted.hds:136
+                    const int ar = col < 0 ? m0 + m - 1 : m0 + m;  // matmul_skinny_shifted.hds:137
+                    const int ac = col < 0 ? col + K : col;  // matmul_skinny_shifted.hds:138
+                    const int bytes = m0 + m >= M || col >= K ? 0 : min(8, K - col) * 2;  // matmul_skinny_shifted.hds:139
+                    hds::cp_async_16(&sa[st][m][acol[i] + m * (K % 8) % 8], &x[ar * K + ac], bytes);  // matmul_skinny_shifted.hds:140
+                }
+            }
+        }
+        hds::cp_async_commit();  // matmul_skinny_shifted.hds:144
+        if (kt >= 2) {  // matmul_skinny_shifted.hds:145
+            const int s = (kt - 2) % 3;  // matmul_skinny_shifted.hds:146
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {  // matmul_skinny_shifted.hds:149
+                const int m = lane / 4 + i / 2 % 2 * 8;  // matmul_skinny_shifted.hds:150
+                const int p = lane % 4 * 2 + i % 2 + i / 4 * 8;  // matmul_skinny_shifted.hds:151
+                fa[i] = sa[s][m][warp + 8 * p + m * (K % 8) % 8];  // matmul_skinny_shifted.hds:152
+            }
+#pragma unroll
+            for (int p = 0; p < 9; ++p) {  // matmul_skinny_shifted.hds:154
+                hds::ldmatrix_x4_trans(&fb[p][0], &sb[s][warp * 16 + lane % 16][p * 16 + lane / 16 * 8]);  // matmul_skinny_shifted.hds:155
+                hds::mma_16816(&acc[2 * p][0], &fa[0], &fb[p][0]);  // matmul_skinny_shifted.hds:156
+                if (2 * p + 1 < CB) {  // matmul_skinny_shifted.hds:157
+                    hds::mma_16816(&acc[2 * p + 1][0], &fa[0], &fb[p][4]);  // matmul_skinny_shifted.hds:158
+                }
+            }
+        }
+    }
+    const int g = lane / 4;  // matmul_skinny_shifted.hds:166
+    const int t4 = lane % 4;  // matmul_skinny_shifted.hds:167
+#pragma unroll
+    for (int round = 0; round < 4; ++round) {  // matmul_skinny_shifted.hds:168
+        if (warp / 2 == 3 - round) {  // matmul_skinny_shifted.hds:169
+#pragma unroll
+            for (int j = 0; j < CB; ++j) {  // matmul_skinny_shifted.hds:170
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {  // matmul_skinny_shifted.hds:171
+                    const int n = j * 8 + t4 * 2 + e % 2 - shift;  // matmul_skinny_shifted.hds:172
+                    if (n >= 0 && n < 128) {  // matmul_skinny_shifted.hds:173
+                        if (round == 0) {  // matmul_skinny_shifted.hds:174
+                            sums[warp % 2][g + e / 2 * 8][n] = acc[j][e];  // matmul_skinny_shifted.hds:175
+                        } else {
+                            sums[warp % 2][g + e / 2 * 8][n] += acc[j][e];  // matmul_skinny_shifted.hds:177
+                        }
+                    }
+                }
+            }
+        }
+        __syncthreads();  // matmul_skinny_shifted.hds:183
+    }
+#pragma unroll
+    for (int r_r = 0; r_r < 8; ++r_r) {  // matmul_skinny_shifted.hds:185
+        const int r = r_r * 2 + (int)threadIdx.x / 128;
+        const int n = (int)threadIdx.x % 128;
+        if (m0 + r < M && n0 + n < N) {  // matmul_skinny_shifted.hds:186
+            matmul_part[(share * M + (m0 + r)) * N + (n0 + n)] = sums[0][r][n] + sums[1][r][n];  // matmul_skinny_shifted.hds:187
         }
     }
 }
@@ -4941,19 +5115,19 @@ __global__ void __launch_bounds__(256) dispatch_rows16_skinny_shifted_k1_matmul_
         const float* __restrict__ matmul_part, const __half* __restrict__ b,
         __half* __restrict__ out, int M, int N) {
     hds::wait_for_previous_kernels();  // launched while the kernel before it runs: its writes first
-    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:95
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
-    if (i < M * N) {  // matmul_gemv_split.hds:97
-        const int m = i / N;  // matmul_gemv_split.hds:98
-        const int n = i % N;  // matmul_gemv_split.hds:99
-        float total = 0.0f;  // matmul_gemv_split.hds:100
+    const int split = max(1, min(8, ((N + 127) / 128 > 66 ? 264 : 132) / ((N + 127) / 128)));  // matmul_gemv_split.hds:97
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:98
+    if (i < M * N) {  // matmul_gemv_split.hds:99
+        const int m = i / N;  // matmul_gemv_split.hds:100
+        const int n = i % N;  // matmul_gemv_split.hds:101
+        float total = 0.0f;  // matmul_gemv_split.hds:102
 #pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
-            if (s < split) {  // matmul_gemv_split.hds:102
-                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:103
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:103
+            if (s < split) {  // matmul_gemv_split.hds:104
+                total += matmul_part[(s * M + m) * N + n];  // matmul_gemv_split.hds:105
             }
         }
-        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
+        const __half matmul_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:108
         const __half add_2 = matmul_2 + b[n];  // dispatch_rows16.hds:13
         out[m * N + n] = hds::cast<__half>(fmaxf(hds::cast<float>(add_2), 0.0f));
     }
@@ -7839,6 +8013,57 @@ static cudaError_t dispatch_rows16_gemv_shifted_run(const __half* x, const __hal
     return cudaSuccess;
 }
 
+// Workspace slots of `dispatch_rows16_skinny_shifted2`: temporaries whose lifetimes do not overlap share one.
+static void dispatch_rows16_skinny_shifted2_slots(int M, int K, int N, size_t* slot) {
+    slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
+}
+
+static size_t dispatch_rows16_skinny_shifted2_workspace_size(int M, int K, int N) {
+    size_t slot[1] = {0};
+    dispatch_rows16_skinny_shifted2_slots(M, K, N, slot);
+    return slot[0];
+}
+
+static cudaError_t dispatch_rows16_skinny_shifted2_run(const __half* x, const __half* w,
+                                                       const __half* b, __half* out, int M, int K,
+                                                       int N, void* workspace,
+                                                       cudaStream_t stream) {
+    // sizes must be positive, tensors not null
+    if (M <= 0 || K <= 0 || N <= 0 || x == nullptr || w == nullptr || b == nullptr || out == nullptr)
+        return cudaErrorInvalidValue;
+    // tensors read or written 16 bytes at a time must be 16-byte aligned (as cudaMalloc'd)
+    if ((uintptr_t)w % 16 != 0 || (uintptr_t)x % 16 != 0)
+        return cudaErrorInvalidValue;
+    // tensors are indexed with 32-bit arithmetic
+    if ((long long)M * (long long)K > 2147483647LL || (long long)K * (long long)N > 2147483647LL ||
+        (long long)N > 2147483647LL || (long long)M * (long long)N > 2147483647LL ||
+        8 * (long long)M * (long long)N > 2147483647LL)
+        return cudaErrorInvalidValue;
+    size_t slot[1];
+    dispatch_rows16_skinny_shifted2_slots(M, K, N, slot);
+    if (workspace == nullptr || (uintptr_t)workspace % 16 != 0) return cudaErrorInvalidValue;
+    char* base = static_cast<char*>(workspace);
+    size_t offset[1] = {0};
+    float* matmul_part = reinterpret_cast<float*>(base + offset[0]);
+    cudaError_t err = cudaSuccess;
+    // matmul (dispatch_rows16.hds:13)
+    if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)(264 / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
+    // 103936 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_skinny_shifted2_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 103936);
+    if (err != cudaSuccess) return err;
+    dispatch_rows16_skinny_shifted2_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)(264 / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 103936, stream>>>(
+            w, x, matmul_part, M, K, N);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    // matmul+add+relu (dispatch_rows16.hds:13)
+    if ((((long long)M * (long long)N + 255) / 256) > 2147483647LL) return cudaErrorInvalidConfiguration;
+    err = hds::launch_after_previous(dispatch_rows16_skinny_shifted2_k1_matmul_add_relu,
+                                     dim3((unsigned)(((long long)M * (long long)N + 255) / 256), 1, 1),
+                                     dim3((unsigned)(256), 1, 1), 0, stream, matmul_part, b, out, M, N);
+    if (err != cudaSuccess) return err;
+    return cudaSuccess;
+}
+
 // Workspace slots of `dispatch_rows16_skinny_shifted`: temporaries whose lifetimes do not overlap share one.
 static void dispatch_rows16_skinny_shifted_slots(int M, int K, int N, size_t* slot) {
     slot[0] = ((size_t)(sizeof(float) * 8 * (long long)M * (long long)N) + 255) / 256 * 256;
@@ -7874,10 +8099,10 @@ static cudaError_t dispatch_rows16_skinny_shifted_run(const __half* x, const __h
     // matmul (dispatch_rows16.hds:13)
     if ((((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))) > 2147483647LL) return cudaErrorInvalidConfiguration;
     if ((((long long)M + 15) / 16) > 65535LL) return cudaErrorInvalidConfiguration;
-    // 162560 bytes of shared memory: over the 48 KiB default, so opt in
-    err = cudaFuncSetAttribute(dispatch_rows16_skinny_shifted_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 162560);
+    // 147200 bytes of shared memory: over the 48 KiB default, so opt in
+    err = cudaFuncSetAttribute(dispatch_rows16_skinny_shifted_k0_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, 147200);
     if (err != cudaSuccess) return err;
-    dispatch_rows16_skinny_shifted_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 162560, stream>>>(
+    dispatch_rows16_skinny_shifted_k0_matmul<<<dim3((unsigned)(((long long)N + 127) / 128 * max((long long)(1), (long long)(min((long long)(8), (long long)((((long long)N + 127) / 128 > 66 ? 264 : 132) / (((long long)N + 127) / 128)))))), (unsigned)(((long long)M + 15) / 16), 1), dim3((unsigned)(256), 1, 1), 147200, stream>>>(
             w, x, matmul_part, M, K, N);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
     // matmul+add+relu (dispatch_rows16.hds:13)
@@ -8515,7 +8740,7 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
     return cudaSuccess;
 }
 
-// Graph `dispatch_rows16` runs one of 45 variants, the first whose case holds for the sizes of the call:
+// Graph `dispatch_rows16` runs one of 46 variants, the first whose case holds for the sizes of the call:
 //   dispatch_rows16_rows16_swap144_one: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //                                       and M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132 (`when M > 128 && M <= 144 && K % 8 == 0 && N % 8 == 0 && K * N >= 4194304 && (N + 63) / 64 > 88 && (N + 63) / 64 <= 132` of matmul's schedule 'swap144_one', nn.hds:69)
 //     dispatch_rows16_rows16_swap144_one_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -8589,22 +8814,22 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //                                       and M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0 (`when M <= 16 && N >= 10240 && K % 8 == 0 && N % 8 == 0` of matmul's schedule 'skinny_wide', nn.hds:197)
 //     dispatch_rows16_rows16_skinny_wide_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_skinny: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:244)
+//                                  and M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:252)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma_split: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:265)
+//                                       and M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:273)
 //     dispatch_rows16_rows16_wgmma_split_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:272)
+//                                    and M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:280)
 //     dispatch_rows16_rows16_wgmma192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma64x128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:286)
+//                                       and (M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:294)
 //     dispatch_rows16_rows16_wgmma64x128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:294)
+//                                    and M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:302)
 //     dispatch_rows16_rows16_wgmma128_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16_wgmma128x192: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
-//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:297)
+//                                        and M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:305)
 //     dispatch_rows16_rows16_wgmma128x192_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
 //   dispatch_rows16_rows16: K % 8 == 0 && N % 8 == 0 (rows of 16-byte multiples: 16-byte copies (cp.async, TMA))
 //     dispatch_rows16_rows16_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
@@ -8619,40 +8844,43 @@ static cudaError_t dispatch_rows16_any_run(const __half* x, const __half* w, con
 //   dispatch_rows16_gemv_shifted: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && (K >= 1536 || K * N >= 4194304) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && (K >= 1536 || K * N >= 4194304)` of matmul's schedule 'gemv_shifted', nn.hds:226)
 //     dispatch_rows16_gemv_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_gemv_shifted1_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && (K >= 1536 || K * N >= 8388608) (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && (K >= 1536 || K * N >= 8388608)` of matmul's schedule 'skinny_shifted', nn.hds:228)
+//   dispatch_rows16_skinny_shifted2: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N > 8448 && N <= 33792 && (K >= 1536 || K * N >= 8388608) (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N > 8448 && N <= 33792 && (K >= 1536 || K * N >= 8388608)` of matmul's schedule 'skinny_shifted2', nn.hds:234)
+//     dispatch_rows16_skinny_shifted2_k0_matmul <- matmul (dispatch_rows16.hds:13)
+//     dispatch_rows16_skinny_shifted2_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
+//   dispatch_rows16_skinny_shifted: M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && (K >= 1536 || K * N >= 8388608) (`when M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && (K >= 1536 || K * N >= 8388608)` of matmul's schedule 'skinny_shifted', nn.hds:236)
 //     dispatch_rows16_skinny_shifted_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:235)
+//   dispatch_rows16_gemv_split: M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split', nn.hds:243)
 //     dispatch_rows16_gemv_split_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:241)
+//   dispatch_rows16_gemv_split3: M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048 (`when M <= 3 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048` of matmul's schedule 'gemv_split3', nn.hds:249)
 //     dispatch_rows16_gemv_split3_k0_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_skinny_shifted_k1_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:243)
+//   dispatch_rows16_gemv: M <= 2 && !(K % 8 == 0 && N % 8 == 0) (`when M <= 2 && !(K % 8 == 0 && N % 8 == 0)` of matmul's schedule 'gemv', nn.hds:251)
 //     dispatch_rows16_gemv_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:244)
+//   dispatch_rows16_skinny: M <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:252)
 //     dispatch_rows16_rows16_skinny_k0_matmul_add_relu <- matmul+add+relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:265)
+//   dispatch_rows16_wgmma_split: M <= 64 || ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) <= 66 && (K + 7) / 8 * 8 >= 4096) (`when M <= 64 || ((M + 63) / 64 * ((N + 127) / 128) <= 66 && K >= 4096)` of matmul's schedule 'wgmma_split', nn.hds:273)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma_split_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:272)
+//   dispatch_rows16_wgmma192: M > 192 && M <= 4096 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M > 192 && M <= 4096 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 && ((M + 191) / 192 * ((N + 127) / 128) + 131) / 132 * 76 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma192', nn.hds:280)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma192_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:286)
+//   dispatch_rows16_wgmma64x128: (M > 4096 && (M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) < 100) || (M <= 4096 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100) (`when M > 4096 && (M + 127) / 128 * ((N + 127) / 128) < 100 || M <= 4096 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 <= ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 && ((M + 63) / 64 * ((N + 127) / 128) + 131) / 132 * 36 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma64x128', nn.hds:294)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma64x128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:294)
+//   dispatch_rows16_wgmma128: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 127) / 128) + 131) / 132 * 52 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128', nn.hds:302)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128_k2_matmul <- matmul (dispatch_rows16.hds:13)
 //     dispatch_rows16_k3_relu <- relu (dispatch_rows16.hds:13)
-//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:297)
+//   dispatch_rows16_wgmma128x192: M <= 4096 && ((M + 127) / 128 * (((N + 7) / 8 * 8 + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * (((N + 7) / 8 * 8 + 255) / 256) + 131) / 132 * 100 (`when M <= 4096 && ((M + 127) / 128 * ((N + 191) / 192) + 131) / 132 * 83 < ((M + 127) / 128 * ((N + 255) / 256) + 131) / 132 * 100` of matmul's schedule 'wgmma128x192', nn.hds:305)
 //     dispatch_rows16_k0_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_k1_pad <- pad (dispatch_rows16.hds:13)
 //     dispatch_rows16_wgmma128x192_k2_matmul <- matmul (dispatch_rows16.hds:13)
@@ -8731,6 +8959,8 @@ size_t dispatch_rows16_workspace_size(int M, int K, int N) {
         return dispatch_rows16_gemv_shifted1_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && (K >= 1536 || K * N >= 4194304))
         return dispatch_rows16_gemv_shifted_workspace_size(M, K, N);
+    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N > 8448 && N <= 33792 && (K >= 1536 || K * N >= 8388608))
+        return dispatch_rows16_skinny_shifted2_workspace_size(M, K, N);
     if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && (K >= 1536 || K * N >= 8388608))
         return dispatch_rows16_skinny_shifted_workspace_size(M, K, N);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)
@@ -8824,6 +9054,8 @@ cudaError_t dispatch_rows16_run(const __half* x, const __half* w, const __half* 
         return dispatch_rows16_gemv_shifted1_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 264 && (K >= 1536 || K * N >= 4194304))
         return dispatch_rows16_gemv_shifted_run(x, w, b, out, M, K, N, workspace, stream);
+    if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N > 8448 && N <= 33792 && (K >= 1536 || K * N >= 8388608))
+        return dispatch_rows16_skinny_shifted2_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 16 && M >= 2 && !(K % 8 == 0 && N % 8 == 0) && N >= 136 && (K >= 1536 || K * N >= 8388608))
         return dispatch_rows16_skinny_shifted_run(x, w, b, out, M, K, N, workspace, stream);
     if (M <= 2 && !(K % 8 == 0 && N % 8 == 0) && K >= 2048)

@@ -936,19 +936,19 @@ __global__ void __launch_bounds__(256) mlp_mma_split_k1_matmul(const __half* __r
 __global__ void __launch_bounds__(256) mlp_mma_split_k2_matmul_add(
         const float* __restrict__ matmul_part, const __half* __restrict__ b2,
         __half* __restrict__ out, int B) {
-    const int split = max(1, min(8, 22));  // matmul_gemv_split.hds:95
-    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:96
-    if (i < B * 768) {  // matmul_gemv_split.hds:97
-        const int m = i / 768;  // matmul_gemv_split.hds:98
-        const int n = i % 768;  // matmul_gemv_split.hds:99
-        float total = 0.0f;  // matmul_gemv_split.hds:100
+    const int split = max(1, min(8, 22));  // matmul_gemv_split.hds:97
+    const int i = (int)blockIdx.x * 256 + (int)threadIdx.x;  // matmul_gemv_split.hds:98
+    if (i < B * 768) {  // matmul_gemv_split.hds:99
+        const int m = i / 768;  // matmul_gemv_split.hds:100
+        const int n = i % 768;  // matmul_gemv_split.hds:101
+        float total = 0.0f;  // matmul_gemv_split.hds:102
 #pragma unroll
-        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:101
-            if (s < split) {  // matmul_gemv_split.hds:102
-                total += matmul_part[(s * B + m) * 768 + n];  // matmul_gemv_split.hds:103
+        for (int s = 0; s < 8; ++s) {  // matmul_gemv_split.hds:103
+            if (s < split) {  // matmul_gemv_split.hds:104
+                total += matmul_part[(s * B + m) * 768 + n];  // matmul_gemv_split.hds:105
             }
         }
-        const __half matmul_2_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:106
+        const __half matmul_2_2 = hds::cast<__half>(total);  // matmul_gemv_split.hds:108
         out[m * 768 + n] = matmul_2_2 + b2[n];  // mlp.hds:12
     }
 }
@@ -1269,21 +1269,21 @@ static cudaError_t mlp_any_run(const __half* x, const __half* w1, const __half* 
 }
 
 // Graph `mlp` runs one of 6 variants, the first whose case holds for the sizes of the call:
-//   mlp_skinny_smem: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:244)
+//   mlp_skinny_smem: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:252)
 //                    and hds::shared_memory_per_block() >= 124928 (124928 bytes of shared memory a block: more than the 99 KiB of sm_86/89/120 GPUs)
 //     mlp_skinny_smem_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_skinny_smem_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:244)
+//   mlp_skinny: B <= 16 (`when M <= 16` of matmul's schedule 'skinny', nn.hds:252)
 //     mlp_skinny_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_skinny_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_mma256_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:318)
-//                      and (B + 127) / 128 * 6 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:318)
+//   mlp_mma256_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:326)
+//                      and (B + 127) / 128 * 6 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:326)
 //     mlp_mma256_mma256_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma256_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:318)
+//   mlp_mma256: (B + 127) / 128 * 24 > 132 (`when (M + 127) / 128 * ((N + 127) / 128) > 132` of matmul's schedule 'mma256', nn.hds:326)
 //     mlp_mma256_mma256_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma256_k1_matmul_add <- matmul+add (mlp.hds:12)
-//   mlp_mma_split: ((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B) (`when K % 8 == 0 && N % 8 == 0 && K >= 1024 && ((M + 127) / 128 * ((N + 127) / 128) <= 66 && K >= 8 * M || (M + 127) / 128 * ((N + 127) / 128) <= 132 && K >= 16 * M)` of matmul's schedule 'mma_split', nn.hds:309)
+//   mlp_mma_split: ((B + 127) / 128 * 6 <= 66 && 3072 >= 8 * B) || ((B + 127) / 128 * 6 <= 132 && 3072 >= 16 * B) (`when K % 8 == 0 && N % 8 == 0 && K >= 1024 && ((M + 127) / 128 * ((N + 127) / 128) <= 66 && K >= 8 * M || (M + 127) / 128 * ((N + 127) / 128) <= 132 && K >= 16 * M)` of matmul's schedule 'mma_split', nn.hds:317)
 //     mlp_mma_split_k0_matmul_add_gelu <- matmul+add+gelu (mlp.hds:11)
 //     mlp_mma_split_k1_matmul <- matmul (mlp.hds:12)
 //     mlp_mma_split_k2_matmul_add <- matmul+add (mlp.hds:12)

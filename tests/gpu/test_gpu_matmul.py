@@ -62,6 +62,10 @@ def test_matmul_epilogue_widened_sm90():
     (3, 1536, 1025),   # from K = 1536 whatever b's size: matmul_skinny_shifted
     (1, 1536, 1025),   # ... and matmul_gemv_shifted
     (4, 4095, 4097),   # four rows: matmul_skinny_shifted
+    (4, 4096, 8449),   # past 66 strips: matmul_skinny_shifted two stages deep, two blocks a multiprocessor (3 a strip)
+    (16, 1025, 8448),  # 66 strips: matmul_skinny_shifted, three stages
+    (16, 255, 33792),  # 264 strips, the most for two blocks a multiprocessor: the same, one a strip
+    (5, 256, 33793),   # 265 strips: three stages, a partial strip
     (16, 4095, 136),   # N = 136, the least for matmul_skinny_shifted: 2 strips, K split over 8 blocks each
     (16, 4095, 135),   # N < 136: matmul_skinny's element-wise staging
     (11, 2055, 4100),  # K odd only: matmul_skinny_shifted, a partial strip
