@@ -258,10 +258,15 @@ std::string emit_device_code(const ir::Module& m, const CudaOptions& opts) {
     return cu.str();
 }
 
+// The sm_80 code also goes in as compute_80 PTX, which the driver compiles for GPUs newer than
+// the SASS it has (Blackwell); sm_90a code is Hopper's alone.
 std::string nvcc_gencode(const std::string& arch) {
     if (arch == "sm_90a") return "-gencode=arch=compute_90a,code=sm_90a";
-    if (arch == kSm80AndSm90a) return "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90a,code=sm_90a";
-    return "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90";
+    if (arch == kSm80AndSm90a)
+        return "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_80,code=compute_80 "
+               "-gencode=arch=compute_90a,code=sm_90a";
+    return "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_80,code=compute_80 "
+           "-gencode=arch=compute_90,code=sm_90";
 }
 
 namespace {

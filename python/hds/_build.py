@@ -132,13 +132,16 @@ def nvcc_targets(target: str, gpu: str) -> list[str]:
     """nvcc's -gencode flags for a build of `target` (the manifest's) for the device `gpu`
     ("NVIDIA H100 80GB HBM3 sm_90"). A .cu of both targets (a graph of a file that declares
     none, docs/cli.md "The target") is built for the one this device runs: compute_90a on an
-    H100/H200 (the sm_90a variants, whose build also has the sm_80 code), compute_80 elsewhere."""
+    H100/H200 (the sm_90a variants, whose build also has the sm_80 code), compute_80 elsewhere.
+    The compute_80 builds carry their PTX too, which the driver compiles for a GPU newer than
+    the SASS (Blackwell)."""
+    ptx = "-gencode=arch=compute_80,code=compute_80"
     if target == "sm_90a":
         return ["-gencode=arch=compute_90a,code=sm_90a"]
     if target == "sm_80+sm_90a":
         return ["-gencode=arch=compute_90a,code=sm_90a"] if gpu.endswith(" sm_90") else \
-            ["-gencode=arch=compute_80,code=sm_80"]
-    return ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]
+            ["-gencode=arch=compute_80,code=sm_80", ptx]
+    return ["-gencode=arch=compute_80,code=sm_80", ptx, "-gencode=arch=compute_90,code=sm_90"]
 
 
 def build(source: Path, include: list[Path], arch: str | None, gpu: str | None) -> Build:

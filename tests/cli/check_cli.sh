@@ -83,7 +83,7 @@ hop="$root/examples/matmul_hopper.hds"
     grep -q "^// Target sm_90a" "$work/hop.h" && ok=$((ok + 1)) ||
     { echo "FAIL: inferred target banner"; head -5 "$work/hop.cu"; fails=$((fails + 1)); }
 "$hdsc" "$ex" -o "$work/va.cu" && grep -q "^// Target sm_80 (the default: nothing in the file needs a newer one)" "$work/va.cu" &&
-    grep -q "^// Build: nvcc -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 " "$work/va.cu" &&
+    grep -q "^// Build: nvcc -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_80,code=compute_80 -gencode=arch=compute_90,code=sm_90 " "$work/va.cu" &&
     ok=$((ok + 1)) || { echo "FAIL: default target banner"; head -5 "$work/va.cu"; fails=$((fails + 1)); }
 expect "arch mismatch" 1 "^1 error generated\.$" -- "$hdsc" "$hop" -I "$root/stdlib" --arch=sm_80 -o "$work/hop80.cu"
 if [[ $(grep -c "error:" "$work/err") -ne 1 || $(grep -c "note: in instantiation of 'matmul_wgmma'" "$work/err") -ne 7 ||

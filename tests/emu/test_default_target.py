@@ -27,7 +27,8 @@ GRAPHS = {
                               "{ return matmul(x, w); }", False),
 }
 IMPORTS = 'import "elementwise.hds";\nimport "nn.hds";\n'
-BOTH = "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90a,code=sm_90a"
+BOTH = ("-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_80,code=compute_80 "
+        "-gencode=arch=compute_90a,code=sm_90a")
 
 
 def compile_graph(tmp_path, text, *flags):
@@ -61,7 +62,8 @@ def test_which_graphs_get_the_sm90a_variants(tmp_path, name):
         assert variants[first_sm80 - 1] == f"{name}_sm90a" and variants[-1] == f"{name}_any"
     else:
         assert "// Target sm_80 (the default: nothing in the file needs a newer one)" in cu
-        assert build == "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90"
+        assert build == ("-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_80,code=compute_80 "
+                         "-gencode=arch=compute_90,code=sm_90")
         assert manifest["target"] == "sm_80"
 
 

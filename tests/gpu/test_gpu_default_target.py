@@ -1,10 +1,11 @@
 """A graph of a file that declares no target (docs/cli.md, "The target"): its .cu has the
 sm_90a variants beside the sm_80 code, and the dispatch runs them where the device runs the
-.cu's compute_90a build (`sm90a_code()`). Built three ways on this H100/H200: for sm_90a
+.cu's compute_90a build (`sm90a_code()`). Built four ways on this H100/H200: for sm_90a
 alone, with the .cu's own Build line (sm_80 and sm_90a SASS: the driver picks the sm_90a
-one), and for sm_90 (no sm_90a build: the sm_80 code runs). Under torch's profiler: kernels
-of the sm_90a variants (`_sm90a_` in their names) launch in the first two and never in the
-third; the outputs match float64 torch every way, on both sides of the schedules' guards."""
+one), for sm_90 (no sm_90a build: the sm_80 code runs) and from compute_80 PTX alone (the
+driver compiles it, as on a GPU newer than the SASS: the sm_80 code runs). Under torch's
+profiler: kernels of the sm_90a variants (`_sm90a_` in their names) launch in the first two and
+never in the others; the outputs match float64 torch every way, on both sides of the schedules' guards."""
 import os
 import re
 import subprocess
@@ -30,7 +31,7 @@ def build_line_flags() -> list[str]:
                                "-o", "-"], check=True, capture_output=True, text=True).stdout
     build = next(line for line in text.splitlines() if line.startswith("// Build: nvcc"))
     flags = re.findall(r"-gencode=(\S+)", build)
-    assert flags == ["arch=compute_80,code=sm_80", "arch=compute_90a,code=sm_90a"], build
+    assert flags == ["arch=compute_80,code=sm_80", "arch=compute_80,code=compute_80", "arch=compute_90a,code=sm_90a"], build
     return [f for g in flags for f in ("-gencode", g)]
 
 
@@ -38,6 +39,9 @@ BUILDS = {
     "sm90a": None,  # harness.gencode: sm_90a for a .cu of both targets
     "build_line": "build_line",
     "sm90": ["-gencode", "arch=compute_90,code=sm_90"],
+    # compute_80 PTX alone, which the driver compiles here: the path of a GPU newer than the
+    # Build line's SASS (Blackwell)
+    "ptx80": ["-gencode", "arch=compute_80,code=compute_80"],
 }
 # (M, K, N): 16-byte rows (TMA + wgmma on sm_90a), unaligned rows, decoding, rows past 32768
 # values (sm_90a splits them over clusters).
@@ -61,7 +65,7 @@ def test_default_target_runs_the_build_the_device_has(build, m, k, n):
         torch.cuda.synchronize()
     kernels = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
     sm90a = [name for name in kernels if "_sm90a_" in name]
-    if build == "sm90":
+    if build in ("sm90", "ptx80"):
         assert not sm90a, kernels
     elif (m, k, n) in ((128, 512, 256), (77, 64, 40000)):  # schedules of sm_90a's own there
         assert sm90a, kernels

@@ -219,15 +219,21 @@ def test_cuda_without_gpu_says_so():
         hds.load(BLOCKS, include=[STDLIB])
 
 
+SM80 = ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_80,code=compute_80"]
+
+
 @pytest.mark.parametrize("target,gpu,flags", [
     ("sm_80+sm_90a", "NVIDIA H100 80GB HBM3 sm_90", ["-gencode=arch=compute_90a,code=sm_90a"]),
-    ("sm_80+sm_90a", "NVIDIA A100-SXM4-80GB sm_80", ["-gencode=arch=compute_80,code=sm_80"]),
-    ("sm_80+sm_90a", "NVIDIA GeForce RTX 4090 sm_89", ["-gencode=arch=compute_80,code=sm_80"]),
+    ("sm_80+sm_90a", "NVIDIA A100-SXM4-80GB sm_80", SM80),
+    ("sm_80+sm_90a", "NVIDIA GeForce RTX 4090 sm_89", SM80),
+    ("sm_80+sm_90a", "NVIDIA B200 sm_100", SM80),
+    ("sm_80+sm_90a", "NVIDIA GeForce RTX 5090 sm_120", SM80),
     ("sm_90a", "NVIDIA H200 sm_90", ["-gencode=arch=compute_90a,code=sm_90a"]),
-    ("sm_80", "NVIDIA H100 80GB HBM3 sm_90",
-     ["-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]),
+    ("sm_80", "NVIDIA H100 80GB HBM3 sm_90", SM80 + ["-gencode=arch=compute_90,code=sm_90"]),
+    ("sm_80", "NVIDIA B200 sm_100", SM80 + ["-gencode=arch=compute_90,code=sm_90"]),
 ])
 def test_nvcc_builds_what_the_device_runs(target, gpu, flags):
     """A .cu of both targets is built for the one the device runs (the sm_90a variants on an
-    H100, where variant_for's default says sm90a_code() holds; the sm_80 code elsewhere)."""
+    H100, where variant_for's default says sm90a_code() holds; the sm_80 code elsewhere, with
+    its PTX, which the driver compiles for a GPU newer than the SASS: a Blackwell one)."""
     assert _build.nvcc_targets(target, gpu) == flags
