@@ -29,3 +29,26 @@ build_sets() {
         python3 "$script" --out "$res" --build "$set" "$@" >"$res/build-$set.log" 2>&1 &
     done
 }
+# `sanitize PYTEST_ARGS...`: compute-sanitizer memcheck, then racecheck, over those GPU tests (one
+# process each) into $res/sanitizer-TOOL.txt, each exit status and summary printed.
+sanitize() {
+    local tool
+    for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 3 python3 -m pytest -q "$@" -p no:cacheprovider \
+            >"$res/sanitizer-$tool.txt" 2>&1
+        echo "compute-sanitizer $tool: exit $?" | tee -a "$res/sanitizer-$tool.txt"
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" "$res/sanitizer-$tool.txt" | tail -3
+        echo "$tool: ${SECONDS}s"
+    done
+}
+# `sweeps NAME ONLY`: bench/bench_sweep.py --only ONLY twice into $res/sweep1, sweep2 (each with
+# its log), packed as NAME after each.
+sweeps() {
+    local run
+    for run in 1 2; do
+        timeout 280 python3 bench/bench_sweep.py --out "$res/sweep$run" --only "$2" >"$res/sweep$run.log" 2>&1
+        tail -1 "$res/sweep$run.log"
+        echo "sweep $run: ${SECONDS}s"
+        pack "$1"
+    done
+}

@@ -9,11 +9,5 @@ source bench/device_env.sh
 gpu_tests pytest-gpu.txt tests/gpu/test_gpu_attention.py tests/gpu/test_gpu_python.py tests/gpu/test_gpu_graphs.py
 echo "tests: ${SECONDS}s"
 sel=(tests/gpu/test_gpu_attention.py -k "grouped and (8192 or 4500 or 6000)")
-for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 3 python3 -m pytest -q "${sel[@]}" -p no:cacheprovider \
-        >"$res/sanitizer-$tool.txt" 2>&1
-    echo "compute-sanitizer $tool: exit $?" | tee -a "$res/sanitizer-$tool.txt"
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" "$res/sanitizer-$tool.txt" | tail -3
-    echo "$tool: ${SECONDS}s"
-done
+sanitize "${sel[@]}"  # (bench/device_env.sh: memcheck, then racecheck)
 pack final

@@ -9,12 +9,5 @@ source bench/device_env.sh
 gpu_tests pytest-gpu.txt tests/gpu/test_gpu_matmul.py tests/gpu/test_gpu_shared_memory.py \
     tests/gpu/test_gpu_default_target.py tests/gpu/test_gpu_graphs.py
 echo "gpu tests: ${SECONDS}s"
-sel=(tests/gpu/test_gpu_matmul.py -k "every_variant and (4-4096-8449 or 16-255-33792 or 16-4095-4097 or 11-2055-4100)")
-for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 3 python3 -m pytest -q "${sel[@]}" -p no:cacheprovider \
-        >"$res/sanitizer-$tool.txt" 2>&1
-    echo "compute-sanitizer $tool: exit $?" | tee -a "$res/sanitizer-$tool.txt"
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" "$res/sanitizer-$tool.txt" | tail -3
-    echo "$tool: ${SECONDS}s"
-done
+sanitize tests/gpu/test_gpu_matmul.py -k "every_variant and (4-4096-8449 or 16-255-33792 or 16-4095-4097 or 11-2055-4100)"
 pack final
