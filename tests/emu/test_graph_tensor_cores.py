@@ -162,15 +162,14 @@ def test_dispatch_as_on_the_gpu(tmp_path, m, k, n, variant):
     (33, 1032, 1000, "g_mma_split"),     # 33 slices of 32 over 8 blocks of 5: the last one has none
     (128, 1024, 24, "g_mma_split"), (129, 1024, 24, "g_rows16"),    # up to 66 tiles while K >= 8 M
     (17, 1024, 8456, "g_mma_split"),     # 67 tiles (up to 132 while K >= 16 M): K split in three
-    (64, 1024, 8456, "g_mma_split"), (65, 1032, 8456, "g_rows16"),  # K >= 16 M / K < 16 M
-    (17, 1024, 16904, "g_rows16_mma256"),  # 133 tiles: not split (128 x 256 tiles)
     (77, 1024, 1001, "g_any")])          # N odd: the zero-padded copies
 def test_matmul_mma_split(tmp_path, m, k, n, variant):
     """matmul_mma_split.hds (sm_80; on sm_90a wgmma takes these shapes): from K = 1024 where 128 x
     128 tiles number at most 66 and K >= 8 M, or at most 132 and K >= 16 M, each tile's K is split
     over blocks (8 a tile up to 16 columns of tiles, 3 at 67) whose f32 parts matmul_parts_combine
     adds, with the bias and relu fused into that second kernel; both sides of each bound and of
-    N % 8, partial tiles and a share past the end of K; under racecheck."""
+    N % 8, partial tiles and a share past the end of K; under racecheck. (The bounds past 66 tiles,
+    where a run costs 0.5-0.9 billion multiply-adds: test_matmul_mma_split_bounds.)"""
     emulator.skip_large_under_sanitizers(m * k * n)
     text = ("graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] "
             "{ return relu(matmul(a, b) + c); }\n")
@@ -183,6 +182,26 @@ def test_matmul_mma_split(tmp_path, m, k, n, variant):
     out, ran = emulator.run_graph_variant(text, "g", {"a": a, "b": b, "c": c}, imports=("nn.hds", "elementwise.hds"))
     assert ran == variant
     assert rel(out, np.maximum(a.astype(np.float64) @ b + c, 0)) < 2e-3
+
+
+@pytest.mark.parametrize("m,k,n,variant", [
+    (64, 1024, 8456, "g_mma_split"), (65, 1032, 8456, "g_rows16"),  # 67 tiles: K >= 16 M / K < 16 M
+    (17, 1024, 16904, "g_rows16_mma256")])  # 133 tiles: not split (128 x 256 tiles)
+def test_matmul_mma_split_bounds(tmp_path, m, k, n, variant):
+    """The bounds of matmul_mma_split past 66 tiles, where running a side costs 0.5-0.9 billion
+    multiply-adds (about a minute each on the emulator): the variant the manifest's conditions
+    choose, the same conditions as the emitted `if`s. The variants' numerics: the split at 67 tiles
+    above (17 x 1024 x 8456), 128 x 128 tiles and 128 x 256 tiles in test_dispatch_as_on_the_gpu."""
+    import json
+    import subprocess
+    from hds._manifest import Graph
+    src = tmp_path / "g.hds"
+    src.write_text('import "nn.hds";\nimport "elementwise.hds";\n'
+                   "graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] { return relu(matmul(a, b) + c); }\n")
+    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "--manifest",
+                    str(tmp_path / "m.json"), "-o", str(tmp_path / "g.cu")], check=True)
+    graph = Graph.parse(json.loads((tmp_path / "m.json").read_text())["graphs"][0])
+    assert graph.variant_for({"M": m, "K": k, "N": n}, shared_memory=232448, sm90a=False) == variant
 
 
 @pytest.mark.parametrize("shared_memory,variant", [(232448, "g_skinny_smem"), (101376, "g_skinny")])
