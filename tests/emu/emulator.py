@@ -6,6 +6,7 @@ kernels with numpy without a GPU:
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tempfile
@@ -98,6 +99,15 @@ def emit(source, arch: str | None = None) -> str:
     if proc.returncode != 0:
         raise EmulatorError(proc.stderr)
     return proc.stdout
+
+
+def manifest_graph(source: Path, arch: str | None = None) -> dict:
+    """The manifest's entry for the first graph of `source` (stdlib importable), as hdsc writes it
+    beside the .cu (`source` with .json and .cu suffixes)."""
+    subprocess.run([str(hdsc()), str(source), "-I", str(ROOT / "stdlib"), "--manifest", str(source.with_suffix(".json")),
+                    "-o", str(source.with_suffix(".cu"))] + ([f"--arch={arch}"] if arch else []),
+                   check=True, capture_output=True)
+    return json.loads(source.with_suffix(".json").read_text())["graphs"][0]
 
 
 # scripts/test.sh --sanitize runs hdsc under AddressSanitizer and UBSan (ASAN_OPTIONS is set),

@@ -3,7 +3,6 @@ GPU does (codegen/cpu/compile_hopper.cpp emulates TMA, mbarriers, wgmma and clus
 variant of a symbolic matmul's dispatch on both sides of its guards, wgmma attention, rows
 split over clusters, against float64 numpy with racecheck; `hdsc run` names the variant."""
 import re
-import subprocess
 
 import numpy as np
 import pytest
@@ -211,13 +210,10 @@ def test_matmul_dispatch_choice(tmp_path, m, k, n, variant):
     conditions choose (the same conditions as the emitted `if`s). The split variant's numerics
     past M = 64 are checked above at 100 x 4096 x 136, the swapped product's above and in
     test_hopper.py."""
-    import json
     from hds._manifest import Graph
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
-    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), f"--arch={SM90}",
-                    "--manifest", str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True)
-    graph = Graph.parse(json.loads((tmp_path / "m.json").read_text())["graphs"][0])
+    graph = Graph.parse(emulator.manifest_graph(src, arch=SM90))
     assert graph.variant_for({"M": m, "K": k, "N": n}) == variant
 
 
@@ -230,7 +226,6 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     `skinny3` (sm_80's where a block cannot have skinny's shared memory:
     test_shared_memory_dispatch.py) and `wgmma` (the last choice for 16-byte rows, the variant named
     `g_rows16`)."""
-    import json
     text = (emulator.ROOT / "stdlib" / "nn.hds").read_text()
     body = text[text.index("op matmul<T>"):]
     body = body[:body.index("\n}\n")]
@@ -238,9 +233,7 @@ def test_every_matmul_schedule_is_emitted(tmp_path):
     assert "swap192" in names and "wgmma_split" in names, names
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
-    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), f"--arch={SM90}",
-                    "--manifest", str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True)
-    variants = [v["name"] for v in json.loads((tmp_path / "m.json").read_text())["graphs"][0]["variants"]]
+    variants = [v["name"] for v in emulator.manifest_graph(src, arch=SM90)["variants"]]
     missing = [n for n in names if n not in ("mma", "mma_split", "mma256", "skinny3", "wgmma") and not any(v.endswith("_" + n) for v in variants)]
     assert not missing, (missing, variants)
 

@@ -192,15 +192,11 @@ def test_matmul_mma_split_bounds(tmp_path, m, k, n, variant):
     multiply-adds (about a minute each on the emulator): the variant the manifest's conditions
     choose, the same conditions as the emitted `if`s. The variants' numerics: the split at 67 tiles
     above (17 x 1024 x 8456), 128 x 128 tiles and 128 x 256 tiles in test_dispatch_as_on_the_gpu."""
-    import json
-    import subprocess
     from hds._manifest import Graph
     src = tmp_path / "g.hds"
     src.write_text('import "nn.hds";\nimport "elementwise.hds";\n'
                    "graph g(a: f16[M, K], b: f16[K, N], c: f16[N]) -> f16[M, N] { return relu(matmul(a, b) + c); }\n")
-    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "--manifest",
-                    str(tmp_path / "m.json"), "-o", str(tmp_path / "g.cu")], check=True)
-    graph = Graph.parse(json.loads((tmp_path / "m.json").read_text())["graphs"][0])
+    graph = Graph.parse(emulator.manifest_graph(src))
     assert graph.variant_for({"M": m, "K": k, "N": n}, shared_memory=232448, sm90a=False) == variant
 
 

@@ -105,14 +105,10 @@ def test_manifest_conditions_name_the_device(tmp_path, device):
     """The manifest's conditions spell the device's shared memory as the `if`s do; the Python
     package evaluates them for a given device (hds._manifest.Graph.variant_for), choosing what
     `hdsc run --shared-memory` runs."""
-    import json
-    import subprocess
     from hds._manifest import Graph
     src = tmp_path / "e.hds"
     src.write_text('import "nn.hds";\n' + MATMUL)
-    subprocess.run([str(emulator.hdsc()), str(src), "-I", str(emulator.ROOT / "stdlib"), "--manifest",
-                    str(tmp_path / "m.json"), "-o", str(tmp_path / "e.cu")], check=True, capture_output=True)
-    manifest = json.loads((tmp_path / "m.json").read_text())["graphs"][0]
+    manifest = emulator.manifest_graph(src)
     conditions = [w["condition"] for v in manifest["variants"] for w in v["when"]]
     assert "hds::shared_memory_per_block() >= 124928" in conditions
     graph = Graph.parse(manifest)
